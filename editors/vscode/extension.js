@@ -1,0 +1,229 @@
+'use strict';
+// Wiring only: everything Carrel does lives in lib/, which never touches
+// 'vscode'. This file connects those modules to VS Code's API and puts
+// every disposable into context.subscriptions.
+
+const vscode = require('vscode');
+const { CarrelServer } = require('./lib/server');
+const { Binder } = require('./lib/binder');
+const { Flows, confirmationButtons } = require('./lib/flows');
+const { present } = require('./lib/present');
+const { planFollow, keptDirtyMessage } = require('./lib/follow');
+const { toPath, toUri } = require('./lib/uri');
+const { symbolKindIndex } = require('./lib/symbols');
+const { traceLine } = require('./lib/trace');
+
+const VIEW = 'carrel.binder';
+const DRAG_MIME = 'application/vnd.code.tree.carrel.binder';
+const COLLAPSIBLE = { none: 0, collapsed: 1, expanded: 2 };
+const STATE_TEXT = { starting: 'starting…', ready: 'ready', stopping: 'stopping…', stopped: 'stopped', error: 'stopped (see log)' };
+
+function config() { return vscode.workspace.getConfiguration('carrel'); }
+
+function workspaceFolders() {
+  return (vscode.workspace.workspaceFolders || []).map((folder) => ({ uri: toUri(folder.uri.fsPath), name: folder.name }));
+}
+
+async function activate(context) {
+  const subscriptions = context.subscriptions;
+  const output = vscode.window.createOutputChannel('Carrel');
+  subscriptions.push(output);
+  const trace = (direction, text) => {
+    const line = traceLine(config().get('trace.server', 'messages'), direction, text);
+    if (line !== null) output.appendLine(line);
+  };
+
+  const status = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 0);
+  status.command = 'carrel.showLog';
+  subscriptions.push(status);
+
+  const server = new CarrelServer({
+    command: config().get('server.path') || 'carrel',
+    workspaceFolders: workspaceFolders(),
+    locale: vscode.env.language,
+    trace,
+  });
+  subscriptions.push({ dispose: () => server.stop() });
+  server.on('state', (state, detail) => {
+    status.text = `$(library) Carrel: ${STATE_TEXT[state] || state}`;
+    status.tooltip = detail || 'Carrel server — click to show the log';
+    status.show();
+    if (detail) output.appendLine(detail);
+    vscode.commands.executeCommand('setContext', 'carrel.serverFailed', state === 'error');
+  });
+  server.confirm = async ({ type, message, actions }) => {
+    const buttons = confirmationButtons(actions);
+    const show = type === 1 ? vscode.window.showErrorMessage : type === 3 ? vscode.window.showInformationMessage : vscode.window.showWarningMessage;
+    const chosen = await show(message, { modal: true }, ...buttons);
+    return chosen ? chosen.action : null;
+  };
+
+  const binder = new Binder(server);
+  const changed = new vscode.EventEmitter();
+  subscriptions.push(changed);
+
+  const treeDataProvider = {
+    onDidChangeTreeData: changed.event,
+    getTreeItem: (key) => treeItemFor(binder, key),
+    getParent: (key) => binder.parentKey(key),
+    getChildren: async (key) => {
+      try {
+        if (key) return await binder.children(key);
+        const roots = await binder.roots();
+        vscode.commands.executeCommand('setContext', 'carrel.noProjects', !binder.hasProjects);
+        return roots;
+      } catch (error) {
+        vscode.window.showErrorMessage(error.message);
+        return [];
+      }
+    },
+  };
+
+  let flows;
+  const dragAndDropController = {
+    dragMimeTypes: [DRAG_MIME],
+    dropMimeTypes: [DRAG_MIME],
+    handleDrag: (sources, dataTransfer) => {
+      const movable = sources.filter((key) => ['folder.user', 'file', 'trashItem'].includes(present(binder.node(key)).contextValue));
+      if (movable.length) dataTransfer.set(DRAG_MIME, new vscode.DataTransferItem(movable));
+    },
+    handleDrop: async (target, dataTransfer) => {
+      const item = dataTransfer.get(DRAG_MIME);
+      if (item && target) await flows.drop(target, item.value);
+    },
+  };
+
+  const treeView = vscode.window.createTreeView(VIEW, { treeDataProvider, dragAndDropController, showCollapseAll: true, canSelectMany: true });
+  subscriptions.push(treeView);
+
+  const ui = {
+    input: ({ prompt, value, valueSelection, validate }) =>
+      vscode.window.showInputBox({ prompt, value, valueSelection, validateInput: validate, ignoreFocusOut: true }),
+    pick: (items, { placeholder }) => vscode.window.showQuickPick(items, { placeHolder: placeholder, matchOnDescription: true }),
+    open: async (uri) => vscode.window.showTextDocument(await vscode.workspace.openTextDocument(vscode.Uri.file(toPath(uri)))),
+    error: (message) => vscode.window.showErrorMessage(message),
+    info: (message) => vscode.window.showInformationMessage(message),
+    refresh: (keys) => (keys === undefined ? changed.fire(undefined) : keys.forEach((key) => changed.fire(key))),
+    reveal: (key, { expand, select = true, focus = false }) => treeView.reveal(key, { expand, select, focus }),
+    collapseAll: () => vscode.commands.executeCommand(`workbench.actions.treeView.${VIEW}.collapseAll`),
+    showLog: () => output.show(true),
+    selection: () => treeView.selection,
+    activeFilePath: () => {
+      const editor = vscode.window.activeTextEditor;
+      return editor && editor.document.uri.scheme === 'file' ? editor.document.uri.fsPath : undefined;
+    },
+  };
+  flows = new Flows({ server, binder, ui, settings: { confirmDelete: () => config().get('confirmDelete', true) } });
+  for (const [name, run] of Object.entries(flows.commands())) subscriptions.push(vscode.commands.registerCommand(name, run));
+
+  subscriptions.push(vscode.languages.registerWorkspaceSymbolProvider({
+    provideWorkspaceSymbols: async (query) => {
+      const symbols = await server.symbols(query || '').catch(() => []);
+      return symbols.map((symbol) => new vscode.SymbolInformation(symbol.name, symbolKindIndex(symbol.kind),
+        symbol.containerName || '', new vscode.Location(vscode.Uri.file(toPath(symbol.location.uri)), new vscode.Range(0, 0, 0, 0))));
+    },
+  }));
+
+  server.on('didChange', async (changes) => {
+    await followEditors(changes);
+    const keys = await binder.applyChanges(changes).catch(() => null);
+    ui.refresh(keys === null ? undefined : keys);
+  });
+
+  subscriptions.push(vscode.workspace.onDidChangeWorkspaceFolders(({ added, removed }) => {
+    const wire = (folders) => folders.map((folder) => ({ uri: toUri(folder.uri.fsPath), name: folder.name }));
+    server.changeWorkspaceFolders(wire(added), wire(removed));
+    flows.refresh();
+  }));
+  subscriptions.push(vscode.workspace.onDidChangeConfiguration(async (event) => {
+    if (!event.affectsConfiguration('carrel.server.path')) return;
+    await server.stop();
+    server.options.command = config().get('server.path') || 'carrel';
+    await startServer(server, binder, ui);
+  }));
+
+  await startServer(server, binder, ui);
+  return { server, binder, flows, treeView };
+}
+
+async function startServer(server, binder, ui) {
+  try {
+    await server.start();
+  } catch (error) {
+    vscode.window.showErrorMessage(error.message);
+  }
+  binder.reset();
+  ui.refresh(undefined);
+}
+
+function treeItemFor(binder, key) {
+  const look = present(binder.node(key));
+  const item = new vscode.TreeItem(look.label, COLLAPSIBLE[look.collapsible]);
+  item.id = key;
+  item.description = look.description;
+  item.tooltip = look.tooltip;
+  item.contextValue = look.contextValue;
+  item.iconPath = new vscode.ThemeIcon(look.icon);
+  item.accessibilityInformation = { label: look.accessibilityLabel, role: 'treeitem' };
+  if (look.opensUri) {
+    item.command = { command: 'vscode.open', title: 'Open', arguments: [vscode.Uri.file(toPath(look.opensUri))] };
+  }
+  return item;
+}
+
+// Editors follow renames and moves by reopening at the new path. When the
+// old editor had unsaved edits, its text is carried into the new one
+// (which is then unsaved in turn) before the old editor is reverted and
+// closed. See README, "Editors follow", for why not WorkspaceEdit.renameFile.
+async function followEditors(changes) {
+  const documents = vscode.workspace.textDocuments.filter((doc) => doc.uri.scheme === 'file');
+  const plan = planFollow(changes, documents.map((doc) => ({ path: doc.uri.fsPath, dirty: doc.isDirty })));
+  const documentAt = (fsPath) => documents.find((doc) => doc.uri.fsPath === fsPath);
+  const tabsAt = (fsPath) => vscode.window.tabGroups.all.flatMap((group) => group.tabs)
+    .filter((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.fsPath === fsPath);
+  for (const move of plan.moves) {
+    try {
+      await moveEditor(documentAt(move.from), tabsAt(move.from), move.to);
+    } catch (error) {
+      vscode.window.showErrorMessage(`Could not reopen “${move.to}”: ${error.message}`);
+    }
+  }
+  for (const fsPath of plan.closes) {
+    const tabs = tabsAt(fsPath);
+    if (tabs.length) await vscode.window.tabGroups.close(tabs);
+  }
+  if (plan.keptDirty.length) vscode.window.showWarningMessage(keptDirtyMessage(plan.keptDirty));
+}
+
+async function moveEditor(oldDocument, tabs, newPath) {
+  const newDocument = await vscode.workspace.openTextDocument(vscode.Uri.file(newPath));
+  if (oldDocument.isDirty) {
+    const edit = new vscode.WorkspaceEdit();
+    const end = newDocument.lineAt(newDocument.lineCount - 1).range.end;
+    edit.replace(newDocument.uri, new vscode.Range(new vscode.Position(0, 0), end), oldDocument.getText());
+    await vscode.workspace.applyEdit(edit);
+  }
+  const oldEditor = vscode.window.visibleTextEditors.find((editor) => editor.document === oldDocument);
+  for (const tab of tabs) {
+    await vscode.window.showTextDocument(newDocument, {
+      viewColumn: tab.group.viewColumn,
+      preview: tab.isPreview,
+      preserveFocus: !tab.isActive,
+      selection: oldEditor ? oldEditor.selection : undefined,
+    });
+  }
+  if (!tabs.length) return;
+  if (oldDocument.isDirty) {
+    for (const tab of tabs) {
+      await vscode.window.showTextDocument(oldDocument, { viewColumn: tab.group.viewColumn, preserveFocus: false });
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    }
+    await vscode.window.showTextDocument(newDocument, { viewColumn: tabs[0].group.viewColumn });
+  } else {
+    await vscode.window.tabGroups.close(tabs);
+  }
+}
+
+function deactivate() {}
+
+module.exports = { activate, deactivate };

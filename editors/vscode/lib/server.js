@@ -1,0 +1,118 @@
+'use strict';
+// Starts `carrel lsp`, speaks the lifecycle, and offers the protocol's
+// methods as promises. Free of 'vscode' so the tests drive it directly.
+
+const { spawn } = require('child_process');
+const { EventEmitter } = require('events');
+const { Connection } = require('./jsonrpc');
+
+class CarrelServer extends EventEmitter {
+  // options: { command, workspaceFolders: [{uri, name}], locale, env, trace(direction, text) }
+  constructor(options) {
+    super();
+    this.options = options;
+    this.state = 'stopped';
+    this.process = null;
+    this.connection = null;
+    this.capabilities = null;
+    this.confirm = async () => null;
+  }
+
+  setState(state, detail) {
+    this.state = state;
+    this.emit('state', state, detail);
+  }
+
+  async start() {
+    const { command, env, trace = () => {} } = this.options;
+    this.setState('starting');
+    const child = spawn(command, ['lsp'], { stdio: ['pipe', 'pipe', 'pipe'], env: env || process.env });
+    this.process = child;
+    const spawned = new Promise((resolve, reject) => {
+      child.once('spawn', resolve);
+      child.once('error', reject);
+    });
+    try {
+      await spawned;
+    } catch (error) {
+      this.process = null;
+      const message = error.code === 'ENOENT'
+        ? `The Carrel server was not found at “${command}”. Set “carrel.server.path” to the carrel program.`
+        : `The Carrel server could not start: ${error.message}`;
+      this.setState('error', message);
+      throw new Error(message);
+    }
+    child.stderr.on('data', (chunk) => trace('stderr', chunk.toString('utf8').replace(/\n$/, '')));
+    child.stdin.on('error', () => {});
+    child.on('exit', (code, signal) => {
+      this.process = null;
+      if (this.connection) this.connection.close(new Error('The Carrel server stopped.'));
+      if (this.state !== 'stopping') this.setState('error', `The Carrel server stopped unexpectedly (${signal || `exit code ${code}`}).`);
+      else this.setState('stopped');
+      this.emit('exit', code, signal);
+    });
+    const connection = new Connection(child.stdout, child.stdin, trace);
+    this.connection = connection;
+    connection.onNotification('carrel/didChange', (params) => this.emit('didChange', (params && params.changes) || []));
+    connection.onRequest('window/showMessageRequest', (params) => this.confirm(params));
+    connection.onNotification('window/showMessage', (params) => this.emit('showMessage', params));
+    connection.onNotification('window/logMessage', (params) => trace('log', params && params.message));
+    const result = await connection.request('initialize', {
+      processId: process.pid,
+      locale: this.options.locale || 'en',
+      clientInfo: { name: 'carrel-vscode' },
+      rootUri: this.options.workspaceFolders.length ? this.options.workspaceFolders[0].uri : null,
+      workspaceFolders: this.options.workspaceFolders,
+      capabilities: {
+        window: { showMessage: { messageActionItem: { additionalPropertiesSupport: false } } },
+        workspace: { symbol: {}, executeCommand: {}, workspaceFolders: true },
+      },
+    });
+    this.capabilities = result && result.capabilities;
+    connection.notify('initialized', {});
+    this.setState('ready');
+    return result;
+  }
+
+  request(method, params) {
+    if (!this.connection || this.connection.closed) return Promise.reject(new Error('The Carrel server is not running.'));
+    return this.connection.request(method, params);
+  }
+
+  tree(uri, depth) {
+    const params = {};
+    if (uri !== undefined) params.uri = uri;
+    if (depth !== undefined) params.depth = depth;
+    return this.request('carrel/tree', params);
+  }
+
+  execute(command, args) {
+    return this.request('workspace/executeCommand', { command, arguments: [args || {}] });
+  }
+
+  symbols(query) {
+    return this.request('workspace/symbol', { query });
+  }
+
+  changeWorkspaceFolders(added, removed) {
+    if (this.connection) this.connection.notify('workspace/didChangeWorkspaceFolders', { event: { added, removed } });
+  }
+
+  async stop() {
+    if (!this.process) return;
+    const child = this.process;
+    this.setState('stopping');
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    try {
+      await Promise.race([this.request('shutdown'), delay(2000)]);
+      this.connection.notify('exit');
+    } catch (_) { /* already gone */ }
+    const timer = setTimeout(() => child.kill('SIGKILL'), 2000);
+    await exited;
+    clearTimeout(timer);
+  }
+}
+
+function delay(ms) { return new Promise((resolve) => setTimeout(resolve, ms)); }
+
+module.exports = { CarrelServer };
