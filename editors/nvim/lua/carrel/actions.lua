@@ -1,0 +1,265 @@
+-- What each key in the sidebar does. Every action takes the row under the cursor.
+local util = require('carrel.util')
+local client = require('carrel.client')
+local tree = require('carrel.tree')
+local prompts = require('carrel.prompts')
+
+local M = {}
+
+M.descriptions = {
+  open = 'Open a file, or expand/collapse a folder',
+  new_file = 'New File (opens it in insert mode)',
+  new_folder = 'New Folder',
+  rename = 'Rename',
+  move = 'Move To (a folder picker, with “New folder…”)',
+  delete = 'Delete (moves to Trash)',
+  restore = 'Restore (an item in Trash)',
+  empty_trash = 'Empty Trash',
+  new_project = 'New Project',
+  sort = 'Sort',
+  expand = 'Expand',
+  collapse = 'Collapse',
+  expand_all = 'Expand All',
+  collapse_all = 'Collapse All',
+  refresh = 'Refresh',
+  parent = 'Go to the parent',
+  help = 'Show these keys',
+  close = 'Close the sidebar',
+}
+
+--- The nearest row, from `row` up, whose node matches.
+local function up_to(row, matches)
+  while row do
+    if matches(row.node) then return row end
+    row = row.parent
+  end
+  return nil
+end
+
+--- Where a new item goes: the folder under the cursor, or the one showing the file.
+local function container(row)
+  return up_to(row, function(node) return node.uri ~= nil and node.kind ~= 'file' end)
+end
+
+local function project_of(row)
+  return up_to(row, function(node) return node.kind == 'project' end)
+end
+
+--- Opens `path` in the main window.
+function M.edit(path, insert)
+  local win = tree.main_window()
+  vim.api.nvim_set_current_win(win)
+  vim.cmd.edit(vim.fn.fnameescape(path))
+  if insert then vim.cmd.startinsert() end
+end
+
+--- After a command: redraw, and put the cursor on what it produced.
+local function refresh_onto(node)
+  tree.refresh(function()
+    if node and node.uri then tree.reveal(util.path_of(node.uri)) end
+  end)
+end
+
+local function needs_row(row)
+  if row then return true end
+  util.notify('Put the cursor on an item of the tree first.', vim.log.levels.WARN)
+  return false
+end
+
+function M.open(row)
+  if not needs_row(row) then return end
+  local node = row.node
+  if node.kind == 'file' then
+    M.edit(util.path_of(node.uri))
+  elseif node.hasChildren then
+    tree.set_expanded(row.id, not tree.is_expanded(row.id, node))
+    tree.render()
+  end
+end
+
+function M.new_file(row)
+  local parent = container(row)
+  if not parent then return needs_row(nil) end
+  prompts.input({ prompt = 'New file name: ' }, function(name)
+    client.execute('carrel.newFile', { parentUri = parent.node.uri, name = name }, function(node)
+      tree.set_expanded(parent.id, true)
+      refresh_onto(node)
+      M.edit(util.path_of(node.uri), true)
+    end)
+  end)
+end
+
+function M.new_folder(row)
+  local parent = container(row)
+  if not parent then return needs_row(nil) end
+  prompts.input({ prompt = 'New folder name: ' }, function(name)
+    client.execute('carrel.newFolder', { parentUri = parent.node.uri, name = name }, function(node)
+      tree.set_expanded(parent.id, true)
+      refresh_onto(node)
+    end)
+  end)
+end
+
+--- Rename, Move To and Delete also serve `:Carrel rename` etc. on a file.
+function M.rename_uri(uri, current_name)
+  prompts.input({ prompt = 'Rename to: ', default = current_name }, function(name)
+    if name == current_name then return end
+    client.execute('carrel.rename', { uri = uri, newName = name }, refresh_onto)
+  end)
+end
+
+function M.move_uri(uri, name)
+  prompts.pick_folder(('Move “%s” to: '):format(name), function(destination)
+    client.execute('carrel.moveTo', { uri = uri, destinationUri = destination }, refresh_onto)
+  end)
+end
+
+function M.delete_uri(uri)
+  -- The server asks for confirmation itself (window/showMessageRequest).
+  client.execute('carrel.delete', { uri = uri }, function() tree.refresh() end)
+end
+
+local function needs_uri(row)
+  if not needs_row(row) then return false end
+  if row.node.uri then return true end
+  util.notify(('“%s” is a section header: choose a folder or a file.'):format(row.node.title), vim.log.levels.WARN)
+  return false
+end
+
+function M.rename(row)
+  if needs_uri(row) then M.rename_uri(row.node.uri, row.node.name) end
+end
+
+function M.move(row)
+  if needs_uri(row) then M.move_uri(row.node.uri, row.node.title or row.node.name) end
+end
+
+function M.delete(row)
+  if needs_uri(row) then M.delete_uri(row.node.uri) end
+end
+
+function M.restore(row)
+  if not needs_uri(row) then return end
+  client.execute('carrel.restore', { uri = row.node.uri }, refresh_onto)
+end
+
+function M.empty_trash(row)
+  local project = project_of(row)
+  if not project then
+    util.notify('Put the cursor inside a project to empty its Trash.', vim.log.levels.WARN)
+    return
+  end
+  client.execute('carrel.emptyTrash', { projectUri = project.node.uri }, function(result)
+    util.notify(('Emptied the Trash of “%s” (%d items).'):format(project.node.title, result and result.deleted or 0))
+    tree.refresh()
+  end)
+end
+
+M.project_types = {
+  { title = 'Blank', type = 'blank' },
+  { title = 'Poetry', type = 'poetry' },
+  { title = 'Short Story', type = 'shortStory' },
+  { title = 'Novel', type = 'novel' },
+  { title = 'Script', type = 'script' },
+}
+
+function M.new_project(row)
+  local library = up_to(row, function(node) return node.kind == 'library' end)
+  if not library then
+    local libraries = vim.tbl_filter(function(r) return r.node.kind == 'library' end, tree.rows())
+    library = #libraries == 1 and libraries[1] or nil
+  end
+  if not library then
+    util.notify('Put the cursor in a library to make a project there.', vim.log.levels.WARN)
+    return
+  end
+  prompts.input({ prompt = 'Project name: ' }, function(name)
+    prompts.select(M.project_types, {
+      prompt = 'Project type: ',
+      format_item = function(item) return item.title end,
+    }, function(choice)
+      client.execute('carrel.newProject', { parentUri = library.node.uri, name = name, type = choice.type }, refresh_onto)
+    end)
+  end)
+end
+
+M.sort_orders = {
+  { title = 'Name, ascending', by = 'name', descending = false },
+  { title = 'Name, descending', by = 'name', descending = true },
+  { title = 'Modified, ascending', by = 'modified', descending = false },
+  { title = 'Modified, descending', by = 'modified', descending = true },
+  { title = 'Created, ascending', by = 'created', descending = false },
+  { title = 'Created, descending', by = 'created', descending = true },
+}
+
+function M.sort(row)
+  local owner = project_of(row) or up_to(row, function(node) return node.kind == 'library' end)
+  if not owner then return needs_row(nil) end
+  prompts.select(M.sort_orders, {
+    prompt = 'Sort by: ',
+    format_item = function(item) return item.title end,
+  }, function(choice)
+    client.execute('carrel.setSort', { uri = owner.node.uri, by = choice.by, descending = choice.descending }, function()
+      tree.refresh()
+    end)
+  end)
+end
+
+function M.expand(row)
+  if not needs_row(row) or not row.node.hasChildren then return end
+  tree.set_expanded(row.id, true)
+  tree.render()
+end
+
+--- Collapses the row, or, on a leaf or a closed folder, its parent.
+function M.collapse(row)
+  if not needs_row(row) then return end
+  if row.node.hasChildren and tree.is_expanded(row.id, row.node) then
+    tree.set_expanded(row.id, false)
+    tree.render(row.id)
+  elseif row.parent then
+    tree.set_expanded(row.parent.id, false)
+    tree.render(row.parent.id)
+  end
+end
+
+function M.expand_all()
+  tree.walk(function(row)
+    if row.node.hasChildren then tree.set_expanded(row.id, true) end
+  end)
+  tree.render()
+end
+
+--- Collapses everything below the libraries, so the projects stay in view.
+function M.collapse_all()
+  tree.walk(function(row)
+    if row.node.hasChildren then tree.set_expanded(row.id, row.depth == 0) end
+  end)
+  tree.render()
+end
+
+function M.refresh() tree.refresh() end
+
+function M.parent(row)
+  if row and row.parent then tree.render(row.parent.id) end
+end
+
+function M.help() require('carrel.help').show() end
+
+function M.close() tree.close() end
+
+--- Installs the configured keys on the sidebar buffer.
+function M.map_keys(buf)
+  for lhs, action in pairs(require('carrel').config.keys) do
+    local fn = type(action) == 'function' and action or (M.descriptions[action] and M[action])
+    if action ~= false and fn then
+      vim.keymap.set('n', lhs, util.guard(function() fn(tree.current_row()) end), {
+        buffer = buf,
+        nowait = true,
+        desc = type(action) == 'string' and ('Carrel: ' .. M.descriptions[action]) or 'Carrel',
+      })
+    end
+  end
+end
+
+return M

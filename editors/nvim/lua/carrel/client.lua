@@ -1,0 +1,148 @@
+-- The sidebar's connection to `carrel lsp`, through Neovim's own vim.lsp client.
+local util = require('carrel.util')
+
+local M = {}
+
+local client_id
+local waiting = {} -- callbacks for when the server has answered `initialize`
+local has_011 = vim.fn.has('nvim-0.11') == 1
+
+--- The command that runs the server, or nil and why not.
+function M.command()
+  local cmd = require('carrel').config.cmd
+  if type(cmd) == 'table' then return cmd end
+  local binary = cmd or 'carrel'
+  local found = vim.fn.exepath(binary)
+  if found == '' then
+    return nil, ('Carrel cannot find the `%s` program. Install Carrel, or set `cmd` in require("carrel").setup().'):format(binary)
+  end
+  return { found, 'lsp' }
+end
+
+--- Library folders: the configured ones, else the current directory.
+function M.libraries()
+  local configured = require('carrel').config.libraries
+  local paths = {}
+  for _, path in ipairs(configured or { vim.fn.getcwd() }) do
+    local absolute = vim.fs.normalize(vim.fn.fnamemodify(vim.fn.expand(path), ':p'))
+    table.insert(paths, (absolute:gsub('(.)/$', '%1')))
+  end
+  return paths
+end
+
+function M.workspace_folders()
+  return vim.tbl_map(function(path)
+    return { uri = util.uri_of(path), name = util.basename(path) }
+  end, M.libraries())
+end
+
+local function live_client()
+  local client = client_id and vim.lsp.get_client_by_id(client_id)
+  if client then
+    local stopped
+    if has_011 then stopped = client:is_stopped() else stopped = client.is_stopped() end
+    if not stopped then return client end
+  end
+  client_id = nil
+  return nil
+end
+
+local function flush(client)
+  local queued = waiting
+  waiting = {}
+  for _, callback in ipairs(queued) do callback(client) end
+end
+
+--- Calls `callback(client)` once the server is running and initialized.
+function M.with_client(callback)
+  local client = live_client()
+  if client and client.initialized then return callback(client) end
+  table.insert(waiting, callback)
+  if client then return end
+  local cmd, why = M.command()
+  if not cmd then
+    waiting = {}
+    util.notify(why, vim.log.levels.ERROR)
+    return
+  end
+  local folders = M.workspace_folders()
+  local config = {
+    name = 'carrel',
+    cmd = function(dispatchers) return require('carrel.rpc').start(cmd, dispatchers) end,
+    root_dir = M.libraries()[1],
+    workspace_folders = folders,
+    handlers = require('carrel.handlers'),
+    before_init = function(params) params.locale = util.locale() end,
+    on_init = function(started) vim.schedule(function() flush(started) end) end,
+    on_exit = function(code)
+      if code ~= 0 and code ~= 143 then
+        util.notify(('The Carrel server stopped (exit code %d). `:Carrel log` shows why.'):format(code), vim.log.levels.WARN)
+      end
+    end,
+  }
+  if has_011 then
+    client_id = vim.lsp.start(config, { attach = false })
+  else
+    client_id = vim.lsp.start_client(config)
+  end
+  if not client_id then
+    waiting = {}
+    util.notify('The Carrel server did not start. `:Carrel log` shows why.', vim.log.levels.ERROR)
+  end
+end
+
+--- Sends a request; `callback(err, result)` runs without throwing at the writer.
+function M.request(method, params, callback)
+  M.with_client(function(client)
+    local handler = util.guard(function(err, result) callback(err, result) end)
+    if has_011 then
+      client:request(method, params, handler)
+    else
+      client.request(method, params, handler)
+    end
+  end)
+end
+
+--- Reports a server error the way the writer should see it: its own words.
+function M.report(err)
+  local reason = type(err.data) == 'table' and err.data.reason or nil
+  local level = reason == 'cancelled' and vim.log.levels.INFO or vim.log.levels.ERROR
+  util.notify(err.message or 'The Carrel server refused the request.', level)
+end
+
+--- Runs a `carrel.*` command; `on_result(result)` only on success.
+function M.execute(command, arguments, on_result)
+  M.request('workspace/executeCommand', { command = command, arguments = { arguments } }, function(err, result)
+    if err then
+      M.report(err)
+      return
+    end
+    if on_result then on_result(result) end
+  end)
+end
+
+--- The whole tree, one root per library.
+function M.tree(callback)
+  M.request('carrel/tree', vim.empty_dict(), function(err, result)
+    if err then
+      M.report(err)
+      return callback(nil)
+    end
+    callback(result or {})
+  end)
+end
+
+function M.stop()
+  local client = live_client()
+  if client then
+    if has_011 then client:stop(true) else client.stop(true) end
+  end
+  client_id = nil
+  waiting = {}
+end
+
+function M.is_running()
+  return live_client() ~= nil
+end
+
+return M

@@ -1,0 +1,47 @@
+-- `:Carrel rename|move|delete|reveal` act on the file of the current buffer.
+local util = require('carrel.util')
+
+local M = {}
+
+--- The current buffer's file, when it lies in a library.
+local function current_file()
+  local path = vim.fs.normalize(vim.api.nvim_buf_get_name(0))
+  if vim.bo.buftype ~= '' or path == '' then
+    util.notify('This buffer is not a file.', vim.log.levels.WARN)
+    return nil
+  end
+  for _, library in ipairs(require('carrel.client').libraries()) do
+    if util.relative(path, library) then return path end
+  end
+  util.notify(('“%s” is not in a Carrel library (%s).'):format(util.basename(path), table.concat(require('carrel.client').libraries(), ', ')), vim.log.levels.WARN)
+  return nil
+end
+
+function M.rename()
+  local path = current_file()
+  if path then require('carrel.actions').rename_uri(util.uri_of(path), util.basename(path)) end
+end
+
+function M.move()
+  local path = current_file()
+  if path then require('carrel.actions').move_uri(util.uri_of(path), util.basename(path)) end
+end
+
+function M.delete()
+  local path = current_file()
+  if path then require('carrel.actions').delete_uri(util.uri_of(path)) end
+end
+
+function M.reveal()
+  local path = current_file()
+  if not path then return end
+  local tree = require('carrel.tree')
+  tree.open()
+  tree.refresh(function()
+    if not tree.reveal(path) then
+      util.notify(('“%s” is not shown in the binder.'):format(util.basename(path)), vim.log.levels.WARN)
+    end
+  end)
+end
+
+return M

@@ -1,0 +1,77 @@
+-- Open buffers follow their files when they move, and leave when they go to the Trash.
+local util = require('carrel.util')
+
+local M = {}
+
+local function file_buffers()
+  return vim.tbl_filter(function(buf)
+    return vim.api.nvim_buf_is_loaded(buf) and vim.bo[buf].buftype == '' and vim.api.nvim_buf_get_name(buf) ~= ''
+  end, vim.api.nvim_list_bufs())
+end
+
+--- Renames the buffer, keeping its text, unsaved edits and undo history.
+function M.rename_buffer(buf, new_path)
+  local old_path = vim.api.nvim_buf_get_name(buf)
+  if old_path == new_path then return end
+  local alternate = vim.fn.bufnr('#')
+  vim.api.nvim_buf_set_name(buf, new_path)
+  -- Renaming marks the buffer "not edited", and the next :write would refuse
+  -- with E13 because the file exists (the server put it there). A write that
+  -- our own BufWriteCmd swallows clears that mark without touching the disk.
+  local swallow = vim.api.nvim_create_autocmd('BufWriteCmd', { buffer = buf, callback = function() end })
+  vim.api.nvim_buf_call(buf, function() pcall(vim.cmd, 'silent keepalt write!') end)
+  pcall(vim.api.nvim_del_autocmd, swallow)
+  -- nvim_buf_set_name leaves an unlisted buffer holding the old name.
+  for _, leftover in ipairs(vim.api.nvim_list_bufs()) do
+    if leftover ~= buf and vim.api.nvim_buf_get_name(leftover) == old_path and not vim.api.nvim_buf_is_loaded(leftover) then
+      pcall(vim.api.nvim_buf_delete, leftover, { force = true })
+    end
+  end
+  if alternate ~= -1 and alternate ~= buf and vim.api.nvim_buf_is_valid(alternate) then
+    pcall(vim.fn.setreg, '#', alternate)
+  end
+end
+
+local function leave(buf, why)
+  local name = util.basename(vim.api.nvim_buf_get_name(buf))
+  if vim.bo[buf].modified then
+    util.notify(('“%s” %s, but its buffer has unsaved changes, so it stays open. Write it elsewhere with :saveas, or close it with :bwipeout!.'):format(name, why), vim.log.levels.WARN)
+    return
+  end
+  -- Keep the window layout: show another buffer in windows that showed this one.
+  for _, win in ipairs(vim.fn.win_findbuf(buf)) do
+    vim.api.nvim_win_call(win, function()
+      local alternate = vim.fn.bufnr('#')
+      if alternate ~= -1 and alternate ~= buf and vim.api.nvim_buf_is_valid(alternate) and vim.bo[alternate].buflisted then
+        vim.api.nvim_win_set_buf(win, alternate)
+      else
+        vim.api.nvim_win_set_buf(win, vim.api.nvim_create_buf(true, false))
+      end
+    end)
+  end
+  pcall(vim.api.nvim_buf_delete, buf, { force = false })
+end
+
+function M.apply(changes)
+  for _, change in ipairs(changes) do
+    local gone = change.type == 'deleted' and util.path_of(change.uri)
+      or (change.type == 'moved' and change.inTrash and util.path_of(change.oldUri))
+    if gone then
+      local why = change.type == 'deleted' and 'was deleted' or 'went to the Trash'
+      for _, buf in ipairs(file_buffers()) do
+        if util.relative(vim.api.nvim_buf_get_name(buf), gone) then leave(buf, why) end
+      end
+    elseif change.type == 'moved' then
+      local old, new = util.path_of(change.oldUri), util.path_of(change.uri)
+      for _, buf in ipairs(file_buffers()) do
+        local rest = util.relative(vim.api.nvim_buf_get_name(buf), old)
+        if rest then M.rename_buffer(buf, new .. rest) end
+      end
+    end
+  end
+  require('carrel.winbar').update_all()
+end
+
+function M.setup() end
+
+return M

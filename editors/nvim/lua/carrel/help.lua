@@ -1,0 +1,45 @@
+-- `?` in the sidebar: the keys, as configured, in a float.
+local M = {}
+
+function M.lines()
+  local keys = require('carrel').config.keys
+  local descriptions = require('carrel.actions').descriptions
+  local lhs_list = vim.tbl_filter(function(lhs) return keys[lhs] ~= false end, vim.tbl_keys(keys))
+  table.sort(lhs_list, function(a, b)
+    local order = { open = 1 }
+    local ka, kb = tostring(keys[a]), tostring(keys[b])
+    if (order[ka] or 2) ~= (order[kb] or 2) then return (order[ka] or 2) < (order[kb] or 2) end
+    return a:lower() < b:lower() or (a:lower() == b:lower() and a < b)
+  end)
+  local lines = { ' Carrel keys', '' }
+  for _, lhs in ipairs(lhs_list) do
+    local action = keys[lhs]
+    local text = type(action) == 'string' and (descriptions[action] or action) or 'your function'
+    table.insert(lines, (' %-6s %s'):format(lhs, text))
+  end
+  table.insert(lines, '')
+  table.insert(lines, ' :help carrel for commands and options. q closes.')
+  return lines
+end
+
+function M.show()
+  local lines = M.lines()
+  local buf = vim.api.nvim_create_buf(false, true)
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
+  vim.bo[buf].modifiable = false
+  vim.bo[buf].bufhidden = 'wipe'
+  local width = 0
+  for _, line in ipairs(lines) do width = math.max(width, vim.fn.strdisplaywidth(line) + 1) end
+  local win = vim.api.nvim_open_win(buf, true, {
+    relative = 'editor', style = 'minimal', border = 'rounded',
+    width = math.min(width, vim.o.columns - 4), height = math.min(#lines, vim.o.lines - 4),
+    row = math.max(1, math.floor((vim.o.lines - #lines) / 2) - 1), col = math.max(1, math.floor((vim.o.columns - width) / 2)),
+    title = ' Carrel ', title_pos = 'center',
+  })
+  for _, lhs in ipairs({ 'q', '<Esc>', '?' }) do
+    vim.keymap.set('n', lhs, function() pcall(vim.api.nvim_win_close, win, true) end, { buffer = buf, nowait = true })
+  end
+  return buf, win
+end
+
+return M

@@ -1,0 +1,165 @@
+-- Carrel: the binder of a writing app, in a sidebar, driven by `carrel lsp`.
+local M = {}
+
+--- Default options. `require('carrel').setup({})` works without any of them.
+M.defaults = {
+  -- The server command. nil finds `carrel` on PATH and runs `carrel lsp`.
+  -- A string is the path of the binary; a list is the whole command.
+  cmd = nil,
+  -- Library folders shown in the sidebar (workspace folders). nil uses the
+  -- current directory when the sidebar first opens.
+  libraries = nil,
+  -- Language of the server's messages and permanent folder titles ("en",
+  -- "fr"). nil derives it from |v:lang|.
+  locale = nil,
+  -- Width of the sidebar, in columns.
+  width = 34,
+  -- Side of the sidebar: "left" or "right".
+  side = 'left',
+  -- true: Nerd Font glyphs. false: plain text labels such as `[F]`.
+  -- A table maps SF Symbol names to glyphs of your choice, over the defaults.
+  icons = true,
+  -- Show `folders ▸ files` counts after each title.
+  counts = true,
+  -- Show the breadcrumb (Library › Project › Draft › Act 1) in the winbar of
+  -- the sidebar and of every window showing a file of a library.
+  winbar = true,
+  -- Point open buffers at their new path when files move, close them when
+  -- they go to the Trash (kept, with a warning, when they have unsaved edits).
+  follow_buffers = true,
+  -- Number of raw JSON-RPC messages kept for `:Carrel log`.
+  log_size = 2000,
+  -- Keys in the sidebar: lhs → action name (see |carrel-actions|) or a
+  -- function(row). Set a key to false to remove it. Merged with these.
+  keys = {
+    ['<CR>'] = 'open',
+    ['a'] = 'new_file',
+    ['A'] = 'new_folder',
+    ['r'] = 'rename',
+    ['m'] = 'move',
+    ['d'] = 'delete',
+    ['u'] = 'restore',
+    ['E'] = 'empty_trash',
+    ['P'] = 'new_project',
+    ['s'] = 'sort',
+    ['zo'] = 'expand',
+    ['zc'] = 'collapse',
+    ['zR'] = 'expand_all',
+    ['zM'] = 'collapse_all',
+    ['R'] = 'refresh',
+    ['-'] = 'parent',
+    ['?'] = 'help',
+    ['q'] = 'close',
+  },
+}
+
+M.config = vim.deepcopy(M.defaults)
+
+local util = require('carrel.util')
+
+local function is_string_list(value)
+  if type(value) ~= 'table' then return false end
+  for _, item in ipairs(value) do
+    if type(item) ~= 'string' then return false end
+  end
+  return #value > 0 and #value == vim.tbl_count(value)
+end
+
+-- Each option: a check and the phrase that says what it should be.
+local rules = {
+  cmd = { function(v) return v == nil or type(v) == 'string' or is_string_list(v) end, 'a path or a list of strings' },
+  libraries = { function(v) return v == nil or (type(v) == 'table' and (#v == 0 or is_string_list(v))) end, 'a list of folder paths' },
+  locale = { function(v) return v == nil or type(v) == 'string' end, 'a string such as "en" or "fr"' },
+  width = { function(v) return type(v) == 'number' and v >= 10 and v == math.floor(v) end, 'a whole number of columns, at least 10' },
+  side = { function(v) return v == 'left' or v == 'right' end, '"left" or "right"' },
+  icons = { function(v) return type(v) == 'boolean' or type(v) == 'table' end, 'true, false or a table of glyphs' },
+  counts = { function(v) return type(v) == 'boolean' end, 'true or false' },
+  winbar = { function(v) return type(v) == 'boolean' end, 'true or false' },
+  follow_buffers = { function(v) return type(v) == 'boolean' end, 'true or false' },
+  log_size = { function(v) return type(v) == 'number' and v >= 0 end, 'a number of messages' },
+  keys = { function(v) return type(v) == 'table' end, 'a table of key → action' },
+}
+
+--- Checks options field by field; returns nil and one message per problem.
+function M.validate(opts)
+  local problems = {}
+  if type(opts) ~= 'table' then
+    return nil, { 'carrel.setup() takes a table of options, got ' .. type(opts) }
+  end
+  for key, value in pairs(opts) do
+    local rule = rules[key]
+    if not rule then
+      table.insert(problems, ('unknown option `%s`'):format(tostring(key)))
+    elseif not rule[1](value) then
+      table.insert(problems, ('option `%s` must be %s, got %s'):format(key, rule[2], vim.inspect(value)))
+    end
+  end
+  if type(opts.keys) == 'table' then
+    local actions = require('carrel.actions')
+    for lhs, action in pairs(opts.keys) do
+      local known = action == false or type(action) == 'function' or (type(action) == 'string' and actions.descriptions[action] ~= nil)
+      if not known then
+        table.insert(problems, ('keys[%q] must be an action name (see :help carrel-actions), false or a function, got %s'):format(lhs, vim.inspect(action)))
+      end
+    end
+  end
+  table.sort(problems)
+  if #problems > 0 then return nil, problems end
+  return true
+end
+
+--- Applies options. Invalid options are reported and nothing changes.
+function M.setup(opts)
+  opts = opts or {}
+  local ok, problems = M.validate(opts)
+  if not ok then
+    util.notify('Carrel: ' .. table.concat(problems, '; '), vim.log.levels.ERROR)
+    return false
+  end
+  local config = vim.tbl_deep_extend('force', vim.deepcopy(M.defaults), opts)
+  -- Lists replace rather than merge.
+  config.libraries = opts.libraries and vim.deepcopy(opts.libraries) or nil
+  config.cmd = opts.cmd
+  M.config = config
+  require('carrel.highlights').setup()
+  require('carrel.follow').setup()
+  require('carrel.winbar').setup()
+  M.did_setup = true
+  return true
+end
+
+--- Lets `:Carrel` work for writers who never call setup().
+function M.ensure_setup()
+  if not M.did_setup then M.setup({}) end
+end
+
+local subcommands = {
+  toggle = function() require('carrel.tree').toggle() end,
+  open = function() require('carrel.tree').open() end,
+  close = function() require('carrel.tree').close() end,
+  refresh = function() require('carrel.tree').refresh() end,
+  reveal = function() require('carrel.current').reveal() end,
+  rename = function() require('carrel.current').rename() end,
+  move = function() require('carrel.current').move() end,
+  delete = function() require('carrel.current').delete() end,
+  log = function() require('carrel.log').show() end,
+}
+
+function M.complete(lead)
+  local names = vim.tbl_keys(subcommands)
+  table.sort(names)
+  return vim.tbl_filter(function(name) return vim.startswith(name, lead) end, names)
+end
+
+function M.command(cmd)
+  local name = cmd.args ~= '' and cmd.args or 'toggle'
+  local run = subcommands[name]
+  if not run then
+    util.notify(('Carrel: unknown command “%s”. Try one of: %s'):format(name, table.concat(M.complete(''), ', ')), vim.log.levels.ERROR)
+    return
+  end
+  M.ensure_setup()
+  util.guard(run)()
+end
+
+return M
