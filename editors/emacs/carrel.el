@@ -1,0 +1,1042 @@
+;;; carrel.el --- The Carrel binder: writing projects in a tree  -*- lexical-binding: t; -*-
+
+;; Copyright (C) 2026 The Carrel authors
+
+;; Author: The Carrel authors
+;; Version: 0.1.0
+;; Package-Requires: ((emacs "28.1"))
+;; Keywords: files, wp, outlines
+;; URL: https://github.com/carrel-app/carrel
+
+;; This file is not part of GNU Emacs.
+
+;;; Commentary:
+
+;; Carrel gives a writer the binder of a writing app inside Emacs:
+;; projects of a type (Blank, Poetry, Short Story, Novel, Script), each
+;; with permanent template folders grouped in sections, nested folders
+;; and files, with new folder, new file, rename, move to, delete to
+;; Trash, restore, sorting and counts.  Everything stays plain files on
+;; disk.
+;;
+;; The project model lives in the `carrel lsp' server; this package is a
+;; thin client that talks to it over JSON-RPC with the built-in
+;; `jsonrpc' library.  `M-x carrel' opens the binder in a tree buffer
+;; (`carrel-tree-mode'); `carrel-rename-file', `carrel-move-file',
+;; `carrel-delete-file' and `carrel-reveal' act on the visited file.
+;; Buffers follow their files when anything renames or moves them.
+;;
+;; See README.md for installation, keys and options.
+
+;;; Code:
+
+(require 'cl-lib)
+(require 'jsonrpc)
+(require 'project)
+(require 'seq)
+(require 'subr-x)
+(require 'text-property-search)
+
+;;;; Options
+
+(defgroup carrel nil
+  "The Carrel binder: writing projects as plain files, in a tree."
+  :group 'files
+  :prefix "carrel-")
+
+(defcustom carrel-server-command '("carrel" "lsp")
+  "Command that starts the Carrel server, as a program and its arguments.
+The program must speak JSON-RPC on standard input and output, as
+`carrel lsp' does.  Use an absolute path when `carrel' is not on
+variable `exec-path'."
+  :type '(repeat string))
+
+(defcustom carrel-library-directory nil
+  "Directory of the writer's Carrel library, or nil.
+When non-nil, `carrel' opens this library unless the current
+directory already belongs to an open Carrel library.  When nil,
+`carrel' guesses from the current directory: the library that
+holds the enclosing Carrel project, else the version-control
+root, else the directory itself."
+  :type '(choice (const :tag "Guess from the current directory" nil)
+                 directory))
+
+(defcustom carrel-icon-style 'auto
+  "How the tree shows each row's icon.
+`glyph' shows a Unicode glyph for the server's icon name, `text'
+a short ASCII mark, `none' no icon.  `auto' uses glyphs on
+graphical frames and ASCII marks on a terminal."
+  :type '(choice (const :tag "Glyphs on graphical frames, text on terminals" auto)
+                 (const :tag "Unicode glyphs" glyph)
+                 (const :tag "ASCII marks" text)
+                 (const :tag "No icons" none)))
+
+(defcustom carrel-icons
+  '(("books.vertical" "📚" "#")
+    ("folder.badge.person.crop" "🗂" "@")
+    ("list.bullet" "" "")
+    ("folder" "📁" "/")
+    ("doc.text" "📄" ".")
+    ("globe" "🌐" "*")
+    ("doc.badge.ellipsis" "📝" "+")
+    ("checkmark.circle" "✅" "+")
+    ("archivebox" "🗃" "+")
+    ("book.circle" "📖" "+")
+    ("paperplane" "📨" "+")
+    ("magnifyingglass" "🔍" "+")
+    ("magazine" "📰" "+")
+    ("medal" "🏅" "+")
+    ("person.2" "👥" "+")
+    ("tray" "📥" "+")
+    ("book.closed.fill" "📕" "+")
+    ("document.on.document" "📑" "+")
+    ("document.badge.plus" "🗒" "+")
+    ("person.circle" "👤" "+")
+    ("mountain.2" "⛰" "+")
+    ("trash" "🗑" "~")
+    ("link" "🔗" "="))
+  "Icons for the server's SF Symbol names.
+Each entry is (NAME GLYPH TEXT): GLYPH is shown when
+`carrel-icon-style' resolves to `glyph', TEXT when it resolves to
+`text'.  Names missing here show as \"•\" or \"+\"."
+  :type '(repeat (list (string :tag "SF Symbol name")
+                       (string :tag "Glyph")
+                       (string :tag "Text"))))
+
+(defcustom carrel-visit-function #'find-file-other-window
+  "Function that visits a file chosen in the tree.
+It is called with the file name, by RET on a file and after a new
+file is created."
+  :type '(choice (const :tag "Other window" find-file-other-window)
+                 (const :tag "Same window" find-file)
+                 function))
+
+(defcustom carrel-tab-toggles t
+  "Non-nil means TAB toggles the folder at point, like RET.
+When nil, TAB moves to the next row, so the tree reads like a list."
+  :type 'boolean)
+
+(defcustom carrel-confirm-style 'multiple-choice
+  "How Carrel asks the server's confirmations, such as before a delete.
+`multiple-choice' answers with a single key through
+`read-multiple-choice'; `completing-read' picks the answer in the
+minibuffer.  Either way, \\[keyboard-quit] answers Cancel and nothing
+is deleted."
+  :type '(choice (const :tag "One key" multiple-choice)
+                 (const :tag "Minibuffer completion" completing-read)))
+
+(defcustom carrel-locale nil
+  "Language for the server's messages, such as \"fr\", or nil.
+Nil takes it from the LC_ALL, LC_MESSAGES or LANG environment variables."
+  :type '(choice (const :tag "From the environment" nil) string))
+
+(defface carrel-section '((t :inherit bold))
+  "Face of section headers in the Carrel tree.")
+
+(defface carrel-folder '((t :inherit font-lock-function-name-face))
+  "Face of folder, project and library titles in the Carrel tree.")
+
+(defface carrel-count '((t :inherit shadow))
+  "Face of the folder and file counts in the Carrel tree.")
+
+;;;; URIs
+
+(defun carrel--path-to-uri (path)
+  "Return the percent-encoded file URI of PATH."
+  (concat "file://"
+          (mapconcat (lambda (byte)
+                       (if (or (<= ?a byte ?z) (<= ?A byte ?Z) (<= ?0 byte ?9)
+                               (memq byte '(?/ ?- ?_ ?. ?~)))
+                           (string byte)
+                         (format "%%%02X" byte)))
+                     (encode-coding-string (directory-file-name
+                                            (expand-file-name path))
+                                           'utf-8 t)
+                     "")))
+
+(defun carrel--uri-to-path (uri)
+  "Return the file name that the file URI URI names."
+  (let ((raw (string-remove-prefix "file://" uri)))
+    (decode-coding-string
+     (replace-regexp-in-string
+      "%[0-9A-Fa-f][0-9A-Fa-f]"
+      (lambda (hex) (string (string-to-number (substring hex 1) 16)))
+      (encode-coding-string raw 'utf-8 t) t t)
+     'utf-8)))
+
+(defun carrel--path-under-p (path root)
+  "Return non-nil if PATH is ROOT or lies inside it."
+  (let ((path (directory-file-name path))
+        (root (directory-file-name root)))
+    (or (string= path root)
+        (string-prefix-p (file-name-as-directory root) path))))
+
+;;;; Connections
+
+(defclass carrel--connection (jsonrpc-process-connection)
+  ((root :initarg :root :reader carrel--root
+         :documentation "The library directory this server serves.")
+   (refresh-timer :initform nil :accessor carrel--refresh-timer
+                  :documentation "Pending tree refresh after a change."))
+  :documentation "A connection to one `carrel lsp' server.")
+
+(defvar carrel--connections nil
+  "Live connections to Carrel servers.")
+
+(defconst carrel--command-timeout 86400
+  "Seconds to wait for a command's answer.
+Long, because a command may wait on the writer's answer to a
+confirmation.")
+
+(defun carrel--locale ()
+  "Return the locale to announce to the server."
+  (let ((env (or carrel-locale
+                 (seq-find (lambda (v) (and v (not (string-empty-p v))))
+                           (mapcar #'getenv '("LC_ALL" "LC_MESSAGES" "LANG"))))))
+    (if (or (null env) (member env '("C" "POSIX")) (string-prefix-p "C." env))
+        "en"
+      (string-replace "_" "-" (car (split-string env "[.@]"))))))
+
+(defun carrel--connection-for (path)
+  "Return the live connection for the library around PATH, or nil."
+  (let ((path (expand-file-name path)))
+    (seq-find (lambda (conn)
+                (and (jsonrpc-running-p conn)
+                     (carrel--path-under-p path (carrel--root conn))))
+              carrel--connections)))
+
+(defun carrel--start (root)
+  "Start a Carrel server for the library ROOT and return its connection."
+  (let* ((root (directory-file-name (expand-file-name root)))
+         (name (format "carrel %s" (file-name-nondirectory root)))
+         (default-directory (file-name-as-directory root))
+         (conn
+          (condition-case err
+              (make-instance
+               'carrel--connection
+               :name name
+               :root root
+               :events-buffer-scrollback-size nil
+               :process
+               (lambda ()
+		 (make-process
+		  :name name :command carrel-server-command
+		  :connection-type 'pipe :coding 'utf-8-emacs-unix :noquery t
+		  :stderr (get-buffer-create (format "*%s stderr*" name))))
+               :request-dispatcher #'carrel--handle-request
+               :notification-dispatcher #'carrel--handle-notification
+               :on-shutdown (lambda (conn)
+                              (setq carrel--connections
+                                    (delq conn carrel--connections))))
+            (file-error
+             (user-error "Carrel could not run %s (%s); set `carrel-server-command'"
+                         (car carrel-server-command) (error-message-string err))))))
+    (condition-case err
+        (jsonrpc-request
+         conn 'initialize
+         (list :processId (emacs-pid)
+               :locale (carrel--locale)
+               :clientInfo (list :name "carrel.el")
+               :rootUri (carrel--path-to-uri root)
+               :workspaceFolders (vector (list :uri (carrel--path-to-uri root)
+                                               :name (file-name-nondirectory root)))
+               :capabilities (list :window (list :showMessage (make-hash-table)))))
+      (jsonrpc-error
+       (ignore-errors (jsonrpc-shutdown conn t))
+       (user-error "Carrel could not start in %s: %s"
+                   root (carrel--error-message err))))
+    (jsonrpc-notify conn 'initialized (make-hash-table))
+    (push conn carrel--connections)
+    conn))
+
+(defun carrel--guess-root ()
+  "Return the library directory that `carrel' should open."
+  (let* ((dir (expand-file-name default-directory))
+         (project (locate-dominating-file dir ".carrel/project.json"))
+         (vc (project-current nil dir)))
+    (cond
+     ((carrel--connection-for dir) (carrel--root (carrel--connection-for dir)))
+     (carrel-library-directory carrel-library-directory)
+     (project (file-name-directory (directory-file-name project)))
+     (vc (project-root vc))
+     (t dir))))
+
+(defun carrel--ensure-connection (root)
+  "Return a live connection for the library around ROOT; start one if needed."
+  (or (carrel--connection-for root)
+      (carrel--start root)))
+
+(defun carrel--file-connection ()
+  "Return the connection for the current buffer's file, or signal a user error."
+  (unless buffer-file-name
+    (user-error "This buffer is not visiting a file"))
+  (or (carrel--connection-for buffer-file-name)
+      (let ((default-directory (file-name-directory buffer-file-name)))
+        (carrel--ensure-connection (carrel--guess-root)))))
+
+(defun carrel-shutdown (conn)
+  "Stop the Carrel server of connection CONN."
+  (interactive (list (or (carrel--tree-connection t)
+                         (car carrel--connections)
+                         (user-error "No Carrel server is running"))))
+  (when (jsonrpc-running-p conn)
+    (ignore-errors (jsonrpc-request conn 'shutdown nil :timeout 2))
+    (ignore-errors (jsonrpc-notify conn 'exit nil))
+    (ignore-errors (jsonrpc-shutdown conn)))
+  (setq carrel--connections (delq conn carrel--connections)))
+
+(defun carrel-events-buffer (conn)
+  "Show the raw JSON-RPC traffic with the Carrel server of CONN."
+  (interactive (list (or (carrel--tree-connection t)
+                         (and buffer-file-name
+                              (carrel--connection-for buffer-file-name))
+                         (car carrel--connections)
+                         (user-error "No Carrel server is running"))))
+  (display-buffer (jsonrpc-events-buffer conn)))
+
+;;;; Requests
+
+(defun carrel--error-message (err)
+  "Return the server's message from the `jsonrpc-error' ERR."
+  (or (alist-get 'jsonrpc-error-message (cdr err))
+      (error-message-string err)))
+
+(defun carrel--request (conn method params &optional timeout)
+  "Ask CONN's server METHOD with PARAMS and return the result.
+A server error becomes a `user-error' with the server's message.
+TIMEOUT is in seconds."
+  (condition-case err
+      (jsonrpc-request conn method params
+                       :timeout (or timeout jsonrpc-default-request-timeout))
+    (jsonrpc-error (user-error "%s" (carrel--error-message err)))))
+
+(defun carrel--execute (conn command &rest arguments)
+  "Run the server COMMAND with the plist ARGUMENTS through CONN."
+  (carrel--request conn 'workspace/executeCommand
+                   (list :command command :arguments (vector arguments))
+                   carrel--command-timeout))
+
+(defun carrel--fetch-tree (conn)
+  "Return the whole tree that CONN's server serves, as a list of nodes."
+  (append (carrel--request conn 'carrel/tree (make-hash-table)) nil))
+
+;;;; Messages from the server
+
+(defun carrel--handle-request (_conn method params)
+  "Answer the server's request METHOD with PARAMS."
+  (pcase method
+    ('window/showMessageRequest (carrel--confirm params))
+    (_ (jsonrpc-error :code -32601
+                      :message (format "Carrel for Emacs cannot answer %s" method)))))
+
+(defun carrel--confirm (params)
+  "Ask the writer the server's question in PARAMS; return the chosen action.
+Return nil, which the server reads as Cancel, when the writer quits."
+  (let* ((actions (append (plist-get params :actions) nil))
+         (titles (mapcar (lambda (action) (plist-get action :title)) actions))
+         (choice (condition-case nil
+                     (let ((inhibit-quit nil))
+                       (carrel--choose (plist-get params :message) titles))
+                   (quit nil))))
+    (seq-find (lambda (action) (equal (plist-get action :title) choice))
+              actions)))
+
+(defun carrel--choose (question titles)
+  "Ask QUESTION and return one of TITLES, or nil when there are none."
+  (cond
+   ((null titles) (message "%s" question) nil)
+   ((eq carrel-confirm-style 'completing-read)
+    (let ((answer (completing-read (concat question " ") titles nil t)))
+      (and (member answer titles) answer)))
+   (t
+    (let ((taken nil) choices)
+      (dolist (title titles)
+        (let ((key (or (seq-find (lambda (c) (and (<= ?a c ?z) (not (memq c taken))))
+                                 (downcase title))
+                       (seq-find (lambda (c) (not (memq c taken)))
+                                 "123456789"))))
+          (push key taken)
+          (push (list key title) choices)))
+      (cadr (read-multiple-choice question (nreverse choices)))))))
+
+(defun carrel--handle-notification (conn method params)
+  "Act on the server's notification METHOD with PARAMS from CONN."
+  (pcase method
+    ('carrel/didChange
+     (let ((changes (append (plist-get params :changes) nil)))
+       (carrel--follow-changes changes)
+       (carrel--remap-expansion conn changes)
+       (carrel--schedule-refresh conn)))
+    ('window/showMessage (message "%s" (plist-get params :message)))))
+
+;;;; Buffers follow their files
+
+(defun carrel--file-buffers-under (path)
+  "Return the buffers visiting PATH or a file inside it."
+  (seq-filter (lambda (buffer)
+                (let ((file (buffer-file-name buffer)))
+                  (and file (carrel--path-under-p (expand-file-name file) path))))
+              (buffer-list)))
+
+(defun carrel--follow-changes (change-list)
+  "Make file buffers follow CHANGE-LIST, as sent by `carrel/didChange'."
+  (dolist (change change-list)
+    (let ((type (plist-get change :type))
+          (path (carrel--uri-to-path (plist-get change :uri)))
+          (old (and (plist-get change :oldUri)
+                    (carrel--uri-to-path (plist-get change :oldUri)))))
+      (pcase type
+        ("moved" (carrel--move-buffers old path (eq (plist-get change :inTrash) t)))
+        ("deleted" (carrel--close-buffers path))))))
+
+(defun carrel--move-buffers (old new trashed)
+  "Make buffers visiting OLD, or files inside it, visit the same under NEW.
+When TRASHED, the move was a delete: unmodified buffers are killed."
+  (dolist (buffer (carrel--file-buffers-under old))
+    (with-current-buffer buffer
+      (let ((file (concat new (substring (expand-file-name buffer-file-name)
+                                         (length (directory-file-name old))))))
+        (cond
+         ((and trashed (not (buffer-modified-p))) (kill-buffer buffer))
+         (t
+          ;; ALONG-WITH-FILE keeps the modified flag, undo and the file's
+          ;; modtime, so saving later does not ask about a changed file.
+          (set-visited-file-name file t t)
+          (when trashed
+            (message "“%s” is in the Trash; its buffer keeps your unsaved changes"
+                     (file-name-nondirectory file)))))))))
+
+(defun carrel--close-buffers (path)
+  "Kill unmodified buffers of PATH and files inside it; keep and report the rest."
+  (dolist (buffer (carrel--file-buffers-under path))
+    (if (buffer-modified-p buffer)
+        (message "“%s” was deleted; its buffer keeps your unsaved changes"
+                 (file-name-nondirectory (buffer-file-name buffer)))
+      (kill-buffer buffer))))
+
+;;;; The tree buffer
+
+(defvar-local carrel--conn nil
+  "The connection whose tree this buffer shows.")
+
+(defvar-local carrel--roots nil
+  "The nodes at the top of this tree buffer.")
+
+(defvar-local carrel--open nil
+  "Hash table from node key to whether the node is expanded.
+Keys that are absent take the node's default.")
+
+(defun carrel--tree-buffer-name (conn)
+  "Return the name of CONN's tree buffer."
+  (format "*carrel: %s*" (file-name-nondirectory (carrel--root conn))))
+
+(defun carrel--tree-buffer (conn &optional create)
+  "Return CONN's tree buffer; with CREATE, make and fill it when missing."
+  (let ((buffer (get-buffer (carrel--tree-buffer-name conn))))
+    (if (or (buffer-live-p buffer) (not create))
+        buffer
+      (with-current-buffer (get-buffer-create (carrel--tree-buffer-name conn))
+        (carrel-tree-mode)
+        (setq carrel--conn conn)
+        (carrel-refresh)
+        (current-buffer)))))
+
+(defun carrel--tree-connection (&optional noerror)
+  "Return the connection of the current tree buffer.
+Signal a user error if there is none, unless NOERROR."
+  (cond
+   ((and carrel--conn (jsonrpc-running-p carrel--conn)) carrel--conn)
+   (noerror nil)
+   (carrel--conn (user-error "The Carrel server stopped; run M-x carrel again"))
+   (t (user-error "This is not a Carrel tree buffer"))))
+
+(defun carrel--key (node parent-key)
+  "Return the expansion key of NODE, whose parent has PARENT-KEY."
+  (or (plist-get node :uri)
+      (concat parent-key "#" (plist-get node :name))))
+
+(defun carrel--container-p (node)
+  "Return non-nil if NODE can hold other nodes."
+  (not (equal (plist-get node :kind) "file")))
+
+(defun carrel--open-p (node key depth)
+  "Return non-nil if NODE with KEY at DEPTH is expanded."
+  (let ((state (gethash key carrel--open 'default)))
+    (if (eq state 'default)
+        (or (= depth 0) (member (plist-get node :kind) '("library" "section")))
+      state)))
+
+(defun carrel--icon (node)
+  "Return the icon string of NODE for the current `carrel-icon-style'."
+  (let ((style (if (eq carrel-icon-style 'auto)
+                   (if (display-graphic-p) 'glyph 'text)
+                 carrel-icon-style))
+        (entry (cdr (assoc (plist-get node :icon) carrel-icons))))
+    (pcase style
+      ('glyph (or (car entry) "•"))
+      ('text (or (cadr entry) "+"))
+      (_ ""))))
+
+(defun carrel--counts (node)
+  "Return NODE's counts as \"FOLDERS ▸ FILES\", leaving out zero parts."
+  (let ((folders (or (plist-get node :folderCount) 0))
+        (files (or (plist-get node :fileCount) 0)))
+    (string-trim
+     (concat (if (> folders 0) (format "%d " folders) "")
+             (if (> (+ folders files) 0) "▸" "")
+             (if (> files 0) (format " %d" files) "")))))
+
+(defun carrel--insert-node (node ancestors parent-key depth)
+  "Insert NODE's row and, when it is open, its children's rows.
+ANCESTORS are NODE's ancestors, nearest first; PARENT-KEY is the
+parent's key; DEPTH is how far NODE lies below the top."
+  (let* ((key (carrel--key node parent-key))
+         (kind (plist-get node :kind))
+         (children (append (plist-get node :children) nil))
+         (open (and children (carrel--open-p node key depth)))
+         (glyphs (not (eq (if (eq carrel-icon-style 'auto)
+                              (if (display-graphic-p) 'glyph 'text)
+                            carrel-icon-style)
+                          'text)))
+         (marker (cond ((not children) "  ")
+                       (open (if glyphs "▾ " "- "))
+                       (t (if glyphs "▸ " "+ "))))
+         (icon (carrel--icon node))
+         (counts (if (member kind '("file" "section")) "" (carrel--counts node)))
+         (start (point)))
+    (insert (make-string (* 2 depth) ?\s) marker
+            (if (string-empty-p icon) "" (concat icon " "))
+            (propertize (plist-get node :title)
+                        'face (pcase kind
+                                ("section" 'carrel-section)
+                                ("file" 'default)
+                                (_ 'carrel-folder)))
+            (if (string-empty-p counts) ""
+              (concat "  " (propertize counts 'face 'carrel-count)))
+            "\n")
+    (add-text-properties start (point)
+                         (list 'carrel-node node 'carrel-key key
+                               'carrel-parent-key parent-key
+                               'carrel-ancestors ancestors))
+    (when open
+      (dolist (child children)
+        (carrel--insert-node child (cons node ancestors) key (1+ depth))))))
+
+(defun carrel--goto-key (key)
+  "Move point to the row of KEY and return non-nil, or return nil."
+  (let ((start (point)))
+    (goto-char (point-min))
+    (if (text-property-search-forward 'carrel-key key t)
+        (progn (forward-line 0) t)
+      (goto-char start)
+      nil)))
+
+(defun carrel--render ()
+  "Redraw the tree buffer, keeping each window's row when it still exists."
+  (let* ((inhibit-read-only t)
+         (windows (get-buffer-window-list (current-buffer) nil t))
+         (spots (mapcar (lambda (pos)
+                          (cons (get-text-property pos 'carrel-key)
+                                (line-number-at-pos pos)))
+                        (cons (point) (mapcar #'window-point windows))))
+         (restore (lambda (spot)
+                    (unless (and (car spot) (carrel--goto-key (car spot)))
+                      (goto-char (point-min))
+                      (forward-line (1- (cdr spot))))
+                    (point))))
+    (erase-buffer)
+    (dolist (root carrel--roots)
+      (carrel--insert-node root nil "" 0))
+    (goto-char (point-max))
+    (when (and (bolp) (> (point) (point-min))) (delete-char -1))
+    (let ((positions (mapcar restore spots)))
+      (cl-mapc #'set-window-point windows (cdr positions))
+      (goto-char (car positions)))))
+
+(defun carrel--breadcrumb ()
+  "Return the header-line breadcrumb of the row at point."
+  (let* ((node (get-text-property (point) 'carrel-node))
+         (trail (if node
+                    (reverse (cons node (get-text-property (point) 'carrel-ancestors)))
+                  (seq-take carrel--roots 1))))
+    (string-replace
+     "%" "%%"
+     (mapconcat (lambda (n) (plist-get n :title))
+                (seq-remove (lambda (n) (equal (plist-get n :kind) "section")) trail)
+                " › "))))
+
+(defun carrel--schedule-refresh (conn)
+  "Refresh CONN's tree buffer soon, once per burst of edits."
+  (unless (carrel--refresh-timer conn)
+    (setf (carrel--refresh-timer conn)
+          (run-at-time
+           0.05 nil
+           (lambda ()
+             (setf (carrel--refresh-timer conn) nil)
+             (when (and (jsonrpc-running-p conn) (carrel--tree-buffer conn))
+               (jsonrpc-async-request
+                conn 'carrel/tree (make-hash-table)
+                :success-fn
+                (lambda (roots)
+                  (let ((buffer (carrel--tree-buffer conn)))
+                    (when (buffer-live-p buffer)
+                      (with-current-buffer buffer
+                        (setq carrel--roots (append roots nil))
+                        (carrel--render)))))
+                :error-fn
+                (lambda (err)
+                  (message "Carrel: %s" (plist-get err :message))))))))))
+
+(defun carrel--remap-expansion (conn change-list)
+  "Keep folders expanded in CONN's tree after CHANGE-LIST moved them."
+  (let ((buffer (carrel--tree-buffer conn)))
+    (when (buffer-live-p buffer)
+      (with-current-buffer buffer
+        (dolist (change change-list)
+          (let ((old (plist-get change :oldUri))
+                (new (plist-get change :uri)))
+            (when old
+              (maphash (lambda (key state)
+                         (when (or (equal key old)
+                                   (string-prefix-p (concat old "/") key)
+                                   (string-prefix-p (concat old "#") key))
+                           (remhash key carrel--open)
+                           (puthash (concat new (substring key (length old)))
+                                    state carrel--open)))
+                       (copy-hash-table carrel--open)))))))))
+
+;;;; Tree helpers for commands
+
+(defun carrel--node-at-point ()
+  "Return the node on the current row, or signal a user error."
+  (or (get-text-property (point) 'carrel-node)
+      (user-error "No item on this line")))
+
+(defun carrel--lineage ()
+  "Return the node at point followed by its ancestors, nearest first."
+  (cons (carrel--node-at-point) (get-text-property (point) 'carrel-ancestors)))
+
+(defun carrel--nearest (pred)
+  "Return the nearest of the node at point and its ancestors that PRED accepts."
+  (seq-find pred (carrel--lineage)))
+
+(defun carrel--kind-p (&rest kinds)
+  "Return a predicate that accepts nodes of one of KINDS."
+  (lambda (node) (member (plist-get node :kind) kinds)))
+
+(defun carrel--folder-at-point ()
+  "Return the folder, project or library at point, or the file's parent."
+  (or (carrel--nearest (lambda (node)
+                         (and (plist-get node :uri) (carrel--container-p node))))
+      (user-error "No folder here")))
+
+(defun carrel--open-node (node ancestors)
+  "Mark NODE, reached through ANCESTORS, and all of them expanded."
+  (let ((keys nil) (parent-key ""))
+    (dolist (n (reverse (cons node ancestors)))
+      (setq parent-key (carrel--key n parent-key))
+      (push parent-key keys))
+    (dolist (key keys) (puthash key t carrel--open))))
+
+(defun carrel--find (pred &optional roots)
+  "Return (NODE . ANCESTORS) for the first node in ROOTS that PRED accepts.
+ROOTS defaults to the tree buffer's roots; ANCESTORS are nearest first."
+  (cl-labels ((walk (nodes ancestors)
+                    (cl-loop for node in nodes
+                             thereis (if (funcall pred node)
+					 (cons node ancestors)
+                                       (walk (append (plist-get node :children) nil)
+                                             (cons node ancestors))))))
+    (walk (or roots carrel--roots) nil)))
+
+(defun carrel--refresh-and-show (&optional uri)
+  "Fetch the tree again and put point on the row of URI, expanding its parents."
+  (setq carrel--roots (carrel--fetch-tree (carrel--tree-connection)))
+  (let ((found (and uri (carrel--find (lambda (n) (equal (plist-get n :uri) uri))))))
+    (when (cdr found) (carrel--open-node (cadr found) (cddr found))))
+  (carrel--render)
+  (when uri (carrel--goto-key uri)))
+
+(defun carrel--folder-choices (roots &optional node)
+  "Return an alist of folder path to folder node, from ROOTS, for moving NODE.
+NODE itself, what lies inside it and its current folder are left out."
+  (let* ((uri (plist-get node :uri))
+         (found (and uri (carrel--find (lambda (n) (equal (plist-get n :uri) uri))
+                                       roots)))
+         (parent-uri (plist-get (seq-find (lambda (n) (plist-get n :uri)) (cdr found))
+                                :uri))
+         (choices nil))
+    (cl-labels ((walk (nodes path)
+                      (dolist (n nodes)
+			(let ((here (if (equal (plist-get n :kind) "section")
+					path
+                                      (append path (list (plist-get n :title))))))
+			  (unless (or (and uri (equal (plist-get n :uri) uri))
+                                      (eq (plist-get n :inTrash) t)
+                                      (eq (plist-get n :link) t))
+                            (when (and (plist-get n :uri)
+                                       (member (plist-get n :kind)
+                                               '("library" "project" "folder"))
+                                       (not (eq (plist-get n :virtual) t))
+                                       (not (equal (plist-get n :uri) parent-uri)))
+                              (push (cons (string-join here "/") n) choices))
+                            (walk (append (plist-get n :children) nil) here))))))
+      (walk roots nil))
+    (nreverse choices)))
+
+(defconst carrel--new-folder-choice "New folder…"
+  "The Move To choice that first creates the destination folder.")
+
+(defun carrel--read-destination (conn roots node)
+  "Ask where to move NODE among ROOTS; return the destination folder's URI.
+Choosing \"New folder…\" creates the folder through CONN first."
+  (let* ((choices (carrel--folder-choices roots node))
+         (answer (completing-read
+                  (format "Move “%s” to: " (plist-get node :title))
+                  (append choices (list carrel--new-folder-choice)) nil t)))
+    (if (equal answer carrel--new-folder-choice)
+        (let* ((name (read-string "New folder name: "))
+               (parents (carrel--folder-choices roots))
+               (parent (completing-read (format "Create “%s” in: " name)
+                                        parents nil t)))
+          (plist-get (carrel--execute conn "carrel.newFolder"
+                                      :parentUri (plist-get (cdr (assoc parent parents)) :uri)
+                                      :name name)
+                     :uri))
+      (or (plist-get (cdr (assoc answer choices)) :uri)
+          (user-error "No such folder: %s" answer)))))
+
+(defun carrel--report-moved (old-uri result)
+  "Make buffers follow the move of OLD-URI that the server answered with RESULT."
+  (when (plist-get result :uri)
+    (carrel--follow-changes
+     (list (list :type "moved" :oldUri old-uri :uri (plist-get result :uri)
+                 :inTrash (plist-get result :inTrash))))))
+
+(defun carrel--report-deleted (node result)
+  "Tell the writer how NODE was deleted, given the server's RESULT, and follow."
+  (let ((title (plist-get node :title)))
+    (cond
+     ((plist-get result :uri)
+      (carrel--report-moved (plist-get node :uri) result)
+      (message "Moved “%s” to the Trash" title))
+     (t
+      (carrel--follow-changes (list (list :type "deleted" :uri (plist-get node :uri))))
+      (message (if (plist-get result :systemTrash)
+                   "Moved “%s” to the system Trash"
+                 "Deleted “%s” for good")
+               title)))))
+
+;;;; Tree commands
+
+(defun carrel-open ()
+  "Visit the file at point, or expand or collapse the folder at point."
+  (interactive)
+  (let ((node (carrel--node-at-point)))
+    (if (carrel--container-p node)
+        (carrel-toggle)
+      (funcall carrel-visit-function (carrel--uri-to-path (plist-get node :uri))))))
+
+(defun carrel-toggle ()
+  "Expand or collapse the row at point."
+  (interactive)
+  (let* ((node (carrel--node-at-point))
+         (key (get-text-property (point) 'carrel-key))
+         (depth (length (get-text-property (point) 'carrel-ancestors))))
+    (unless (carrel--container-p node)
+      (user-error "“%s” is a file" (plist-get node :title)))
+    (puthash key (not (carrel--open-p node key depth)) carrel--open)
+    (carrel--render)))
+
+(defun carrel-tab ()
+  "Toggle the row at point, or go to the next row; see `carrel-tab-toggles'."
+  (interactive)
+  (if carrel-tab-toggles (carrel-toggle) (forward-line 1)))
+
+(defun carrel-new-file (name)
+  "Create a file called NAME in the folder at point and visit it.
+The server adds the project's default extension when NAME has none."
+  (interactive (list (read-string "New file name: ")))
+  (let* ((folder (carrel--folder-at-point))
+         (node (carrel--execute (carrel--tree-connection) "carrel.newFile"
+                                :parentUri (plist-get folder :uri) :name name)))
+    (carrel--refresh-and-show (plist-get node :uri))
+    (funcall carrel-visit-function (carrel--uri-to-path (plist-get node :uri)))
+    (goto-char (point-max))))
+
+(defun carrel-new-folder (name)
+  "Create a folder called NAME in the folder at point."
+  (interactive (list (read-string "New folder name: ")))
+  (let ((node (carrel--execute (carrel--tree-connection) "carrel.newFolder"
+                               :parentUri (plist-get (carrel--folder-at-point) :uri)
+                               :name name)))
+    (carrel--refresh-and-show (plist-get node :uri))))
+
+(defun carrel-rename (new-name)
+  "Rename the item at point to NEW-NAME."
+  (interactive
+   (list (read-string "Rename to: " (plist-get (carrel--node-at-point) :name))))
+  (let* ((node (carrel--node-at-point))
+         (result (carrel--execute (carrel--tree-connection) "carrel.rename"
+                                  :uri (plist-get node :uri) :newName new-name)))
+    (carrel--report-moved (plist-get node :uri) result)
+    (carrel--remap-expansion carrel--conn
+                             (list (list :oldUri (plist-get node :uri)
+                                         :uri (plist-get result :uri))))
+    (carrel--refresh-and-show (plist-get result :uri))))
+
+(defun carrel-move ()
+  "Move the item at point to a folder read in the minibuffer."
+  (interactive)
+  (let* ((node (carrel--node-at-point))
+         (conn (carrel--tree-connection))
+         (destination (carrel--read-destination conn carrel--roots node))
+         (result (carrel--execute conn "carrel.moveTo" :uri (plist-get node :uri)
+                                  :destinationUri destination)))
+    (carrel--report-moved (plist-get node :uri) result)
+    (carrel--remap-expansion conn (list (list :oldUri (plist-get node :uri)
+                                              :uri (plist-get result :uri))))
+    (carrel--refresh-and-show (plist-get result :uri))))
+
+(defun carrel-delete ()
+  "Move the item at point to its project's Trash.
+In the Trash, delete it for good.  The server asks first."
+  (interactive)
+  (let* ((node (carrel--node-at-point))
+         (result (carrel--execute (carrel--tree-connection) "carrel.delete"
+                                  :uri (plist-get node :uri))))
+    (carrel--report-deleted node result)
+    (carrel--refresh-and-show)))
+
+(defun carrel-restore ()
+  "Put the Trash item at point back where it was deleted from."
+  (interactive)
+  (let* ((node (carrel--node-at-point))
+         (result (carrel--execute (carrel--tree-connection) "carrel.restore"
+                                  :uri (plist-get node :uri))))
+    (carrel--report-moved (plist-get node :uri) result)
+    (message "Restored “%s”" (plist-get result :title))
+    (carrel--refresh-and-show (plist-get result :uri))))
+
+(defun carrel-empty-trash ()
+  "Delete for good everything in the Trash of the project at point."
+  (interactive)
+  (let* ((project (or (carrel--nearest (carrel--kind-p "project"))
+                      (user-error "Put point inside a project to empty its Trash")))
+         (result (carrel--execute (carrel--tree-connection) "carrel.emptyTrash"
+                                  :projectUri (plist-get project :uri))))
+    (message "Emptied the Trash of “%s” (%d deleted)"
+             (plist-get project :title) (or (plist-get result :deleted) 0))
+    (carrel--refresh-and-show)))
+
+(defconst carrel--project-types
+  '(("Blank" . "blank") ("Poetry" . "poetry") ("Short Story" . "shortStory")
+    ("Novel" . "novel") ("Script" . "script"))
+  "Project types: what the writer reads, and the server's word.")
+
+(defun carrel-new-project (name type)
+  "Create a project called NAME of TYPE in the library at point.
+TYPE is one of the names in `carrel--project-types', such as \"Novel\"."
+  (interactive
+   (list (read-string "Project name: ")
+         (completing-read "Project type: " (mapcar #'car carrel--project-types)
+                          nil t nil nil "Blank")))
+  (let* ((library (or (carrel--nearest (carrel--kind-p "library"))
+                      (car (seq-filter (carrel--kind-p "library") carrel--roots))
+                      (user-error "Open Carrel on the folder that holds your projects to make a new one")))
+         (node (carrel--execute (carrel--tree-connection) "carrel.newProject"
+                                :parentUri (plist-get library :uri) :name name
+                                :type (or (cdr (assoc type carrel--project-types))
+                                          (user-error "Unknown project type: %s" type)))))
+    (puthash (plist-get node :uri) t carrel--open)
+    (carrel--refresh-and-show (plist-get node :uri))))
+
+(defconst carrel--sort-choices
+  '(("Name (ascending)" "name" nil) ("Name (descending)" "name" t)
+    ("Modified (ascending)" "modified" nil) ("Modified (descending)" "modified" t)
+    ("Created (ascending)" "created" nil) ("Created (descending)" "created" t))
+  "Sort choices: what the writer reads, the server's field and descending.")
+
+(defun carrel-sort (choice)
+  "Sort the project at point, or the library, by CHOICE.
+CHOICE is one of the names in `carrel--sort-choices'."
+  (interactive (list (completing-read "Sort by: " (mapcar #'car carrel--sort-choices)
+                                      nil t nil nil (caar carrel--sort-choices))))
+  (let ((target (or (carrel--nearest (carrel--kind-p "project" "library"))
+                    (user-error "Nothing to sort here")))
+        (how (or (cdr (assoc choice carrel--sort-choices))
+                 (user-error "Unknown sort: %s" choice))))
+    (carrel--execute (carrel--tree-connection) "carrel.setSort"
+                     :uri (plist-get target :uri) :by (car how)
+                     :descending (if (cadr how) t :json-false))
+    (carrel--refresh-and-show)))
+
+(defun carrel-refresh (&rest _)
+  "Fetch the tree from the server again, keeping expanded folders and point."
+  (interactive)
+  (setq carrel--roots (carrel--fetch-tree (carrel--tree-connection)))
+  (carrel--render))
+
+(defun carrel-up ()
+  "Move point to the parent of the row at point."
+  (interactive)
+  (let ((parent (get-text-property (point) 'carrel-parent-key)))
+    (unless (and parent (not (string-empty-p parent)) (carrel--goto-key parent))
+      (user-error "Already at the top"))))
+
+(defun carrel-collapse-all ()
+  "Collapse every folder, leaving the top rows open."
+  (interactive)
+  (let ((table carrel--open))
+    (clrhash table)
+    (cl-labels ((walk (nodes parent-key depth)
+                      (dolist (node nodes)
+			(let ((key (carrel--key node parent-key)))
+			  (puthash key (= depth 0) table)
+			  (walk (append (plist-get node :children) nil) key (1+ depth))))))
+      (walk carrel--roots "" 0)))
+  (carrel--render))
+
+(defun carrel-expand-all ()
+  "Expand every folder."
+  (interactive)
+  (let ((table carrel--open))
+    (cl-labels ((walk (nodes parent-key)
+                      (dolist (node nodes)
+			(let ((key (carrel--key node parent-key)))
+			  (puthash key t table)
+			  (walk (append (plist-get node :children) nil) key)))))
+      (walk carrel--roots "")))
+  (carrel--render))
+
+(defvar carrel-tree-mode-map
+  (let ((map (make-sparse-keymap)))
+    (define-key map (kbd "RET") #'carrel-open)
+    (define-key map (kbd "TAB") #'carrel-tab)
+    (define-key map "+" #'carrel-new-file)
+    (define-key map "N" #'carrel-new-folder)
+    (define-key map "R" #'carrel-rename)
+    (define-key map "m" #'carrel-move)
+    (define-key map "d" #'carrel-delete)
+    (define-key map "u" #'carrel-restore)
+    (define-key map "E" #'carrel-empty-trash)
+    (define-key map "P" #'carrel-new-project)
+    (define-key map "s" #'carrel-sort)
+    (define-key map "g" #'carrel-refresh)
+    (define-key map "^" #'carrel-up)
+    (define-key map "<" #'carrel-collapse-all)
+    (define-key map ">" #'carrel-expand-all)
+    (define-key map "n" #'next-line)
+    (define-key map "p" #'previous-line)
+    map)
+  "Keymap of `carrel-tree-mode'.")
+
+(define-derived-mode carrel-tree-mode special-mode "Carrel"
+  "Major mode of the Carrel binder: libraries, projects, sections, folders, files.
+
+Each row shows an icon (see `carrel-icon-style'), a title and the
+counts of folders ▸ files inside.  The header line shows where
+point is, as Library › Project › Folder.  The tree follows every
+change on disk, whatever made it.
+
+\\<carrel-tree-mode-map>\\[carrel-open]	visit the file, or expand or collapse the folder
+\\[carrel-tab]	expand or collapse (see `carrel-tab-toggles')
+\\[carrel-new-file]	New File: create a file and visit it
+\\[carrel-new-folder]	New Folder
+\\[carrel-rename]	Rename
+\\[carrel-move]	Move To: pick a folder, or \"New folder…\"
+\\[carrel-delete]	Delete: move to the Trash, after the server asks
+\\[carrel-restore]	Restore from the Trash
+\\[carrel-empty-trash]	Empty Trash of the project
+\\[carrel-new-project]	New Project of a type
+\\[carrel-sort]	Sort by name, modified or created date
+\\[carrel-refresh]	Refresh
+\\[carrel-up]	go to the parent row
+\\[carrel-collapse-all]	Collapse All
+\\[carrel-expand-all]	expand all
+
+\\{carrel-tree-mode-map}"
+  (setq carrel--open (make-hash-table :test #'equal))
+  (setq truncate-lines t)
+  (setq buffer-undo-list t)
+  (setq header-line-format '(:eval (carrel--breadcrumb)))
+  (setq-local revert-buffer-function #'carrel-refresh)
+  (add-hook 'kill-buffer-hook #'carrel--tree-killed nil t))
+
+(defun carrel--tree-killed ()
+  "Stop the server when its tree buffer is killed."
+  (when (and carrel--conn (jsonrpc-running-p carrel--conn))
+    (carrel-shutdown carrel--conn)))
+
+;;;; Entry points
+
+;;;###autoload
+(defun carrel (&optional directory)
+  "Open the Carrel binder for the library of the current directory.
+With a prefix argument, read the library DIRECTORY.  See
+`carrel-library-directory' for how the library is chosen."
+  (interactive
+   (list (and current-prefix-arg (read-directory-name "Carrel library: " nil nil t))))
+  (let ((conn (carrel--ensure-connection (or directory (carrel--guess-root)))))
+    (pop-to-buffer (carrel--tree-buffer conn t))))
+
+(defun carrel--file-node (conn)
+  "Return the tree from CONN and the path to the current buffer's file in it.
+The result is (ROOTS NODE . ANCESTORS)."
+  (let* ((roots (carrel--fetch-tree conn))
+         (file (expand-file-name buffer-file-name))
+         (found (carrel--find (lambda (n)
+                                (and (plist-get n :uri)
+                                     (not (eq (plist-get n :virtual) t))
+                                     (equal (carrel--uri-to-path (plist-get n :uri))
+                                            file)))
+                              roots)))
+    (unless found
+      (user-error "“%s” is not in the Carrel binder" (file-name-nondirectory file)))
+    (cons roots found)))
+
+;;;###autoload
+(defun carrel-rename-file (new-name)
+  "Rename the visited file to NEW-NAME through Carrel."
+  (interactive
+   (list (progn (carrel--file-connection)
+                (read-string "Rename to: " (file-name-nondirectory
+                                            (or buffer-file-name ""))))))
+  (let* ((uri (carrel--path-to-uri buffer-file-name))
+         (result (carrel--execute (carrel--file-connection) "carrel.rename"
+                                  :uri uri :newName new-name)))
+    (carrel--report-moved uri result)))
+
+;;;###autoload
+(defun carrel-move-file ()
+  "Move the visited file to another folder of its Carrel library."
+  (interactive)
+  (let* ((conn (carrel--file-connection))
+         (found (carrel--file-node conn))
+         (node (cadr found))
+         (destination (carrel--read-destination conn (car found) node))
+         (result (carrel--execute conn "carrel.moveTo" :uri (plist-get node :uri)
+                                  :destinationUri destination)))
+    (carrel--report-moved (plist-get node :uri) result)))
+
+;;;###autoload
+(defun carrel-delete-file ()
+  "Move the visited file to its project's Trash; the server asks first."
+  (interactive)
+  (let* ((conn (carrel--file-connection))
+         (node (cadr (carrel--file-node conn)))
+         (result (carrel--execute conn "carrel.delete" :uri (plist-get node :uri))))
+    (carrel--report-deleted node result)))
+
+;;;###autoload
+(defun carrel-reveal ()
+  "Show the visited file in the Carrel tree, expanding the folders above it."
+  (interactive)
+  (let* ((conn (carrel--file-connection))
+         (uri (plist-get (cadr (carrel--file-node conn)) :uri))
+         (buffer (carrel--tree-buffer conn t)))
+    (pop-to-buffer buffer)
+    (carrel--refresh-and-show uri)))
+
+(provide 'carrel)
+;;; carrel.el ends here

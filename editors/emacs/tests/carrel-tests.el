@@ -1,0 +1,611 @@
+;;; carrel-tests.el --- ERT tests for carrel.el  -*- lexical-binding: t; -*-
+
+;;; Commentary:
+
+;; Run with tests/run.sh.  Every test starts the real server ($CARREL)
+;; on a real temporary library, drives the package the way a writer
+;; would (commands with the minibuffer answered by stubs) and checks
+;; what is on disk, what the tree shows and what buffers visit.
+
+;;; Code:
+
+(require 'ert)
+(require 'cl-lib)
+(require 'json)
+(require 'carrel)
+
+(defconst carrel-test--here
+  (file-name-directory (or load-file-name buffer-file-name))
+  "The tests folder.")
+
+(defconst carrel-test--source
+  (expand-file-name "../carrel.el" carrel-test--here)
+  "The package's source file.")
+
+(setq carrel-server-command (list (or (getenv "CARREL") "carrel") "lsp"))
+(setq carrel-icon-style 'glyph)
+(setq carrel-visit-function #'find-file)
+
+;;;; Helpers
+
+(defun carrel-test--wait (pred what)
+  "Wait up to 5 seconds for PRED to return non-nil; fail naming WHAT."
+  (let ((deadline (+ (float-time) 5)))
+    (while (and (not (funcall pred)) (< (float-time) deadline))
+      (accept-process-output nil 0.05))
+    (or (funcall pred) (ert-fail (list "Timed out waiting for" what)))))
+
+(defvar carrel-test--lib nil "The current test's library directory.")
+(defvar carrel-test--conn nil "The current test's connection.")
+
+(defmacro carrel-test--with-library (&rest body)
+  "Run BODY in the tree buffer of a new library called Writing."
+  (declare (indent 0) (debug t))
+  `(let* ((top (make-temp-file "carrel-test" t))
+          (carrel-test--lib (expand-file-name "Writing" top))
+          (carrel-test--conn nil)
+          (carrel-confirm-style 'multiple-choice))
+     (make-directory carrel-test--lib)
+     (unwind-protect
+         (progn
+           (carrel carrel-test--lib)
+           (setq carrel-test--conn (carrel--connection-for carrel-test--lib))
+           (with-current-buffer (carrel--tree-buffer carrel-test--conn)
+             ,@body))
+       (dolist (buffer (buffer-list))
+         (when (and (buffer-file-name buffer)
+                    (string-prefix-p top (buffer-file-name buffer)))
+           (with-current-buffer buffer (set-buffer-modified-p nil))
+           (kill-buffer buffer)))
+       (when carrel-test--conn
+         (let ((tree (carrel--tree-buffer carrel-test--conn)))
+           (when tree (kill-buffer tree))))
+       (delete-directory top t))))
+
+(defun carrel-test--path (&rest parts)
+  "Return the path of PARTS inside the test library."
+  (expand-file-name (string-join parts "/") carrel-test--lib))
+
+(defun carrel-test--run (command &rest arguments)
+  "Run the server COMMAND with ARGUMENTS directly, then refresh the tree."
+  (prog1 (apply #'carrel--execute carrel-test--conn command arguments)
+    (carrel-refresh)))
+
+(defun carrel-test--project (name type)
+  "Create the project NAME of TYPE in the library and return its node."
+  (carrel-test--run "carrel.newProject"
+                    :parentUri (carrel--path-to-uri carrel-test--lib)
+                    :name name :type type))
+
+(defun carrel-test--file (&rest parts)
+  "Create an empty file at PARTS in the library through the server."
+  (carrel-test--run "carrel.newFile"
+                    :parentUri (carrel--path-to-uri
+                                (apply #'carrel-test--path (butlast parts)))
+                    :name (car (last parts))))
+
+(defun carrel-test--goto (&rest parts)
+  "Put point on the row of PARTS in the library, expanding its folders."
+  (let ((uri (carrel--path-to-uri (apply #'carrel-test--path parts))))
+    (carrel--refresh-and-show uri)
+    (should (equal (plist-get (get-text-property (point) 'carrel-node) :uri) uri))))
+
+(defun carrel-test--row (title)
+  "Return the text of the first row whose node has TITLE, or nil."
+  (save-excursion
+    (goto-char (point-min))
+    (cl-loop until (eobp)
+             when (equal (plist-get (get-text-property (point) 'carrel-node) :title)
+                         title)
+             return (buffer-substring-no-properties (line-beginning-position)
+                                                    (line-end-position))
+             do (forward-line 1))))
+
+(defun carrel-test--rows ()
+  "Return the titles of the visible rows, in order."
+  (save-excursion
+    (goto-char (point-min))
+    (cl-loop until (eobp)
+             collect (plist-get (get-text-property (point) 'carrel-node) :title)
+             do (forward-line 1))))
+
+(defvar carrel-test--asked nil
+  "Prompts the stubs were asked, newest first, as (PROMPT . DETAIL).")
+
+(defun carrel-test--answer (queue prompt detail)
+  "Record PROMPT with DETAIL and pop the next answer from QUEUE.
+QUEUE is a cons whose car is the list of answers.  An answer of
+`quit' signals `quit', like \\[keyboard-quit]."
+  (push (cons prompt detail) carrel-test--asked)
+  (unless (car queue) (ert-fail (list "Unexpected question" prompt)))
+  (let ((answer (pop (car queue))))
+    (if (eq answer 'quit) (signal 'quit nil) answer)))
+
+(defmacro carrel-test--answering (answers &rest body)
+  "Run BODY with every minibuffer question answered from ANSWERS in order."
+  (declare (indent 1) (debug t))
+  `(let ((queue (list ,answers)))
+     (setq carrel-test--asked nil)
+     (cl-letf (((symbol-function 'read-string)
+                (lambda (prompt &optional initial &rest _)
+                  (carrel-test--answer queue prompt initial)))
+               ((symbol-function 'completing-read)
+                (lambda (prompt collection &rest _)
+                  (carrel-test--answer queue prompt (all-completions "" collection))))
+               ((symbol-function 'read-multiple-choice)
+                (lambda (prompt choices &rest _)
+                  (let ((title (carrel-test--answer queue prompt (mapcar #'cadr choices))))
+                    (or (seq-find (lambda (c) (equal (cadr c) title)) choices)
+                        (ert-fail (list "No such choice" title)))))))
+       (prog1 (progn ,@body)
+         (should (null (car queue)))))))
+
+(defun carrel-test--asked (prompt)
+  "Return the detail recorded for the question PROMPT."
+  (cdr (or (assoc prompt carrel-test--asked)
+           (ert-fail (list "Not asked" prompt carrel-test--asked)))))
+
+(defun carrel-test--visiting (path)
+  "Return the buffer visiting PATH, or nil."
+  (seq-find (lambda (b) (equal (buffer-file-name b) path)) (buffer-list)))
+
+(defun carrel-test--edit (path text)
+  "Visit PATH, insert TEXT without saving, and return the buffer."
+  (with-current-buffer (find-file-noselect path)
+    (goto-char (point-max))
+    (insert text)
+    (current-buffer)))
+
+;;;; Render
+
+(ert-deftest carrel-test-render-sections-icons-counts ()
+  "The tree shows library, project, sections, permanent folders, icons and counts."
+  (carrel-test--with-library
+    (carrel-test--project "My Poems" "poetry")
+    (carrel-test--file "My Poems" "Draft" "Spring")
+    (carrel-test--file "My Poems" "Draft" "Summer")
+    (carrel-test--run "carrel.newFolder" :parentUri (carrel--path-to-uri (carrel-test--path "My Poems" "Draft"))
+                      :name "Cycle")
+    (carrel-test--goto "My Poems" "Draft")
+    (should (string-match-p "^▾ 📚 Writing  1 ▸$" (carrel-test--row "Writing")))
+    (should (string-match-p "^  ▾ 🗂 My Poems  " (carrel-test--row "My Poems")))
+    (should (string-match-p "^    ▾ YOUR POETRY$" (carrel-test--row "YOUR POETRY")))
+    (should (carrel-test--row "PUBLICATIONS"))
+    (should (carrel-test--row "TRASH"))
+    (should (string-match-p "^      ▾ 📝 Draft  1 ▸ 2$" (carrel-test--row "Draft")))
+    (should (string-match-p "🌐 All  ▸ 2$" (carrel-test--row "All")))
+    (should (string-match-p "^          📄 Spring.md$" (carrel-test--row "Spring.md")))
+    (should (string-match-p "📁 Cycle$" (carrel-test--row "Cycle")))
+    ;; Permanent folders in template order, then Draft's folders before files.
+    (let ((rows (carrel-test--rows)))
+      (should (equal (seq-take (member "YOUR POETRY" rows) 4)
+                     '("YOUR POETRY" "All" "Draft" "Cycle")))
+      (should (equal (seq-take (member "Cycle" rows) 3) '("Cycle" "Spring.md" "Summer.md")))
+      (should (< (cl-position "Research" rows :test #'equal)
+                 (cl-position "PUBLICATIONS" rows :test #'equal)))
+      (should (equal (seq-take (member "TRASH" rows) 2) '("TRASH" "Trash"))))))
+
+(ert-deftest carrel-test-render-text-icons ()
+  "On `text' style the tree uses ASCII marks and +/- for folders."
+  (carrel-test--with-library
+    (let ((carrel-icon-style 'text))
+      (carrel-test--project "Tale" "shortStory")
+      (carrel-test--goto "Tale" "Draft")
+      (should (string-match-p "^- # Writing" (carrel-test--row "Writing")))
+      (should (string-match-p "^  - @ Tale" (carrel-test--row "Tale")))
+      (should (string-match-p "^      \\+ \\* All$\\|^        \\* All$" (carrel-test--row "All")))
+      (should (string-match-p "~ Trash$" (carrel-test--row "Trash")))
+      (should-not (string-match-p "[^[:ascii:]]" (carrel-test--row "Draft"))))))
+
+(ert-deftest carrel-test-header-line-breadcrumb ()
+  "The header line shows Library › Project › Folder for the row at point."
+  (carrel-test--with-library
+    (carrel-test--project "My Poems" "poetry")
+    (carrel-test--file "My Poems" "Draft" "Spring")
+    (carrel-test--goto "My Poems" "Draft")
+    (should (equal (format-mode-line header-line-format) "Writing › My Poems › Draft"))
+    (carrel-test--goto "My Poems" "Draft" "Spring.md")
+    (should (equal (format-mode-line header-line-format)
+                   "Writing › My Poems › Draft › Spring.md"))
+    (goto-char (point-min))
+    (should (equal (format-mode-line header-line-format) "Writing"))))
+
+;;;; Commands in the tree
+
+(ert-deftest carrel-test-new-project ()
+  "P asks a name and a type and makes the project on disk."
+  (carrel-test--with-library
+    (goto-char (point-min))
+    (carrel-test--answering '("Saga" "Novel")
+      (call-interactively #'carrel-new-project))
+    (should (equal (carrel-test--asked "Project type: ")
+                   '("Blank" "Poetry" "Short Story" "Novel" "Script")))
+    (should (file-directory-p (carrel-test--path "Saga" "Chapters")))
+    (with-temp-buffer
+      (insert-file-contents (carrel-test--path "Saga" ".carrel" "project.json"))
+      (should (equal (cdr (assq 'type (json-read))) "novel")))
+    (should (equal (plist-get (carrel--node-at-point) :title) "Saga"))
+    (should (carrel-test--row "YOUR NOVEL"))))
+
+(ert-deftest carrel-test-new-file-and-folder ()
+  "N makes a folder; + makes a file in it and visits it, ready to type."
+  (carrel-test--with-library
+    (carrel-test--project "Saga" "novel")
+    (carrel-test--goto "Saga" "Chapters")
+    (carrel-test--answering '("Part One")
+      (call-interactively #'carrel-new-folder))
+    (should (file-directory-p (carrel-test--path "Saga" "Chapters" "Part One")))
+    (should (equal (plist-get (carrel--node-at-point) :title) "Part One"))
+    (let ((tree (current-buffer)))
+      (carrel-test--answering '("Chapter 1")
+        (call-interactively #'carrel-new-file))
+      (should (equal (caar carrel-test--asked) "New file name: "))
+      (let ((file (carrel-test--path "Saga" "Chapters" "Part One" "Chapter 1.md")))
+        (should (file-exists-p file))
+        (should (equal buffer-file-name file))
+        (insert "It was a dark night.")
+        (save-buffer)
+        (with-current-buffer tree
+          (should (equal (plist-get (carrel--node-at-point) :title) "Chapter 1.md"))))
+      (with-current-buffer tree
+        (carrel-test--wait (lambda () (string-match-p "Part One  ▸ 1$" (carrel-test--row "Part One")))
+                           "the new file counted")))))
+
+(ert-deftest carrel-test-rename-follows-buffer ()
+  "R offers the current name and the visiting buffer follows, unsaved edits and all."
+  (carrel-test--with-library
+    (carrel-test--project "My Poems" "poetry")
+    (carrel-test--file "My Poems" "Draft" "Spring")
+    (let ((buffer (carrel-test--edit (carrel-test--path "My Poems" "Draft" "Spring.md") "unsaved")))
+      (carrel-test--goto "My Poems" "Draft" "Spring.md")
+      (carrel-test--answering '("Spring Rain.md")
+        (call-interactively #'carrel-rename))
+      (should (equal (carrel-test--asked "Rename to: ") "Spring.md"))
+      (should (file-exists-p (carrel-test--path "My Poems" "Draft" "Spring Rain.md")))
+      (should-not (file-exists-p (carrel-test--path "My Poems" "Draft" "Spring.md")))
+      (should (equal (buffer-file-name buffer)
+                     (carrel-test--path "My Poems" "Draft" "Spring Rain.md")))
+      (with-current-buffer buffer
+        (should (buffer-modified-p))
+        (should (equal (buffer-string) "unsaved"))
+        (should (listp buffer-undo-list))
+        (should buffer-undo-list))
+      (should (equal (plist-get (carrel--node-at-point) :title) "Spring Rain.md")))))
+
+(ert-deftest carrel-test-rename-folder-follows-files-inside ()
+  "Renaming a folder moves the buffers of files inside it and keeps it expanded."
+  (carrel-test--with-library
+    (carrel-test--project "Saga" "novel")
+    (carrel-test--run "carrel.newFolder" :parentUri (carrel--path-to-uri (carrel-test--path "Saga" "Chapters"))
+                      :name "Part One")
+    (carrel-test--file "Saga" "Chapters" "Part One" "Opening")
+    (let ((buffer (carrel-test--edit (carrel-test--path "Saga" "Chapters" "Part One" "Opening.md") "words")))
+      (carrel-test--goto "Saga" "Chapters" "Part One" "Opening.md")
+      (carrel-up)
+      (should (equal (plist-get (carrel--node-at-point) :title) "Part One"))
+      (carrel-test--answering '("Part I")
+        (call-interactively #'carrel-rename))
+      (should (equal (buffer-file-name buffer)
+                     (carrel-test--path "Saga" "Chapters" "Part I" "Opening.md")))
+      (should (buffer-modified-p buffer))
+      (should (carrel-test--row "Opening.md")))))
+
+(ert-deftest carrel-test-move-to-folder ()
+  "m picks among folder paths; the file and its buffer move."
+  (carrel-test--with-library
+    (carrel-test--project "My Poems" "poetry")
+    (carrel-test--file "My Poems" "Draft" "Spring")
+    (let ((buffer (carrel-test--edit (carrel-test--path "My Poems" "Draft" "Spring.md") "draft")))
+      (carrel-test--goto "My Poems" "Draft" "Spring.md")
+      (carrel-test--answering '("Writing/My Poems/Ready")
+        (call-interactively #'carrel-move))
+      (let ((choices (carrel-test--asked "Move “Spring.md” to: ")))
+        (should (member "Writing/My Poems/Ready" choices))
+        (should (member "New folder…" choices))
+        (should-not (member "Writing/My Poems/Draft" choices))
+        (should-not (member "Writing/My Poems/All" choices)))
+      (should (file-exists-p (carrel-test--path "My Poems" "Ready" "Spring.md")))
+      (should (equal (buffer-file-name buffer) (carrel-test--path "My Poems" "Ready" "Spring.md")))
+      (should (equal (with-current-buffer buffer (buffer-string)) "draft"))
+      (should (equal (format-mode-line header-line-format)
+                     "Writing › My Poems › Ready › Spring.md")))))
+
+(ert-deftest carrel-test-move-to-new-folder ()
+  "The “New folder…” choice asks a name and a parent, creates it and moves in."
+  (carrel-test--with-library
+    (carrel-test--project "My Poems" "poetry")
+    (carrel-test--file "My Poems" "Draft" "Spring")
+    (carrel-test--goto "My Poems" "Draft" "Spring.md")
+    (carrel-test--answering '("New folder…" "Seasons" "Writing/My Poems/Ready")
+      (call-interactively #'carrel-move))
+    (should (equal (carrel-test--asked "New folder name: ") nil))
+    (should (file-exists-p (carrel-test--path "My Poems" "Ready" "Seasons" "Spring.md")))
+    (should (equal (format-mode-line header-line-format)
+                   "Writing › My Poems › Ready › Seasons › Spring.md"))))
+
+(ert-deftest carrel-test-delete-cancel-and-quit ()
+  "Cancel and C-g at the confirmation delete nothing and say so."
+  (carrel-test--with-library
+    (carrel-test--project "My Poems" "poetry")
+    (carrel-test--file "My Poems" "Draft" "Spring")
+    (carrel-test--goto "My Poems" "Draft" "Spring.md")
+    (let ((err (carrel-test--answering '("Cancel")
+                 (should-error (call-interactively #'carrel-delete) :type 'user-error))))
+      (should (equal (cadr err) "Cancelled: nothing was deleted.")))
+    (should (equal (car (car carrel-test--asked)) "Move “Spring.md” to the Trash?"))
+    (should (equal (cdr (car carrel-test--asked))
+                   '("Delete" "Delete and Don't Ask Again" "Cancel")))
+    (carrel-test--answering '(quit)
+      (should-error (call-interactively #'carrel-delete) :type 'user-error))
+    (should (file-exists-p (carrel-test--path "My Poems" "Draft" "Spring.md")))
+    (let ((carrel-confirm-style 'completing-read))
+      (carrel-test--answering '(quit)
+        (should-error (call-interactively #'carrel-delete) :type 'user-error)))
+    (should (file-exists-p (carrel-test--path "My Poems" "Draft" "Spring.md")))))
+
+(ert-deftest carrel-test-delete-kills-clean-buffer-keeps-modified ()
+  "Delete moves to Trash; an unmodified buffer is killed, a modified one kept."
+  (carrel-test--with-library
+    (carrel-test--project "My Poems" "poetry")
+    (carrel-test--file "My Poems" "Draft" "Spring")
+    (carrel-test--file "My Poems" "Draft" "Summer")
+    (let ((clean (find-file-noselect (carrel-test--path "My Poems" "Draft" "Spring.md")))
+          (dirty (carrel-test--edit (carrel-test--path "My Poems" "Draft" "Summer.md") "hot")))
+      (carrel-test--goto "My Poems" "Draft" "Spring.md")
+      (carrel-test--answering '("Delete")
+        (call-interactively #'carrel-delete))
+      (should (file-exists-p (carrel-test--path "My Poems" "Trash" "Spring.md")))
+      (should-not (file-exists-p (carrel-test--path "My Poems" "Draft" "Spring.md")))
+      (should-not (buffer-live-p clean))
+      (carrel-test--goto "My Poems" "Draft" "Summer.md")
+      (let ((carrel-confirm-style 'completing-read))
+        (carrel-test--answering '("Delete")
+          (call-interactively #'carrel-delete)))
+      (should (buffer-live-p dirty))
+      (should (buffer-modified-p dirty))
+      (should (equal (with-current-buffer dirty (buffer-string)) "hot"))
+      (should (string-match-p "Trash" (current-message)))
+      (carrel-test--goto "My Poems" "Trash" "Spring.md"))))
+
+(ert-deftest carrel-test-delete-dont-ask-again ()
+  "“Delete and Don't Ask Again” deletes, and the next delete asks nothing."
+  (carrel-test--with-library
+    (carrel-test--project "My Poems" "poetry")
+    (carrel-test--file "My Poems" "Draft" "Spring")
+    (carrel-test--file "My Poems" "Draft" "Summer")
+    (carrel-test--goto "My Poems" "Draft" "Spring.md")
+    (carrel-test--answering '("Delete and Don't Ask Again")
+      (call-interactively #'carrel-delete))
+    (carrel-test--goto "My Poems" "Draft" "Summer.md")
+    (carrel-test--answering '()
+      (call-interactively #'carrel-delete))
+    (should (file-exists-p (carrel-test--path "My Poems" "Trash" "Summer.md")))
+    (should (file-exists-p (carrel-test--path "My Poems" "Trash" "Spring.md")))))
+
+(ert-deftest carrel-test-restore-and-empty-trash ()
+  "u restores from Trash; E empties the Trash after asking."
+  (carrel-test--with-library
+    (carrel-test--project "My Poems" "poetry")
+    (carrel-test--file "My Poems" "Draft" "Spring")
+    (carrel-test--file "My Poems" "Draft" "Summer")
+    (dolist (name '("Spring.md" "Summer.md"))
+      (carrel-test--run "carrel.delete" :uri (carrel--path-to-uri (carrel-test--path "My Poems" "Draft" name))
+                        :confirmed t))
+    (carrel-test--goto "My Poems" "Trash" "Spring.md")
+    (call-interactively #'carrel-restore)
+    (should (file-exists-p (carrel-test--path "My Poems" "Draft" "Spring.md")))
+    (should (equal (plist-get (carrel--node-at-point) :uri)
+                   (carrel--path-to-uri (carrel-test--path "My Poems" "Draft" "Spring.md"))))
+    (carrel-test--goto "My Poems" "Trash")
+    (carrel-test--answering '("Cancel")
+      (should-error (call-interactively #'carrel-empty-trash) :type 'user-error))
+    (should (file-exists-p (carrel-test--path "My Poems" "Trash" "Summer.md")))
+    (carrel-test--answering '("Delete")
+      (call-interactively #'carrel-empty-trash))
+    (should-not (file-exists-p (carrel-test--path "My Poems" "Trash" "Summer.md")))
+    (should (file-exists-p (carrel-test--path "My Poems" "Draft" "Spring.md")))))
+
+(ert-deftest carrel-test-sort ()
+  "s sorts the project; the tree shows the new order."
+  (carrel-test--with-library
+    (carrel-test--project "My Poems" "poetry")
+    (carrel-test--file "My Poems" "Draft" "Autumn")
+    (carrel-test--file "My Poems" "Draft" "Winter")
+    (carrel-test--goto "My Poems" "Draft" "Autumn.md")
+    (should (equal (seq-take (member "Autumn.md" (carrel-test--rows)) 2) '("Autumn.md" "Winter.md")))
+    (carrel-test--answering '("Name (descending)")
+      (call-interactively #'carrel-sort))
+    (should (member "Modified (ascending)" (carrel-test--asked "Sort by: ")))
+    (should (equal (seq-take (member "Winter.md" (carrel-test--rows)) 2) '("Winter.md" "Autumn.md")))))
+
+(ert-deftest carrel-test-navigation-keys ()
+  "RET and TAB toggle, ^ goes up, < collapses all, > expands all, g refreshes."
+  (carrel-test--with-library
+    (carrel-test--project "My Poems" "poetry")
+    (carrel-test--file "My Poems" "Draft" "Spring")
+    (should (equal (key-binding "^") #'carrel-up))
+    (should (equal (key-binding "+") #'carrel-new-file))
+    (should (equal (key-binding (kbd "RET")) #'carrel-open))
+    (goto-char (point-min))
+    (should-not (carrel-test--row "Draft"))
+    (carrel-test--goto "My Poems")
+    (carrel-open)
+    (should (carrel-test--row "Draft"))
+    (carrel-tab)
+    (should-not (carrel-test--row "Draft"))
+    (call-interactively #'carrel-expand-all)
+    (should (carrel-test--row "Spring.md"))
+    (carrel-test--goto "My Poems" "Draft" "Spring.md")
+    (carrel-up)
+    (should (equal (plist-get (carrel--node-at-point) :title) "Draft"))
+    (carrel-up)
+    (should (equal (plist-get (carrel--node-at-point) :title) "YOUR POETRY"))
+    (call-interactively #'carrel-collapse-all)
+    (should (equal (carrel-test--rows) '("Writing" "My Poems")))
+    (with-temp-file (carrel-test--path "My Poems" "notes.md") (insert "x"))
+    (call-interactively #'carrel-refresh)
+    (should (equal (carrel-test--rows) '("Writing" "My Poems")))))
+
+(ert-deftest carrel-test-server-error-is-a-user-error ()
+  "A refused command shows the server's message as a `user-error'."
+  (carrel-test--with-library
+    (carrel-test--project "My Poems" "poetry")
+    (carrel-test--goto "My Poems" "Draft")
+    (let ((err (carrel-test--answering '("a/b")
+                 (should-error (call-interactively #'carrel-rename) :type 'user-error))))
+      (should (string-match-p "permanent folder" (cadr err))))
+    (carrel-test--answering '("a/b")
+      (should-error (call-interactively #'carrel-new-file) :type 'user-error))
+    (should (equal (directory-files (carrel-test--path "My Poems" "Draft") nil "^[^.]") nil))))
+
+;;;; Live changes
+
+(ert-deftest carrel-test-external-mv ()
+  "A shell mv shows up in the tree, keeps point and expansion, and buffers follow."
+  (carrel-test--with-library
+    (carrel-test--project "Saga" "novel")
+    (carrel-test--run "carrel.newFolder" :parentUri (carrel--path-to-uri (carrel-test--path "Saga" "Chapters"))
+                      :name "Part One")
+    (carrel-test--file "Saga" "Chapters" "Part One" "Opening")
+    (let ((buffer (carrel-test--edit (carrel-test--path "Saga" "Chapters" "Part One" "Opening.md") "typed")))
+      (carrel-test--goto "Saga" "Chapters" "Part One" "Opening.md")
+      (carrel-test--goto "Saga" "Research")
+      (should (zerop (call-process "mv" nil nil nil
+                                   (carrel-test--path "Saga" "Chapters" "Part One")
+                                   (carrel-test--path "Saga" "Chapters" "Part 1"))))
+      (carrel-test--wait (lambda () (carrel-test--row "Part 1")) "the moved folder in the tree")
+      (should-not (carrel-test--row "Part One"))
+      (should (carrel-test--row "Opening.md"))
+      (should (equal (plist-get (carrel--node-at-point) :title) "Research"))
+      (carrel-test--wait (lambda () (equal (buffer-file-name buffer)
+                                           (carrel-test--path "Saga" "Chapters" "Part 1" "Opening.md")))
+                         "the buffer following the move")
+      (should (buffer-modified-p buffer))
+      (should (equal (with-current-buffer buffer (buffer-string)) "typed")))))
+
+(ert-deftest carrel-test-external-rm-kills-clean-buffer ()
+  "A file removed by another program closes its unmodified buffer."
+  (carrel-test--with-library
+    (carrel-test--project "My Poems" "poetry")
+    (carrel-test--file "My Poems" "Draft" "Spring")
+    (let ((buffer (find-file-noselect (carrel-test--path "My Poems" "Draft" "Spring.md"))))
+      (delete-file (carrel-test--path "My Poems" "Draft" "Spring.md"))
+      (carrel-test--wait (lambda () (not (buffer-live-p buffer))) "the buffer killed"))))
+
+;;;; Commands on the visited file
+
+(ert-deftest carrel-test-file-commands ()
+  "carrel-rename-file, -move-file, -reveal and -delete-file act on the visited file."
+  (carrel-test--with-library
+    (carrel-test--project "My Poems" "poetry")
+    (carrel-test--file "My Poems" "Draft" "Spring")
+    (let ((tree (current-buffer))
+          (buffer (carrel-test--edit (carrel-test--path "My Poems" "Draft" "Spring.md") "one")))
+      (with-current-buffer buffer
+        (carrel-test--answering '("Spring Song")
+          (call-interactively #'carrel-rename-file))
+        (should (equal (carrel-test--asked "Rename to: ") "Spring.md"))
+        (should (equal buffer-file-name (carrel-test--path "My Poems" "Draft" "Spring Song")))
+        (carrel-test--answering '("Writing/My Poems/Ready")
+          (call-interactively #'carrel-move-file))
+        (should (equal buffer-file-name (carrel-test--path "My Poems" "Ready" "Spring Song")))
+        (should (buffer-modified-p))
+        (save-buffer)
+        (call-interactively #'carrel-reveal)
+        (should (eq (current-buffer) tree))
+        (should (equal (format-mode-line header-line-format)
+                       "Writing › My Poems › Ready › Spring Song")))
+      (with-current-buffer buffer
+        (carrel-test--answering '("Delete")
+          (call-interactively #'carrel-delete-file)))
+      (should-not (buffer-live-p buffer))
+      (should (file-exists-p (carrel-test--path "My Poems" "Trash" "Spring Song"))))))
+
+(ert-deftest carrel-test-events-buffer ()
+  "carrel-events-buffer shows the JSON-RPC traffic."
+  (carrel-test--with-library
+    (carrel-events-buffer carrel-test--conn)
+    (with-current-buffer (jsonrpc-events-buffer carrel-test--conn)
+      (should (string-match-p "carrel/tree" (buffer-string)))
+      (should (string-match-p "initialize" (buffer-string))))))
+
+;;;; Eglot
+
+(ert-deftest carrel-test-eglot-workspace-symbol ()
+  "The README's eglot form makes xref-find-apropos find files through stock eglot."
+  (let ((eglot-dir (getenv "CARREL_EGLOT_DIR")))
+    (skip-unless (and eglot-dir (file-directory-p eglot-dir)))
+    (add-to-list 'load-path eglot-dir)
+    (require 'eglot)
+    (carrel-test--with-library
+      (carrel-test--project "My Poems" "poetry")
+      (carrel-test--file "My Poems" "Draft" "Spring")
+      (carrel-test--file "My Poems" "Ready" "Summer")
+      (let* ((eglot-server-programs (copy-sequence eglot-server-programs))
+             (form (with-temp-buffer
+                     (insert-file-contents (expand-file-name "../README.md" carrel-test--here))
+                     (re-search-forward "^(with-eval-after-load 'eglot")
+                     (forward-line 0)
+                     (read (current-buffer))))
+             (lib carrel-test--lib)
+             (project-find-functions (list (lambda (_dir) (cons 'transient lib))))
+             (buffer (find-file-noselect (carrel-test--path "My Poems" "Draft" "Spring.md"))))
+        ;; The form as a writer pastes it; run.sh puts the server on PATH as `carrel'.
+        (eval form t)
+        (with-current-buffer buffer
+          (text-mode)
+          (unwind-protect
+              (progn
+                (eglot-ensure)
+                ;; eglot-ensure connects after the command that called it.
+                (run-hooks 'post-command-hook)
+                (carrel-test--wait #'eglot-current-server "eglot to connect")
+                (let ((xrefs (xref-backend-apropos 'eglot "summer")))
+                  (should (equal (mapcar (lambda (x) (xref-location-group (xref-item-location x)))
+                                         xrefs)
+                                 (list (carrel-test--path "My Poems" "Ready" "Summer.md"))))))
+            (when (eglot-current-server)
+              (eglot-shutdown (eglot-current-server)))))))))
+
+;;;; Package quality
+
+(ert-deftest carrel-test-byte-compiles-without-warnings ()
+  "carrel.el byte-compiles with `byte-compile-error-on-warn'."
+  (let* ((dir (make-temp-file "carrel-bc" t))
+         (file (expand-file-name "carrel.el" dir))
+         (byte-compile-error-on-warn t))
+    (copy-file carrel-test--source file)
+    (unwind-protect
+        (should (byte-compile-file file))
+      (delete-directory dir t))))
+
+(ert-deftest carrel-test-checkdoc-clean ()
+  "carrel.el passes checkdoc."
+  (require 'checkdoc)
+  (let ((warnings nil))
+    (cl-letf (((symbol-function 'checkdoc-error)
+               (lambda (point msg)
+                 (push (format "carrel.el:%d: %s" (line-number-at-pos point) msg)
+                       warnings))))
+      (checkdoc-file carrel-test--source))
+    (should (equal (reverse warnings) nil))))
+
+(ert-deftest carrel-test-package-lint-clean ()
+  "carrel.el passes package-lint."
+  (let ((dir (getenv "CARREL_PACKAGE_LINT_DIR")))
+    (skip-unless (and dir (file-directory-p (car (split-string dir ":")))))
+    (dolist (d (split-string dir ":")) (add-to-list 'load-path d))
+    (require 'package-lint)
+    (with-temp-buffer
+      (insert-file-contents carrel-test--source)
+      (emacs-lisp-mode)
+      (let ((issues (seq-remove
+                     ;; package-lint 0.16 (Debian) predates Emacs 28.1's
+                     ;; release and calls any dependency on it uninstallable.
+                     (lambda (issue)
+                       (string-match-p "uninstallable in all released Emacs" (nth 3 issue)))
+                     (package-lint-buffer))))
+        (should (equal issues nil))))))
+
+(provide 'carrel-tests)
+;;; carrel-tests.el ends here

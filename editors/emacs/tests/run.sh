@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Runs the Emacs package's ERT suite against the real Carrel server.
+# Env: CARREL (server path; default <repo>/.build/debug/carrel), CI=true makes a missing emacs fatal.
+set -u
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+top=$(git -C "$here" rev-parse --show-toplevel)
+CARREL=${CARREL:-$top/.build/debug/carrel}
+
+if ! command -v emacs >/dev/null 2>&1; then
+  if [ "${CI:-}" = true ]; then
+    echo "emacs is not installed (apt-get install emacs-nox elpa-eglot elpa-package-lint)" >&2
+    echo "0 passed, 1 failed"
+    exit 1
+  fi
+  echo "skip: emacs is not installed; the Emacs tests did not run"
+  exit 0
+fi
+if [ ! -x "$CARREL" ]; then
+  echo "the Carrel server is missing at $CARREL (build it with 'swift build', or set CARREL)" >&2
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/home" "$tmp/config" "$tmp/data" "$tmp/state" "$tmp/cache" "$tmp/tmp" "$tmp/bin"
+export HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/config" XDG_DATA_HOME="$tmp/data" \
+       XDG_STATE_HOME="$tmp/state" XDG_CACHE_HOME="$tmp/cache" TMPDIR="$tmp/tmp"
+export LANG=C.UTF-8
+unset LC_ALL LC_MESSAGES
+export CARREL
+# The README's eglot form names plain `carrel'; make that the server under test.
+ln -s "$CARREL" "$tmp/bin/carrel"
+export PATH="$tmp/bin:$PATH"
+
+# Debian's elpa packages, when installed (the eglot and package-lint tests skip without them).
+first_dir() { for d in "$@"; do [ -d "$d" ] && { echo "$d"; return; }; done; }
+export CARREL_EGLOT_DIR=$(first_dir /usr/share/emacs/site-lisp/elpa/eglot-* /usr/share/emacs/site-lisp/elpa-src/eglot-*)
+lint=$(first_dir /usr/share/emacs/site-lisp/elpa/package-lint-[0-9]* /usr/share/emacs/site-lisp/elpa-src/package-lint-[0-9]*)
+let_alist=$(first_dir /usr/share/emacs/site-lisp/elpa/let-alist-* /usr/share/emacs/site-lisp/elpa-src/let-alist-*)
+export CARREL_PACKAGE_LINT_DIR="${lint}${let_alist:+:$let_alist}"
+
+log="$tmp/ert.log"
+( cd "$tmp" && timeout 170 emacs -Q --batch -L "$here/.." -l "$here/carrel-tests.el" \
+    -f ert-run-tests-batch-and-exit ) >"$log" 2>&1
+status=$?
+
+# One line per test, from ERT's "   passed  3/20  name (0.1 sec)" lines.
+awk '
+  /^ *passed +[0-9]+\/[0-9]+ / { print "ok   " $3; p++ }
+  /^ *FAILED +[0-9]+\/[0-9]+ / { print "FAIL " $3; f++ }
+  /^ *skipped +[0-9]+\/[0-9]+ / { print "skip " $3 }
+  END { printf "%d %d\n", p, f > "/dev/stderr" }
+' "$log" 2>"$tmp/counts"
+read -r passed failed <"$tmp/counts"
+if [ "$failed" -gt 0 ] || [ "$status" -ne 0 ]; then
+  echo "--- ERT output ---"
+  cat "$log"
+  [ "$failed" -eq 0 ] && failed=1
+fi
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
