@@ -1,0 +1,29 @@
+// swift-tools-version:6.0
+// Carrel: a writer's binder over plain files, served over LSP.
+// The module map and what each target may depend on is in Sources/ARCHITECTURE.md.
+import PackageDescription
+
+let package = Package(
+    name: "Carrel",
+    products: [
+        .executable(name: "carrel", targets: ["carrel"]),
+    ],
+    targets: [
+        .target(name: "CCarrelSys"),
+        .target(name: "CarrelJSON"),
+        .target(name: "CarrelModel"),
+        .target(name: "CarrelStore", dependencies: ["CarrelModel", "CarrelJSON", "CCarrelSys"]),
+        .target(name: "CarrelWorkspace", dependencies: ["CarrelModel", "CarrelStore"]),
+        .target(name: "CarrelProtocol", dependencies: ["CarrelJSON"]),
+        .target(name: "CarrelServer", dependencies: ["CarrelProtocol", "CarrelWorkspace", "CarrelModel", "CarrelJSON"]),
+        .executableTarget(name: "carrel", dependencies: ["CarrelServer", "CarrelWorkspace", "CarrelModel", "CarrelJSON"]),
+
+        .testTarget(name: "CarrelJSONTests", dependencies: ["CarrelJSON"]),
+        .testTarget(name: "CarrelModelTests", dependencies: ["CarrelModel"]),
+        .testTarget(name: "CarrelStoreTests", dependencies: ["CarrelStore", "CarrelModel", "CCarrelSys"]),
+        .testTarget(name: "CarrelProtocolTests", dependencies: ["CarrelProtocol", "CarrelJSON"]),
+        .testTarget(name: "CarrelServerTests", dependencies: ["CarrelServer", "CarrelProtocol", "CarrelJSON", "CarrelWorkspace", "CarrelModel"]),
+        .testTarget(name: "CarrelEndToEndTests", dependencies: ["CarrelJSON"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

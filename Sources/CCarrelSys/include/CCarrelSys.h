@@ -1,0 +1,58 @@
+// System calls Glibc's Swift module does not expose without _GNU_SOURCE.
+// Kept tiny on purpose: every function is a thin, documented wrapper.
+#ifndef CCARRELSYS_H
+#define CCARRELSYS_H
+
+#include <stdint.h>
+
+/// renameat2(RENAME_NOREPLACE): atomically renames, failing with EEXIST
+/// when the target exists (files and directories alike). Returns 0 or -1
+/// with errno set. EXDEV across filesystems: never copy, report instead.
+int carrel_rename_noreplace(int olddirfd, const char *oldpath, int newdirfd, const char *newpath);
+
+/// renameat2(RENAME_EXCHANGE) is not used; plain renameat is never used for
+/// user files either. This checks at run time that the kernel supports
+/// RENAME_NOREPLACE on the filesystem of dirfd (some FUSE mounts do not).
+int carrel_rename_noreplace_supported(void);
+
+/// Metadata of one directory entry without following links.
+typedef struct {
+    int32_t type;          ///< 0 other, 1 regular file, 2 directory, 3 symlink
+    int64_t birth_ms;      ///< creation time in ms since the epoch, or -1 if unknown
+    int64_t modified_ms;   ///< modification time in ms since the epoch
+    int64_t change_ns;     ///< directory mtime in ns, used by the polling watcher
+    uint64_t device;
+    uint64_t inode;
+    uint64_t size;
+} carrel_stat_t;
+
+/// statx(AT_SYMLINK_NOFOLLOW) relative to dirfd. Returns 0 or -1 with errno.
+int carrel_lstat_at(int dirfd, const char *name, carrel_stat_t *out);
+
+/// stat of the target of name (follows links), for link targets' kind only.
+int carrel_stat_target_at(int dirfd, const char *name, carrel_stat_t *out);
+
+/// Opens a directory relative to dirfd, refusing to follow a symlink at the
+/// last component (O_NOFOLLOW | O_DIRECTORY | O_CLOEXEC).
+int carrel_open_dir_nofollow(int dirfd, const char *name);
+
+/// Creates an empty file, failing with EEXIST when anything is already there.
+int carrel_create_file_excl(int dirfd, const char *name);
+
+/// Directory reading with d_type, so walks need no stat for kinds.
+typedef struct carrel_dir carrel_dir;
+carrel_dir *carrel_dir_open_fd(int dirfd);   ///< takes ownership of dirfd
+/// Next entry, skipping "." and "..". Returns 1 and fills name/type, 0 at the
+/// end, -1 on error. type: 0 unknown/other, 1 file, 2 directory, 3 symlink.
+int carrel_dir_next(carrel_dir *dir, const char **name, int *type);
+int carrel_dir_fd(carrel_dir *dir);
+void carrel_dir_close(carrel_dir *dir);
+
+/// fsync of a directory, so renames inside it are durable.
+int carrel_fsync_dir(int dirfd);
+
+/// Advisory whole-file lock (flock LOCK_EX), blocking. Returns 0 or -1.
+int carrel_flock_exclusive(int fd);
+int carrel_flock_unlock(int fd);
+
+#endif

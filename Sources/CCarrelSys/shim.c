@@ -1,0 +1,115 @@
+#define _GNU_SOURCE
+#include "CCarrelSys.h"
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int carrel_rename_noreplace(int olddirfd, const char *oldpath, int newdirfd, const char *newpath) {
+    return renameat2(olddirfd, oldpath, newdirfd, newpath, RENAME_NOREPLACE);
+}
+
+int carrel_rename_noreplace_supported(void) {
+    // A rename of a name that does not exist: ENOENT means the flag was
+    // understood, EINVAL means the kernel or filesystem refuses it.
+    int r = renameat2(AT_FDCWD, "/nonexistent-carrel-probe", AT_FDCWD, "/nonexistent-carrel-probe-2", RENAME_NOREPLACE);
+    return (r == 0 || errno != EINVAL) ? 1 : 0;
+}
+
+static int64_t ms_of(struct statx_timestamp ts) {
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void fill(const struct statx *sx, carrel_stat_t *out) {
+    mode_t m = sx->stx_mode & S_IFMT;
+    out->type = m == S_IFREG ? 1 : m == S_IFDIR ? 2 : m == S_IFLNK ? 3 : 0;
+    out->birth_ms = (sx->stx_mask & STATX_BTIME) ? ms_of(sx->stx_btime) : -1;
+    out->modified_ms = ms_of(sx->stx_mtime);
+    out->change_ns = (int64_t)sx->stx_mtime.tv_sec * 1000000000 + sx->stx_mtime.tv_nsec;
+    out->device = ((uint64_t)sx->stx_dev_major << 32) | sx->stx_dev_minor;
+    out->inode = sx->stx_ino;
+    out->size = sx->stx_size;
+}
+
+static int do_statx(int dirfd, const char *name, int flags, carrel_stat_t *out) {
+    struct statx sx;
+    int r = statx(dirfd, name, flags | AT_STATX_SYNC_AS_STAT,
+                  STATX_TYPE | STATX_MODE | STATX_MTIME | STATX_BTIME | STATX_INO | STATX_SIZE, &sx);
+    if (r != 0) return -1;
+    fill(&sx, out);
+    return 0;
+}
+
+int carrel_lstat_at(int dirfd, const char *name, carrel_stat_t *out) {
+    return do_statx(dirfd, name, AT_SYMLINK_NOFOLLOW, out);
+}
+
+int carrel_stat_target_at(int dirfd, const char *name, carrel_stat_t *out) {
+    return do_statx(dirfd, name, 0, out);
+}
+
+int carrel_open_dir_nofollow(int dirfd, const char *name) {
+    return openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+}
+
+int carrel_create_file_excl(int dirfd, const char *name) {
+    int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd < 0) return -1;
+    int r = fsync(fd);
+    int saved = errno;
+    close(fd);
+    errno = saved;
+    return r;
+}
+
+struct carrel_dir { DIR *d; };
+
+carrel_dir *carrel_dir_open_fd(int dirfd) {
+    DIR *d = fdopendir(dirfd);
+    if (!d) { int e = errno; close(dirfd); errno = e; return NULL; }
+    carrel_dir *cd = malloc(sizeof *cd);
+    if (!cd) { closedir(d); errno = ENOMEM; return NULL; }
+    cd->d = d;
+    return cd;
+}
+
+int carrel_dir_next(carrel_dir *dir, const char **name, int *type) {
+    for (;;) {
+        errno = 0;
+        struct dirent *e = readdir(dir->d);
+        if (!e) return errno ? -1 : 0;
+        const char *n = e->d_name;
+        if (n[0] == '.' && (n[1] == 0 || (n[1] == '.' && n[2] == 0))) continue;
+        *name = n;
+        switch (e->d_type) {
+            case DT_REG: *type = 1; break;
+            case DT_DIR: *type = 2; break;
+            case DT_LNK: *type = 3; break;
+            default: *type = 0; break;
+        }
+        return 1;
+    }
+}
+
+int carrel_dir_fd(carrel_dir *dir) { return dirfd(dir->d); }
+
+void carrel_dir_close(carrel_dir *dir) {
+    if (!dir) return;
+    closedir(dir->d);
+    free(dir);
+}
+
+int carrel_fsync_dir(int dirfd) { return fsync(dirfd); }
+
+int carrel_flock_exclusive(int fd) {
+    int r;
+    do { r = flock(fd, LOCK_EX); } while (r != 0 && errno == EINTR);
+    return r;
+}
+
+int carrel_flock_unlock(int fd) { return flock(fd, LOCK_UN); }

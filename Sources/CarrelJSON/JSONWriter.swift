@@ -1,0 +1,125 @@
+/// Writes JSON straight into a UTF-8 byte buffer. Hot paths (the full tree)
+/// write through this without building `JSONValue`s first.
+public struct JSONWriter {
+    public var bytes: [UInt8] = []
+    /// One flag per open container: has it written a member yet?
+    private var hasMembers: [Bool] = []
+    private var afterKey = false
+    /// Pretty output (two-space indent) for files people read, like project.json.
+    public let pretty: Bool
+
+    public init(pretty: Bool = false, capacity: Int = 256) {
+        self.pretty = pretty
+        bytes.reserveCapacity(capacity)
+    }
+
+    private mutating func newline() {
+        guard pretty else { return }
+        bytes.append(0x0A)
+        for _ in 0..<hasMembers.count { bytes.append(0x20); bytes.append(0x20) }
+    }
+
+    /// Every value and key starts here: a comma and indent unless it directly follows a key.
+    private mutating func beginItem() {
+        if afterKey { afterKey = false; return }
+        guard !hasMembers.isEmpty else { return }
+        if hasMembers[hasMembers.count - 1] { bytes.append(UInt8(ascii: ",")) }
+        hasMembers[hasMembers.count - 1] = true
+        newline()
+    }
+
+    private mutating func open(_ c: UInt8) { beginItem(); bytes.append(c); hasMembers.append(false) }
+
+    private mutating func close(_ c: UInt8) {
+        let hadMembers = hasMembers.removeLast()
+        if hadMembers { newline() }
+        bytes.append(c)
+    }
+
+    public mutating func beginObject() { open(UInt8(ascii: "{")) }
+    public mutating func endObject() { close(UInt8(ascii: "}")) }
+    public mutating func beginArray() { open(UInt8(ascii: "[")) }
+    public mutating func endArray() { close(UInt8(ascii: "]")) }
+
+    /// Starts an object member; the next write is its value.
+    public mutating func key(_ k: String) {
+        beginItem()
+        writeString(k)
+        bytes.append(UInt8(ascii: ":"))
+        if pretty { bytes.append(0x20) }
+        afterKey = true
+    }
+
+    public mutating func string(_ s: String) { beginItem(); writeString(s) }
+    public mutating func int(_ v: Int) { beginItem(); bytes.append(contentsOf: String(v).utf8) }
+    public mutating func double(_ v: Double) {
+        beginItem()
+        if v.isFinite {
+            if v.rounded() == v, abs(v) < 1e15 { bytes.append(contentsOf: String(Int(v)).utf8) } else { bytes.append(contentsOf: "\(v)".utf8) }
+        } else {
+            bytes.append(contentsOf: "null".utf8)
+        }
+    }
+    public mutating func bool(_ v: Bool) { beginItem(); bytes.append(contentsOf: (v ? "true" : "false").utf8) }
+    public mutating func null() { beginItem(); bytes.append(contentsOf: "null".utf8) }
+
+    /// Writes any value; objects with their keys sorted.
+    public mutating func value(_ v: JSONValue) {
+        switch v {
+        case .null: null()
+        case .bool(let b): bool(b)
+        case .int(let i): int(i)
+        case .double(let d): double(d)
+        case .string(let s): string(s)
+        case .array(let items):
+            beginArray()
+            for item in items { value(item) }
+            endArray()
+        case .object(let fields):
+            beginObject()
+            for k in fields.keys.sorted() {
+                key(k)
+                value(fields[k]!)
+            }
+            endObject()
+        }
+    }
+
+    private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
+
+    private mutating func writeString(_ s: String) {
+        bytes.append(0x22)
+        var s = s
+        s.withUTF8 { utf8 in
+            var runStart = 0
+            for (idx, c) in utf8.enumerated() where c < 0x20 || c == 0x22 || c == 0x5C {
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<idx]))
+                runStart = idx + 1
+                switch c {
+                case 0x22: bytes.append(0x5C); bytes.append(0x22)
+                case 0x5C: bytes.append(0x5C); bytes.append(0x5C)
+                case 0x0A: bytes.append(0x5C); bytes.append(UInt8(ascii: "n"))
+                case 0x0D: bytes.append(0x5C); bytes.append(UInt8(ascii: "r"))
+                case 0x09: bytes.append(0x5C); bytes.append(UInt8(ascii: "t"))
+                default:
+                    bytes.append(contentsOf: "\\u00".utf8)
+                    bytes.append(Self.hex[Int(c >> 4)])
+                    bytes.append(Self.hex[Int(c & 0xF)])
+                }
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
+        }
+        bytes.append(0x22)
+    }
+}
+
+extension JSONValue {
+    /// Compact JSON with sorted keys: the wire form, and the golden-test form.
+    public func encoded(pretty: Bool = false) -> [UInt8] {
+        var w = JSONWriter(pretty: pretty)
+        w.value(self)
+        return w.bytes
+    }
+
+    public func text(pretty: Bool = false) -> String { String(decoding: encoded(pretty: pretty), as: UTF8.self) }
+}

@@ -1,0 +1,156 @@
+/// The one place where project types, their sections and permanent folders
+/// are declared. Adding a project type is one element of `ProjectType.all`;
+/// adding a permanent folder is one `static let` and a mention in a section.
+
+/// Text in every language Carrel ships. English is the fallback.
+public struct Localized: Sendable, Hashable {
+    public let en: String
+    public let fr: String
+    public init(en: String, fr: String) { self.en = en; self.fr = fr }
+    public func callAsFunction(_ language: Language) -> String {
+        switch language {
+        case .english: return en
+        case .french: return fr
+        }
+    }
+}
+
+/// A permanent folder's role: stable, English, camelCase; the wire's `role`.
+public struct FolderRole: RawRepresentable, Sendable, Hashable, Comparable, CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public var description: String { rawValue }
+    public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
+}
+
+public struct PermanentFolder: Sendable, Hashable {
+    public enum Contents: Sendable, Hashable {
+        /// A real directory under the project root, with this English name.
+        case directory(name: String)
+        /// "All": every file of these roles' folders, listed flat.
+        case filesOf([FolderRole])
+        /// BLANK's "All": every file of the project outside Trash.
+        case wholeProject
+    }
+
+    public let role: FolderRole
+    public let title: Localized
+    public let icon: String
+    public let contents: Contents
+    /// Where a new file created "in" a virtual folder goes; nil means the project root.
+    public let newFilesGoTo: FolderRole?
+
+    public var diskName: String? { if case .directory(let n) = contents { return n }; return nil }
+    public var isVirtual: Bool { diskName == nil }
+
+    static func directory(_ role: String, _ en: String, fr: String, icon: String) -> PermanentFolder {
+        PermanentFolder(role: FolderRole(rawValue: role), title: Localized(en: en, fr: fr), icon: icon,
+                        contents: .directory(name: en), newFilesGoTo: nil)
+    }
+}
+
+extension FolderRole {
+    public static let all = FolderRole(rawValue: "all")
+    public static let trash = FolderRole(rawValue: "trash")
+    public static let draft = FolderRole(rawValue: "draft")
+}
+
+extension PermanentFolder {
+    public static let allOfWriting = PermanentFolder(
+        role: .all, title: Localized(en: "All", fr: "Tout"), icon: "globe",
+        contents: .filesOf([.draft, FolderRole(rawValue: "ready"), FolderRole(rawValue: "setAside"), FolderRole(rawValue: "published")]),
+        newFilesGoTo: .draft)
+    public static let allOfProject = PermanentFolder(
+        role: .all, title: Localized(en: "All", fr: "Tout"), icon: "globe", contents: .wholeProject, newFilesGoTo: nil)
+
+    public static let draft = directory("draft", "Draft", fr: "Brouillons", icon: "doc.badge.ellipsis")
+    public static let ready = directory("ready", "Ready", fr: "Prêts", icon: "checkmark.circle")
+    public static let setAside = directory("setAside", "Set Aside", fr: "Mis de côté", icon: "archivebox")
+    public static let published = directory("published", "Published", fr: "Publiés", icon: "book.circle")
+    public static let collections = directory("collections", "Collections", fr: "Recueils", icon: "books.vertical")
+    public static let submissions = directory("submissions", "Submissions", fr: "Soumissions", icon: "paperplane")
+    public static let research = directory("research", "Research", fr: "Recherches", icon: "magnifyingglass")
+    public static let magazines = directory("magazines", "Magazines", fr: "Revues", icon: "magazine")
+    public static let competitions = directory("competitions", "Competitions", fr: "Concours", icon: "medal")
+    public static let commissions = directory("commissions", "Commissions", fr: "Commandes", icon: "person.2")
+    public static let other = directory("other", "Other", fr: "Autres", icon: "tray")
+    public static let novel = directory("novel", "Novel", fr: "Roman", icon: "book.closed.fill")
+    public static let script = directory("script", "Script", fr: "Scénario", icon: "book.closed.fill")
+    public static let chapters = directory("chapters", "Chapters", fr: "Chapitres", icon: "document.on.document")
+    public static let acts = directory("acts", "Acts", fr: "Actes", icon: "document.on.document")
+    public static let scenes = directory("scenes", "Scenes", fr: "Scènes", icon: "document.badge.plus")
+    public static let characters = directory("characters", "Characters", fr: "Personnages", icon: "person.circle")
+    public static let locations = directory("locations", "Locations", fr: "Lieux", icon: "mountain.2")
+    public static let trash = directory("trash", "Trash", fr: "Corbeille", icon: "trash")
+}
+
+public struct Section: Sendable, Hashable {
+    /// The English header, which is the wire's `name`.
+    public let header: String
+    public let title: Localized
+    public let folders: [PermanentFolder]
+
+    public init(_ en: String, fr: String, _ folders: [PermanentFolder]) {
+        self.header = en
+        self.title = Localized(en: en, fr: fr)
+        self.folders = folders
+    }
+
+    static let writing: [PermanentFolder] = [.allOfWriting, .draft, .ready, .setAside, .published, .collections, .submissions, .research]
+    static let trash = Section("TRASH", fr: "CORBEILLE", [.trash])
+}
+
+public struct ProjectType: Sendable, Hashable, CustomStringConvertible {
+    /// The wire and CLI word: `blank | poetry | shortStory | novel | script`.
+    public let id: String
+    public let title: Localized
+    public let sections: [Section]
+
+    public var description: String { id }
+
+    /// Every project type. Each ends with the TRASH section.
+    public static let all: [ProjectType] = [
+        ProjectType(id: "blank", title: Localized(en: "Blank", fr: "Vierge"), sections: [
+            Section("BLANK", fr: "VIERGE", [.allOfProject]),
+            Section.trash,
+        ]),
+        ProjectType(id: "poetry", title: Localized(en: "Poetry", fr: "Poésie"), sections: [
+            Section("YOUR POETRY", fr: "VOS POÈMES", Section.writing),
+            Section("PUBLICATIONS", fr: "PUBLICATIONS", [.magazines, .competitions, .commissions, .other]),
+            Section.trash,
+        ]),
+        ProjectType(id: "shortStory", title: Localized(en: "Short Story", fr: "Nouvelle"), sections: [
+            Section("YOUR STORIES", fr: "VOS NOUVELLES", Section.writing),
+            Section("PUBLICATIONS", fr: "PUBLICATIONS", [.magazines, .competitions, .commissions, .other]),
+            Section.trash,
+        ]),
+        ProjectType(id: "novel", title: Localized(en: "Novel", fr: "Roman"), sections: [
+            Section("YOUR NOVEL", fr: "VOTRE ROMAN", [.novel, .chapters, .scenes, .characters, .locations, .setAside, .research]),
+            Section("PUBLICATIONS", fr: "PUBLICATIONS", [.competitions, .commissions, .other]),
+            Section.trash,
+        ]),
+        ProjectType(id: "script", title: Localized(en: "Script", fr: "Scénario"), sections: [
+            Section("YOUR SCRIPT", fr: "VOTRE SCÉNARIO", [.script, .acts, .scenes, .characters, .locations, .setAside, .research]),
+            Section("PUBLICATIONS", fr: "PUBLICATIONS", [.competitions, .commissions, .other]),
+            Section.trash,
+        ]),
+    ]
+
+    public static func named(_ id: String) -> ProjectType? { all.first { $0.id == id } }
+    public static var ids: [String] { all.map(\.id) }
+
+    /// Permanent folders in template order.
+    public var folders: [PermanentFolder] { sections.flatMap(\.folders) }
+    /// Permanent folders that exist on disk, in template order.
+    public var directories: [PermanentFolder] { folders.filter { !$0.isVirtual } }
+    public func folder(_ role: FolderRole) -> PermanentFolder? { folders.first { $0.role == role } }
+}
+
+/// Icons (SF Symbol names) of things that are not permanent folders.
+public enum Icon {
+    public static let folder = "folder"
+    public static let file = "doc.text"
+    public static let project = "folder.badge.person.crop"
+    public static let library = "books.vertical"
+    public static let link = "link"
+}

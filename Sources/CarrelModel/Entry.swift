@@ -1,0 +1,199 @@
+/// What a directory entry is, as seen without following links.
+public enum EntryKind: UInt8, Sendable {
+    case file, directory, symlink, other
+}
+
+/// One node of the in-memory mirror of a library on disk. The model is kept
+/// current incrementally (commands and the watcher), so requests never rescan.
+///
+/// The library root's `name` is its absolute path, so `path` is the names of
+/// the ancestors joined by "/".
+public final class Entry {
+    public private(set) var name: EntryName
+    public private(set) weak var parent: Entry?
+    public var kind: EntryKind
+    /// A symlink whose target is a directory (shown as a folder, never entered).
+    public var linksToDirectory = false
+    /// A directory Carrel could not read (permissions): shown, not entered.
+    public var unreadable = false
+    /// Milliseconds since the epoch; -1 when the filesystem does not know.
+    public var created: Int64
+    public var modified: Int64
+    /// Directory mtime in nanoseconds, for the polling watcher.
+    public var changeStamp: Int64 = 0
+    public private(set) var children: [EntryName: Entry] = [:]
+    /// Regular files in this subtree (a file counts itself), kept up to date on every change.
+    public private(set) var fileTotal: Int
+    private var sortedCache: (order: SortOrder, entries: [Entry])?
+    private var clashIndex: [String: Entry]?
+    private var foldedCache: [UInt8]?
+
+    public init(name: EntryName, kind: EntryKind, created: Int64 = -1, modified: Int64 = 0) {
+        self.name = name
+        self.kind = kind
+        self.created = created
+        self.modified = modified
+        self.fileTotal = kind == .file ? 1 : 0
+    }
+
+    public var isDirectory: Bool { kind == .directory }
+    public var isFolderLike: Bool { kind == .directory || (kind == .symlink && linksToDirectory) }
+    public var folderCount: Int { children.values.reduce(0) { $0 + ($1.isFolderLike ? 1 : 0) } }
+    public var fileCount: Int { children.count - folderCount }
+
+    public func child(_ name: EntryName) -> Entry? { children[name] }
+    public func child(_ name: String) -> Entry? { children[EntryName(name)] }
+
+    /// Ancestors from the root down to and including self.
+    public var lineage: [Entry] {
+        var chain: [Entry] = []
+        var e: Entry? = self
+        while let x = e { chain.append(x); e = x.parent }
+        return chain.reversed()
+    }
+
+    public var root: Entry {
+        var e = self
+        while let p = e.parent { e = p }
+        return e
+    }
+
+    public var depth: Int {
+        var d = 0
+        var e = self
+        while let p = e.parent { d += 1; e = p }
+        return d
+    }
+
+    public func isDescendant(of other: Entry) -> Bool {
+        var e: Entry? = self
+        while let x = e { if x === other { return true }; e = x.parent }
+        return false
+    }
+
+    /// The absolute path as raw bytes.
+    public var path: [UInt8] {
+        var parts: [[UInt8]] = []
+        var e: Entry? = self
+        while let x = e { parts.append(x.name.bytes); e = x.parent }
+        var out: [UInt8] = []
+        for (i, part) in parts.reversed().enumerated() {
+            if i > 0, out.last != UInt8(ascii: "/") { out.append(UInt8(ascii: "/")) }
+            out.append(contentsOf: part)
+        }
+        return out
+    }
+
+    /// Names from `ancestor` (exclusive) down to self, or nil when not below it.
+    public func components(below ancestor: Entry) -> [EntryName]? {
+        var names: [EntryName] = []
+        var e: Entry? = self
+        while let x = e, x !== ancestor { names.append(x.name); e = x.parent }
+        return e == nil ? nil : names.reversed()
+    }
+
+    /// Lowercased UTF-8 of the name: the key for natural order and fuzzy search.
+    public var folded: [UInt8] {
+        if let f = foldedCache { return f }
+        let f = Array(name.string.lowercased().utf8)
+        foldedCache = f
+        return f
+    }
+
+    // MARK: Mutation. Each keeps file totals and caches right.
+
+    public func add(_ child: Entry) {
+        precondition(child.parent == nil, "entry already has a parent")
+        if let old = children[child.name] { remove(old) }
+        child.parent = self
+        children[child.name] = child
+        adjustFileTotals(by: child.fileTotal)
+        invalidate()
+    }
+
+    @discardableResult
+    public func remove(_ child: Entry) -> Entry {
+        guard children[child.name] === child else { return child }
+        children[child.name] = nil
+        child.parent = nil
+        adjustFileTotals(by: -child.fileTotal)
+        invalidate()
+        return child
+    }
+
+    /// Renames in place; the caller has made sure the new name is free.
+    public func rename(to newName: EntryName) {
+        guard let p = parent else { name = newName; foldedCache = nil; return }
+        p.remove(self)
+        name = newName
+        foldedCache = nil
+        p.add(self)
+    }
+
+    /// Moves under `newParent` with `newName`.
+    public func move(to newParent: Entry, as newName: EntryName) {
+        parent?.remove(self)
+        name = newName
+        foldedCache = nil
+        newParent.add(self)
+    }
+
+    /// Sets whether this is a file or not, keeping the totals right.
+    public func setKind(_ k: EntryKind) {
+        let before = fileTotal
+        kind = k
+        if children.isEmpty { fileTotal = k == .file ? 1 : 0 }
+        if fileTotal != before { parent?.adjustFileTotals(by: fileTotal - before) }
+        parent?.invalidate()
+    }
+
+    private func adjustFileTotals(by delta: Int) {
+        guard delta != 0 else { return }
+        var e: Entry? = self
+        while let x = e { x.fileTotal += delta; e = x.parent }
+    }
+
+    /// Drops this directory's caches: its children changed.
+    public func invalidate() {
+        sortedCache = nil
+        clashIndex = nil
+    }
+
+    /// Children in display order: folders first, then files, each by `order`.
+    public func sortedChildren(_ order: SortOrder) -> [Entry] {
+        if let c = sortedCache, c.order == order { return c.entries }
+        let sorted = children.values.sorted { Ordering.precedes($0, $1, order) }
+        sortedCache = (order, sorted)
+        return sorted
+    }
+
+    /// The child whose name clashes with `name` (case and Unicode spelling ignored).
+    public func clash(with name: String) -> Entry? {
+        if clashIndex == nil {
+            var index: [String: Entry] = [:]
+            for c in children.values { index[NameRules.key(c.name.string)] = c }
+            clashIndex = index
+        }
+        return clashIndex?[NameRules.key(name)]
+    }
+
+    /// Visits the subtree depth-first without recursion (folders can be 2,000 deep).
+    public func walk(_ visit: (Entry) -> Bool) {
+        var stack: [Entry] = [self]
+        while let e = stack.popLast() {
+            guard visit(e) else { continue }
+            stack.append(contentsOf: e.children.values)
+        }
+    }
+
+    /// Breaks parent links in a detached subtree iteratively, so freeing a
+    /// very deep tree cannot overflow the stack through recursive deinit.
+    public func dismantle() {
+        var stack: [Entry] = [self]
+        while let e = stack.popLast() {
+            stack.append(contentsOf: e.children.values)
+            for c in e.children.values { c.parent = nil }
+            e.children.removeAll()
+        }
+    }
+}

@@ -1,0 +1,18 @@
+/// Why an operation was refused. The raw value is the wire's `data.reason`.
+public enum Reason: String, Sendable, CaseIterable {
+    case invalidName, nameTaken, permanentFolder, notFound, outsideWorkspace, intoItself
+    case notInTrash, cancelled, conflict, unsupportedVersion, io
+    /// Not a domain reason: malformed params (JSON-RPC -32602).
+    case invalidParams
+}
+
+/// A refusal: a reason for programs and a message for people. Whatever
+/// throws it has changed nothing on disk.
+public struct Failure: Error, Sendable, Equatable {
+    public let reason: Reason
+    public let message: Message
+    public init(_ reason: Reason, _ message: Message) {
+        self.reason = reason
+        self.message = message
+    }
+}

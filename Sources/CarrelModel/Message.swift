@@ -1,0 +1,177 @@
+/// Every sentence Carrel says to a writer, in English and French. Typed, so a
+/// message cannot be used with the wrong arguments; French falls back to
+/// English one message at a time when a translation is missing (nil).
+public enum Message: Sendable, Equatable {
+    // Names
+    case nameEmpty
+    case nameHasSlash
+    case nameHasNul
+    case nameHasControl
+    case nameIsDots
+    case nameReserved
+    case nameHidden
+    case nameTooLong(bytes: Int)
+    case nameTaken(name: String, parent: String)
+    // Permanent and virtual folders
+    case permanentFolder(name: String)
+    case virtualFolder(name: String)
+    // Addressing
+    case notFound(path: String)
+    case notAFolder(name: String)
+    case notAURI(uri: String)
+    case outsideWorkspace(uri: String)
+    case projectPlacement
+    case projectNested
+    case projectMove(name: String)
+    case otherLibrary
+    case isLink(name: String)
+    case libraryRoot(name: String)
+    case intoItself(name: String)
+    case notInTrash(name: String)
+    case noRestoreInPlainTree(name: String)
+    // Confirmation
+    case cancelled
+    case confirmDelete(name: String)
+    case confirmSystemTrash(name: String)
+    case confirmDeleteForever(name: String)
+    case confirmEmptyTrash(project: String, count: Int)
+    case actionDelete
+    case actionDeleteDontAsk
+    case actionCancel
+    // Disk
+    case conflict(path: String)
+    case unsupportedVersion(path: String, version: Int, known: Int)
+    case corruptProjectFile(path: String, detail: String)
+    case crossDevice(name: String)
+    case io(path: String, detail: String)
+    // Protocol
+    case invalidParam(field: String, expected: String, found: String)
+    case missingParam(field: String)
+    case unknownCommand(command: String)
+    case unknownProjectType(given: String, known: String)
+    case unknownSort(given: String)
+
+    public func text(_ language: Language) -> String {
+        let (en, fr) = pair
+        switch language {
+        case .english: return en
+        case .french: return fr ?? en
+        }
+    }
+
+    private var pair: (String, String?) {
+        switch self {
+        case .nameEmpty:
+            return ("A name cannot be empty.", "Un nom ne peut pas être vide.")
+        case .nameHasSlash:
+            return ("A name cannot contain “/”.", "Un nom ne peut pas contenir « / ».")
+        case .nameHasNul:
+            return ("A name cannot contain a NUL character.", "Un nom ne peut pas contenir de caractère NUL.")
+        case .nameHasControl:
+            return ("A name cannot contain control characters such as newlines or tabs.",
+                    "Un nom ne peut pas contenir de caractères de contrôle (retour à la ligne, tabulation…).")
+        case .nameIsDots:
+            return ("“.” and “..” cannot be used as names.", "« . » et « .. » ne peuvent pas servir de nom.")
+        case .nameReserved:
+            return ("“.carrel” is reserved for Carrel’s own data.", "« .carrel » est réservé aux données de Carrel.")
+        case .nameHidden:
+            return ("A name cannot start with “.”: such files are hidden from the binder.",
+                    "Un nom ne peut pas commencer par « . » : ces fichiers sont cachés du classeur.")
+        case .nameTooLong(let bytes):
+            return ("This name is \(bytes) bytes long in UTF-8; a name may be at most 255 bytes.",
+                    "Ce nom fait \(bytes) octets en UTF-8 ; un nom peut en faire 255 au plus.")
+        case .nameTaken(let name, let parent):
+            return ("“\(name)” already exists in “\(parent)” (names ignore case and Unicode spelling).",
+                    "« \(name) » existe déjà dans « \(parent) » (les noms ignorent la casse et la graphie Unicode).")
+        case .permanentFolder(let name):
+            return ("“\(name)” is a permanent folder: it cannot be renamed, moved or deleted. Its contents can.",
+                    "« \(name) » est un dossier permanent : on ne peut ni le renommer, ni le déplacer, ni le supprimer. Son contenu, si.")
+        case .virtualFolder(let name):
+            return ("“\(name)” shows files that live in other folders; folders cannot be created or moved into it.",
+                    "« \(name) » montre des fichiers rangés ailleurs ; on ne peut pas y créer ni y déplacer de dossier.")
+        case .notFound(let path):
+            return ("Nothing exists at \(path).", "Rien n’existe à \(path).")
+        case .notAFolder(let name):
+            return ("“\(name)” is a file, not a folder.", "« \(name) » est un fichier, pas un dossier.")
+        case .notAURI(let uri):
+            return ("“\(uri)” is not an absolute file: URI without query or fragment.",
+                    "« \(uri) » n’est pas une URI file: absolue sans requête ni fragment.")
+        case .outsideWorkspace(let uri):
+            return ("\(uri) is outside every open workspace folder; Carrel only works inside them.",
+                    "\(uri) est hors de tous les dossiers de travail ouverts ; Carrel ne travaille qu’à l’intérieur.")
+        case .projectPlacement:
+            return ("Projects live directly inside a library folder: choose the library as the parent.",
+                    "Les projets se trouvent directement dans un dossier bibliothèque : choisissez la bibliothèque comme parent.")
+        case .projectNested:
+            return ("This library is itself a project; projects cannot be nested.",
+                    "Cette bibliothèque est elle-même un projet ; les projets ne s’imbriquent pas.")
+        case .projectMove(let name):
+            return ("“\(name)” is a project; projects stay directly inside their library. Rename it instead.",
+                    "« \(name) » est un projet ; les projets restent directement dans leur bibliothèque. Renommez-le plutôt.")
+        case .otherLibrary:
+            return ("Items can only move within their own library (workspace folder).",
+                    "Un élément ne peut se déplacer que dans sa propre bibliothèque (dossier de travail).")
+        case .isLink(let name):
+            return ("“\(name)” is a link; Carrel shows links but never creates, moves or deletes anything through them.",
+                    "« \(name) » est un lien ; Carrel affiche les liens mais ne crée, ne déplace ni ne supprime rien à travers eux.")
+        case .libraryRoot(let name):
+            return ("“\(name)” is a workspace folder; Carrel does not rename, move or delete it.",
+                    "« \(name) » est un dossier de travail ; Carrel ne le renomme, ne le déplace ni ne le supprime.")
+        case .intoItself(let name):
+            return ("“\(name)” cannot be moved into itself or one of its own folders.",
+                    "« \(name) » ne peut pas être déplacé dans lui-même ni dans un de ses dossiers.")
+        case .notInTrash(let name):
+            return ("“\(name)” is not in the Trash, so there is nothing to restore.",
+                    "« \(name) » n’est pas dans la Corbeille : il n’y a rien à restaurer.")
+        case .noRestoreInPlainTree(let name):
+            return ("“\(name)” is not in a project, so it has no Trash to restore from; use your system’s trash.",
+                    "« \(name) » n’appartient à aucun projet et n’a donc pas de Corbeille ; utilisez la corbeille du système.")
+        case .cancelled:
+            return ("Cancelled: nothing was deleted.", "Annulé : rien n’a été supprimé.")
+        case .confirmDelete(let name):
+            return ("Move “\(name)” to the Trash?", "Mettre « \(name) » à la Corbeille ?")
+        case .confirmSystemTrash(let name):
+            return ("Move “\(name)” to the system trash?", "Mettre « \(name) » à la corbeille du système ?")
+        case .confirmDeleteForever(let name):
+            return ("Delete “\(name)” forever? This cannot be undone.",
+                    "Supprimer « \(name) » définitivement ? Cette action est irréversible.")
+        case .confirmEmptyTrash(let project, let count):
+            return ("Delete the \(count) item\(count == 1 ? "" : "s") in the Trash of “\(project)” forever? This cannot be undone.",
+                    "Supprimer définitivement \(count == 1 ? "l’élément" : "les \(count) éléments") de la Corbeille de « \(project) » ? Cette action est irréversible.")
+        case .actionDelete:
+            return ("Delete", "Supprimer")
+        case .actionDeleteDontAsk:
+            return ("Delete and Don't Ask Again", "Supprimer et ne plus demander")
+        case .actionCancel:
+            return ("Cancel", "Annuler")
+        case .conflict(let path):
+            return ("\(path) changed on disk while Carrel was working; nothing was overwritten. Try again.",
+                    "\(path) a changé sur le disque pendant l’opération ; rien n’a été écrasé. Réessayez.")
+        case .unsupportedVersion(let path, let version, let known):
+            return ("\(path) uses format version \(version), but this Carrel only knows up to \(known). Update Carrel; the file was left untouched.",
+                    "\(path) utilise la version \(version) du format, mais ce Carrel ne connaît que jusqu’à la \(known). Mettez Carrel à jour ; le fichier n’a pas été modifié.")
+        case .corruptProjectFile(let path, let detail):
+            return ("\(path) could not be read (\(detail)); it was left untouched. Fix or remove it.",
+                    "\(path) est illisible (\(detail)) ; il n’a pas été modifié. Corrigez-le ou supprimez-le.")
+        case .crossDevice(let name):
+            return ("“\(name)” and its destination are on different disks. Carrel never copies and deletes; nothing was changed.",
+                    "« \(name) » et sa destination sont sur des disques différents. Carrel ne copie jamais pour supprimer ensuite ; rien n’a changé.")
+        case .io(let path, let detail):
+            return ("The disk refused the change at \(path): \(detail). Nothing was changed.",
+                    "Le disque a refusé la modification à \(path) : \(detail). Rien n’a changé.")
+        case .invalidParam(let field, let expected, let found):
+            return ("Invalid params: “\(field)” must be \(expected), not \(found).",
+                    "Paramètres invalides : « \(field) » doit être \(expected), pas \(found).")
+        case .missingParam(let field):
+            return ("Invalid params: “\(field)” is required.", "Paramètres invalides : « \(field) » est requis.")
+        case .unknownCommand(let command):
+            return ("Unknown command “\(command)”.", "Commande inconnue « \(command) ».")
+        case .unknownProjectType(let given, let known):
+            return ("Invalid params: “type” must be one of \(known), not “\(given)”.",
+                    "Paramètres invalides : « type » doit être parmi \(known), pas « \(given) ».")
+        case .unknownSort(let given):
+            return ("Invalid params: “by” must be name, modified or created, not “\(given)”.",
+                    "Paramètres invalides : « by » doit valoir name, modified ou created, pas « \(given) ».")
+        }
+    }
+}

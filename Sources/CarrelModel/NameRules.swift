@@ -1,0 +1,44 @@
+import Foundation
+
+/// The rules every new or changed name must pass.
+public enum NameRules {
+    public static let maxBytes = 255
+
+    /// Trims the name and checks every rule; returns the name to use.
+    public static func validate(_ raw: String) throws(Failure) -> String {
+        let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        if name.isEmpty { throw Failure(.invalidName, .nameEmpty) }
+        for scalar in name.unicodeScalars {
+            if scalar == "/" { throw Failure(.invalidName, .nameHasSlash) }
+            if scalar.value == 0 { throw Failure(.invalidName, .nameHasNul) }
+            if scalar.properties.generalCategory == .control { throw Failure(.invalidName, .nameHasControl) }
+        }
+        if name == "." || name == ".." { throw Failure(.invalidName, .nameIsDots) }
+        if name == ".carrel" { throw Failure(.invalidName, .nameReserved) }
+        if name.hasPrefix(".") { throw Failure(.invalidName, .nameHidden) }
+        let bytes = name.utf8.count
+        if bytes > maxBytes { throw Failure(.invalidName, .nameTooLong(bytes: bytes)) }
+        return name
+    }
+
+    /// Two names clash when their keys are equal: case-insensitive, and
+    /// precomposed and decomposed spellings count as the same name.
+    public static func key(_ name: String) -> String {
+        name.precomposedStringWithCanonicalMapping.folding(options: [.caseInsensitive], locale: nil)
+    }
+
+    /// Adds the default extension when the name has none ("Poem" → "Poem.md").
+    public static func withDefaultExtension(_ name: String, _ ext: String) -> String {
+        guard !ext.isEmpty else { return name }
+        if let dot = name.lastIndex(of: "."), dot != name.startIndex, name.index(after: dot) != name.endIndex { return name }
+        return name + "." + ext
+    }
+
+    /// "Poem.md" → "Poem 2.md", "Notes" → "Notes 2": the suffix for clashes in Trash and restores.
+    public static func numbered(_ name: String, _ n: Int, isFolder: Bool) -> String {
+        if !isFolder, let dot = name.lastIndex(of: "."), dot != name.startIndex {
+            return "\(name[..<dot]) \(n)\(name[dot...])"
+        }
+        return "\(name) \(n)"
+    }
+}

@@ -1,0 +1,61 @@
+public enum SortKey: String, Sendable, CaseIterable {
+    case name, modified, created
+}
+
+public struct SortOrder: Sendable, Equatable {
+    public var by: SortKey
+    public var descending: Bool
+    public init(by: SortKey = .name, descending: Bool = false) {
+        self.by = by
+        self.descending = descending
+    }
+    public static let byName = SortOrder()
+}
+
+public enum Ordering {
+    /// Folders before files; then the chosen key; ties broken by natural name order.
+    public static func precedes(_ a: Entry, _ b: Entry, _ order: SortOrder) -> Bool {
+        if a.isFolderLike != b.isFolderLike { return a.isFolderLike }
+        let c: Int
+        switch order.by {
+        case .name: c = natural(a.folded, b.folded)
+        case .modified: c = compare(a.modified, b.modified)
+        case .created: c = compare(a.created, b.created)
+        }
+        if c != 0 { return order.descending ? c > 0 : c < 0 }
+        let n = natural(a.folded, b.folded)
+        if n != 0 { return n < 0 }
+        return a.name.bytes.lexicographicallyPrecedes(b.name.bytes)
+    }
+
+    static func compare<T: Comparable>(_ a: T, _ b: T) -> Int { a < b ? -1 : a > b ? 1 : 0 }
+
+    /// Natural order on folded UTF-8: digit runs compare as numbers, so
+    /// "chapter 2" < "chapter 10". Returns -1, 0 or 1.
+    public static func natural(_ a: [UInt8], _ b: [UInt8]) -> Int {
+        var i = 0, j = 0
+        while i < a.count, j < b.count {
+            let x = a[i], y = b[j]
+            if isDigit(x), isDigit(y) {
+                var i0 = i, j0 = j
+                while i0 < a.count, a[i0] == UInt8(ascii: "0") { i0 += 1 }
+                while j0 < b.count, b[j0] == UInt8(ascii: "0") { j0 += 1 }
+                var i1 = i0, j1 = j0
+                while i1 < a.count, isDigit(a[i1]) { i1 += 1 }
+                while j1 < b.count, isDigit(b[j1]) { j1 += 1 }
+                let la = i1 - i0, lb = j1 - j0
+                if la != lb { return la < lb ? -1 : 1 }
+                for k in 0..<la where a[i0 + k] != b[j0 + k] { return a[i0 + k] < b[j0 + k] ? -1 : 1 }
+                i = i1
+                j = j1
+                continue
+            }
+            if x != y { return x < y ? -1 : 1 }
+            i += 1
+            j += 1
+        }
+        return compare(a.count - i, b.count - j)
+    }
+
+    @inline(__always) static func isDigit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }
+}

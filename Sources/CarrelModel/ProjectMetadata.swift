@@ -1,0 +1,45 @@
+/// What a project remembers beyond its files: the model of `.carrel/project.json`.
+/// The Store converts it to and from JSON; nothing here knows the format.
+public struct ProjectMetadata: Sendable, Equatable {
+    public static let currentVersion = 1
+
+    public struct TrashRecord: Sendable, Equatable {
+        /// Where the item was, relative to the project root, "/"-separated.
+        public var originalPath: String
+        /// When it was deleted, in ms since the epoch.
+        public var deleted: Int64
+        public init(originalPath: String, deleted: Int64) {
+            self.originalPath = originalPath
+            self.deleted = deleted
+        }
+    }
+
+    public var version: Int
+    public var type: ProjectType
+    /// Creation time, in ms since the epoch.
+    public var created: Int64
+    /// Which path (relative to the project root) is which permanent folder.
+    public var folders: [FolderRole: String]
+    /// Items in Trash, keyed by their name in the Trash folder.
+    public var trash: [String: TrashRecord]
+    public var sort: SortOrder
+    /// False once the writer chose "Delete and Don't Ask Again".
+    public var confirmDelete: Bool
+    public var defaultExtension: String
+
+    public init(type: ProjectType, created: Int64) {
+        self.version = Self.currentVersion
+        self.type = type
+        self.created = created
+        self.folders = Dictionary(uniqueKeysWithValues: type.directories.map { ($0.role, $0.diskName!) })
+        self.trash = [:]
+        self.sort = .byName
+        self.confirmDelete = true
+        self.defaultExtension = "md"
+    }
+
+    /// The on-disk path of a permanent folder, falling back to the declared name.
+    public func path(of folder: PermanentFolder) -> String? {
+        folders[folder.role] ?? folder.diskName
+    }
+}

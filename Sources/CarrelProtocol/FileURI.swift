@@ -1,0 +1,65 @@
+/// `file:` URIs ↔ raw path bytes. Percent-decoding yields bytes, so names
+/// that are not valid UTF-8 round-trip.
+public enum FileURI {
+    public enum Problem: Error, Equatable { case notFileURI }
+
+    /// Decodes an absolute `file:` URI without query or fragment.
+    public static func path(_ uri: String) throws(Problem) -> [UInt8] {
+        let bytes = Array(uri.utf8)
+        let scheme = Array("file://".utf8)
+        guard bytes.count > scheme.count, bytes[0..<scheme.count].map({ $0 | 0x20 }) == scheme.map({ $0 | 0x20 }) else { throw .notFileURI }
+        var rest = Array(bytes[scheme.count...])
+        // Authority: empty or "localhost".
+        guard let slash = rest.firstIndex(of: UInt8(ascii: "/")) else { throw .notFileURI }
+        let host = rest[..<slash]
+        guard host.isEmpty || String(decoding: host, as: UTF8.self).lowercased() == "localhost" else { throw .notFileURI }
+        rest = Array(rest[slash...])
+        if rest.contains(UInt8(ascii: "?")) || rest.contains(UInt8(ascii: "#")) { throw .notFileURI }
+        var out: [UInt8] = []
+        out.reserveCapacity(rest.count)
+        var i = 0
+        while i < rest.count {
+            let c = rest[i]
+            if c == UInt8(ascii: "%") {
+                guard i + 2 < rest.count, let h = hex(rest[i + 1]), let l = hex(rest[i + 2]) else { throw .notFileURI }
+                let b = h << 4 | l
+                if b == 0 || b == UInt8(ascii: "/") { throw .notFileURI }
+                out.append(b)
+                i += 3
+            } else {
+                out.append(c)
+                i += 1
+            }
+        }
+        return out
+    }
+
+    private static func hex(_ c: UInt8) -> UInt8? {
+        switch c {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return c - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+    }
+
+    private static let digits: [UInt8] = Array("0123456789ABCDEF".utf8)
+
+    /// Encodes an absolute path: unreserved characters and "/" stay, the rest is %XX.
+    public static func uri(_ path: [UInt8]) -> String {
+        var out: [UInt8] = Array("file://".utf8)
+        out.reserveCapacity(path.count + 16)
+        for b in path {
+            switch b {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "/"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
+                out.append(b)
+            default:
+                out.append(UInt8(ascii: "%"))
+                out.append(digits[Int(b >> 4)])
+                out.append(digits[Int(b & 0xF)])
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

@@ -1,0 +1,85 @@
+import CarrelJSON
+
+/// One row of the binder on the wire. Written straight to bytes: the full
+/// tree of a large library is the server's biggest response.
+public struct Node {
+    public var uri: String?
+    public var name: String
+    public var title: String
+    public var kind: String
+    public var role: String?
+    public var icon: String
+    public var permanent: Bool
+    public var virtual: Bool
+    public var projectType: String?
+    public var folderCount: Int
+    public var fileCount: Int
+    public var created: Int64?
+    public var modified: Int64?
+    public var hasChildren: Bool
+    public var children: [Node]?
+    public var inTrash = false
+    public var link = false
+    public var unreadable = false
+
+    public init(uri: String?, name: String, title: String, kind: String, role: String? = nil, icon: String,
+                permanent: Bool = false, virtual: Bool = false, projectType: String? = nil,
+                folderCount: Int = 0, fileCount: Int = 0, created: Int64? = nil, modified: Int64? = nil,
+                hasChildren: Bool = false, children: [Node]? = nil) {
+        self.uri = uri
+        self.name = name
+        self.title = title
+        self.kind = kind
+        self.role = role
+        self.icon = icon
+        self.permanent = permanent
+        self.virtual = virtual
+        self.projectType = projectType
+        self.folderCount = folderCount
+        self.fileCount = fileCount
+        self.created = created
+        self.modified = modified
+        self.hasChildren = hasChildren
+        self.children = children
+    }
+
+    /// Keys in sorted order, like every other message, so output is stable.
+    public func write(to w: inout JSONWriter) {
+        write(to: &w, children: children.map { list in { (w: inout JSONWriter) in for c in list { c.write(to: &w) } } })
+    }
+
+    /// `children`, when given, writes the child objects; the array around them is written here.
+    public func write(to w: inout JSONWriter, children writeChildren: ((inout JSONWriter) -> Void)?) {
+        w.beginObject()
+        if let writeChildren {
+            w.key("children")
+            w.beginArray()
+            writeChildren(&w)
+            w.endArray()
+        }
+        if let created { w.key("created"); w.int(Int(created)) }
+        w.key("fileCount"); w.int(fileCount)
+        w.key("folderCount"); w.int(folderCount)
+        w.key("hasChildren"); w.bool(hasChildren)
+        w.key("icon"); w.string(icon)
+        if inTrash { w.key("inTrash"); w.bool(true) }
+        w.key("kind"); w.string(kind)
+        if link { w.key("link"); w.bool(true) }
+        if let modified { w.key("modified"); w.int(Int(modified)) }
+        w.key("name"); w.string(name)
+        w.key("permanent"); w.bool(permanent)
+        if let projectType { w.key("projectType"); w.string(projectType) }
+        if let role { w.key("role"); w.string(role) }
+        w.key("title"); w.string(title)
+        if unreadable { w.key("unreadable"); w.bool(true) }
+        if let uri { w.key("uri"); w.string(uri) }
+        w.key("virtual"); w.bool(virtual)
+        w.endObject()
+    }
+
+    public var json: JSONValue {
+        var w = JSONWriter()
+        write(to: &w)
+        return (try? JSONParser.parse(w.bytes)) ?? .null
+    }
+}

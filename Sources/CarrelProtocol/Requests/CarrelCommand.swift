@@ -1,0 +1,45 @@
+import CarrelJSON
+
+/// The commands of `workspace/executeCommand`, with their typed arguments.
+public enum CarrelCommand: Equatable {
+    public enum Name: String, CaseIterable {
+        case newProject = "carrel.newProject"
+        case newFolder = "carrel.newFolder"
+        case newFile = "carrel.newFile"
+        case rename = "carrel.rename"
+        case moveTo = "carrel.moveTo"
+        case delete = "carrel.delete"
+        case restore = "carrel.restore"
+        case emptyTrash = "carrel.emptyTrash"
+        case setSort = "carrel.setSort"
+    }
+
+    case newProject(parentUri: String, name: String, type: String)
+    case newFolder(parentUri: String, name: String)
+    case newFile(parentUri: String, name: String)
+    case rename(uri: String, newName: String)
+    case moveTo(uri: String, destinationUri: String)
+    case delete(uri: String, confirmed: Bool)
+    case restore(uri: String)
+    case emptyTrash(projectUri: String, confirmed: Bool)
+    case setSort(uri: String, by: String, descending: Bool)
+
+    /// Decodes the argument object of the named command.
+    public init(_ name: Name, _ argument: JSONValue) throws(ParamError) {
+        let f = try Fields(argument, name: "arguments[0]")
+        switch name {
+        case .newProject: self = .newProject(parentUri: try f.string("parentUri"), name: try f.string("name"), type: try f.string("type"))
+        case .newFolder: self = .newFolder(parentUri: try f.string("parentUri"), name: try f.string("name"))
+        case .newFile: self = .newFile(parentUri: try f.string("parentUri"), name: try f.string("name"))
+        case .rename: self = .rename(uri: try f.string("uri"), newName: try f.string("newName"))
+        case .moveTo: self = .moveTo(uri: try f.string("uri"), destinationUri: try f.string("destinationUri"))
+        case .delete: self = .delete(uri: try f.string("uri"), confirmed: try f.optionalBool("confirmed") ?? false)
+        case .restore: self = .restore(uri: try f.string("uri"))
+        case .emptyTrash: self = .emptyTrash(projectUri: try f.string("projectUri"), confirmed: try f.optionalBool("confirmed") ?? false)
+        case .setSort: self = .setSort(uri: try f.string("uri"), by: try f.string("by"), descending: try f.optionalBool("descending") ?? false)
+        }
+    }
+
+    /// Whether it changes the disk (all do today; kept explicit for the queue).
+    public var isMutating: Bool { true }
+}

@@ -1,0 +1,22 @@
+import CarrelJSON
+
+/// `workspace/executeCommand`: every mutation. `arguments` holds one object.
+public enum ExecuteCommandRequest {
+    public static let method = "workspace/executeCommand"
+
+    public struct Params {
+        public var command: String
+        /// The first argument object; `[]` reads as `{}`.
+        public var argument: JSONValue
+
+        public init(json: JSONValue) throws(ParamError) {
+            let f = try Fields(json)
+            command = try f.string("command")
+            let args = try f.optionalArray("arguments") ?? []
+            argument = args.first ?? .object([:])
+            if case .object = argument {} else if argument.isNull { argument = .object([:]) } else {
+                throw ParamError("arguments[0]", .wrongType(expected: "an object", found: argument.typeName))
+            }
+        }
+    }
+}

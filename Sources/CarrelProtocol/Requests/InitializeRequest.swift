@@ -1,0 +1,46 @@
+import CarrelJSON
+
+/// `initialize`: opens the libraries and chooses the language.
+public enum InitializeRequest {
+    public static let method = "initialize"
+
+    public struct Params: Equatable {
+        /// Workspace folder URIs; `rootUri` when the client sends no folders.
+        public var folders: [String]
+        /// The client's locale ("fr", "en-US"); picks the string table.
+        public var locale: String?
+
+        public init(folders: [String], locale: String?) {
+            self.folders = folders
+            self.locale = locale
+        }
+
+        public init(json: JSONValue) throws(ParamError) {
+            let f = try Fields(json)
+            locale = try f.optionalString("locale")
+            var folders: [String] = []
+            for (i, folder) in (try f.optionalArray("workspaceFolders") ?? []).enumerated() {
+                let ff = try Fields(folder, name: "workspaceFolders[\(i)]", prefix: "workspaceFolders[\(i)].")
+                folders.append(try ff.string("uri"))
+            }
+            if folders.isEmpty, let root = try f.optionalString("rootUri") { folders = [root] }
+            if folders.isEmpty, let rootPath = try f.optionalString("rootPath") { folders = [FileURI.uri(Array(rootPath.utf8))] }
+            self.folders = folders
+        }
+    }
+
+    /// Every command `workspace/executeCommand` accepts.
+    public static let commands = CarrelCommand.Name.allCases.map(\.rawValue)
+
+    public static func result(version: String) -> JSONValue {
+        [
+            "capabilities": [
+                "workspaceSymbolProvider": true,
+                "executeCommandProvider": ["commands": .array(commands.map { .string($0) })],
+                "workspace": ["workspaceFolders": ["supported": true, "changeNotifications": true]],
+                "textDocumentSync": ["openClose": false, "change": 0],
+            ],
+            "serverInfo": ["name": "carrel", "version": .string(version)],
+        ]
+    }
+}

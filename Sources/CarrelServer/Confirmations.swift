@@ -1,0 +1,79 @@
+import CarrelJSON
+import CarrelModel
+import CarrelProtocol
+import CarrelWorkspace
+
+/// Deletions are confirmed by the server, so every client asks the same
+/// question. While the writer thinks, other requests keep being answered;
+/// the deletion itself re-resolves its target when the answer arrives.
+extension Server {
+    enum Answer { case delete, deleteAndStopAsking, cancel }
+
+    func delete(_ id: RequestID, uri: String, confirmed: Bool) throws(Failure) {
+        let plan = try workspace.deletePlan(try target(uri))
+        let name = try itemName(uri)
+        let run: () throws(Failure) -> Outcome = { [self] () throws(Failure) in try workspace.delete(try target(uri)) }
+        switch plan {
+        case .toTrash(let ask), .systemTrash(let ask):
+            guard ask, !confirmed else { finish(id, try run()); return }
+            let message: Message
+            if case .toTrash = plan { message = .confirmDelete(name: name) } else { message = .confirmSystemTrash(name: name) }
+            confirm(id, message, offerStopAsking: true) { [self] answer throws(Failure) in
+                if answer == .deleteAndStopAsking { workspace.stopAskingBeforeDelete(try target(uri)) }
+                return try run()
+            }
+        case .forever:
+            guard !confirmed else { finish(id, try run()); return }
+            confirm(id, .confirmDeleteForever(name: name), offerStopAsking: false) { _ throws(Failure) in try run() }
+        }
+    }
+
+    func emptyTrash(_ id: RequestID, projectUri: String, confirmed: Bool) throws(Failure) {
+        let t = try target(projectUri)
+        let run: () throws(Failure) -> Outcome = { [self] () throws(Failure) in try workspace.emptyTrash(try target(projectUri)) }
+        guard !confirmed, let (project, count) = workspace.trashCount(t) else { finish(id, try run()); return }
+        confirm(id, .confirmEmptyTrash(project: project, count: count), offerStopAsking: false) { _ throws(Failure) in try run() }
+    }
+
+    private func itemName(_ uri: String) throws(Failure) -> String {
+        switch try target(uri) {
+        case .entry(let e, let l): return workspace.describe(.entry(e, l), language).title
+        case .all(let p, let l): return workspace.describe(.all(p, l), language).title
+        }
+    }
+
+    /// Asks the client; runs `then` only on a "Delete" answer.
+    private func confirm(_ id: RequestID, _ message: Message, offerStopAsking: Bool,
+                         then: @escaping (Answer) throws(Failure) -> Outcome) {
+        var actions: [Message] = [.actionDelete]
+        if offerStopAsking { actions.append(.actionDeleteDontAsk) }
+        actions.append(.actionCancel)
+        let params = ShowMessageRequest.params(message: message.text(language), actions: actions.map { $0.text(language) })
+        awaitingAnswer[id] = id
+        request(ShowMessageRequest.method, params) { [self] result in
+            guard awaitingAnswer.removeValue(forKey: id) != nil else { return }  // cancelled meanwhile
+            let answer = self.answer(ShowMessageRequest.chosenTitle(result), offerStopAsking: offerStopAsking)
+            guard answer != .cancel else {
+                reply(id, error: error(Failure(.cancelled, .cancelled)))
+                return
+            }
+            do throws(Failure) { finish(id, try then(answer)) } catch { reply(id, error: self.error(error)) }
+        }
+    }
+
+    private func answer(_ title: String?, offerStopAsking: Bool) -> Answer {
+        guard let title else { return .cancel }
+        for language in [language, .english] {
+            if title == Message.actionDelete.text(language) { return .delete }
+            if offerStopAsking && title == Message.actionDeleteDontAsk.text(language) { return .deleteAndStopAsking }
+        }
+        return .cancel
+    }
+
+    /// `$/cancelRequest` for a request waiting on the writer: answer -32800, delete nothing.
+    func cancelWaiting(_ id: RequestID) {
+        guard awaitingAnswer.removeValue(forKey: id) != nil else { return }
+        _ = takeCancellation(id)
+        reply(id, error: ResponseError(code: ResponseError.requestCancelled, message: "Request cancelled"))
+    }
+}

@@ -1,0 +1,159 @@
+import CarrelJSON
+import CarrelModel
+import CarrelProtocol
+import CarrelStore
+import CarrelWorkspace
+import Foundation
+
+/// The LSP server. Framing lives in the transport; this receives whole
+/// bodies, so tests drive it in process. All state is confined to `work`.
+public final class Server: @unchecked Sendable {
+    public static let version = "0.1.0"
+
+    enum State { case uninitialized, running, shutDown }
+
+    let sink: MessageSink
+    let log: Log
+    let work = WorkThread(name: "carrel-work")
+    let workspace = Workspace()
+    var language = Language.english
+    var state = State.uninitialized
+    /// Called with the exit code when `exit` arrives; the stdio transport exits the process.
+    let onExit: @Sendable (Int32) -> Void
+
+    /// Requests cancelled before they ran; read and written under `cancelLock`.
+    private var cancelled = Set<RequestID>()
+    private let cancelLock = NSLock()
+    /// Requests waiting for the writer's answer to a confirmation.
+    var awaitingAnswer: [RequestID: RequestID] = [:]
+    /// Our own requests to the client, by id, with what to do with the answer.
+    var outgoing: [RequestID: (Result<JSONValue, ResponseError>) -> Void] = [:]
+    var nextOutgoingID = 1
+    private var pollTimer: DispatchSourceTimer?
+
+    public init(sink: MessageSink, log: Log, onExit: @escaping @Sendable (Int32) -> Void) {
+        self.sink = sink
+        self.log = log
+        self.onExit = onExit
+    }
+
+    /// The exit code if input ends now: 0 only after `shutdown`.
+    public var exitCode: Int32 {
+        var code: Int32 = 1
+        let done = DispatchSemaphore(value: 0)
+        work.async { code = self.state == .shutDown ? 0 : 1; done.signal() }
+        done.wait()
+        return code
+    }
+
+    /// stdin closed: let queued work finish first.
+    public func inputClosed() {
+        let done = DispatchSemaphore(value: 0)
+        work.async { done.signal() }
+        done.wait()
+    }
+
+    /// One framed body from the client. Cancellations are noted at once, so
+    /// they overtake queued work; everything else runs in order.
+    public func receive(_ body: [UInt8]) {
+        let decoded = Envelope.decode(body)
+        if case .success(.notification(let method, let params)) = decoded, method == CancelRequestNotification.method {
+            if let id = CancelRequestNotification.Params(json: params).id {
+                cancelLock.lock()
+                cancelled.insert(id)
+                cancelLock.unlock()
+                work.async { self.cancelWaiting(id) }
+            }
+            return
+        }
+        work.async { self.handle(decoded) }
+    }
+
+    func takeCancellation(_ id: RequestID) -> Bool {
+        cancelLock.lock()
+        defer { cancelLock.unlock() }
+        return cancelled.remove(id) != nil
+    }
+
+    // MARK: Sending
+
+    func send(_ message: JSONValue) { sink.send(message.encoded()) }
+
+    func reply(_ id: RequestID?, _ result: JSONValue) {
+        send(Envelope.response(id: id, result: result))
+    }
+
+    func reply(_ id: RequestID?, error: ResponseError) {
+        send(Envelope.error(id: id, error))
+    }
+
+    /// Writes a result straight from a writer (the tree), skipping `JSONValue`.
+    func reply(_ id: RequestID?, writing body: (inout JSONWriter) -> Void) {
+        var w = JSONWriter(capacity: 4096)
+        w.beginObject()
+        w.key("id")
+        w.value(id?.json ?? .null)
+        w.key("jsonrpc")
+        w.string("2.0")
+        w.key("result")
+        body(&w)
+        w.endObject()
+        sink.send(w.bytes)
+    }
+
+    func request(_ method: String, _ params: JSONValue, then: @escaping (Result<JSONValue, ResponseError>) -> Void) {
+        let id = RequestID.int(nextOutgoingID)
+        nextOutgoingID += 1
+        outgoing[id] = then
+        send(Envelope.request(id: id, method, params))
+    }
+
+    func notifyChanges(_ changes: [Change]) {
+        guard !changes.isEmpty, state != .uninitialized else { return }
+        let wire = changes.map { c in
+            DidChangeNotification.Change(type: c.kind.rawValue, uri: FileURI.uri(c.path),
+                                         oldUri: c.oldPath.map(FileURI.uri), inTrash: c.inTrash)
+        }
+        send(Envelope.notification(DidChangeNotification.method, DidChangeNotification.params(wire)))
+    }
+
+    // MARK: Errors
+
+    func error(_ failure: Failure) -> ResponseError {
+        if failure.reason == .invalidParams {
+            return ResponseError(code: ResponseError.invalidParams, message: failure.message.text(language))
+        }
+        return ResponseError(code: ResponseError.requestFailed, message: failure.message.text(language),
+                             data: ["reason": .string(failure.reason.rawValue)])
+    }
+
+    func error(_ p: ParamError) -> ResponseError {
+        let message: Message
+        switch p.problem {
+        case .missing: message = .missingParam(field: p.field)
+        case .wrongType(let expected, let found): message = .invalidParam(field: p.field, expected: expected, found: found)
+        case .invalidValue(let text): message = .invalidParam(field: p.field, expected: "valid", found: text)
+        }
+        return ResponseError(code: ResponseError.invalidParams, message: message.text(language), data: ["field": .string(p.field)])
+    }
+
+    // MARK: Watching
+
+    func startWatching() {
+        workspace.startWatching(log: { [log] in log.line($0) }) { [weak self] events in
+            guard let self else { return }
+            self.work.async { self.notifyChanges(self.workspace.apply(events)) }
+        }
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue.global())
+        timer.schedule(deadline: .now() + .milliseconds(500), repeating: .milliseconds(500))
+        timer.setEventHandler { [weak self] in
+            guard let self else { return }
+            self.work.async {
+                guard self.workspace.needsPolling else { return }
+                self.notifyChanges(self.workspace.poll())
+            }
+        }
+        timer.resume()
+        pollTimer = timer
+    }
+}

@@ -1,0 +1,89 @@
+import CarrelProtocol
+import Foundation
+import Glibc
+
+/// Where the server's outgoing messages go: stdout, or a test client.
+public protocol MessageSink: AnyObject, Sendable {
+    /// One JSON body, unframed.
+    func send(_ body: [UInt8])
+}
+
+/// Log lines go to stderr (never stdout, which carries the protocol), and
+/// with `--log-file` the raw traffic too.
+public final class Log: @unchecked Sendable {
+    private let lock = NSLock()
+    private let file: UnsafeMutablePointer<FILE>?
+
+    public init(trafficFile: String? = nil) {
+        file = trafficFile.flatMap { fopen($0, "a") }
+    }
+
+    public func line(_ text: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        let line = "carrel: \(text)\n"
+        _ = line.withCString { write(2, $0, strlen($0)) }
+        if let file { fputs("-- \(text)\n", file); fflush(file) }
+    }
+
+    public func traffic(_ direction: String, _ body: [UInt8]) {
+        guard let file else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        fputs("\(direction) ", file)
+        _ = body.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
+        fputs("\n", file)
+        fflush(file)
+    }
+}
+
+/// LSP framing over stdin/stdout.
+public final class StdioTransport: MessageSink, @unchecked Sendable {
+    private let lock = NSLock()
+    private let log: Log
+
+    public init(log: Log) {
+        self.log = log
+        signal(SIGPIPE, SIG_IGN)
+    }
+
+    public func send(_ body: [UInt8]) {
+        log.traffic("<-", body)
+        let frame = MessageFramer.frame(body)
+        lock.lock()
+        defer { lock.unlock() }
+        frame.withUnsafeBytes { buf in
+            var off = 0
+            while off < buf.count {
+                let n = write(1, buf.baseAddress! + off, buf.count - off)
+                if n < 0 { if errno == EINTR { continue }; return }
+                off += n
+            }
+        }
+    }
+
+    /// Reads stdin until it closes, handing each body to `server`.
+    public func run(_ server: Server) -> Never {
+        var framer = MessageFramer()
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress!, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            framer.feed(chunk[0..<n])
+            while let frame = framer.next() {
+                switch frame {
+                case .body(let body):
+                    log.traffic("->", body)
+                    server.receive(body)
+                case .malformedHeader(let why):
+                    log.line("skipped a frame with a malformed header: \(why)")
+                case .tooLarge(let size):
+                    log.line("skipped a \(size)-byte body: larger than \(MessageFramer.maxBody) bytes")
+                }
+            }
+        }
+        server.inputClosed()
+        exit(server.exitCode)
+    }
+}

@@ -1,0 +1,10 @@
+import Glibc
+
+public enum Clock {
+    /// Milliseconds since the Unix epoch.
+    public static func nowMs() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
+    }
+}

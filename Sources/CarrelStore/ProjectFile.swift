@@ -1,0 +1,174 @@
+import CCarrelSys
+import CarrelJSON
+import CarrelModel
+import Glibc
+
+/// Reads and writes `.carrel/project.json`. Every write happens under a flock
+/// on `.carrel/lock` and re-reads the file first, so two Carrel processes
+/// never lose each other's changes; unknown keys survive the rewrite.
+public enum ProjectFile {
+    public enum Problem: Error, Sendable, Equatable {
+        case sys(SysError)
+        case unsupportedVersion(Int)
+        case corrupt(String)
+    }
+
+    public static let directoryName = Array(".carrel".utf8)
+    public static let fileName = Array("project.json".utf8)
+    static let lockName = Array("lock".utf8)
+
+    public static func markerPath(_ projectPath: [UInt8]) -> [UInt8] {
+        BytePath.join(BytePath.join(projectPath, directoryName), fileName)
+    }
+
+    public static func read(_ projectPath: [UInt8]) throws(Problem) -> ProjectMetadata {
+        let (_, meta) = try readRaw(projectPath)
+        return meta
+    }
+
+    /// Creates `.carrel/project.json` in a new project folder.
+    public static func create(in project: Directory, _ meta: ProjectMetadata) throws(SysError) {
+        if !project.exists(directoryName) { try project.makeDirectory(directoryName) }
+        let carrelDir = try project.subdirectory(directoryName)
+        try write(encode(meta, over: [:]), in: carrelDir)
+    }
+
+    /// Locked read-modify-write. Returns the metadata as written.
+    @discardableResult
+    public static func update(_ projectPath: [UInt8], _ change: (inout ProjectMetadata) -> Void) throws(Problem) -> ProjectMetadata {
+        let carrelDir: Directory
+        do { carrelDir = try Directory.open(BytePath.join(projectPath, directoryName)) } catch { throw .sys(error) }
+        let lockFd = BytePath.withCString(lockName) { openat(carrelDir.fd, $0, O_RDWR | O_CREAT | O_CLOEXEC, 0o644) }
+        guard lockFd >= 0 else { throw .sys(SysError("open", BytePath.display(BytePath.join(carrelDir.path, lockName)))) }
+        defer { close(lockFd) }
+        _ = carrel_flock_exclusive(lockFd)
+        defer { _ = carrel_flock_unlock(lockFd) }
+        var (raw, meta) = try readRaw(projectPath)
+        let before = meta
+        change(&meta)
+        if meta != before {
+            do { try write(encode(meta, over: raw), in: carrelDir) } catch { throw .sys(error) }
+        }
+        raw = [:]
+        return meta
+    }
+
+    // MARK: Reading
+
+    static func readRaw(_ projectPath: [UInt8]) throws(Problem) -> ([String: JSONValue], ProjectMetadata) {
+        let path = markerPath(projectPath)
+        let bytes: [UInt8]
+        do { bytes = try readFile(path) } catch { throw .sys(error) }
+        let json: JSONValue
+        do { json = try JSONParser.parse(bytes) } catch { throw .corrupt(error.reason) }
+        guard case .object(let raw) = json else { throw .corrupt("not a JSON object") }
+        return (raw, try decode(raw))
+    }
+
+    public static func decode(_ raw: [String: JSONValue]) throws(Problem) -> ProjectMetadata {
+        let version = raw["version"]?.intValue ?? 1
+        if version > ProjectMetadata.currentVersion { throw .unsupportedVersion(version) }
+        guard let typeName = raw["type"]?.stringValue else { throw .corrupt("no project type") }
+        guard let type = ProjectType.named(typeName) else { throw .corrupt("unknown project type “\(typeName)”") }
+        var meta = ProjectMetadata(type: type, created: Int64(raw["created"]?.intValue ?? 0))
+        meta.version = ProjectMetadata.currentVersion
+        if let folders = raw["folders"]?.objectValue {
+            for (role, path) in folders {
+                if let p = path.stringValue, !p.isEmpty { meta.folders[FolderRole(rawValue: role)] = p }
+            }
+        }
+        if let trash = raw["trash"]?.objectValue {
+            for (name, record) in trash {
+                guard let from = record["from"]?.stringValue else { continue }
+                meta.trash[name] = .init(originalPath: from, deleted: Int64(record["deleted"]?.intValue ?? 0))
+            }
+        }
+        if let sort = raw["sort"] {
+            if let by = sort["by"]?.stringValue, let key = SortKey(rawValue: by) { meta.sort.by = key }
+            if let d = sort["descending"]?.boolValue { meta.sort.descending = d }
+        }
+        if let prefs = raw["preferences"] {
+            if let c = prefs["confirmDelete"]?.boolValue { meta.confirmDelete = c }
+            if let ext = prefs["defaultExtension"]?.stringValue { meta.defaultExtension = ext }
+        }
+        return meta
+    }
+
+    // MARK: Writing
+
+    public static func encode(_ meta: ProjectMetadata, over raw: [String: JSONValue]) -> JSONValue {
+        var out = raw
+        out["version"] = .int(meta.version)
+        out["type"] = .string(meta.type.id)
+        out["created"] = .int(Int(meta.created))
+        var folders: [String: JSONValue] = [:]
+        for (role, path) in meta.folders { folders[role.rawValue] = .string(path) }
+        out["folders"] = .object(folders)
+        var trash: [String: JSONValue] = [:]
+        for (name, r) in meta.trash {
+            var record = raw["trash"]?[name]?.objectValue ?? [:]
+            record["from"] = .string(r.originalPath)
+            record["deleted"] = .int(Int(r.deleted))
+            trash[name] = .object(record)
+        }
+        out["trash"] = .object(trash)
+        var sort = raw["sort"]?.objectValue ?? [:]
+        sort["by"] = .string(meta.sort.by.rawValue)
+        sort["descending"] = .bool(meta.sort.descending)
+        out["sort"] = .object(sort)
+        var prefs = raw["preferences"]?.objectValue ?? [:]
+        prefs["confirmDelete"] = .bool(meta.confirmDelete)
+        prefs["defaultExtension"] = .string(meta.defaultExtension)
+        out["preferences"] = .object(prefs)
+        return .object(out)
+    }
+
+    /// Temp file, fsync, rename over the old file, fsync of the folder. The
+    /// temp name is hidden, so a crash never leaves anything visible.
+    static func write(_ json: JSONValue, in carrelDir: Directory) throws(SysError) {
+        var bytes = json.encoded(pretty: true)
+        bytes.append(0x0A)
+        let tmp = Array(".project.json.tmp-\(getpid())-\(Clock.nowMs())".utf8)
+        let fd = BytePath.withCString(tmp) { openat(carrelDir.fd, $0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
+        guard fd >= 0 else { throw SysError("create", BytePath.display(BytePath.join(carrelDir.path, tmp))) }
+        var ok = true
+        bytes.withUnsafeBytes { buf in
+            var off = 0
+            while off < buf.count {
+                let n = Glibc.write(fd, buf.baseAddress! + off, buf.count - off)
+                if n < 0 { if errno == EINTR { continue }; ok = false; return }
+                off += n
+            }
+        }
+        let code = errno
+        if ok && fsync(fd) != 0 { ok = false }
+        close(fd)
+        guard ok else {
+            _ = BytePath.withCString(tmp) { unlinkat(carrelDir.fd, $0, 0) }
+            throw SysError("write", BytePath.display(BytePath.join(carrelDir.path, fileName)), code: code == 0 ? errno : code)
+        }
+        // The one deliberate replacing rename: our own metadata file, atomically.
+        let r = BytePath.withCString(tmp) { src in BytePath.withCString(fileName) { dst in renameat(carrelDir.fd, src, carrelDir.fd, dst) } }
+        guard r == 0 else {
+            let e = SysError("rename", BytePath.display(BytePath.join(carrelDir.path, fileName)))
+            _ = BytePath.withCString(tmp) { unlinkat(carrelDir.fd, $0, 0) }
+            throw e
+        }
+        carrelDir.sync()
+    }
+
+    public static func readFile(_ path: [UInt8], limit: Int = 16 << 20) throws(SysError) -> [UInt8] {
+        let fd = BytePath.withCString(path) { open($0, O_RDONLY | O_CLOEXEC) }
+        guard fd >= 0 else { throw SysError("open", BytePath.display(path)) }
+        defer { close(fd) }
+        var out: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while out.count < limit {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) }
+            if n < 0 { if errno == EINTR { continue }; throw SysError("read", BytePath.display(path)) }
+            if n == 0 { break }
+            out.append(contentsOf: chunk[0..<n])
+        }
+        return out
+    }
+}

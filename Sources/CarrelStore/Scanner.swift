@@ -1,0 +1,112 @@
+import CCarrelSys
+import CarrelModel
+import Glibc
+
+/// Reads a directory tree into `Entry`s with readdir, d_type and one statx
+/// per entry (no FileManager: its resource values read /etc/passwd per call).
+/// Iterative, never follows symlinks, and skips hidden names, so loops and
+/// 2,000-level trees terminate without deep recursion.
+public enum Scanner {
+    /// Names Carrel never shows: hidden files, its own `.carrel`, VCS folders.
+    @inline(__always) public static func isHidden(_ name: UnsafeRawBufferPointer) -> Bool {
+        name.first == UInt8(ascii: ".")
+    }
+
+    public static func isHidden(_ name: [UInt8]) -> Bool { name.first == UInt8(ascii: ".") }
+
+    /// Makes an entry for `name` in the open directory `dirfd`, or nil if it vanished.
+    public static func entry(dirfd: Int32, name: [UInt8]) -> Entry? {
+        var st = carrel_stat_t()
+        let r = BytePath.withCString(name) { carrel_lstat_at(dirfd, $0, &st) }
+        guard r == 0 else { return nil }
+        return makeEntry(EntryName(bytes: name), st, dirfd: dirfd, rawName: name)
+    }
+
+    static func makeEntry(_ name: EntryName, _ st: carrel_stat_t, dirfd: Int32, rawName: [UInt8]) -> Entry {
+        let kind: EntryKind
+        switch st.type {
+        case 1: kind = .file
+        case 2: kind = .directory
+        case 3: kind = .symlink
+        default: kind = .other
+        }
+        let e = Entry(name: name, kind: kind, created: st.birth_ms, modified: st.modified_ms)
+        e.changeStamp = st.change_ns
+        if kind == .symlink {
+            var target = carrel_stat_t()
+            let r = BytePath.withCString(rawName) { carrel_stat_target_at(dirfd, $0, &target) }
+            e.linksToDirectory = r == 0 && target.type == 2
+        }
+        return e
+    }
+
+    /// Fills `root` (a directory entry at `path`) with its whole subtree.
+    /// `visit` sees every directory entry scanned, root included, with its path.
+    public static func scan(_ root: Entry, path: [UInt8], visit: (Entry, [UInt8]) -> Void = { _, _ in }) {
+        var stack: [(Entry, [UInt8])] = [(root, path)]
+        while let (dirEntry, dirPath) = stack.popLast() {
+            visit(dirEntry, dirPath)
+            for child in scanChildren(of: dirEntry, path: dirPath) where child.kind == .directory {
+                stack.append((child, BytePath.join(dirPath, child.name.bytes)))
+            }
+        }
+    }
+
+    /// Reads one directory's visible children into `dir` (which must be empty)
+    /// and returns them. Marks `dir` unreadable when it cannot be opened.
+    @discardableResult
+    public static func scanChildren(of dir: Entry, path: [UInt8]) -> [Entry] {
+        let fd = BytePath.withCString(path) { open($0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
+        guard fd >= 0 else {
+            dir.unreadable = errno == EACCES || errno == EPERM
+            return []
+        }
+        dir.unreadable = false
+        var own = carrel_stat_t()
+        if carrel_lstat_at(fd, ".", &own) == 0 { dir.changeStamp = own.change_ns }
+        guard let d = carrel_dir_open_fd(fd) else { return [] }
+        defer { carrel_dir_close(d) }
+        var made: [Entry] = []
+        var namePtr: UnsafePointer<CChar>?
+        var type: Int32 = 0
+        while carrel_dir_next(d, &namePtr, &type) == 1 {
+            let len = strlen(namePtr!)
+            let raw = UnsafeRawBufferPointer(start: namePtr!, count: len)
+            if isHidden(raw) { continue }
+            var st = carrel_stat_t()
+            guard carrel_lstat_at(fd, namePtr!, &st) == 0 else { continue }
+            let bytes = Array(raw)
+            let e = makeEntry(EntryName(bytes: bytes), st, dirfd: fd, rawName: bytes)
+            dir.add(e)
+            made.append(e)
+        }
+        return made
+    }
+
+    /// Whether `path/.carrel/project.json` exists: the project marker.
+    public static func hasProjectMarker(_ path: [UInt8]) -> Bool {
+        var st = carrel_stat_t()
+        let marker = BytePath.join(BytePath.join(path, Array(".carrel".utf8)), Array("project.json".utf8))
+        return BytePath.withCString(marker) { carrel_lstat_at(AT_FDCWD, $0, &st) } == 0 && st.type == 1
+    }
+
+    /// lstat of an absolute path.
+    public static func stat(_ path: [UInt8]) -> carrel_stat_t? {
+        var st = carrel_stat_t()
+        return BytePath.withCString(path) { carrel_lstat_at(AT_FDCWD, $0, &st) } == 0 ? st : nil
+    }
+}
+
+extension Scanner {
+    /// Fresh, unattached entries for the visible children of `path`, or nil
+    /// when it cannot be read. Used to reconcile the model with the disk.
+    public static func readDirectory(_ path: [UInt8]) -> [Entry]? {
+        let probe = Entry(name: EntryName("probe"), kind: .directory)
+        let fd = BytePath.withCString(path) { open($0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
+        guard fd >= 0 else { return nil }
+        close(fd)
+        let children = scanChildren(of: probe, path: path)
+        for c in children { probe.remove(c) }
+        return children
+    }
+}

@@ -1,0 +1,66 @@
+import CarrelJSON
+import CarrelModel
+import Glibc
+
+/// Server state that belongs to no project: the settings of plain libraries
+/// (sort, "don't ask again"), kept in the user's state folder, never in the library.
+public struct LibrarySettings: Sendable, Equatable {
+    public var sort = SortOrder.byName
+    public var confirmDelete = true
+    public init() {}
+}
+
+public enum StateFiles {
+    /// `$XDG_STATE_HOME/carrel` (`~/.local/state/carrel`), or
+    /// `~/Library/Application Support/Carrel` on macOS.
+    public static func directory() -> [UInt8]? {
+        #if os(macOS)
+        guard let home = Environment.get("HOME") else { return nil }
+        return Array((home + "/Library/Application Support/Carrel").utf8)
+        #else
+        if let s = Environment.get("XDG_STATE_HOME"), s.hasPrefix("/") { return Array((s + "/carrel").utf8) }
+        guard let home = Environment.get("HOME"), home.hasPrefix("/") else { return nil }
+        return Array((home + "/.local/state/carrel").utf8)
+        #endif
+    }
+
+    static var librariesFile: [UInt8]? { directory().map { BytePath.join($0, Array("libraries.json".utf8)) } }
+
+    public static func settings(for library: [UInt8]) -> LibrarySettings {
+        var s = LibrarySettings()
+        guard let file = librariesFile, let bytes = try? ProjectFile.readFile(file),
+              let json = try? JSONParser.parse(bytes), let entry = json[BytePath.display(library)] else { return s }
+        if let by = entry["sort"]?["by"]?.stringValue, let key = SortKey(rawValue: by) { s.sort.by = key }
+        if let d = entry["sort"]?["descending"]?.boolValue { s.sort.descending = d }
+        if let c = entry["confirmDelete"]?.boolValue { s.confirmDelete = c }
+        return s
+    }
+
+    /// Best effort: losing a plain library's sort order is not losing writing.
+    public static func save(_ settings: LibrarySettings, for library: [UInt8]) {
+        guard let dir = directory(), let file = librariesFile else { return }
+        var path: [UInt8] = []
+        for part in dir.split(separator: UInt8(ascii: "/")) {
+            path.append(UInt8(ascii: "/"))
+            path.append(contentsOf: part)
+            _ = BytePath.withCString(path) { mkdir($0, 0o700) }
+        }
+        var all: [String: JSONValue] = [:]
+        if let bytes = try? ProjectFile.readFile(file), case .object(let o)? = try? JSONParser.parse(bytes) { all = o }
+        all[BytePath.display(library)] = [
+            "sort": ["by": .string(settings.sort.by.rawValue), "descending": .bool(settings.sort.descending)],
+            "confirmDelete": .bool(settings.confirmDelete),
+        ]
+        guard let d = try? Directory.open(dir) else { return }
+        var bytes = JSONValue.object(all).encoded(pretty: true)
+        bytes.append(0x0A)
+        let tmp = Array(".libraries.json.tmp-\(getpid())".utf8)
+        let fd = BytePath.withCString(tmp) { openat(d.fd, $0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600) }
+        guard fd >= 0 else { return }
+        _ = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress!, $0.count) }
+        fsync(fd)
+        close(fd)
+        _ = BytePath.withCString(tmp) { src in BytePath.withCString(Array("libraries.json".utf8)) { renameat(d.fd, src, d.fd, $0) } }
+        d.sync()
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import Glibc
+
+/// One raw change the kernel reported, in a watched directory.
+public struct WatchEvent: Sendable {
+    public let watch: Int32
+    public let mask: UInt32
+    public let cookie: UInt32
+    public let name: [UInt8]
+
+    public var isOverflow: Bool { mask & UInt32(IN_Q_OVERFLOW) != 0 }
+    public var isMovedFrom: Bool { mask & UInt32(IN_MOVED_FROM) != 0 }
+    public var isMovedTo: Bool { mask & UInt32(IN_MOVED_TO) != 0 }
+    public var isContentChange: Bool { mask & UInt32(IN_CLOSE_WRITE | IN_MODIFY | IN_ATTRIB) != 0 }
+    public var watchGone: Bool { mask & UInt32(IN_IGNORED) != 0 }
+}
+
+/// inotify, one watch per directory. Events are read on a thread of their own,
+/// gathered for a few milliseconds so a burst (a `git checkout`) arrives as
+/// one batch, then handed to `deliver`. Directories that cannot get a watch
+/// (max_user_watches reached) are polled by the owner instead.
+public final class Watcher: @unchecked Sendable {
+    public static let mask = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_CLOSE_WRITE | IN_ATTRIB
+        | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR | IN_DONT_FOLLOW | IN_EXCL_UNLINK)
+
+    private let fd: Int32
+    private let deliver: @Sendable ([WatchEvent]) -> Void
+    private var thread: Thread?
+
+    /// nil when inotify is unavailable; the owner then polls everything.
+    public init?(deliver: @escaping @Sendable ([WatchEvent]) -> Void) {
+        fd = inotify_init1(Int32(IN_CLOEXEC))
+        guard fd >= 0 else { return nil }
+        self.deliver = deliver
+    }
+
+    public func start() {
+        let t = Thread { [self] in self.run() }
+        t.name = "carrel-watcher"
+        thread = t
+        t.start()
+    }
+
+    public enum AddResult { case added(Int32), noWatchesLeft, failed(Int32) }
+
+    public func add(_ path: [UInt8]) -> AddResult {
+        let wd = BytePath.withCString(path) { inotify_add_watch(fd, $0, Self.mask) }
+        if wd >= 0 { return .added(wd) }
+        return errno == ENOSPC ? .noWatchesLeft : .failed(errno)
+    }
+
+    public func remove(_ wd: Int32) { inotify_rm_watch(fd, wd) }
+
+    private func run() {
+        var buffer = [UInt8](repeating: 0, count: 256 * 1024)
+        while true {
+            var batch: [WatchEvent] = []
+            guard readEvents(into: &buffer, &batch, timeoutMs: -1) else { return }
+            // Gather the rest of a burst, but never hold events back longer than ~50 ms.
+            let deadline = Clock.nowMs() + 50
+            while Clock.nowMs() < deadline {
+                if !readEvents(into: &buffer, &batch, timeoutMs: 10) { break }
+                if batch.count > 100_000 { break }
+            }
+            if !batch.isEmpty { deliver(batch) }
+        }
+    }
+
+    /// Waits up to `timeoutMs` (-1: forever) and appends what is there. False when the fd is gone.
+    private func readEvents(into buffer: inout [UInt8], _ out: inout [WatchEvent], timeoutMs: Int32) -> Bool {
+        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        let r = poll(&p, 1, timeoutMs)
+        if r < 0 { return errno == EINTR }
+        if r == 0 { return timeoutMs >= 0 ? false : true }
+        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+        if n <= 0 { return n < 0 && errno == EINTR }
+        buffer.withUnsafeBytes { raw in
+            var off = 0
+            let header = MemoryLayout<inotify_event>.size
+            while off + header <= n {
+                let ev = raw.loadUnaligned(fromByteOffset: off, as: inotify_event.self)
+                let nameStart = off + header
+                var nameBytes: [UInt8] = []
+                if ev.len > 0 {
+                    let slice = raw[nameStart..<(nameStart + Int(ev.len))]
+                    nameBytes = Array(slice.prefix { $0 != 0 })
+                }
+                out.append(WatchEvent(watch: ev.wd, mask: ev.mask, cookie: ev.cookie, name: nameBytes))
+                off = nameStart + Int(ev.len)
+            }
+        }
+        return true
+    }
+}

@@ -1,0 +1,222 @@
+import CarrelModel
+import CarrelStore
+import Glibc
+
+/// A command's outcome: what to show and what changed.
+public struct Outcome {
+    public enum Result {
+        case item(Item)
+        case deleted(Int)
+        case systemTrash
+    }
+    public var result: Result
+    public var changes: [Change]
+}
+
+extension Workspace {
+    // MARK: Guards shared by every command
+
+    func entryTarget(_ target: Target) throws(Failure) -> (Entry, Library) {
+        switch target {
+        case .entry(let e, let l): return (e, l)
+        case .all(let p, _): throw Failure(.permanentFolder, .permanentFolder(name: p.type.folder(.all)?.title.en ?? "All"))
+        }
+    }
+
+    func checkUnlocked(_ entry: Entry, _ library: Library) throws(Failure) {
+        if let f = library.lock(containing: entry) { throw f }
+    }
+
+    /// Refuses to rename, move or delete what must stay: the library, projects' permanent folders, links' insides.
+    func checkMovable(_ entry: Entry, _ library: Library) throws(Failure) {
+        try checkUnlocked(entry, library)
+        if entry === library.root { throw Failure(.permanentFolder, .libraryRoot(name: library.displayName)) }
+        if let p = library.project(containing: entry), p.permanentFolder(for: entry) != nil {
+            throw Failure(.permanentFolder, .permanentFolder(name: entry.name.string))
+        }
+    }
+
+    /// The folder new things go into: a real, readable directory (not a link).
+    func folderForNewItems(_ target: Target) throws(Failure) -> (Entry, Library) {
+        switch target {
+        case .all(let project, let library):
+            let folder = project.type.folder(.all) ?? .allOfWriting
+            if let dest = folder.newFilesGoTo, let e = project.type.folder(dest).flatMap(project.entry(for:)) { return (e, library) }
+            return (project.root, library)
+        case .entry(let e, let library):
+            if e.kind == .symlink { throw Failure(.outsideWorkspace, .isLink(name: e.name.string)) }
+            guard e.kind == .directory else { throw Failure(.notFound, .notAFolder(name: e.name.string)) }
+            try checkUnlocked(e, library)
+            return (e, library)
+        }
+    }
+
+    func checkFree(_ name: String, in parent: Entry, _ library: Library, except: Entry? = nil) throws(Failure) {
+        if let other = parent.clash(with: name), other !== except {
+            throw Failure(.nameTaken, .nameTaken(name: other.name.string, parent: title(of: parent, in: library)))
+        }
+    }
+
+    func inTrashFlag(_ entry: Entry, _ library: Library) -> Bool {
+        library.project(containing: entry)?.isInTrash(entry) ?? false
+    }
+
+    // MARK: New
+
+    public func newFolder(in target: Target, name raw: String) throws(Failure) -> Outcome {
+        if case .all(let p, _) = target {
+            throw Failure(.permanentFolder, .virtualFolder(name: p.type.folder(.all)?.title.en ?? "All"))
+        }
+        let (parent, library) = try folderForNewItems(target)
+        let name = try NameRules.validate(raw)
+        try checkFree(name, in: parent, library)
+        let dir = try open(parent, in: library)
+        do { try dir.makeDirectory(Array(name.utf8)) } catch { throw failure(for: error) }
+        dir.sync()
+        return added(name, in: parent, dir: dir, library: library)
+    }
+
+    public func newFile(in target: Target, name raw: String) throws(Failure) -> Outcome {
+        let (parent, library) = try folderForNewItems(target)
+        let ext = library.project(containing: parent)?.metadata.defaultExtension ?? "md"
+        let name = NameRules.withDefaultExtension(try NameRules.validate(raw), ext)
+        _ = try NameRules.validate(name)
+        try checkFree(name, in: parent, library)
+        let dir = try open(parent, in: library)
+        do { try dir.createEmptyFile(Array(name.utf8)) } catch { throw failure(for: error) }
+        dir.sync()
+        return added(name, in: parent, dir: dir, library: library)
+    }
+
+    private func added(_ name: String, in parent: Entry, dir: Directory, library: Library) -> Outcome {
+        let e = Scanner.entry(dirfd: dir.fd, name: Array(name.utf8)) ?? Entry(name: EntryName(name), kind: .file)
+        parent.add(e)
+        if e.kind == .directory { watching?.watchTree(e, library: library, workspace: self) }
+        return Outcome(result: .item(.entry(e, library)), changes: [Change(.created, e.path, inTrash: inTrashFlag(e, library))])
+    }
+
+    public func newProject(in target: Target, name raw: String, type: ProjectType) throws(Failure) -> Outcome {
+        let (parent, library) = try entryTarget(target)
+        guard parent === library.root else { throw Failure(.conflict, .projectPlacement) }
+        if library.project(at: parent) != nil || library.lockedProjects[ObjectIdentifier(parent)] != nil {
+            throw Failure(.conflict, .projectNested)
+        }
+        let name = try NameRules.validate(raw)
+        try checkFree(name, in: parent, library)
+        let dir = try open(parent, in: library)
+        // Built under a hidden name and renamed into place, so a crash never
+        // leaves a half-made project in view.
+        let temp = Array(".carrel-new-\(getpid())-\(Clock.nowMs())".utf8)
+        do throws(SysError) {
+            try dir.makeDirectory(temp)
+            let staging = try dir.subdirectory(temp)
+            try ProjectFile.create(in: staging, ProjectMetadata(type: type, created: Clock.nowMs()))
+            for folder in type.directories { try staging.makeDirectory(Array(folder.diskName!.utf8)) }
+            staging.sync()
+            try dir.move(temp, to: dir, as: Array(name.utf8))
+            dir.sync()
+        } catch {
+            try? dir.removeTree(temp)
+            throw failure(for: error)
+        }
+        let e = Scanner.entry(dirfd: dir.fd, name: Array(name.utf8)) ?? Entry(name: EntryName(name), kind: .directory)
+        Scanner.scan(e, path: BytePath.join(parent.path, Array(name.utf8)))
+        parent.add(e)
+        openProjectIfMarked(e, in: library)
+        watching?.watchTree(e, library: library, workspace: self)
+        return Outcome(result: .item(.entry(e, library)), changes: [Change(.created, e.path)])
+    }
+
+    // MARK: Rename and move
+
+    public func rename(_ target: Target, to raw: String) throws(Failure) -> Outcome {
+        let (entry, library) = try entryTarget(target)
+        try checkMovable(entry, library)
+        guard let parent = entry.parent else { throw Failure(.permanentFolder, .libraryRoot(name: library.displayName)) }
+        let name = try NameRules.validate(raw)
+        if name.utf8.elementsEqual(entry.name.string.utf8) && entry.name.isValidUTF8 {
+            return Outcome(result: .item(.entry(entry, library)), changes: [])
+        }
+        try checkFree(name, in: parent, library, except: entry)
+        let project = library.project(containing: entry)
+        let oldPath = entry.path
+        let oldName = entry.name.string
+        let dir = try open(parent, in: library)
+        do { try dir.move(entry.name.bytes, to: dir, as: Array(name.utf8)) } catch { throw failure(for: error, name: oldName) }
+        dir.sync()
+        entry.rename(to: EntryName(name))
+        if let p = project, let t = p.trash, parent === t, p.metadata.trash[oldName] != nil {
+            updateMetadata(p) { m in
+                if let r = m.trash.removeValue(forKey: oldName) { m.trash[name] = r }
+            }
+        }
+        return Outcome(result: .item(.entry(entry, library)),
+                       changes: [Change(.moved, entry.path, from: oldPath, inTrash: inTrashFlag(entry, library))])
+    }
+
+    public func move(_ target: Target, to destination: Target) throws(Failure) -> Outcome {
+        let (entry, library) = try entryTarget(target)
+        try checkMovable(entry, library)
+        if library.project(at: entry) != nil { throw Failure(.conflict, .projectMove(name: entry.name.string)) }
+        if case .all(let p, _) = destination {
+            throw Failure(.permanentFolder, .virtualFolder(name: p.type.folder(.all)?.title.en ?? "All"))
+        }
+        let (dest, destLibrary) = try folderForNewItems(destination)
+        guard destLibrary === library else { throw Failure(.outsideWorkspace, .otherLibrary) }
+        if dest.isDescendant(of: entry) { throw Failure(.intoItself, .intoItself(name: entry.name.string)) }
+        guard let parent = entry.parent else { throw Failure(.permanentFolder, .libraryRoot(name: library.displayName)) }
+        if dest === parent { return Outcome(result: .item(.entry(entry, library)), changes: []) }
+        if let p = library.project(containing: dest), dest === p.trash, library.project(containing: entry) === p {
+            return try moveToTrash(entry, p, library)
+        }
+        try checkFree(entry.name.string, in: dest, library)
+        let source = library.project(containing: entry)
+        let trashItemName = source.flatMap { p in p.trash.flatMap { parent === $0 ? entry.name.string : nil } }
+        let from = try open(parent, in: library)
+        let to = try open(dest, in: library)
+        let oldPath = entry.path
+        do { try from.move(entry.name.bytes, to: to, as: entry.name.bytes) } catch { throw failure(for: error, name: entry.name.string) }
+        to.sync()
+        from.sync()
+        entry.move(to: dest, as: entry.name)
+        if let p = source, let n = trashItemName, p.metadata.trash[n] != nil {
+            updateMetadata(p) { $0.trash[n] = nil }
+        }
+        return Outcome(result: .item(.entry(entry, library)),
+                       changes: [Change(.moved, entry.path, from: oldPath, inTrash: inTrashFlag(entry, library))])
+    }
+
+    // MARK: Sort
+
+    public func setSort(_ target: Target, _ order: SortOrder) throws(Failure) -> Outcome {
+        let (entry, library): (Entry, Library)
+        switch target {
+        case .all(let p, let l): (entry, library) = (p.root, l)
+        case .entry(let e, let l): (entry, library) = (e, l)
+        }
+        try checkUnlocked(entry, library)
+        if let p = library.project(containing: entry) {
+            try updateMetadataOrFail(p) { $0.sort = order }
+            return Outcome(result: .item(.entry(p.root, library)), changes: [Change(.changed, p.root.path)])
+        }
+        library.settings.sort = order
+        StateFiles.save(library.settings, for: library.path)
+        return Outcome(result: .item(.entry(library.root, library)), changes: [Change(.changed, library.root.path)])
+    }
+
+    // MARK: Metadata
+
+    func updateMetadataOrFail(_ project: Project, _ change: (inout ProjectMetadata) -> Void) throws(Failure) {
+        do {
+            project.metadata = try ProjectFile.update(project.root.path, change)
+        } catch {
+            throw failure(for: error, projectPath: project.root.path)
+        }
+    }
+
+    /// For bookkeeping after the files already moved: the files are the
+    /// truth, and the next open repairs a record that could not be written.
+    func updateMetadata(_ project: Project, _ change: (inout ProjectMetadata) -> Void) {
+        try? updateMetadataOrFail(project, change)
+    }
+}

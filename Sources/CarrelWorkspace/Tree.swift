@@ -1,0 +1,192 @@
+import CarrelModel
+import CarrelStore
+
+/// One row of the binder: a real entry, a project's section header, or its virtual "All".
+public enum Item {
+    case entry(Entry, Library)
+    case section(Project, index: Int, Library)
+    case all(Project, Library)
+}
+
+public enum NodeKind: String, Sendable { case library, project, section, folder, file }
+
+/// Everything a client is told about one row. The Server turns it into JSON.
+public struct NodeInfo {
+    public var path: [UInt8]?
+    public var name: String
+    public var title: String
+    public var kind: NodeKind
+    public var role: FolderRole?
+    public var icon: String
+    public var permanent = false
+    public var virtual = false
+    public var projectType: String?
+    public var folderCount = 0
+    public var fileCount = 0
+    public var created: Int64?
+    public var modified: Int64?
+    public var inTrash = false
+    public var link = false
+    public var unreadable = false
+}
+
+public let sectionIcon = "list.bullet"
+
+extension Workspace {
+    public func describe(_ item: Item, _ language: Language) -> NodeInfo {
+        switch item {
+        case .section(let project, let index, _):
+            let section = project.type.sections[index]
+            var info = NodeInfo(path: nil, name: section.header, title: section.title(language), kind: .section, icon: sectionIcon)
+            info.permanent = true
+            info.virtual = true
+            for child in children(item) { count(child, into: &info) }
+            return info
+        case .all(let project, _):
+            let folder = project.type.folder(.all) ?? .allOfWriting
+            var info = NodeInfo(path: project.root.path + [UInt8(ascii: "/")] + Array(".carrel/all".utf8),
+                                name: folder.title.en, title: folder.title(language), kind: .folder, role: .all, icon: folder.icon)
+            info.permanent = true
+            info.virtual = true
+            info.fileCount = allFileCount(project, folder)
+            return info
+        case .entry(let entry, let library):
+            return describe(entry, library, language)
+        }
+    }
+
+    private func count(_ item: Item, into info: inout NodeInfo) {
+        switch item {
+        case .section, .all: info.folderCount += 1
+        case .entry(let e, _): if e.isFolderLike { info.folderCount += 1 } else { info.fileCount += 1 }
+        }
+    }
+
+    func describe(_ entry: Entry, _ library: Library, _ language: Language) -> NodeInfo {
+        let name = entry === library.root ? library.displayName : entry.name.string
+        var info = NodeInfo(path: entry.path, name: name, title: name, kind: entry.isFolderLike ? .folder : .file,
+                            icon: entry.isFolderLike ? Icon.folder : Icon.file)
+        info.created = entry.created >= 0 ? entry.created : nil
+        info.modified = entry.modified
+        info.folderCount = entry.folderCount
+        info.fileCount = entry.fileCount
+        info.link = entry.kind == .symlink
+        info.unreadable = entry.unreadable
+        if info.link { info.folderCount = 0; info.fileCount = 0 }
+        if let project = library.project(at: entry) {
+            info.kind = .project
+            info.icon = Icon.project
+            info.projectType = project.type.id
+        } else if entry === library.root {
+            info.kind = library.lockedProjects[ObjectIdentifier(entry)] == nil ? .library : .project
+            info.icon = info.kind == .library ? Icon.library : Icon.project
+        } else if library.lockedProjects[ObjectIdentifier(entry)] != nil {
+            info.kind = .project
+            info.icon = Icon.project
+        } else if let project = library.project(containing: entry) {
+            if let folder = project.permanentFolder(for: entry) {
+                info.role = folder.role
+                info.title = folder.title(language)
+                info.icon = folder.icon
+                info.permanent = true
+            }
+            info.inTrash = project.isInTrash(entry)
+        }
+        return info
+    }
+
+    func allFileCount(_ project: Project, _ folder: PermanentFolder) -> Int {
+        switch folder.contents {
+        case .wholeProject:
+            return project.root.fileTotal - (project.trash?.fileTotal ?? 0)
+        case .filesOf(let roles):
+            return roles.compactMap { project.type.folder($0).flatMap(project.entry(for:)) }.reduce(0) { $0 + $1.fileTotal }
+        case .directory:
+            return 0
+        }
+    }
+
+    public func hasChildren(_ item: Item) -> Bool {
+        switch item {
+        case .section: return true
+        case .all(let p, _): return allFileCount(p, p.type.folder(.all) ?? .allOfWriting) > 0
+        case .entry(let e, let library):
+            if library.project(at: e) != nil { return true }
+            return e.kind == .directory && !e.children.isEmpty
+        }
+    }
+
+    /// The sort setting in force for things inside `entry`.
+    public func order(for entry: Entry, in library: Library) -> SortOrder {
+        library.project(containing: entry)?.metadata.sort ?? library.settings.sort
+    }
+
+    /// Children in display order.
+    public func children(_ item: Item) -> [Item] {
+        switch item {
+        case .entry(let entry, let library):
+            guard entry.kind == .directory else { return [] }
+            if let project = library.project(at: entry) {
+                return project.type.sections.indices.map { .section(project, index: $0, library) }
+            }
+            let sorted = entry.sortedChildren(order(for: entry, in: library))
+            if entry === library.root {
+                let projects = sorted.filter { library.project(at: $0) != nil || library.lockedProjects[ObjectIdentifier($0)] != nil }
+                let rest = sorted.filter { library.project(at: $0) == nil && library.lockedProjects[ObjectIdentifier($0)] == nil }
+                return (projects + rest).map { .entry($0, library) }
+            }
+            return sorted.map { .entry($0, library) }
+        case .section(let project, let index, let library):
+            var items: [Item] = []
+            for folder in project.type.sections[index].folders {
+                if folder.isVirtual {
+                    items.append(.all(project, library))
+                } else if let e = project.entry(for: folder) {
+                    items.append(.entry(e, library))
+                }
+            }
+            if index == 0 {
+                let permanent = Set(project.type.directories.compactMap { project.entry(for: $0) }.map(ObjectIdentifier.init))
+                for e in project.root.sortedChildren(project.metadata.sort) where !permanent.contains(ObjectIdentifier(e)) {
+                    items.append(.entry(e, library))
+                }
+            }
+            return items
+        case .all(let project, let library):
+            let folder = project.type.folder(.all) ?? .allOfWriting
+            var files: [Entry] = []
+            let trash = project.trash
+            let sources: [Entry]
+            switch folder.contents {
+            case .wholeProject: sources = [project.root]
+            case .filesOf(let roles): sources = roles.compactMap { project.type.folder($0).flatMap(project.entry(for:)) }
+            case .directory: sources = []
+            }
+            for source in sources {
+                source.walk { e in
+                    if e === trash { return false }
+                    if e.kind == .file { files.append(e) }
+                    return e.kind == .directory
+                }
+            }
+            let order = project.metadata.sort
+            files.sort { Ordering.precedes($0, $1, order) }
+            return files.map { .entry($0, library) }
+        }
+    }
+
+    /// Root items: one per library.
+    public var roots: [Item] { libraries.map { .entry($0.root, $0) } }
+
+    /// The breadcrumb above `entry`, from its project (or library) down to its parent.
+    public func breadcrumb(_ entry: Entry, _ library: Library, _ language: Language) -> [String] {
+        var names: [String] = []
+        let project = library.project(containing: entry)
+        for e in entry.lineage.dropLast() {
+            if e === library.root, project != nil, project?.root !== e { continue }
+            if let p = project, let folder = p.permanentFolder(for: e) { names.append(folder.title(language)); continue }
+            names.append(e === library.root ? library.displayName : e.name.string)
+        }
+        return names
+    }
+}

@@ -1,0 +1,242 @@
+import CarrelModel
+import CarrelStore
+import Glibc
+
+/// Which directories have which inotify watch, and which must be polled.
+final class WatchState {
+    let watcher: Watcher?
+    var entryOf: [Int32: Entry] = [:]
+    var watchOf: [ObjectIdentifier: Int32] = [:]
+    /// Watches on projects' `.carrel` folders, to see project.json change.
+    var projectOf: [Int32: Entry] = [:]
+    var polled: [ObjectIdentifier: Entry] = [:]
+    var warned = false
+    let log: (String) -> Void
+
+    init(watcher: Watcher?, log: @escaping (String) -> Void) {
+        self.watcher = watcher
+        self.log = log
+    }
+
+    func watchTree(_ top: Entry, library: Library, workspace: Workspace) {
+        top.walk { e in
+            guard e.kind == .directory else { return false }
+            watch(e)
+            if library.project(at: e) != nil || e === library.root || e.parent === library.root { watchMarker(of: e) }
+            return true
+        }
+    }
+
+    private func watch(_ e: Entry) {
+        let id = ObjectIdentifier(e)
+        guard watchOf[id] == nil, polled[id] == nil else { return }
+        guard let watcher else { polled[id] = e; return }
+        switch watcher.add(e.path) {
+        case .added(let wd):
+            entryOf[wd] = e
+            watchOf[id] = wd
+        case .noWatchesLeft:
+            if !warned {
+                warned = true
+                log("warning: inotify watches exhausted (fs.inotify.max_user_watches); polling the remaining folders every 0.5 s")
+            }
+            polled[id] = e
+        case .failed:
+            polled[id] = e
+        }
+    }
+
+    /// The `.carrel` folder of a project (or would-be project), if it exists.
+    func watchMarker(of e: Entry) {
+        guard let watcher else { return }
+        let carrel = BytePath.join(e.path, ProjectFile.directoryName)
+        if case .added(let wd) = watcher.add(carrel) { projectOf[wd] = e }
+    }
+
+    func unwatchTree(_ top: Entry) {
+        top.walk { e in
+            let id = ObjectIdentifier(e)
+            if let wd = watchOf.removeValue(forKey: id) {
+                entryOf[wd] = nil
+                watcher?.remove(wd)
+            }
+            polled[id] = nil
+            return e.kind == .directory
+        }
+        for (wd, e) in projectOf where e.isDescendant(of: top) {
+            projectOf[wd] = nil
+            watcher?.remove(wd)
+        }
+    }
+}
+
+extension Workspace {
+    /// Starts watching every library. `deliver` is called on the watcher's
+    /// thread; the owner hands the events back to `apply` on its own queue.
+    public func startWatching(log: @escaping (String) -> Void, deliver: @escaping @Sendable ([WatchEvent]) -> Void) {
+        guard watching == nil else { return }
+        let watcher = Watcher(deliver: deliver)
+        if watcher == nil { log("warning: inotify unavailable; polling folders every 0.5 s") }
+        let state = WatchState(watcher: watcher, log: log)
+        watching = state
+        for library in libraries { state.watchTree(library.root, library: library, workspace: self) }
+        watcher?.start()
+    }
+
+    public var needsPolling: Bool { !(watching?.polled.isEmpty ?? true) }
+
+    /// Brings the model in line with what the kernel reported, returning what changed.
+    public func apply(_ events: [WatchEvent]) -> [Change] {
+        guard let state = watching else { return [] }
+        if events.contains(where: \.isOverflow) { return rescanAll() }
+        var changes: [Change] = []
+        var dirty: [ObjectIdentifier: Entry] = [:]
+        var movedFrom: [UInt32: (Entry, [UInt8])] = [:]
+        var contentChanged: [(Entry, [UInt8])] = []
+        var markerTouched: [ObjectIdentifier: Entry] = [:]
+        for ev in events {
+            if ev.watchGone {
+                if let e = state.entryOf.removeValue(forKey: ev.watch) { state.watchOf[ObjectIdentifier(e)] = nil }
+                state.projectOf[ev.watch] = nil
+                continue
+            }
+            if let projectRoot = state.projectOf[ev.watch] {
+                markerTouched[ObjectIdentifier(projectRoot)] = projectRoot
+                continue
+            }
+            guard let dir = state.entryOf[ev.watch], library(of: dir) != nil else { continue }
+            if ev.name == ProjectFile.directoryName {
+                markerTouched[ObjectIdentifier(dir)] = dir
+                continue
+            }
+            if Scanner.isHidden(ev.name) || ev.name.isEmpty { continue }
+            dirty[ObjectIdentifier(dir)] = dir
+            if ev.isMovedFrom { movedFrom[ev.cookie] = (dir, ev.name) }
+            if ev.isMovedTo, let (fromDir, fromName) = movedFrom.removeValue(forKey: ev.cookie) {
+                if let change = applyMove(fromDir, fromName, to: dir, ev.name) { changes.append(change) }
+            }
+            if ev.isContentChange { contentChanged.append((dir, ev.name)) }
+        }
+        for dir in dirty.values where library(of: dir) != nil { changes += reconcile(dir) }
+        for (dir, name) in contentChanged {
+            guard let e = dir.child(EntryName(bytes: name)), e.kind == .file, let st = Scanner.stat(e.path) else { continue }
+            if st.modified_ms != e.modified {
+                e.modified = st.modified_ms
+                changes.append(Change(.changed, e.path, inTrash: inTrashFlag(e)))
+            }
+        }
+        for dir in markerTouched.values { changes += reloadProject(dir) }
+        return changes
+    }
+
+    private func inTrashFlag(_ e: Entry) -> Bool {
+        guard let l = library(of: e) else { return false }
+        return l.project(containing: e)?.isInTrash(e) ?? false
+    }
+
+    /// A rename seen whole (both halves in one batch): moves the model's
+    /// entry, subtree and watches intact.
+    private func applyMove(_ fromDir: Entry, _ fromName: [UInt8], to toDir: Entry, _ toName: [UInt8]) -> Change? {
+        guard let e = fromDir.child(EntryName(bytes: fromName)), toDir.child(EntryName(bytes: toName)) == nil,
+              Scanner.stat(BytePath.join(fromDir.path, fromName)) == nil,
+              Scanner.stat(BytePath.join(toDir.path, toName)) != nil,
+              !toDir.isDescendant(of: e) else { return nil }
+        let old = e.path
+        e.move(to: toDir, as: EntryName(bytes: toName))
+        return Change(.moved, e.path, from: old, inTrash: inTrashFlag(e))
+    }
+
+    /// Compares one directory's children with the disk and fixes the model.
+    func reconcile(_ dir: Entry) -> [Change] {
+        guard let library = library(of: dir), dir.kind == .directory else { return [] }
+        guard let onDisk = Scanner.readDirectory(dir.path) else {
+            dir.unreadable = Scanner.stat(dir.path) != nil
+            return []
+        }
+        dir.unreadable = false
+        var changes: [Change] = []
+        var seen = Set<EntryName>()
+        for fresh in onDisk {
+            seen.insert(fresh.name)
+            if let known = dir.child(fresh.name) {
+                if known.kind == fresh.kind {
+                    if known.kind == .file, known.modified != fresh.modified {
+                        known.modified = fresh.modified
+                        changes.append(Change(.changed, known.path, inTrash: inTrashFlag(known)))
+                    }
+                    known.linksToDirectory = fresh.linksToDirectory
+                    continue
+                }
+                changes.append(Change(.deleted, known.path))
+                detach(known)
+            }
+            if fresh.kind == .directory { Scanner.scan(fresh, path: BytePath.join(dir.path, fresh.name.bytes)) }
+            dir.add(fresh)
+            if dir === library.root, fresh.kind == .directory { openProjectIfMarked(fresh, in: library) }
+            watching?.watchTree(fresh, library: library, workspace: self)
+            changes.append(Change(.created, fresh.path, inTrash: inTrashFlag(fresh)))
+        }
+        for child in Array(dir.children.values) where !seen.contains(child.name) {
+            changes.append(Change(.deleted, child.path))
+            detach(child)
+        }
+        if let project = library.project(at: dir) {
+            let before = Set(dir.children.keys)
+            repair(project, in: library)
+            for e in dir.children.values where !before.contains(e.name) { changes.append(Change(.created, e.path)) }
+        }
+        return changes
+    }
+
+    private func detach(_ e: Entry) {
+        if let library = library(of: e) {
+            library.projects[ObjectIdentifier(e)] = nil
+            library.lockedProjects[ObjectIdentifier(e)] = nil
+        }
+        e.parent?.remove(e)
+        watching?.unwatchTree(e)
+        e.dismantle()
+    }
+
+    /// project.json or `.carrel` changed: re-read it.
+    private func reloadProject(_ dir: Entry) -> [Change] {
+        guard let library = library(of: dir) else { return [] }
+        let before = library.project(at: dir)?.metadata
+        let wasLocked = library.lockedProjects[ObjectIdentifier(dir)] != nil
+        let project = openProjectIfMarked(dir, in: library)
+        watching?.watchMarker(of: dir)
+        if project?.metadata != before || wasLocked != (library.lockedProjects[ObjectIdentifier(dir)] != nil) {
+            return [Change(.changed, dir.path)]
+        }
+        return []
+    }
+
+    /// After lost events: compare every directory with the disk.
+    public func rescanAll() -> [Change] {
+        var changes: [Change] = []
+        for library in libraries {
+            var dirs: [Entry] = []
+            library.root.walk { e in
+                if e.kind == .directory { dirs.append(e); return true }
+                return false
+            }
+            for d in dirs where library.root === d.root { changes += reconcile(d) }
+            for (_, p) in library.projects { changes += reloadProject(p.root) }
+        }
+        return changes
+    }
+
+    /// Polls directories that have no inotify watch, by their mtime.
+    public func poll() -> [Change] {
+        guard let state = watching else { return [] }
+        var changes: [Change] = []
+        for e in Array(state.polled.values) where library(of: e) != nil {
+            guard let st = Scanner.stat(e.path) else { continue }
+            if st.change_ns != e.changeStamp {
+                e.changeStamp = st.change_ns
+                changes += reconcile(e)
+            }
+        }
+        return changes
+    }
+}

@@ -1,0 +1,199 @@
+import CarrelModel
+import CarrelStore
+import Glibc
+
+/// The libraries a server (or the CLI) works on, kept in memory and current.
+/// Not thread-safe: its owner confines it to one queue.
+///
+/// **Invariant:** every path it touches is inside a library; every mutation
+/// goes through an atomic no-replace primitive and updates the model after
+/// the disk, so the model never shows what the disk does not have.
+public final class Workspace {
+    public private(set) var libraries: [Library] = []
+    /// Set by the owner; watching starts when it is.
+    var watching: WatchState?
+
+    public init() {}
+
+    // MARK: Libraries
+
+    @discardableResult
+    public func addLibrary(_ rawPath: [UInt8]) -> Library {
+        var path = rawPath
+        while path.count > 1, path.last == UInt8(ascii: "/") { path.removeLast() }
+        if let existing = libraries.first(where: { $0.path == path }) { return existing }
+        let real = BytePath.withCString(path) { p -> [UInt8] in
+            guard let r = realpath(p, nil) else { return path }
+            defer { free(r) }
+            return Array(UnsafeRawBufferPointer(start: r, count: strlen(r)))
+        }
+        let library = Library(path: path, realPath: real)
+        if let st = Scanner.stat(path) {
+            library.root.created = st.birth_ms
+            library.root.modified = st.modified_ms
+        }
+        Scanner.scan(library.root, path: path)
+        libraries.append(library)
+        discoverProjects(in: library)
+        watching?.watchTree(library.root, library: library, workspace: self)
+        return library
+    }
+
+    public func removeLibrary(_ rawPath: [UInt8]) {
+        var path = rawPath
+        while path.count > 1, path.last == UInt8(ascii: "/") { path.removeLast() }
+        guard let i = libraries.firstIndex(where: { $0.path == path }) else { return }
+        let library = libraries.remove(at: i)
+        watching?.unwatchTree(library.root)
+        library.root.dismantle()
+    }
+
+    func discoverProjects(in library: Library) {
+        openProjectIfMarked(library.root, in: library)
+        for child in library.root.children.values where child.kind == .directory {
+            openProjectIfMarked(child, in: library)
+        }
+    }
+
+    /// Opens a project: reads its metadata and repairs it (missing permanent
+    /// folders come back, records of vanished Trash items go, unfinished
+    /// purges finish). A project.json that is too new or unreadable locks the
+    /// project: it shows, and every command in it is refused, so it is never overwritten.
+    @discardableResult
+    func openProjectIfMarked(_ entry: Entry, in library: Library) -> Project? {
+        let id = ObjectIdentifier(entry)
+        let path = entry.path
+        guard Scanner.hasProjectMarker(path) else {
+            library.projects[id] = nil
+            library.lockedProjects[id] = nil
+            return nil
+        }
+        do {
+            let meta = try ProjectFile.read(path)
+            let project = library.projects[id] ?? Project(root: entry, metadata: meta)
+            project.metadata = meta
+            library.projects[id] = project
+            library.lockedProjects[id] = nil
+            repair(project, in: library)
+            return project
+        } catch {
+            library.projects[id] = nil
+            library.lockedProjects[id] = failure(for: error, projectPath: path)
+            return nil
+        }
+    }
+
+    func failure(for problem: ProjectFile.Problem, projectPath: [UInt8]) -> Failure {
+        let file = BytePath.display(ProjectFile.markerPath(projectPath))
+        switch problem {
+        case .unsupportedVersion(let v):
+            return Failure(.unsupportedVersion, .unsupportedVersion(path: file, version: v, known: ProjectMetadata.currentVersion))
+        case .corrupt(let detail):
+            return Failure(.io, .corruptProjectFile(path: file, detail: detail))
+        case .sys(let e):
+            return failure(for: e)
+        }
+    }
+
+    /// Repairs after a crash or tampering. Each step only adds what is
+    /// missing or removes what can no longer be true.
+    func repair(_ project: Project, in library: Library) {
+        let root = project.root
+        let rootPath = root.path
+        guard let dir = try? Directory.open(rootPath) else { return }
+        for folder in project.type.directories {
+            guard let name = project.metadata.path(of: folder), !name.contains("/") else { continue }
+            if root.child(name) == nil, !dir.exists(Array(name.utf8)) {
+                if (try? dir.makeDirectory(Array(name.utf8))) != nil, let e = Scanner.entry(dirfd: dir.fd, name: Array(name.utf8)) {
+                    root.add(e)
+                    watching?.watchTree(e, library: library, workspace: self)
+                }
+            }
+        }
+        dir.sync()
+        finishPurges(project)
+        let trashNames = Set(project.trash?.children.keys.map(\.string) ?? [])
+        if project.metadata.trash.keys.contains(where: { !trashNames.contains($0) }) {
+            if let meta = try? ProjectFile.update(rootPath, { m in m.trash = m.trash.filter { trashNames.contains($0.key) } }) {
+                project.metadata = meta
+            }
+        }
+    }
+
+    // MARK: Finding things
+
+    /// What a path names: an entry, or a project's virtual "All".
+    public enum Target {
+        case entry(Entry, Library)
+        case all(Project, Library)
+    }
+
+    public static let allSuffix: [[UInt8]] = [Array(".carrel".utf8), Array("all".utf8)]
+
+    /// Resolves an absolute path. `uri` is only for the error message.
+    public func locate(_ path: [UInt8], uri: String) throws(Failure) -> Target {
+        let parts = path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true).map { Array($0) }
+        guard path.first == UInt8(ascii: "/"), !parts.contains([UInt8(ascii: ".")]), !parts.contains([UInt8(ascii: "."), UInt8(ascii: ".")]) else {
+            throw Failure(.outsideWorkspace, .outsideWorkspace(uri: uri))
+        }
+        for library in libraries.sorted(by: { $0.path.count > $1.path.count }) {
+            for base in [library.path, library.realPath] {
+                let baseParts = base.split(separator: UInt8(ascii: "/")).map { Array($0) }
+                guard parts.count >= baseParts.count, Array(parts[0..<baseParts.count]) == baseParts else { continue }
+                return try walk(Array(parts[baseParts.count...]), in: library, display: path)
+            }
+        }
+        throw Failure(.outsideWorkspace, .outsideWorkspace(uri: uri))
+    }
+
+    private func walk(_ components: [[UInt8]], in library: Library, display: [UInt8]) throws(Failure) -> Target {
+        var e = library.root
+        var i = 0
+        while i < components.count {
+            let c = components[i]
+            if i + 2 == components.count, Array(components[i...]) == Self.allSuffix, let p = library.project(at: e) {
+                return .all(p, library)
+            }
+            guard let next = e.child(EntryName(bytes: c)) else {
+                if e.kind == .symlink { throw Failure(.outsideWorkspace, .isLink(name: e.name.string)) }
+                throw Failure(.notFound, .notFound(path: BytePath.display(display)))
+            }
+            e = next
+            i += 1
+        }
+        return .entry(e, library)
+    }
+
+    public func library(of entry: Entry) -> Library? {
+        let r = entry.root
+        return libraries.first { $0.root === r }
+    }
+
+    /// Opens the directory `entry` is (not following links), for mutation inside it.
+    func open(_ entry: Entry, in library: Library) throws(Failure) -> Directory {
+        guard let parts = entry.components(below: library.root) else {
+            throw Failure(.notFound, .notFound(path: BytePath.display(entry.path)))
+        }
+        do {
+            return try Directory.open(root: library.path, components: parts.map(\.bytes))
+        } catch {
+            throw failure(for: error)
+        }
+    }
+
+    /// Maps a refused system call to what the writer reads.
+    func failure(for e: SysError, name: String? = nil) -> Failure {
+        switch e.code {
+        case EEXIST, ENOTEMPTY: return Failure(.conflict, .conflict(path: e.path))
+        case ENOENT: return Failure(.notFound, .notFound(path: e.path))
+        case EXDEV: return Failure(.io, .crossDevice(name: name ?? e.path))
+        case ENOTDIR, ELOOP: return Failure(.conflict, .conflict(path: e.path))
+        default: return Failure(.io, .io(path: e.path, detail: e.message))
+        }
+    }
+
+    /// The title of a folder-like entry, for messages ("… already exists in “Draft”").
+    func title(of entry: Entry, in library: Library) -> String {
+        entry === library.root ? library.displayName : entry.name.string
+    }
+}
