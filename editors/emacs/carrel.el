@@ -219,10 +219,10 @@ confirmation.")
                :events-buffer-scrollback-size nil
                :process
                (lambda ()
-		 (make-process
-		  :name name :command carrel-server-command
-		  :connection-type 'pipe :coding 'utf-8-emacs-unix :noquery t
-		  :stderr (get-buffer-create (format "*%s stderr*" name))))
+                 (make-process
+                  :name name :command carrel-server-command
+                  :connection-type 'pipe :coding 'utf-8-emacs-unix :noquery t
+                  :stderr (get-buffer-create (format "*%s stderr*" name))))
                :request-dispatcher #'carrel--handle-request
                :notification-dispatcher #'carrel--handle-notification
                :on-shutdown (lambda (conn)
@@ -450,10 +450,15 @@ Signal a user error if there is none, unless NOERROR."
    (carrel--conn (user-error "The Carrel server stopped; run M-x carrel again"))
    (t (user-error "This is not a Carrel tree buffer"))))
 
-(defun carrel--key (node parent-key)
-  "Return the expansion key of NODE, whose parent has PARENT-KEY."
-  (or (plist-get node :uri)
-      (concat parent-key "#" (plist-get node :name))))
+(defun carrel--key (node parent parent-key)
+  "Return the key of NODE, whose PARENT node has PARENT-KEY.
+Files listed in a virtual folder such as \"All\" get a key of their
+own, so that their real row stays the one found by URI."
+  (let ((uri (plist-get node :uri)))
+    (cond ((null uri) (concat parent-key "#" (plist-get node :name)))
+          ((and (eq (plist-get parent :virtual) t) (plist-get parent :uri))
+           (concat parent-key "#" uri))
+          (t uri))))
 
 (defun carrel--container-p (node)
   "Return non-nil if NODE can hold other nodes."
@@ -490,7 +495,7 @@ Signal a user error if there is none, unless NOERROR."
   "Insert NODE's row and, when it is open, its children's rows.
 ANCESTORS are NODE's ancestors, nearest first; PARENT-KEY is the
 parent's key; DEPTH is how far NODE lies below the top."
-  (let* ((key (carrel--key node parent-key))
+  (let* ((key (carrel--key node (car ancestors) parent-key))
          (kind (plist-get node :kind))
          (children (append (plist-get node :children) nil))
          (open (and children (carrel--open-p node key depth)))
@@ -526,10 +531,9 @@ parent's key; DEPTH is how far NODE lies below the top."
   "Move point to the row of KEY and return non-nil, or return nil."
   (let ((start (point)))
     (goto-char (point-min))
-    (if (text-property-search-forward 'carrel-key key t)
-        (progn (forward-line 0) t)
-      (goto-char start)
-      nil)))
+    (let ((match (text-property-search-forward 'carrel-key key t)))
+      (goto-char (if match (prop-match-beginning match) start))
+      (and match t))))
 
 (defun carrel--render ()
   "Redraw the tree buffer, keeping each window's row when it still exists."
@@ -632,21 +636,27 @@ parent's key; DEPTH is how far NODE lies below the top."
 
 (defun carrel--open-node (node ancestors)
   "Mark NODE, reached through ANCESTORS, and all of them expanded."
-  (let ((keys nil) (parent-key ""))
+  (let ((keys nil) (parent-key "") (parent nil))
     (dolist (n (reverse (cons node ancestors)))
-      (setq parent-key (carrel--key n parent-key))
+      (setq parent-key (carrel--key n parent parent-key))
+      (setq parent n)
       (push parent-key keys))
     (dolist (key keys) (puthash key t carrel--open))))
 
 (defun carrel--find (pred &optional roots)
   "Return (NODE . ANCESTORS) for the first node in ROOTS that PRED accepts.
-ROOTS defaults to the tree buffer's roots; ANCESTORS are nearest first."
+ROOTS defaults to the tree buffer's roots; ANCESTORS are nearest first.
+Virtual folders such as \"All\" are not searched: what they list
+lives elsewhere too."
   (cl-labels ((walk (nodes ancestors)
-                    (cl-loop for node in nodes
-                             thereis (if (funcall pred node)
-					 (cons node ancestors)
-                                       (walk (append (plist-get node :children) nil)
-                                             (cons node ancestors))))))
+                (cl-loop for node in nodes
+                         thereis (cond
+                                  ((funcall pred node) (cons node ancestors))
+                                  ((and (eq (plist-get node :virtual) t)
+                                        (plist-get node :uri))
+                                   nil)
+                                  (t (walk (append (plist-get node :children) nil)
+                                           (cons node ancestors)))))))
     (walk (or roots carrel--roots) nil)))
 
 (defun carrel--refresh-and-show (&optional uri)
@@ -661,24 +671,23 @@ ROOTS defaults to the tree buffer's roots; ANCESTORS are nearest first."
   "Return an alist of folder path to folder node, from ROOTS, for moving NODE.
 NODE itself, what lies inside it and its current folder are left out."
   (let* ((uri (plist-get node :uri))
-         (found (and uri (carrel--find (lambda (n) (equal (plist-get n :uri) uri))
-                                       roots)))
-         (parent-uri (plist-get (seq-find (lambda (n) (plist-get n :uri)) (cdr found))
-                                :uri))
+         (parent (and uri (directory-file-name
+                           (file-name-directory (carrel--uri-to-path uri)))))
          (choices nil))
     (cl-labels ((walk (nodes path)
                       (dolist (n nodes)
-			(let ((here (if (equal (plist-get n :kind) "section")
-					path
+                        (let ((here (if (equal (plist-get n :kind) "section")
+                                        path
                                       (append path (list (plist-get n :title))))))
-			  (unless (or (and uri (equal (plist-get n :uri) uri))
+                          (unless (or (and uri (equal (plist-get n :uri) uri))
                                       (eq (plist-get n :inTrash) t)
                                       (eq (plist-get n :link) t))
                             (when (and (plist-get n :uri)
                                        (member (plist-get n :kind)
                                                '("library" "project" "folder"))
                                        (not (eq (plist-get n :virtual) t))
-                                       (not (equal (plist-get n :uri) parent-uri)))
+                                       (not (equal (carrel--uri-to-path (plist-get n :uri))
+                                               parent)))
                               (push (cons (string-join here "/") n) choices))
                             (walk (append (plist-get n :children) nil) here))))))
       (walk roots nil))
@@ -889,24 +898,25 @@ CHOICE is one of the names in `carrel--sort-choices'."
   (interactive)
   (let ((table carrel--open))
     (clrhash table)
-    (cl-labels ((walk (nodes parent-key depth)
+    (cl-labels ((walk (nodes parent parent-key depth)
                       (dolist (node nodes)
-			(let ((key (carrel--key node parent-key)))
-			  (puthash key (= depth 0) table)
-			  (walk (append (plist-get node :children) nil) key (1+ depth))))))
-      (walk carrel--roots "" 0)))
+                        (let ((key (carrel--key node parent parent-key)))
+                          (puthash key (= depth 0) table)
+                          (walk (append (plist-get node :children) nil)
+                                node key (1+ depth))))))
+      (walk carrel--roots nil "" 0)))
   (carrel--render))
 
 (defun carrel-expand-all ()
   "Expand every folder."
   (interactive)
   (let ((table carrel--open))
-    (cl-labels ((walk (nodes parent-key)
+    (cl-labels ((walk (nodes parent parent-key)
                       (dolist (node nodes)
-			(let ((key (carrel--key node parent-key)))
-			  (puthash key t table)
-			  (walk (append (plist-get node :children) nil) key)))))
-      (walk carrel--roots "")))
+                        (let ((key (carrel--key node parent parent-key)))
+                          (puthash key t table)
+                          (walk (append (plist-get node :children) nil) node key)))))
+      (walk carrel--roots nil "")))
   (carrel--render))
 
 (defvar carrel-tree-mode-map
@@ -939,21 +949,21 @@ counts of folders ▸ files inside.  The header line shows where
 point is, as Library › Project › Folder.  The tree follows every
 change on disk, whatever made it.
 
-\\<carrel-tree-mode-map>\\[carrel-open]	visit the file, or expand or collapse the folder
-\\[carrel-tab]	expand or collapse (see `carrel-tab-toggles')
-\\[carrel-new-file]	New File: create a file and visit it
-\\[carrel-new-folder]	New Folder
-\\[carrel-rename]	Rename
-\\[carrel-move]	Move To: pick a folder, or \"New folder…\"
-\\[carrel-delete]	Delete: move to the Trash, after the server asks
-\\[carrel-restore]	Restore from the Trash
-\\[carrel-empty-trash]	Empty Trash of the project
-\\[carrel-new-project]	New Project of a type
-\\[carrel-sort]	Sort by name, modified or created date
-\\[carrel-refresh]	Refresh
-\\[carrel-up]	go to the parent row
-\\[carrel-collapse-all]	Collapse All
-\\[carrel-expand-all]	expand all
+\\<carrel-tree-mode-map>\\[carrel-open] visit the file, or expand or collapse the folder
+\\[carrel-tab]  expand or collapse (see `carrel-tab-toggles')
+\\[carrel-new-file]     New File: create a file and visit it
+\\[carrel-new-folder]   New Folder
+\\[carrel-rename]       Rename
+\\[carrel-move] Move To: pick a folder, or \"New folder…\"
+\\[carrel-delete]       Delete: move to the Trash, after the server asks
+\\[carrel-restore]      Restore from the Trash
+\\[carrel-empty-trash]  Empty Trash of the project
+\\[carrel-new-project]  New Project of a type
+\\[carrel-sort] Sort by name, modified or created date
+\\[carrel-refresh]      Refresh
+\\[carrel-up]   go to the parent row
+\\[carrel-collapse-all] Collapse All
+\\[carrel-expand-all]   expand all
 
 \\{carrel-tree-mode-map}"
   (setq carrel--open (make-hash-table :test #'equal))

@@ -109,6 +109,17 @@
              collect (plist-get (get-text-property (point) 'carrel-node) :title)
              do (forward-line 1))))
 
+(defun carrel-test--header ()
+  "Return the tree buffer's header line as displayed.
+`format-mode-line' gives \"\" in batch mode, so evaluate the
+\(:eval FORM) construct the way redisplay would."
+  (should (eq (car-safe header-line-format) :eval))
+  (string-replace "%%" "%" (eval (cadr header-line-format) t)))
+
+(defun carrel-test--messages ()
+  "Return the text of the *Messages* buffer."
+  (with-current-buffer (messages-buffer) (buffer-string)))
+
 (defvar carrel-test--asked nil
   "Prompts the stubs were asked, newest first, as (PROMPT . DETAIL).")
 
@@ -166,7 +177,7 @@ QUEUE is a cons whose car is the list of answers.  An answer of
     (carrel-test--file "My Poems" "Draft" "Summer")
     (carrel-test--run "carrel.newFolder" :parentUri (carrel--path-to-uri (carrel-test--path "My Poems" "Draft"))
                       :name "Cycle")
-    (carrel-test--goto "My Poems" "Draft")
+    (carrel-test--goto "My Poems" "Draft" "Spring.md")
     (should (string-match-p "^▾ 📚 Writing  1 ▸$" (carrel-test--row "Writing")))
     (should (string-match-p "^  ▾ 🗂 My Poems  " (carrel-test--row "My Poems")))
     (should (string-match-p "^    ▾ YOUR POETRY$" (carrel-test--row "YOUR POETRY")))
@@ -203,12 +214,12 @@ QUEUE is a cons whose car is the list of answers.  An answer of
     (carrel-test--project "My Poems" "poetry")
     (carrel-test--file "My Poems" "Draft" "Spring")
     (carrel-test--goto "My Poems" "Draft")
-    (should (equal (format-mode-line header-line-format) "Writing › My Poems › Draft"))
+    (should (equal (carrel-test--header) "Writing › My Poems › Draft"))
     (carrel-test--goto "My Poems" "Draft" "Spring.md")
-    (should (equal (format-mode-line header-line-format)
+    (should (equal (carrel-test--header)
                    "Writing › My Poems › Draft › Spring.md"))
     (goto-char (point-min))
-    (should (equal (format-mode-line header-line-format) "Writing"))))
+    (should (equal (carrel-test--header) "Writing"))))
 
 ;;;; Commands in the tree
 
@@ -307,7 +318,7 @@ QUEUE is a cons whose car is the list of answers.  An answer of
       (should (file-exists-p (carrel-test--path "My Poems" "Ready" "Spring.md")))
       (should (equal (buffer-file-name buffer) (carrel-test--path "My Poems" "Ready" "Spring.md")))
       (should (equal (with-current-buffer buffer (buffer-string)) "draft"))
-      (should (equal (format-mode-line header-line-format)
+      (should (equal (carrel-test--header)
                      "Writing › My Poems › Ready › Spring.md")))))
 
 (ert-deftest carrel-test-move-to-new-folder ()
@@ -320,7 +331,7 @@ QUEUE is a cons whose car is the list of answers.  An answer of
       (call-interactively #'carrel-move))
     (should (equal (carrel-test--asked "New folder name: ") nil))
     (should (file-exists-p (carrel-test--path "My Poems" "Ready" "Seasons" "Spring.md")))
-    (should (equal (format-mode-line header-line-format)
+    (should (equal (carrel-test--header)
                    "Writing › My Poems › Ready › Seasons › Spring.md"))))
 
 (ert-deftest carrel-test-delete-cancel-and-quit ()
@@ -364,7 +375,8 @@ QUEUE is a cons whose car is the list of answers.  An answer of
       (should (buffer-live-p dirty))
       (should (buffer-modified-p dirty))
       (should (equal (with-current-buffer dirty (buffer-string)) "hot"))
-      (should (string-match-p "Trash" (current-message)))
+      (should (string-match-p "“Summer.md” is in the Trash; its buffer keeps your unsaved changes"
+                              (carrel-test--messages)))
       (carrel-test--goto "My Poems" "Trash" "Spring.md"))))
 
 (ert-deftest carrel-test-delete-dont-ask-again ()
@@ -513,7 +525,7 @@ QUEUE is a cons whose car is the list of answers.  An answer of
         (save-buffer)
         (call-interactively #'carrel-reveal)
         (should (eq (current-buffer) tree))
-        (should (equal (format-mode-line header-line-format)
+        (should (equal (carrel-test--header)
                        "Writing › My Poems › Ready › Spring Song")))
       (with-current-buffer buffer
         (carrel-test--answering '("Delete")
