@@ -18,12 +18,16 @@ let package = Package(
         .target(name: "CarrelServer", dependencies: ["CarrelProtocol", "CarrelWorkspace", "CarrelModel", "CarrelJSON"]),
         .executableTarget(name: "carrel", dependencies: ["CarrelServer", "CarrelWorkspace", "CarrelModel", "CarrelJSON"]),
 
+        // Shared by the test targets: fixture trees, the in-process and stdio test clients.
+        .target(name: "CarrelTestSupport", dependencies: ["CarrelServer", "CarrelJSON", "CarrelProtocol"], path: "Tests/CarrelTestSupport"),
+
         .testTarget(name: "CarrelJSONTests", dependencies: ["CarrelJSON"]),
         .testTarget(name: "CarrelModelTests", dependencies: ["CarrelModel"]),
-        .testTarget(name: "CarrelStoreTests", dependencies: ["CarrelStore", "CarrelModel", "CCarrelSys"]),
+        .testTarget(name: "CarrelStoreTests", dependencies: ["CarrelStore", "CarrelModel", "CCarrelSys", "CarrelTestSupport"]),
+        .testTarget(name: "CarrelWorkspaceTests", dependencies: ["CarrelWorkspace", "CarrelStore", "CarrelModel", "CarrelTestSupport"]),
         .testTarget(name: "CarrelProtocolTests", dependencies: ["CarrelProtocol", "CarrelJSON"]),
-        .testTarget(name: "CarrelServerTests", dependencies: ["CarrelServer", "CarrelProtocol", "CarrelJSON", "CarrelWorkspace", "CarrelModel"]),
-        .testTarget(name: "CarrelEndToEndTests", dependencies: ["CarrelJSON"]),
+        .testTarget(name: "CarrelServerTests", dependencies: ["CarrelServer", "CarrelProtocol", "CarrelJSON", "CarrelTestSupport"]),
+        .testTarget(name: "CarrelEndToEndTests", dependencies: ["carrel", "CarrelJSON", "CarrelProtocol", "CarrelTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

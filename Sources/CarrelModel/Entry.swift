@@ -24,7 +24,7 @@ public final class Entry {
     public private(set) var children: [EntryName: Entry] = [:]
     /// Regular files in this subtree (a file counts itself), kept up to date on every change.
     public private(set) var fileTotal: Int
-    private var sortedCache: (order: SortOrder, entries: [Entry])?
+    private var sortedCache: (order: SortSetting, entries: [Entry])?
     private var clashIndex: [String: Entry]?
     private var foldedCache: [UInt8]?
 
@@ -160,7 +160,7 @@ public final class Entry {
     }
 
     /// Children in display order: folders first, then files, each by `order`.
-    public func sortedChildren(_ order: SortOrder) -> [Entry] {
+    public func sortedChildren(_ order: SortSetting) -> [Entry] {
         if let c = sortedCache, c.order == order { return c.entries }
         let sorted = children.values.sorted { Ordering.precedes($0, $1, order) }
         sortedCache = (order, sorted)

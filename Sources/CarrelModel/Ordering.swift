@@ -2,19 +2,19 @@ public enum SortKey: String, Sendable, CaseIterable {
     case name, modified, created
 }
 
-public struct SortOrder: Sendable, Equatable {
+public struct SortSetting: Sendable, Equatable {
     public var by: SortKey
     public var descending: Bool
     public init(by: SortKey = .name, descending: Bool = false) {
         self.by = by
         self.descending = descending
     }
-    public static let byName = SortOrder()
+    public static let byName = SortSetting()
 }
 
 public enum Ordering {
     /// Folders before files; then the chosen key; ties broken by natural name order.
-    public static func precedes(_ a: Entry, _ b: Entry, _ order: SortOrder) -> Bool {
+    public static func precedes(_ a: Entry, _ b: Entry, _ order: SortSetting) -> Bool {
         if a.isFolderLike != b.isFolderLike { return a.isFolderLike }
         let c: Int
         switch order.by {

@@ -22,7 +22,7 @@ public struct ProjectMetadata: Sendable, Equatable {
     public var folders: [FolderRole: String]
     /// Items in Trash, keyed by their name in the Trash folder.
     public var trash: [String: TrashRecord]
-    public var sort: SortOrder
+    public var sort: SortSetting
     /// False once the writer chose "Delete and Don't Ask Again".
     public var confirmDelete: Bool
     public var defaultExtension: String

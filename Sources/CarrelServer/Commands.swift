@@ -32,7 +32,7 @@ extension Server {
             try emptyTrash(id, projectUri: projectUri, confirmed: confirmed)
         case .setSort(let uri, let by, let descending):
             guard let key = SortKey(rawValue: by) else { throw Failure(.invalidParams, .unknownSort(given: by)) }
-            finish(id, try workspace.setSort(try target(uri), SortOrder(by: key, descending: descending)))
+            finish(id, try workspace.setSort(try target(uri), SortSetting(by: key, descending: descending)))
         }
     }
 

@@ -5,7 +5,7 @@ import Glibc
 /// Server state that belongs to no project: the settings of plain libraries
 /// (sort, "don't ask again"), kept in the user's state folder, never in the library.
 public struct LibrarySettings: Sendable, Equatable {
-    public var sort = SortOrder.byName
+    public var sort = SortSetting.byName
     public var confirmDelete = true
     public init() {}
 }

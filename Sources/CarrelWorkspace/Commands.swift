@@ -188,7 +188,7 @@ extension Workspace {
 
     // MARK: Sort
 
-    public func setSort(_ target: Target, _ order: SortOrder) throws(Failure) -> Outcome {
+    public func setSort(_ target: Target, _ order: SortSetting) throws(Failure) -> Outcome {
         let (entry, library): (Entry, Library)
         switch target {
         case .all(let p, let l): (entry, library) = (p.root, l)

@@ -117,7 +117,7 @@ extension Workspace {
     }
 
     /// The sort setting in force for things inside `entry`.
-    public func order(for entry: Entry, in library: Library) -> SortOrder {
+    public func order(for entry: Entry, in library: Library) -> SortSetting {
         library.project(containing: entry)?.metadata.sort ?? library.settings.sort
     }
 

@@ -1,0 +1,138 @@
+import CarrelJSON
+import CarrelModel
+import CarrelStore
+import CarrelTestSupport
+import Glibc
+import XCTest
+
+final class DirectoryTests: XCTestCase {
+    func testMoveNeverReplacesFilesOrFolders() throws {
+        let fx = try Fixture("""
+          a.md = mine
+          b.md = theirs
+          A/x.md = 1
+          B/
+          """)
+        let d = try Directory.open(fx.bytes())
+        XCTAssertThrowsError(try d.move(Array("a.md".utf8), to: d, as: Array("b.md".utf8))) { XCTAssertEqual(($0 as? SysError)?.code, EEXIST) }
+        XCTAssertThrowsError(try d.move(Array("A".utf8), to: d, as: Array("B".utf8))) { XCTAssertEqual(($0 as? SysError)?.code, EEXIST) }
+        XCTAssertEqual(fx.read("a.md"), "mine")
+        XCTAssertEqual(fx.read("b.md"), "theirs")
+        XCTAssertEqual(fx.read("A/x.md"), "1")
+    }
+
+    func testTargetAppearingAfterTheCheckIsStillNotClobbered() throws {
+        let fx = try Fixture("a.md = mine")
+        let d = try Directory.open(fx.bytes())
+        XCTAssertFalse(d.exists(Array("b.md".utf8)))  // the check passes…
+        try "theirs".write(toFile: fx.path + "/b.md", atomically: false, encoding: .utf8)  // …then someone writes
+        XCTAssertThrowsError(try d.move(Array("a.md".utf8), to: d, as: Array("b.md".utf8)))
+        XCTAssertEqual(fx.read("b.md"), "theirs")
+        XCTAssertEqual(fx.read("a.md"), "mine")
+    }
+
+    func testSymlinkedFolderIsNeverEntered() throws {
+        let outside = try Fixture("secret.md = keep")
+        let fx = try Fixture("inside -> \(outside.path)")
+        XCTAssertThrowsError(try Directory.open(root: fx.bytes(), components: [Array("inside".utf8)]))
+    }
+
+    func testRemoveTreeHandlesTwoThousandLevelsWithoutRecursion() throws {
+        let fx = try Fixture("deep/")
+        var path = fx.path + "/deep"
+        for i in 0..<2000 {
+            path += "/d"
+            XCTAssertEqual(mkdir(path, 0o755), 0, "mkdir level \(i)")
+        }
+        XCTAssertTrue(FileManager.default.createFile(atPath: path + "/leaf.md", contents: Data("x".utf8)))
+        let d = try Directory.open(fx.bytes())
+        try d.removeTree(Array("deep".utf8))
+        XCTAssertEqual(fx.listing(includeHidden: true), [])
+    }
+}
+
+final class ScannerTests: XCTestCase {
+    func testScanSkipsHiddenShowsLinksAndSurvivesLoops() throws {
+        let fx = try Fixture("""
+          Draft/Spring.md = s
+          .git/config = x
+          loop -> loop
+          up -> ..
+          out -> /etc
+          """)
+        let root = Entry(name: EntryName(bytes: fx.bytes()), kind: .directory)
+        Scanner.scan(root, path: fx.bytes())
+        XCTAssertEqual(Set(root.children.keys.map(\.string)), ["Draft", "loop", "up", "out"])
+        XCTAssertEqual(root.child("up")?.kind, .symlink)
+        XCTAssertTrue(root.child("up")!.linksToDirectory)
+        XCTAssertTrue(root.child("up")!.children.isEmpty)
+        XCTAssertEqual(root.fileTotal, 1)
+        XCTAssertGreaterThan(root.child("Draft")!.child("Spring.md")!.modified, 0)
+    }
+
+    func testNamesThatAreNotUTF8AreKeptAsBytes() throws {
+        let fx = try Fixture()
+        let name: [UInt8] = [0x62, 0x61, 0x64, 0xFF, 0x2E, 0x6D, 0x64]
+        _ = BytePath.withCString(fx.bytes() + [0x2F] + name) { creat($0, 0o644) }
+        let root = Entry(name: EntryName(bytes: fx.bytes()), kind: .directory)
+        Scanner.scan(root, path: fx.bytes())
+        let e = try XCTUnwrap(root.children.values.first)
+        XCTAssertEqual(e.name.bytes, name)
+        XCTAssertEqual(e.path, fx.bytes() + [0x2F] + name)
+    }
+
+    func testUnreadableFolderIsMarkedNotFatal() throws {
+        try XCTSkipIf(getuid() == 0, "root reads every folder")
+        let fx = try Fixture("locked/x.md")
+        chmod(fx.path + "/locked", 0)
+        defer { chmod(fx.path + "/locked", 0o755) }
+        let root = Entry(name: EntryName(bytes: fx.bytes()), kind: .directory)
+        Scanner.scan(root, path: fx.bytes())
+        XCTAssertTrue(root.child("locked")!.unreadable)
+    }
+}
+
+final class ProjectFileTests: XCTestCase {
+    func testUnknownKeysSurviveARewrite() throws {
+        let fx = try Fixture("""
+          P/.carrel/project.json = {"type":"poetry","version":1,"future":{"x":1},"preferences":{"theme":"dark"}}
+          """)
+        try ProjectFile.update(fx.bytes("P")) { $0.sort = SortSetting(by: .modified, descending: true) }
+        let json = try JSONParser.parse(fx.read("P/.carrel/project.json")!)
+        XCTAssertEqual(json["future"], ["x": 1])
+        XCTAssertEqual(json["preferences"]?["theme"], "dark")
+        XCTAssertEqual(json["sort"], ["by": "modified", "descending": true])
+        XCTAssertEqual(fx.listing("P/.carrel", includeHidden: true), ["lock", "project.json"])
+    }
+
+    func testNewerVersionIsRefusedAndNeverOverwritten() throws {
+        let text = #"{"type":"poetry","version":99}"#
+        let fx = try Fixture("P/.carrel/project.json = \(text)")
+        XCTAssertThrowsError(try ProjectFile.update(fx.bytes("P")) { $0.confirmDelete = false }) {
+            XCTAssertEqual($0 as? ProjectFile.Problem, .unsupportedVersion(99))
+        }
+        XCTAssertEqual(fx.read("P/.carrel/project.json"), text)
+    }
+
+    func testCorruptAndEmptyFilesAreReportedNotRewritten() throws {
+        let fx = try Fixture("""
+          A/.carrel/project.json = {"type":
+          B/.carrel/project.json
+          C/.carrel/project.json = {"type":"sonnet"}
+          """)
+        for p in ["A", "B", "C"] {
+            XCTAssertThrowsError(try ProjectFile.read(fx.bytes(p))) {
+                guard case .corrupt = $0 as? ProjectFile.Problem else { return XCTFail("\(p): \($0)") }
+            }
+        }
+        XCTAssertEqual(fx.read("B/.carrel/project.json"), "")
+    }
+
+    func testKeysAreWrittenSortedForSmallDiffs() throws {
+        let fx = try Fixture("P/")
+        try ProjectFile.create(in: try Directory.open(fx.bytes("P")), ProjectMetadata(type: ProjectType.named("novel")!, created: 5))
+        let text = try XCTUnwrap(fx.read("P/.carrel/project.json"))
+        let keys = text.split(separator: "\n").filter { $0.hasPrefix("  \"") }.map { $0.split(separator: "\"")[1] }
+        XCTAssertEqual(keys, ["created", "folders", "preferences", "sort", "trash", "type", "version"])
+    }
+}
