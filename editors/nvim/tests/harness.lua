@@ -105,10 +105,9 @@ local function install_stubs()
     local answer = next_answer(opts.prompt)
     H.last_select = { items = items, opts = opts, labels = {} }
     local format = opts.format_item or tostring
+    for index, item in ipairs(items) do H.last_select.labels[index] = format(item) end
     for index, item in ipairs(items) do
-      local label = format(item)
-      H.last_select.labels[index] = label
-      if answer ~= false and vim.trim(label) == vim.trim(answer) then
+      if answer ~= false and vim.trim(H.last_select.labels[index]) == vim.trim(answer) then
         return on_choice(item, index)
       end
     end
@@ -188,6 +187,30 @@ function H.execute(command, arguments)
 end
 
 function H.uri(path) return vim.uri_from_fname(path) end
+
+--- Whether the server's model has `path` (it learns of outside writes by watching).
+function H.server_has(path)
+  local done, found
+  require('carrel.client').request('carrel/tree', { uri = H.uri(path), depth = 0 }, function(err, result)
+    done, found = true, err == nil and type(result) == 'table' and #result == 1
+  end)
+  vim.wait(5000, function() return done end, 10)
+  return found
+end
+
+--- Writes a file the way another program would, and waits until the server has seen it.
+function H.put(path, text)
+  H.write(path, text or vim.fs.basename(path))
+  H.wait(function() return H.server_has(path) end, 'the server to see ' .. path)
+  return path
+end
+
+--- A folder made by another program, once the server has seen it.
+function H.put_folder(path)
+  vim.fn.mkdir(path, 'p')
+  H.wait(function() return H.server_has(path) end, 'the server to see ' .. path)
+  return path
+end
 
 --- A project made through the server (as the P key would).
 function H.project(name, kind)

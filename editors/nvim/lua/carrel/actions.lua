@@ -71,7 +71,8 @@ function M.open(row)
   local node = row.node
   if node.kind == 'file' then
     M.edit(util.path_of(node.uri))
-  elseif node.hasChildren then
+  else
+    -- Also on empty folders, so what arrives in them later shows at once.
     tree.set_expanded(row.id, not tree.is_expanded(row.id, node))
     tree.render()
   end
@@ -206,7 +207,7 @@ function M.sort(row)
 end
 
 function M.expand(row)
-  if not needs_row(row) or not row.node.hasChildren then return end
+  if not needs_row(row) or row.node.kind == 'file' then return end
   tree.set_expanded(row.id, true)
   tree.render()
 end
