@@ -78,27 +78,27 @@ graphical frames and ASCII marks on a terminal."
     ("folder" "📁" "/")
     ("doc.text" "📄" ".")
     ("globe" "🌐" "*")
-    ("doc.badge.ellipsis" "📝" "+")
-    ("checkmark.circle" "✅" "+")
-    ("archivebox" "🗃" "+")
-    ("book.circle" "📖" "+")
-    ("paperplane" "📨" "+")
-    ("magnifyingglass" "🔍" "+")
-    ("magazine" "📰" "+")
-    ("medal" "🏅" "+")
-    ("person.2" "👥" "+")
-    ("tray" "📥" "+")
-    ("book.closed.fill" "📕" "+")
-    ("document.on.document" "📑" "+")
-    ("document.badge.plus" "🗒" "+")
-    ("person.circle" "👤" "+")
-    ("mountain.2" "⛰" "+")
+    ("doc.badge.ellipsis" "📝" "=")
+    ("checkmark.circle" "✅" "=")
+    ("archivebox" "🗃" "=")
+    ("book.circle" "📖" "=")
+    ("paperplane" "📨" "=")
+    ("magnifyingglass" "🔍" "=")
+    ("magazine" "📰" "=")
+    ("medal" "🏅" "=")
+    ("person.2" "👥" "=")
+    ("tray" "📥" "=")
+    ("book.closed.fill" "📕" "=")
+    ("document.on.document" "📑" "=")
+    ("document.badge.plus" "🗒" "=")
+    ("person.circle" "👤" "=")
+    ("mountain.2" "⛰" "=")
     ("trash" "🗑" "~")
     ("link" "🔗" "="))
   "Icons for the server's SF Symbol names.
 Each entry is (NAME GLYPH TEXT): GLYPH is shown when
 `carrel-icon-style' resolves to `glyph', TEXT when it resolves to
-`text'.  Names missing here show as \"•\" or \"+\"."
+`text'.  Names missing here show as \"•\" or \"=\"."
   :type '(repeat (list (string :tag "SF Symbol name")
                        (string :tag "Glyph")
                        (string :tag "Text"))))
@@ -282,6 +282,10 @@ confirmation.")
   (when (jsonrpc-running-p conn)
     (ignore-errors (jsonrpc-request conn 'shutdown nil :timeout 2))
     (ignore-errors (jsonrpc-notify conn 'exit nil))
+    ;; Let it exit by itself before `jsonrpc-shutdown' kills it.
+    (let ((deadline (+ (float-time) 1)))
+      (while (and (jsonrpc-running-p conn) (< (float-time) deadline))
+        (accept-process-output nil 0.05)))
     (ignore-errors (jsonrpc-shutdown conn)))
   (setq carrel--connections (delq conn carrel--connections)))
 
@@ -351,10 +355,12 @@ Return nil, which the server reads as Cancel, when the writer quits."
    (t
     (let ((taken nil) choices)
       (dolist (title titles)
-        (let ((key (or (seq-find (lambda (c) (and (<= ?a c ?z) (not (memq c taken))))
-                                 (downcase title))
-                       (seq-find (lambda (c) (not (memq c taken)))
-                                 "123456789"))))
+        ;; Prefer a word's initial: "Delete and Don't Ask Again" gets `a'.
+        (let ((key (seq-find (lambda (c) (and (<= ?a c ?z) (not (memq c taken))))
+                             (concat (mapconcat (lambda (word) (substring word 0 1))
+                                                (split-string (downcase title)) "")
+                                     (downcase title)
+                                     "123456789"))))
           (push key taken)
           (push (list key title) choices)))
       (cadr (read-multiple-choice question (nreverse choices)))))))
@@ -378,41 +384,56 @@ Return nil, which the server reads as Cancel, when the writer quits."
                   (and file (carrel--path-under-p (expand-file-name file) path))))
               (buffer-list)))
 
-(defun carrel--follow-changes (change-list)
-  "Make file buffers follow CHANGE-LIST, as sent by `carrel/didChange'."
-  (dolist (change change-list)
-    (let ((type (plist-get change :type))
-          (path (carrel--uri-to-path (plist-get change :uri)))
-          (old (and (plist-get change :oldUri)
-                    (carrel--uri-to-path (plist-get change :oldUri)))))
-      (pcase type
-        ("moved" (carrel--move-buffers old path (eq (plist-get change :inTrash) t)))
-        ("deleted" (carrel--close-buffers path))))))
+(defun carrel--follow-changes (change-list &optional quiet)
+  "Make file buffers follow CHANGE-LIST, as sent by `carrel/didChange'.
+Return notes about deleted or trashed files whose buffers were kept
+for their unsaved changes; unless QUIET, also show them."
+  (let ((notes nil))
+    (dolist (change change-list)
+      (let ((path (carrel--uri-to-path (plist-get change :uri)))
+            (old (and (plist-get change :oldUri)
+                      (carrel--uri-to-path (plist-get change :oldUri)))))
+        (setq notes
+              (append notes
+                      (pcase (plist-get change :type)
+                        ("moved" (carrel--move-buffers
+                                  old path (eq (plist-get change :inTrash) t)))
+                        ("deleted" (carrel--close-buffers path)))))))
+    (when (and notes (not quiet))
+      (message "%s" (string-join notes "; ")))
+    notes))
 
 (defun carrel--move-buffers (old new trashed)
   "Make buffers visiting OLD, or files inside it, visit the same under NEW.
-When TRASHED, the move was a delete: unmodified buffers are killed."
-  (dolist (buffer (carrel--file-buffers-under old))
-    (with-current-buffer buffer
-      (let ((file (concat new (substring (expand-file-name buffer-file-name)
-                                         (length (directory-file-name old))))))
-        (cond
-         ((and trashed (not (buffer-modified-p))) (kill-buffer buffer))
-         (t
-          ;; ALONG-WITH-FILE keeps the modified flag, undo and the file's
-          ;; modtime, so saving later does not ask about a changed file.
-          (set-visited-file-name file t t)
-          (when trashed
-            (message "“%s” is in the Trash; its buffer keeps your unsaved changes"
-                     (file-name-nondirectory file)))))))))
+When TRASHED, the move was a delete: unmodified buffers are killed.
+Return a note for each modified buffer that moved to the Trash."
+  (let ((notes nil))
+    (dolist (buffer (carrel--file-buffers-under old))
+      (with-current-buffer buffer
+        (let ((file (concat new (substring (expand-file-name buffer-file-name)
+                                           (length (directory-file-name old))))))
+          (if (and trashed (not (buffer-modified-p)))
+              (kill-buffer buffer)
+            ;; ALONG-WITH-FILE keeps the modified flag, undo and the file's
+            ;; modtime, so saving later does not ask about a changed file.
+            (set-visited-file-name file t t)
+            (when trashed
+              (push (format "“%s” is in the Trash; its buffer keeps your unsaved changes"
+                            (file-name-nondirectory file))
+                    notes))))))
+    (nreverse notes)))
 
 (defun carrel--close-buffers (path)
-  "Kill unmodified buffers of PATH and files inside it; keep and report the rest."
-  (dolist (buffer (carrel--file-buffers-under path))
-    (if (buffer-modified-p buffer)
-        (message "“%s” was deleted; its buffer keeps your unsaved changes"
-                 (file-name-nondirectory (buffer-file-name buffer)))
-      (kill-buffer buffer))))
+  "Kill unmodified buffers of PATH and files inside it.
+Return a note for each modified buffer, which is kept."
+  (let ((notes nil))
+    (dolist (buffer (carrel--file-buffers-under path))
+      (if (buffer-modified-p buffer)
+          (push (format "“%s” was deleted; its buffer keeps your unsaved changes"
+                        (file-name-nondirectory (buffer-file-name buffer)))
+                notes)
+        (kill-buffer buffer)))
+    (nreverse notes)))
 
 ;;;; The tree buffer
 
@@ -479,7 +500,7 @@ own, so that their real row stays the one found by URI."
         (entry (cdr (assoc (plist-get node :icon) carrel-icons))))
     (pcase style
       ('glyph (or (car entry) "•"))
-      ('text (or (cadr entry) "+"))
+      ('text (or (cadr entry) "="))
       (_ ""))))
 
 (defun carrel--counts (node)
@@ -616,6 +637,14 @@ parent's key; DEPTH is how far NODE lies below the top."
   (or (get-text-property (point) 'carrel-node)
       (user-error "No item on this line")))
 
+(defun carrel--item-at-point ()
+  "Return the file or folder at point, or signal a user error on a section."
+  (let ((node (carrel--node-at-point)))
+    (unless (plist-get node :uri)
+      (user-error "“%s” is a section header; only what it holds can change"
+                  (plist-get node :title)))
+    node))
+
 (defun carrel--lineage ()
   "Return the node at point followed by its ancestors, nearest first."
   (cons (carrel--node-at-point) (get-text-property (point) 'carrel-ancestors)))
@@ -724,17 +753,18 @@ Choosing \"New folder…\" creates the folder through CONN first."
 
 (defun carrel--report-deleted (node result)
   "Tell the writer how NODE was deleted, given the server's RESULT, and follow."
-  (let ((title (plist-get node :title)))
-    (cond
-     ((plist-get result :uri)
-      (carrel--report-moved (plist-get node :uri) result)
-      (message "Moved “%s” to the Trash" title))
-     (t
-      (carrel--follow-changes (list (list :type "deleted" :uri (plist-get node :uri))))
-      (message (if (plist-get result :systemTrash)
-                   "Moved “%s” to the system Trash"
-                 "Deleted “%s” for good")
-               title)))))
+  (let* ((title (plist-get node :title))
+         (change (if (plist-get result :uri)
+                     (list :type "moved" :oldUri (plist-get node :uri)
+                           :uri (plist-get result :uri) :inTrash t)
+                   (list :type "deleted" :uri (plist-get node :uri))))
+         (notes (carrel--follow-changes (list change) t)))
+    (message "%s%s"
+             (format (cond ((plist-get result :uri) "Moved “%s” to the Trash")
+                           ((plist-get result :systemTrash) "Moved “%s” to the system Trash")
+                           (t "Deleted “%s” for good"))
+                     title)
+             (if notes "; its buffer keeps your unsaved changes" ""))))
 
 ;;;; Tree commands
 
@@ -784,8 +814,8 @@ The server adds the project's default extension when NAME has none."
 (defun carrel-rename (new-name)
   "Rename the item at point to NEW-NAME."
   (interactive
-   (list (read-string "Rename to: " (plist-get (carrel--node-at-point) :name))))
-  (let* ((node (carrel--node-at-point))
+   (list (read-string "Rename to: " (plist-get (carrel--item-at-point) :name))))
+  (let* ((node (carrel--item-at-point))
          (result (carrel--execute (carrel--tree-connection) "carrel.rename"
                                   :uri (plist-get node :uri) :newName new-name)))
     (carrel--report-moved (plist-get node :uri) result)
@@ -797,7 +827,7 @@ The server adds the project's default extension when NAME has none."
 (defun carrel-move ()
   "Move the item at point to a folder read in the minibuffer."
   (interactive)
-  (let* ((node (carrel--node-at-point))
+  (let* ((node (carrel--item-at-point))
          (conn (carrel--tree-connection))
          (destination (carrel--read-destination conn carrel--roots node))
          (result (carrel--execute conn "carrel.moveTo" :uri (plist-get node :uri)
@@ -811,7 +841,7 @@ The server adds the project's default extension when NAME has none."
   "Move the item at point to its project's Trash.
 In the Trash, delete it for good.  The server asks first."
   (interactive)
-  (let* ((node (carrel--node-at-point))
+  (let* ((node (carrel--item-at-point))
          (result (carrel--execute (carrel--tree-connection) "carrel.delete"
                                   :uri (plist-get node :uri))))
     (carrel--report-deleted node result)
@@ -820,7 +850,7 @@ In the Trash, delete it for good.  The server asks first."
 (defun carrel-restore ()
   "Put the Trash item at point back where it was deleted from."
   (interactive)
-  (let* ((node (carrel--node-at-point))
+  (let* ((node (carrel--item-at-point))
          (result (carrel--execute (carrel--tree-connection) "carrel.restore"
                                   :uri (plist-get node :uri))))
     (carrel--report-moved (plist-get node :uri) result)

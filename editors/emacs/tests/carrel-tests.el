@@ -120,6 +120,9 @@
   "Return the text of the *Messages* buffer."
   (with-current-buffer (messages-buffer) (buffer-string)))
 
+(defvar carrel-test--keys nil
+  "The keys `read-multiple-choice' was last offered.")
+
 (defvar carrel-test--asked nil
   "Prompts the stubs were asked, newest first, as (PROMPT . DETAIL).")
 
@@ -145,6 +148,7 @@ QUEUE is a cons whose car is the list of answers.  An answer of
                   (carrel-test--answer queue prompt (all-completions "" collection))))
                ((symbol-function 'read-multiple-choice)
                 (lambda (prompt choices &rest _)
+                  (setq carrel-test--keys (mapcar #'car choices))
                   (let ((title (carrel-test--answer queue prompt (mapcar #'cadr choices))))
                     (or (seq-find (lambda (c) (equal (cadr c) title)) choices)
                         (ert-fail (list "No such choice" title)))))))
@@ -346,6 +350,7 @@ QUEUE is a cons whose car is the list of answers.  An answer of
     (should (equal (car (car carrel-test--asked)) "Move “Spring.md” to the Trash?"))
     (should (equal (cdr (car carrel-test--asked))
                    '("Delete" "Delete and Don't Ask Again" "Cancel")))
+    (should (equal carrel-test--keys '(?d ?a ?c)))
     (carrel-test--answering '(quit)
       (should-error (call-interactively #'carrel-delete) :type 'user-error))
     (should (file-exists-p (carrel-test--path "My Poems" "Draft" "Spring.md")))
@@ -375,7 +380,7 @@ QUEUE is a cons whose car is the list of answers.  An answer of
       (should (buffer-live-p dirty))
       (should (buffer-modified-p dirty))
       (should (equal (with-current-buffer dirty (buffer-string)) "hot"))
-      (should (string-match-p "“Summer.md” is in the Trash; its buffer keeps your unsaved changes"
+      (should (string-match-p "Moved “Summer.md” to the Trash; its buffer keeps your unsaved changes"
                               (carrel-test--messages)))
       (carrel-test--goto "My Poems" "Trash" "Spring.md"))))
 
@@ -468,7 +473,30 @@ QUEUE is a cons whose car is the list of answers.  An answer of
       (should (string-match-p "permanent folder" (cadr err))))
     (carrel-test--answering '("a/b")
       (should-error (call-interactively #'carrel-new-file) :type 'user-error))
+    (carrel-test--goto "My Poems")
+    (forward-line 1)
+    (should (equal (plist-get (carrel--node-at-point) :title) "YOUR POETRY"))
+    (should (string-match-p "section header"
+                            (cadr (should-error (carrel-delete) :type 'user-error))))
     (should (equal (directory-files (carrel-test--path "My Poems" "Draft") nil "^[^.]") nil))))
+
+;;;; Choosing the library
+
+(ert-deftest carrel-test-guess-root ()
+  "From inside a project, `carrel' opens the library that holds it."
+  (let* ((top (make-temp-file "carrel-guess" t))
+         (carrel-library-directory nil)
+         (default-directory (expand-file-name "Lib/Proj/Draft/" top)))
+    (unwind-protect
+        (progn
+          (make-directory (expand-file-name "Lib/Proj/.carrel" top) t)
+          (make-directory default-directory t)
+          (with-temp-file (expand-file-name "Lib/Proj/.carrel/project.json" top)
+            (insert "{}"))
+          (should (equal (carrel--guess-root) (expand-file-name "Lib/" top)))
+          (let ((carrel-library-directory "/elsewhere/"))
+            (should (equal (carrel--guess-root) "/elsewhere/"))))
+      (delete-directory top t))))
 
 ;;;; Live changes
 
