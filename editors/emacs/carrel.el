@@ -210,42 +210,42 @@ confirmation.")
   (let* ((root (directory-file-name (expand-file-name root)))
          (name (format "carrel %s" (file-name-nondirectory root)))
          (default-directory (file-name-as-directory root))
-         (conn
-          (condition-case err
-              (make-instance
-               'carrel--connection
-               :name name
-               :root root
-               :events-buffer-scrollback-size nil
-               :process
-               (lambda ()
-                 (make-process
-                  :name name :command carrel-server-command
-                  :connection-type 'pipe :coding 'utf-8-emacs-unix :noquery t
-                  :stderr (get-buffer-create (format "*%s stderr*" name))))
-               :request-dispatcher #'carrel--handle-request
-               :notification-dispatcher #'carrel--handle-notification
-               :on-shutdown (lambda (conn)
-                              (setq carrel--connections
-                                    (delq conn carrel--connections))))
-            (file-error
-             (user-error "Carrel could not run %s (%s); set `carrel-server-command'"
-                         (car carrel-server-command) (error-message-string err))))))
+         (conn nil))
     (condition-case err
-        (jsonrpc-request
-         conn 'initialize
-         (list :processId (emacs-pid)
-               :locale (carrel--locale)
-               :clientInfo (list :name "carrel.el")
-               :rootUri (carrel--path-to-uri root)
-               :workspaceFolders (vector (list :uri (carrel--path-to-uri root)
-                                               :name (file-name-nondirectory root)))
-               :capabilities (list :window (list :showMessage (make-hash-table)))))
-      (jsonrpc-error
-       (ignore-errors (jsonrpc-shutdown conn t))
-       (user-error "Carrel could not start in %s: %s"
-                   root (carrel--error-message err))))
-    (jsonrpc-notify conn 'initialized (make-hash-table))
+        (progn
+          (setq conn (make-instance
+                      'carrel--connection
+                      :name name
+                      :root root
+                      :events-buffer-scrollback-size nil
+                      :process
+                      (lambda ()
+                        (make-process
+                         :name name :command carrel-server-command
+                         :connection-type 'pipe :coding 'utf-8-emacs-unix :noquery t
+                         :stderr (get-buffer-create (format "*%s stderr*" name))))
+                      :request-dispatcher #'carrel--handle-request
+                      :notification-dispatcher #'carrel--handle-notification
+                      :on-shutdown (lambda (conn)
+                                     (setq carrel--connections
+                                           (delq conn carrel--connections)))))
+          (jsonrpc-request
+           conn 'initialize
+           (list :processId (emacs-pid)
+                 :locale (carrel--locale)
+                 :clientInfo (list :name "carrel.el")
+                 :rootUri (carrel--path-to-uri root)
+                 :workspaceFolders (vector (list :uri (carrel--path-to-uri root)
+                                                 :name (file-name-nondirectory root)))
+                 :capabilities (list :window (list :showMessage (make-hash-table)))))
+          (jsonrpc-notify conn 'initialized (make-hash-table)))
+      (error
+       (when conn (ignore-errors (jsonrpc-shutdown conn t)))
+       (user-error "Carrel could not start “%s” in %s (%s); check `carrel-server-command'"
+                   (string-join carrel-server-command " ") root
+                   (if (eq (car err) 'jsonrpc-error)
+                       (carrel--error-message err)
+                     (error-message-string err)))))
     (push conn carrel--connections)
     conn))
 

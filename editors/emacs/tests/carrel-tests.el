@@ -22,6 +22,8 @@
   (expand-file-name "../carrel.el" carrel-test--here)
   "The package's source file.")
 
+;; Failure reports print connection objects, which refer to themselves.
+(setq print-circle t)
 (setq carrel-server-command (list (or (getenv "CARREL") "carrel") "lsp"))
 (setq carrel-icon-style 'glyph)
 (setq carrel-visit-function #'find-file)
@@ -479,6 +481,29 @@ QUEUE is a cons whose car is the list of answers.  An answer of
     (should (string-match-p "section header"
                             (cadr (should-error (carrel-delete) :type 'user-error))))
     (should (equal (directory-files (carrel-test--path "My Poems" "Draft") nil "^[^.]") nil))))
+
+(ert-deftest carrel-test-french-confirmation ()
+  "With `carrel-locale' \"fr\" the server's question and actions show as sent."
+  (let ((carrel-locale "fr"))
+    (carrel-test--with-library
+      (carrel-test--project "Poèmes" "poetry")
+      (carrel-test--file "Poèmes" "Draft" "Printemps")
+      (carrel-test--goto "Poèmes" "Draft" "Printemps.md")
+      (should (equal (carrel-test--header) "Writing › Poèmes › Brouillons › Printemps.md"))
+      (carrel-test--answering '("Annuler")
+        (should-error (call-interactively #'carrel-delete) :type 'user-error))
+      (should (equal (cdr (car carrel-test--asked))
+                     '("Supprimer" "Supprimer et ne plus demander" "Annuler")))
+      (should (file-exists-p (carrel-test--path "Poèmes" "Draft" "Printemps.md"))))))
+
+(ert-deftest carrel-test-missing-server-is-a-user-error ()
+  "A server command that does not exist gives a `user-error' naming the option."
+  (let ((carrel-server-command '("/nonexistent/carrel" "lsp"))
+        (dir (make-temp-file "carrel-none" t)))
+    (unwind-protect
+        (should (string-match-p "carrel-server-command"
+                                (cadr (should-error (carrel dir) :type 'user-error))))
+      (delete-directory dir t))))
 
 ;;;; Choosing the library
 

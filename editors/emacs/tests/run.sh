@@ -47,15 +47,22 @@ status=$?
 
 # One line per test, from ERT's "   passed  3/20  name (0.1 sec)" lines.
 awk '
+  /^Running [0-9]+ tests/ { total = $2 }
   /^ *passed +[0-9]+\/[0-9]+ / { print "ok   " $3; p++ }
   /^ *FAILED +[0-9]+\/[0-9]+ / { print "FAIL " $3; f++ }
-  /^ *skipped +[0-9]+\/[0-9]+ / { print "skip " $3 }
-  END { printf "%d %d\n", p, f > "/dev/stderr" }
+  /^ *skipped +[0-9]+\/[0-9]+ / { print "skip " $3; s++ }
+  END { printf "%d %d %d %d\n", p, f, s, total > "/dev/stderr" }
 ' "$log" 2>"$tmp/counts"
-read -r passed failed <"$tmp/counts"
-if [ "$failed" -gt 0 ] || [ "$status" -ne 0 ]; then
+read -r passed failed skipped total <"$tmp/counts"
+if [ "$status" -ne 0 ] || [ "$failed" -gt 0 ]; then
   echo "--- ERT output ---"
   cat "$log"
+  # A crash or the timeout leaves tests without a result: count them as failed.
+  unreported=$(( total - passed - failed - skipped ))
+  if [ "$unreported" -gt 0 ]; then
+    echo "FAIL $unreported test(s) gave no result (emacs exited with status $status)"
+    failed=$(( failed + unreported ))
+  fi
   [ "$failed" -eq 0 ] && failed=1
 fi
 echo "$passed passed, $failed failed"
