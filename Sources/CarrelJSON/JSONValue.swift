@@ -15,6 +15,11 @@ public enum JSONValue: Sendable, Equatable {
         return nil
     }
 
+    public subscript(index: Int) -> JSONValue? {
+        if case .array(let items) = self, items.indices.contains(index) { return items[index] }
+        return nil
+    }
+
     public var stringValue: String? { if case .string(let s) = self { return s }; return nil }
     public var intValue: Int? {
         switch self {

@@ -1,0 +1,313 @@
+import CarrelJSON
+import CarrelTestSupport
+import XCTest
+
+/// The server driven in process, through the same JSON an editor sends.
+final class ServerTests: XCTestCase {
+    var fx: Fixture!
+    var client: InProcessClient!
+    var home: Fixture!
+
+    func start(_ tree: String, locale: String = "en") throws {
+        home = try Fixture()
+        setenv("XDG_DATA_HOME", home.path + "/data", 1)
+        setenv("XDG_STATE_HOME", home.path + "/state", 1)
+        fx = try Fixture(tree)
+        client = InProcessClient()
+        _ = try client.initialize([fx.uri()], locale: locale)
+    }
+
+    override func tearDown() {
+        unsetenv("XDG_DATA_HOME")
+        unsetenv("XDG_STATE_HOME")
+    }
+
+    func tree(_ rel: String, depth: Int = 1) throws -> JSONValue {
+        try client.result("carrel/tree", ["uri": .string(fx.uri(rel)), "depth": .int(depth)])[0]!
+    }
+
+    func titles(_ node: JSONValue) -> [String] { node["children"]?.arrayValue?.compactMap { $0["title"]?.stringValue } ?? [] }
+
+    func errorReason(_ r: JSONValue) -> String? { r["error"]?["data"]?["reason"]?.stringValue }
+
+    let poetry = """
+      My Poems/.carrel/project.json = {"type":"poetry"}
+      My Poems/Draft/Spring.md = spring
+      """
+
+    func testLifecycleBeforeInitializeAndAfterShutdown() throws {
+        let c = InProcessClient()
+        XCTAssertEqual(try c.request("carrel/tree")["error"]?["code"], -32002)
+        fx = try Fixture()
+        _ = try c.initialize([fx.uri()])
+        XCTAssertEqual(try c.request("initialize", ["capabilities": [:]])["error"]?["code"], -32600)
+        XCTAssertEqual(try c.request("nope/nope")["error"]?["code"], -32601)
+        c.notify("some/unknownNotification")
+        XCTAssertEqual(try c.request("shutdown")["result"], .null)
+        XCTAssertEqual(try c.request("carrel/tree")["error"]?["code"], -32600)
+        c.notify("exit")
+        _ = try c.request("shutdown")  // flushes the queue
+        XCTAssertEqual(c.exitCode, 0)
+    }
+
+    func testExitWithoutShutdownIsCodeOne() throws {
+        let c = InProcessClient()
+        c.notify("exit")
+        _ = try c.request("carrel/tree")
+        XCTAssertEqual(c.exitCode, 1)
+    }
+
+    func testRootsAndProjectShape() throws {
+        try start(poetry)
+        let roots = try client.result("carrel/tree", ["depth": 0]).arrayValue!
+        XCTAssertEqual(roots.count, 1)
+        XCTAssertEqual(roots[0]["kind"], "library")
+        XCTAssertEqual(roots[0]["icon"], "books.vertical")
+        XCTAssertNil(roots[0]["children"])
+        let project = try tree("My Poems", depth: 2)
+        XCTAssertEqual(project["kind"], "project")
+        XCTAssertEqual(project["projectType"], "poetry")
+        XCTAssertEqual(project["icon"], "folder.badge.person.crop")
+        let sections = project["children"]!.arrayValue!
+        XCTAssertEqual(sections.map { $0["name"] }, ["YOUR POETRY", "PUBLICATIONS", "TRASH"])
+        XCTAssertTrue(sections.allSatisfy { $0["uri"] == nil && $0["kind"] == "section" })
+        let first = sections[0]["children"]!.arrayValue!
+        XCTAssertEqual(first[0]["role"], "all")
+        XCTAssertEqual(first[0]["virtual"], true)
+        XCTAssertEqual(first[0]["uri"], .string(fx.uri("My Poems/.carrel/all")))
+        XCTAssertEqual(first[1]["role"], "draft")
+        XCTAssertEqual(first[1]["fileCount"], 1)
+        XCTAssertEqual(first[1]["permanent"], true)
+        XCTAssertNotNil(first[1]["modified"]?.intValue)
+        XCTAssertNil(first[1]["children"], "depth 2 stops at the section's children")
+        let whole = try client.result("carrel/tree", ["uri": .string(fx.uri("My Poems"))])[0]!
+        XCTAssertEqual(titles(whole["children"]![0]!["children"]![1]!), ["Spring.md"], "no depth: the whole subtree")
+    }
+
+    func testFrenchTitlesAndMessages() throws {
+        try start(poetry, locale: "fr-FR")
+        let project = try tree("My Poems", depth: 2)
+        XCTAssertEqual(project["children"]![0]!["title"], "VOS POÈMES")
+        XCTAssertEqual(project["children"]![0]!["name"], "YOUR POETRY")
+        XCTAssertEqual(titles(project["children"]![0]!).prefix(2), ["Tout", "Brouillons"])
+        let r = try client.command("carrel.rename", ["uri": .string(fx.uri("My Poems/Draft")), "newName": "X"])
+        XCTAssertEqual(r["error"]?["message"]?.stringValue?.hasPrefix("« Draft » est un dossier permanent"), true)
+    }
+
+    func testEveryProjectTypeThroughTheProtocol() throws {
+        try start("")
+        for (type, first) in [("blank", "BLANK"), ("poetry", "YOUR POETRY"), ("shortStory", "YOUR STORIES"), ("novel", "YOUR NOVEL"), ("script", "YOUR SCRIPT")] {
+            let node = try client.command("carrel.newProject", ["parentUri": .string(fx.uri()), "name": .string(type), "type": .string(type)])["result"]!
+            XCTAssertEqual(node["projectType"], .string(type))
+            XCTAssertEqual(try tree(type)["children"]?[0]?["name"], .string(first))
+        }
+        let bad = try client.command("carrel.newProject", ["parentUri": .string(fx.uri()), "name": "x", "type": "sonnet"])
+        XCTAssertEqual(bad["error"]?["code"], -32602)
+        XCTAssertTrue(bad["error"]!["message"]!.stringValue!.contains("type"))
+    }
+
+    func testCommandsFlow() throws {
+        try start(poetry)
+        let file = try client.command("carrel.newFile", ["parentUri": .string(fx.uri("My Poems/.carrel/all")), "name": "Summer"])["result"]!
+        XCTAssertEqual(file["uri"], .string(fx.uri("My Poems/Draft/Summer.md")))
+        XCTAssertEqual(fx.read("My Poems/Draft/Summer.md"), "")
+        let folder = try client.command("carrel.newFolder", ["parentUri": .string(fx.uri("My Poems/Draft")), "name": "Act 1"])["result"]!
+        XCTAssertEqual(folder["kind"], "folder")
+        XCTAssertEqual(folder["icon"], "folder")
+        _ = try client.command("carrel.moveTo", ["uri": .string(fx.uri("My Poems/Draft/Summer.md")), "destinationUri": .string(fx.uri("My Poems/Draft/Act 1"))])
+        XCTAssertTrue(fx.exists("My Poems/Draft/Act 1/Summer.md"))
+        let renamed = try client.command("carrel.rename", ["uri": .string(fx.uri("My Poems/Draft/Act 1")), "newName": "Act One"])["result"]!
+        XCTAssertEqual(renamed["name"], "Act One")
+        XCTAssertEqual(fx.read("My Poems/Draft/Act One/Summer.md"), "")
+        let moved = try client.command("carrel.moveTo", ["uri": .string(fx.uri("My Poems/Draft/Act One")), "destinationUri": .string(fx.uri("My Poems/Ready"))])["result"]!
+        XCTAssertEqual(moved["uri"], .string(fx.uri("My Poems/Ready/Act One")))
+        client.answer = .title("Delete")
+        let trashed = try client.command("carrel.delete", ["uri": .string(fx.uri("My Poems/Ready/Act One"))])["result"]!
+        XCTAssertEqual(trashed["inTrash"], true)
+        XCTAssertEqual(client.asked.count, 1)
+        XCTAssertTrue(fx.exists("My Poems/Trash/Act One/Summer.md"))
+        let restored = try client.command("carrel.restore", ["uri": .string(fx.uri("My Poems/Trash/Act One"))])["result"]!
+        XCTAssertEqual(restored["uri"], .string(fx.uri("My Poems/Ready/Act One")))
+        let sorted = try client.command("carrel.setSort", ["uri": .string(fx.uri("My Poems")), "by": "name", "descending": true])["result"]!
+        XCTAssertEqual(sorted["kind"], "project")
+        _ = try client.command("carrel.newFile", ["parentUri": .string(fx.uri("My Poems/Draft")), "name": "Autumn"])
+        XCTAssertEqual(titles(try tree("My Poems/Draft")), ["Spring.md", "Autumn.md"])
+        let empty = try client.command("carrel.emptyTrash", ["projectUri": .string(fx.uri("My Poems")), "confirmed": true])["result"]!
+        XCTAssertEqual(empty, ["deleted": 0])
+    }
+
+    func testDeleteConfirmationAnswers() throws {
+        try start("""
+          P/.carrel/project.json = {"type":"blank"}
+          P/a.md
+          P/b.md
+          P/c.md
+          """)
+        for answer in [ConfirmAnswer.null, .title("Cancel"), .error, .title("Something else")] {
+            client.answer = answer
+            let r = try client.command("carrel.delete", ["uri": .string(fx.uri("P/a.md"))])
+            XCTAssertEqual(errorReason(r), "cancelled", "\(answer)")
+            XCTAssertTrue(fx.exists("P/a.md"))
+        }
+        let question = client.asked.last!["params"]!
+        XCTAssertEqual(question["actions"], [["title": "Delete"], ["title": "Delete and Don't Ask Again"], ["title": "Cancel"]])
+        XCTAssertEqual(question["message"], "Move “a.md” to the Trash?")
+        client.answer = .title("Delete")
+        _ = try client.command("carrel.delete", ["uri": .string(fx.uri("P/a.md"))])
+        XCTAssertTrue(fx.exists("P/Trash/a.md"))
+        client.answer = .title("Delete and Don't Ask Again")
+        _ = try client.command("carrel.delete", ["uri": .string(fx.uri("P/b.md"))])
+        XCTAssertTrue(fx.read("P/.carrel/project.json")!.contains("\"confirmDelete\": false"))
+        client.asked = []
+        client.answer = .null
+        _ = try client.command("carrel.delete", ["uri": .string(fx.uri("P/c.md"))])
+        XCTAssertTrue(client.asked.isEmpty, "don't ask again is remembered")
+        XCTAssertTrue(fx.exists("P/Trash/c.md"))
+        // Deleting for good always asks, with no "don't ask again".
+        let r = try client.command("carrel.delete", ["uri": .string(fx.uri("P/Trash/c.md"))])
+        XCTAssertEqual(errorReason(r), "cancelled")
+        XCTAssertEqual(client.asked.last?["params"]?["actions"], [["title": "Delete"], ["title": "Cancel"]])
+        client.answer = .title("Delete")
+        XCTAssertEqual(try client.command("carrel.delete", ["uri": .string(fx.uri("P/Trash/c.md"))])["result"], ["deleted": 1])
+        XCTAssertFalse(fx.exists("P/Trash/c.md"))
+        client.answer = .null
+        XCTAssertEqual(errorReason(try client.command("carrel.emptyTrash", ["projectUri": .string(fx.uri("P"))])), "cancelled")
+        XCTAssertEqual(fx.listing("P/Trash"), ["a.md", "b.md"])
+        client.answer = .title("Delete")
+        XCTAssertEqual(try client.command("carrel.emptyTrash", ["projectUri": .string(fx.uri("P"))])["result"], ["deleted": 2])
+        XCTAssertEqual(fx.listing("P/Trash"), [])
+    }
+
+    func testFrenchConfirmationTitles() throws {
+        try start("P/.carrel/project.json = {\"type\":\"blank\"}\nP/a.md\nP/b.md", locale: "fr")
+        client.answer = .title("Supprimer")
+        _ = try client.command("carrel.delete", ["uri": .string(fx.uri("P/a.md"))])
+        XCTAssertEqual(client.asked.last?["params"]?["actions"]?[1]?["title"], "Supprimer et ne plus demander")
+        XCTAssertTrue(fx.exists("P/Trash/a.md"))
+        client.answer = .title("Delete")
+        _ = try client.command("carrel.delete", ["uri": .string(fx.uri("P/b.md"))])
+        XCTAssertTrue(fx.exists("P/Trash/b.md"), "English titles are accepted in any language")
+    }
+
+    func testCancelRequestWhileAwaitingConfirmation() throws {
+        try start("P/.carrel/project.json = {\"type\":\"blank\"}\nP/a.md")
+        client.send(["jsonrpc": "2.0", "id": 99, "method": "workspace/executeCommand",
+                     "params": ["command": "carrel.delete", "arguments": [["uri": .string(fx.uri("P/a.md"))]]]])
+        let ask = try client.inbox.take("confirmation") { $0["method"] == "window/showMessageRequest" }
+        client.notify("$/cancelRequest", ["id": 99])
+        let r = try client.inbox.take("cancelled response") { $0["id"] == 99 }
+        XCTAssertEqual(r["error"]?["code"], -32800)
+        client.send(["jsonrpc": "2.0", "id": ask["id"]!, "result": ["title": "Delete"]])
+        _ = try client.request("carrel/tree", ["depth": 0])
+        XCTAssertTrue(fx.exists("P/a.md"), "a late Delete after cancel deletes nothing")
+        client.notify("$/cancelRequest", ["id": 12345])  // unknown ids are ignored
+        XCTAssertNotNil(try client.request("carrel/tree", ["depth": 0])["result"])
+    }
+
+    func testEveryErrorReason() throws {
+        try start("""
+          P/.carrel/project.json = {"type":"poetry"}
+          P/Draft/a.md
+          P/Draft/b.md
+          P/Draft/F/
+          Q/.carrel/project.json = {"type":"poetry","version":42}
+          """)
+        func cmd(_ name: String, _ args: JSONValue) throws -> String? { errorReason(try client.command(name, args)) }
+        XCTAssertEqual(try cmd("carrel.newFile", ["parentUri": .string(fx.uri("P/Draft")), "name": "x/y"]), "invalidName")
+        XCTAssertEqual(try cmd("carrel.rename", ["uri": .string(fx.uri("P/Draft/a.md")), "newName": "B.MD"]), "nameTaken")
+        XCTAssertEqual(try cmd("carrel.delete", ["uri": .string(fx.uri("P/Draft")), "confirmed": true]), "permanentFolder")
+        XCTAssertEqual(try cmd("carrel.rename", ["uri": .string(fx.uri("P/Draft/zzz.md")), "newName": "y"]), "notFound")
+        XCTAssertEqual(try cmd("carrel.rename", ["uri": "file:///etc/passwd", "newName": "y"]), "outsideWorkspace")
+        XCTAssertEqual(try cmd("carrel.rename", ["uri": .string(fx.uri("P/Draft") + "/%2e%2e/Draft/a.md"), "newName": "y"]), "outsideWorkspace")
+        XCTAssertEqual(try cmd("carrel.rename", ["uri": "untitled:Untitled-1", "newName": "y"]), "outsideWorkspace")
+        XCTAssertEqual(try cmd("carrel.rename", ["uri": .string(fx.uri("P/Draft/a.md") + "?x"), "newName": "y"]), "outsideWorkspace")
+        XCTAssertEqual(try cmd("carrel.moveTo", ["uri": .string(fx.uri("P/Draft/F")), "destinationUri": .string(fx.uri("P/Draft/F"))]), "intoItself")
+        XCTAssertEqual(try cmd("carrel.restore", ["uri": .string(fx.uri("P/Draft/a.md"))]), "notInTrash")
+        client.answer = .null
+        XCTAssertEqual(try cmd("carrel.delete", ["uri": .string(fx.uri("P/Draft/a.md"))]), "cancelled")
+        try "x".write(toFile: fx.path + "/P/Ready/a.md", atomically: false, encoding: .utf8)
+        XCTAssertEqual(try cmd("carrel.moveTo", ["uri": .string(fx.uri("P/Draft/a.md")), "destinationUri": .string(fx.uri("P/Ready"))]), "conflict")
+        XCTAssertEqual(try cmd("carrel.newFile", ["parentUri": .string(fx.uri("Q")), "name": "x"]), "unsupportedVersion")
+        chmod(fx.path + "/P/Draft/F", 0o555)
+        defer { chmod(fx.path + "/P/Draft/F", 0o755) }
+        if getuid() != 0 { XCTAssertEqual(try cmd("carrel.newFile", ["parentUri": .string(fx.uri("P/Draft/F")), "name": "x"]), "io") }
+        XCTAssertTrue(fx.exists("P/Draft/a.md"))
+        XCTAssertEqual(fx.read("P/Ready/a.md"), "x")
+    }
+
+    func testInvalidParamsNameTheField() throws {
+        try start("")
+        let cases: [(JSONValue, String)] = [
+            (["command": "carrel.rename", "arguments": [["uri": 1, "newName": "x"]]], "“uri” must be a string, not number"),
+            (["command": "carrel.rename", "arguments": [["uri": "file:///x"]]], "“newName” is required"),
+            (["command": "carrel.nope", "arguments": []], "“command”"),
+            (["arguments": []], "“command” is required"),
+            (["command": "carrel.setSort", "arguments": [["uri": .string(fx.uri()), "by": "size"]]], "“by” must be name, modified or created"),
+        ]
+        for (params, fragment) in cases {
+            let e = try client.request("workspace/executeCommand", params)["error"]!
+            XCTAssertEqual(e["code"], -32602)
+            XCTAssertTrue(e["message"]!.stringValue!.contains(fragment), e["message"]!.stringValue!)
+        }
+        XCTAssertEqual(try client.request("carrel/tree", ["depth": "deep"])["error"]?["data"]?["field"], "depth")
+        XCTAssertEqual(try client.request("carrel/tree", [1, 2])["error"]?["code"], -32602)
+        XCTAssertEqual(fx.listing(includeHidden: true), [])
+    }
+
+    func testWorkspaceSymbols() throws {
+        try start(poetry + "\nMy Poems/Draft/Spring Songs/\nMy Poems/Research/Inspiration.md")
+        let symbols = try client.result("workspace/symbol", ["query": "spring"]).arrayValue!
+        XCTAssertEqual(symbols.map { $0["name"] }, ["Spring.md", "Spring Songs"].map { .string($0) }, "best first: shorter exact prefix")
+        let loose = try client.result("workspace/symbol", ["query": "spr"]).arrayValue!
+        XCTAssertEqual(loose.last?["name"], "Inspiration.md", "a match inside a word ranks after prefixes")
+        XCTAssertEqual(symbols[0]["kind"], 1)
+        XCTAssertEqual(symbols[1]["kind"], 3)
+        XCTAssertEqual(symbols[0]["containerName"], "My Poems › Draft")
+        XCTAssertEqual(symbols[0]["location"]?["range"], ["start": ["line": 0, "character": 0], "end": ["line": 0, "character": 0]])
+        XCTAssertEqual(symbols[0]["location"]?["uri"], .string(fx.uri("My Poems/Draft/Spring.md")))
+        let project = try client.result("workspace/symbol", ["query": "mypoems"]).arrayValue!
+        XCTAssertEqual(project.first?["kind"], 4)
+        XCTAssertEqual(try client.result("workspace/symbol", ["query": "zzzz"]), [])
+    }
+
+    func testExternalChangesArriveAsDidChange() throws {
+        try start(poetry)
+        Fixture.sh("mv '\(fx.path)/My Poems/Draft/Spring.md' '\(fx.path)/My Poems/Ready/'")
+        let moved = try client.waitForChange { $0.contains { $0["type"] == "moved" } }
+        XCTAssertEqual(moved.first { $0["type"] == "moved" }?["oldUri"], .string(fx.uri("My Poems/Draft/Spring.md")))
+        XCTAssertEqual(titles(try tree("My Poems/Ready")), ["Spring.md"])
+        Fixture.sh("mkdir -p '\(fx.path)/My Poems/Draft/New/Deeper' && echo x > '\(fx.path)/My Poems/Draft/New/Deeper/n.md'")
+        _ = try client.waitForChange { $0.contains { $0["type"] == "created" } }
+        XCTAssertEqual(titles(try tree("My Poems/Draft/New/Deeper")), ["n.md"], "files made before the watch was added are found")
+        Fixture.sh("rm -r '\(fx.path)/My Poems/Draft'")
+        _ = try client.waitForChange { $0.contains { $0["type"] == "deleted" } }
+        let deadline = Date().addingTimeInterval(3)
+        while !fx.exists("My Poems/Draft") && Date() < deadline { usleep(20_000) }
+        XCTAssertTrue(fx.exists("My Poems/Draft"), "a permanent folder deleted behind our back comes back")
+    }
+
+    func testCommandsAnnounceTheirOwnChanges() throws {
+        try start(poetry)
+        _ = try client.command("carrel.rename", ["uri": .string(fx.uri("My Poems/Draft/Spring.md")), "newName": "Winter.md"])
+        let c = try client.waitForChange { _ in true }
+        XCTAssertEqual(c, [["type": "moved", "oldUri": .string(fx.uri("My Poems/Draft/Spring.md")), "uri": .string(fx.uri("My Poems/Draft/Winter.md"))]])
+    }
+
+    func testWorkspaceFoldersCanBeAddedAndRemoved() throws {
+        try start("")
+        let other = try Fixture("x.md")
+        client.notify("workspace/didChangeWorkspaceFolders", ["event": ["added": [["uri": .string(other.uri()), "name": "o"]], "removed": []]])
+        XCTAssertEqual(try client.result("carrel/tree", ["depth": 0]).arrayValue?.count, 2)
+        client.notify("workspace/didChangeWorkspaceFolders", ["event": ["added": [], "removed": [["uri": .string(fx.uri()), "name": "l"]]]])
+        XCTAssertEqual(try client.result("carrel/tree", ["depth": 0])[0]?["uri"], .string(other.uri()))
+    }
+
+    func testPlainTreeSortIsKeptPerLibrary() throws {
+        try start("b.md\na.md\nF/")
+        _ = try client.command("carrel.setSort", ["uri": .string(fx.uri()), "by": "name", "descending": true])
+        XCTAssertEqual(titles(try client.result("carrel/tree", ["depth": 1])[0]!), ["F", "b.md", "a.md"])
+        let again = InProcessClient()
+        _ = try again.initialize([fx.uri()])
+        XCTAssertEqual(titles(try again.result("carrel/tree", ["depth": 1])[0]!), ["F", "b.md", "a.md"], "kept in the state folder")
+    }
+}
