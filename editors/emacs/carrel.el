@@ -125,6 +125,10 @@ is deleted."
   :type '(choice (const :tag "One key" multiple-choice)
                  (const :tag "Minibuffer completion" completing-read)))
 
+(defcustom carrel-events-buffer-size 2000000
+  "Most characters `carrel-events-buffer' keeps; 0 logs nothing, nil no limit."
+  :type '(choice (const :tag "No limit" nil) integer))
+
 (defcustom carrel-locale nil
   "Language for the server's messages, such as \"fr\", or nil.
 Nil takes it from the LC_ALL, LC_MESSAGES or LANG environment variables."
@@ -177,7 +181,9 @@ Nil takes it from the LC_ALL, LC_MESSAGES or LANG environment variables."
   ((root :initarg :root :reader carrel--root
          :documentation "The library directory this server serves.")
    (refresh-timer :initform nil :accessor carrel--refresh-timer
-                  :documentation "Pending tree refresh after a change."))
+                  :documentation "Pending tree refresh after a change.")
+   (tree :initform nil :accessor carrel--tree
+         :documentation "The buffer showing this library's tree."))
   :documentation "A connection to one `carrel lsp' server.")
 
 (defvar carrel--connections nil
@@ -210,14 +216,22 @@ confirmation.")
   (let* ((root (directory-file-name (expand-file-name root)))
          (name (format "carrel %s" (file-name-nondirectory root)))
          (default-directory (file-name-as-directory root))
+         (program (car carrel-server-command))
          (conn nil))
+    ;; Checked first: writing to a server that failed to start can kill
+    ;; a batch Emacs with SIGPIPE.
+    (unless (executable-find (if (string-match-p "/" program)
+                                 (expand-file-name program)
+                               program))
+      (user-error "Carrel cannot find the server program “%s”; set `carrel-server-command'"
+                  program))
     (condition-case err
         (progn
           (setq conn (make-instance
                       'carrel--connection
                       :name name
                       :root root
-                      :events-buffer-scrollback-size nil
+                      :events-buffer-scrollback-size carrel-events-buffer-size
                       :process
                       (lambda ()
                         (make-process
@@ -447,20 +461,21 @@ Return a note for each modified buffer, which is kept."
   "Hash table from node key to whether the node is expanded.
 Keys that are absent take the node's default.")
 
-(defun carrel--tree-buffer-name (conn)
-  "Return the name of CONN's tree buffer."
-  (format "*carrel: %s*" (file-name-nondirectory (carrel--root conn))))
-
 (defun carrel--tree-buffer (conn &optional create)
-  "Return CONN's tree buffer; with CREATE, make and fill it when missing."
-  (let ((buffer (get-buffer (carrel--tree-buffer-name conn))))
-    (if (or (buffer-live-p buffer) (not create))
-        buffer
-      (with-current-buffer (get-buffer-create (carrel--tree-buffer-name conn))
+  "Return CONN's live tree buffer, or nil.
+With CREATE, make and fill it when there is none."
+  (let ((buffer (carrel--tree conn)))
+    (cond
+     ((buffer-live-p buffer) buffer)
+     (create
+      (with-current-buffer (generate-new-buffer
+                            (format "*carrel: %s*"
+                                    (file-name-nondirectory (carrel--root conn))))
         (carrel-tree-mode)
         (setq carrel--conn conn)
+        (setf (carrel--tree conn) (current-buffer))
         (carrel-refresh)
-        (current-buffer)))))
+        (current-buffer))))))
 
 (defun carrel--tree-connection (&optional noerror)
   "Return the connection of the current tree buffer.
@@ -492,13 +507,16 @@ own, so that their real row stays the one found by URI."
         (or (= depth 0) (member (plist-get node :kind) '("library" "section")))
       state)))
 
+(defun carrel--icon-style ()
+  "Return `carrel-icon-style', with `auto' resolved for the selected frame."
+  (if (eq carrel-icon-style 'auto)
+      (if (display-graphic-p) 'glyph 'text)
+    carrel-icon-style))
+
 (defun carrel--icon (node)
   "Return the icon string of NODE for the current `carrel-icon-style'."
-  (let ((style (if (eq carrel-icon-style 'auto)
-                   (if (display-graphic-p) 'glyph 'text)
-                 carrel-icon-style))
-        (entry (cdr (assoc (plist-get node :icon) carrel-icons))))
-    (pcase style
+  (let ((entry (cdr (assoc (plist-get node :icon) carrel-icons))))
+    (pcase (carrel--icon-style)
       ('glyph (or (car entry) "•"))
       ('text (or (cadr entry) "="))
       (_ ""))))
@@ -520,10 +538,7 @@ parent's key; DEPTH is how far NODE lies below the top."
          (kind (plist-get node :kind))
          (children (append (plist-get node :children) nil))
          (open (and children (carrel--open-p node key depth)))
-         (glyphs (not (eq (if (eq carrel-icon-style 'auto)
-                              (if (display-graphic-p) 'glyph 'text)
-                            carrel-icon-style)
-                          'text)))
+         (glyphs (not (eq (carrel--icon-style) 'text)))
          (marker (cond ((not children) "  ")
                        (open (if glyphs "▾ " "- "))
                        (t (if glyphs "▸ " "+ "))))
