@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Every test Carrel has: the Swift suites (unit, in-process server, end to end
+# over stdio), then the three editor suites against the same built server.
+# With CI=true a missing editor is a failure; otherwise its suite is skipped.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+log=$(mktemp -d)
+trap 'rm -rf "$log"' EXIT
+
+echo "== swift build"
+swift build 2>&1 | tail -n 3 || exit 1
+export CARREL="$root/.build/debug/carrel"
+
+passed=0
+failed=0
+status=0
+
+echo "== swift test"
+swift test 2>&1 | tee "$log/swift.txt" | grep -E "error:|failed|Executed [0-9]+ tests" | tail -n 20
+[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+if line=$(grep -E "Executed [0-9]+ tests?, with [0-9]+ failures?" "$log/swift.txt" | tail -n 1); then
+  n=$(echo "$line" | sed -E 's/.*Executed ([0-9]+) tests?.*/\1/')
+  f=$(echo "$line" | sed -E 's/.*with ([0-9]+) failures?.*/\1/')
+  passed=$((passed + n - f))
+  failed=$((failed + f))
+fi
+
+for editor in nvim emacs vscode; do
+  runner="editors/$editor/tests/run.sh"
+  [ -f "$runner" ] || continue
+  echo "== $editor"
+  bash "$runner" 2>&1 | tee "$log/$editor.txt" | tail -n 40
+  [ "${PIPESTATUS[0]}" -eq 0 ] || { status=1; echo "$editor suite FAILED"; }
+  if line=$(grep -E "^[0-9]+ passed, [0-9]+ failed" "$log/$editor.txt" | tail -n 1); then
+    passed=$((passed + $(echo "$line" | cut -d' ' -f1)))
+    failed=$((failed + $(echo "$line" | cut -d' ' -f3)))
+  fi
+done
+
+[ "$status" -eq 0 ] || [ "$failed" -gt 0 ] || failed=1
+echo "total: $passed passed, $failed failed"
+exit "$status"
