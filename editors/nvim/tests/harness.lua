@@ -245,9 +245,9 @@ function H.go(title, within)
     index = found
     return index
   end, ('row %q%s in the tree'):format(title, within and (' in ' .. within) or ''))
-  local win = H.tree().window()
-  vim.api.nvim_set_current_win(win)
-  vim.api.nvim_win_set_cursor(win, { index, 0 })
+  vim.api.nvim_set_current_win(H.tree().window())
+  -- A motion, as the writer would make, so CursorMoved runs.
+  H.press(index .. 'G')
   return H.tree().current_row()
 end
 

@@ -142,15 +142,17 @@ function M.breadcrumb(row)
   return table.concat(titles, SEPARATOR)
 end
 
+--- The sidebar's winbar, evaluated at each redraw for the window being drawn.
+function M.winbar_text()
+  local win = vim.g.statusline_winid or M.window()
+  local row = win and vim.api.nvim_win_is_valid(win) and state.rows[vim.api.nvim_win_get_cursor(win)[1]]
+  return require('carrel.winbar').format(row and M.breadcrumb(row) or 'Carrel')
+end
+
 local function update_tree_winbar()
   local win = M.window()
   if not win then return end
-  if not config().winbar then
-    vim.wo[win].winbar = ''
-    return
-  end
-  local row = M.current_row()
-  vim.wo[win].winbar = require('carrel.winbar').format(row and M.breadcrumb(row) or 'Carrel')
+  vim.wo[win].winbar = config().winbar and "%{%v:lua.require'carrel.tree'.winbar_text()%}" or ''
 end
 
 local function place_cursor(win, id, fallback_line)
@@ -269,7 +271,6 @@ local function create_buffer()
   vim.bo[buf].modifiable = false
   vim.bo[buf].filetype = 'carrel'
   require('carrel.actions').map_keys(buf)
-  vim.api.nvim_create_autocmd('CursorMoved', { buffer = buf, callback = update_tree_winbar })
   return buf
 end
 

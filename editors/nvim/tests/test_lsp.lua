@@ -1,0 +1,28 @@
+local H = require('harness')
+
+H.test("vim.lsp.enable('carrel') starts the server in a project and workspace_symbol finds files", function()
+  -- No setup(): stock vim.lsp, with `carrel` found on PATH by lsp/carrel.lua.
+  local library = H.new_library()
+  H.sh(('cd %s && carrel init %s --type poetry'):format(vim.fn.shellescape(library), vim.fn.shellescape('My Poems')))
+  local spring = library .. '/My Poems/Draft/Spring.md'
+  H.write(spring, 'spring')
+  H.write(library .. '/My Poems/Ready/Summer.md', 'summer')
+  vim.lsp.enable('carrel')
+  vim.cmd('edit ' .. vim.fn.fnameescape(spring))
+  local client
+  H.wait(function()
+    client = vim.lsp.get_clients({ name = 'carrel', bufnr = 0 })[1]
+    return client and client.initialized
+  end, 'the carrel client to attach')
+  H.eq(client.root_dir, library .. '/My Poems', 'root is the project')
+  local items
+  H.wait(function()
+    vim.lsp.buf.workspace_symbol('sprng', { on_list = function(list) items = list.items end })
+    vim.wait(2000, function() return items ~= nil end, 20)
+    return items and #items > 0
+  end, 'workspace symbols for "sprng"')
+  H.eq(items[1].filename, spring, 'best match')
+  H.truthy(items[1].text:find('Spring.md', 1, true), 'item text: ' .. items[1].text)
+  vim.lsp.enable('carrel', false)
+  client:stop(true)
+end)
