@@ -81,7 +81,8 @@ function M.with_client(callback)
     end,
   }
   if has_011 then
-    client_id = vim.lsp.start(config, { attach = false })
+    -- Never share a client started by vim.lsp.enable('carrel'): it lacks our handlers.
+    client_id = vim.lsp.start(config, { attach = false, reuse_client = function() return false end })
   else
     client_id = vim.lsp.start_client(config)
   end
