@@ -26,7 +26,7 @@ let package = Package(
         .testTarget(name: "CarrelStoreTests", dependencies: ["CarrelStore", "CarrelModel", "CCarrelSys", "CarrelTestSupport"]),
         .testTarget(name: "CarrelWorkspaceTests", dependencies: ["CarrelWorkspace", "CarrelStore", "CarrelModel", "CarrelTestSupport"]),
         .testTarget(name: "CarrelProtocolTests", dependencies: ["CarrelProtocol", "CarrelJSON"]),
-        .testTarget(name: "CarrelServerTests", dependencies: ["CarrelServer", "CarrelProtocol", "CarrelJSON", "CarrelTestSupport"]),
+        .testTarget(name: "CarrelServerTests", dependencies: ["CarrelServer", "CarrelProtocol", "CarrelJSON", "CarrelModel", "CarrelTestSupport"]),
         .testTarget(name: "CarrelEndToEndTests", dependencies: ["carrel", "CarrelJSON", "CarrelProtocol", "CarrelTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

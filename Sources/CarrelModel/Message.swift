@@ -51,6 +51,15 @@ public enum Message: Sendable, Equatable {
     case unknownProjectType(given: String, known: String)
     case unknownSort(given: String)
 
+    /// The JSON type words of parameter errors.
+    static let frenchTypeWords = [
+        "a string": "une chaîne", "a boolean": "un booléen", "an object": "un objet", "an array": "un tableau",
+        "a non-negative integer": "un entier positif ou nul", "string": "une chaîne", "number": "un nombre",
+        "boolean": "un booléen", "object": "un objet", "array": "un tableau", "null": "null", "valid": "valide",
+    ]
+
+    static func french(_ word: String) -> String { frenchTypeWords[word] ?? word }
+
     public func text(_ language: Language) -> String {
         let (en, fr) = pair
         switch language {
@@ -161,7 +170,7 @@ public enum Message: Sendable, Equatable {
                     "Le disque a refusé la modification à \(path) : \(detail). Rien n’a changé.")
         case .invalidParam(let field, let expected, let found):
             return ("Invalid params: “\(field)” must be \(expected), not \(found).",
-                    "Paramètres invalides : « \(field) » doit être \(expected), pas \(found).")
+                    "Paramètres invalides : « \(field) » doit être \(Self.french(expected)), pas \(Self.french(found)).")
         case .missingParam(let field):
             return ("Invalid params: “\(field)” is required.", "Paramètres invalides : « \(field) » est requis.")
         case .unknownCommand(let command):

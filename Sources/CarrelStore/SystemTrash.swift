@@ -22,6 +22,15 @@ public enum SystemTrash {
     public static func trash(_ name: [UInt8], in dir: Directory) throws(SysError) {
         let original = BytePath.join(dir.path, name)
         guard let home = homeTrash() else { throw SysError("trash", BytePath.display(original), code: ENOENT) }
+        #if os(macOS)
+        // The Finder's trash is a plain folder: the item goes in under a free name.
+        let trashDir = try Directory.open(home)
+        for n in 1...10_000 {
+            let candidate: [UInt8] = n == 1 ? name : name + Array(" \(n)".utf8)
+            do { try dir.move(name, to: trashDir, as: candidate); return } catch where error.code == EEXIST { continue }
+        }
+        throw SysError("trash", BytePath.display(original), code: EEXIST)
+        #endif
         do {
             try trash(name, in: dir, trashDir: home, infoPath: original)
         } catch where error.code == EXDEV {

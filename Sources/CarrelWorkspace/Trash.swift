@@ -60,7 +60,7 @@ extension Workspace {
     }
 
     func moveToTrash(_ entry: Entry, _ project: Project, _ library: Library) throws(Failure) -> Outcome {
-        repair(project, in: library)
+        if project.trash == nil { repair(project, in: library) }
         guard let trash = project.trash, let parent = entry.parent else {
             throw Failure(.notFound, .notFound(path: BytePath.display(project.root.path) + "/Trash"))
         }

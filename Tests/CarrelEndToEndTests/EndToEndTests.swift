@@ -45,6 +45,14 @@ final class EndToEndTests: XCTestCase {
         XCTAssertEqual(c.waitForExit(), 0)
     }
 
+    func testEveryErrorReasonOverStdio() throws {
+        try Scenarios.everyErrorReason(try spawn())
+    }
+
+    func testConfirmationAnswersOverStdio() throws {
+        try Scenarios.confirmationAnswers(try spawn())
+    }
+
     func testHostileWireInputNeverStopsTheServer() throws {
         let fx = try Fixture()
         let c = try spawn()

@@ -137,45 +137,11 @@ final class ServerTests: XCTestCase {
     }
 
     func testDeleteConfirmationAnswers() throws {
-        try start("""
-          P/.carrel/project.json = {"type":"blank"}
-          P/a.md
-          P/b.md
-          P/c.md
-          """)
-        for answer in [ConfirmAnswer.null, .title("Cancel"), .error, .title("Something else")] {
-            client.answer = answer
-            let r = try client.command("carrel.delete", ["uri": .string(fx.uri("P/a.md"))])
-            XCTAssertEqual(errorReason(r), "cancelled", "\(answer)")
-            XCTAssertTrue(fx.exists("P/a.md"))
-        }
-        let question = client.asked.last!["params"]!
-        XCTAssertEqual(question["actions"], [["title": "Delete"], ["title": "Delete and Don't Ask Again"], ["title": "Cancel"]])
-        XCTAssertEqual(question["message"], "Move “a.md” to the Trash?")
-        client.answer = .title("Delete")
-        _ = try client.command("carrel.delete", ["uri": .string(fx.uri("P/a.md"))])
-        XCTAssertTrue(fx.exists("P/Trash/a.md"))
-        client.answer = .title("Delete and Don't Ask Again")
-        _ = try client.command("carrel.delete", ["uri": .string(fx.uri("P/b.md"))])
-        XCTAssertTrue(fx.read("P/.carrel/project.json")!.contains("\"confirmDelete\": false"))
-        client.asked = []
-        client.answer = .null
-        _ = try client.command("carrel.delete", ["uri": .string(fx.uri("P/c.md"))])
-        XCTAssertTrue(client.asked.isEmpty, "don't ask again is remembered")
-        XCTAssertTrue(fx.exists("P/Trash/c.md"))
-        // Deleting for good always asks, with no "don't ask again".
-        let r = try client.command("carrel.delete", ["uri": .string(fx.uri("P/Trash/c.md"))])
-        XCTAssertEqual(errorReason(r), "cancelled")
-        XCTAssertEqual(client.asked.last?["params"]?["actions"], [["title": "Delete"], ["title": "Cancel"]])
-        client.answer = .title("Delete")
-        XCTAssertEqual(try client.command("carrel.delete", ["uri": .string(fx.uri("P/Trash/c.md"))])["result"], ["deleted": 1])
-        XCTAssertFalse(fx.exists("P/Trash/c.md"))
-        client.answer = .null
-        XCTAssertEqual(errorReason(try client.command("carrel.emptyTrash", ["projectUri": .string(fx.uri("P"))])), "cancelled")
-        XCTAssertEqual(fx.listing("P/Trash"), ["a.md", "b.md"])
-        client.answer = .title("Delete")
-        XCTAssertEqual(try client.command("carrel.emptyTrash", ["projectUri": .string(fx.uri("P"))])["result"], ["deleted": 2])
-        XCTAssertEqual(fx.listing("P/Trash"), [])
+        try Scenarios.confirmationAnswers(InProcessClient())
+    }
+
+    func testEveryErrorReason() throws {
+        try Scenarios.everyErrorReason(InProcessClient())
     }
 
     func testFrenchConfirmationTitles() throws {
@@ -202,37 +168,6 @@ final class ServerTests: XCTestCase {
         XCTAssertTrue(fx.exists("P/a.md"), "a late Delete after cancel deletes nothing")
         client.notify("$/cancelRequest", ["id": 12345])  // unknown ids are ignored
         XCTAssertNotNil(try client.request("carrel/tree", ["depth": 0])["result"])
-    }
-
-    func testEveryErrorReason() throws {
-        try start("""
-          P/.carrel/project.json = {"type":"poetry"}
-          P/Draft/a.md
-          P/Draft/b.md
-          P/Draft/F/
-          Q/.carrel/project.json = {"type":"poetry","version":42}
-          """)
-        func cmd(_ name: String, _ args: JSONValue) throws -> String? { errorReason(try client.command(name, args)) }
-        XCTAssertEqual(try cmd("carrel.newFile", ["parentUri": .string(fx.uri("P/Draft")), "name": "x/y"]), "invalidName")
-        XCTAssertEqual(try cmd("carrel.rename", ["uri": .string(fx.uri("P/Draft/a.md")), "newName": "B.MD"]), "nameTaken")
-        XCTAssertEqual(try cmd("carrel.delete", ["uri": .string(fx.uri("P/Draft")), "confirmed": true]), "permanentFolder")
-        XCTAssertEqual(try cmd("carrel.rename", ["uri": .string(fx.uri("P/Draft/zzz.md")), "newName": "y"]), "notFound")
-        XCTAssertEqual(try cmd("carrel.rename", ["uri": "file:///etc/passwd", "newName": "y"]), "outsideWorkspace")
-        XCTAssertEqual(try cmd("carrel.rename", ["uri": .string(fx.uri("P/Draft") + "/%2e%2e/Draft/a.md"), "newName": "y"]), "outsideWorkspace")
-        XCTAssertEqual(try cmd("carrel.rename", ["uri": "untitled:Untitled-1", "newName": "y"]), "outsideWorkspace")
-        XCTAssertEqual(try cmd("carrel.rename", ["uri": .string(fx.uri("P/Draft/a.md") + "?x"), "newName": "y"]), "outsideWorkspace")
-        XCTAssertEqual(try cmd("carrel.moveTo", ["uri": .string(fx.uri("P/Draft/F")), "destinationUri": .string(fx.uri("P/Draft/F"))]), "intoItself")
-        XCTAssertEqual(try cmd("carrel.restore", ["uri": .string(fx.uri("P/Draft/a.md"))]), "notInTrash")
-        client.answer = .null
-        XCTAssertEqual(try cmd("carrel.delete", ["uri": .string(fx.uri("P/Draft/a.md"))]), "cancelled")
-        try "x".write(toFile: fx.path + "/P/Ready/a.md", atomically: false, encoding: .utf8)
-        XCTAssertEqual(try cmd("carrel.moveTo", ["uri": .string(fx.uri("P/Draft/a.md")), "destinationUri": .string(fx.uri("P/Ready"))]), "conflict")
-        XCTAssertEqual(try cmd("carrel.newFile", ["parentUri": .string(fx.uri("Q")), "name": "x"]), "unsupportedVersion")
-        chmod(fx.path + "/P/Draft/F", 0o555)
-        defer { chmod(fx.path + "/P/Draft/F", 0o755) }
-        if getuid() != 0 { XCTAssertEqual(try cmd("carrel.newFile", ["parentUri": .string(fx.uri("P/Draft/F")), "name": "x"]), "io") }
-        XCTAssertTrue(fx.exists("P/Draft/a.md"))
-        XCTAssertEqual(fx.read("P/Ready/a.md"), "x")
     }
 
     func testInvalidParamsNameTheField() throws {

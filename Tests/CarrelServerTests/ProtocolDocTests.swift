@@ -1,0 +1,75 @@
+import CarrelJSON
+import CarrelModel
+import CarrelProtocol
+import Foundation
+import XCTest
+
+/// editors/PROTOCOL.md must stay true to the code: everything the code can
+/// send or accept is documented there, and its examples use real values.
+final class ProtocolDocTests: XCTestCase {
+    var doc: String!
+
+    override func setUpWithError() throws {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        doc = try String(contentsOf: url.appendingPathComponent("editors/PROTOCOL.md"), encoding: .utf8)
+    }
+
+    func testEveryCommandMethodAndReasonIsDocumented() {
+        for command in InitializeRequest.commands { XCTAssertTrue(doc.contains("`\(command)`"), command) }
+        for method in [InitializeRequest.method, ShutdownRequest.method, ExitNotification.method, InitializedNotification.method,
+                       CancelRequestNotification.method, DidChangeWorkspaceFoldersNotification.method, TreeRequest.method,
+                       WorkspaceSymbolRequest.method, ExecuteCommandRequest.method, ShowMessageRequest.method, DidChangeNotification.method] {
+            XCTAssertTrue(doc.contains(method), method)
+        }
+        for reason in Reason.allCases where reason != .invalidParams {
+            XCTAssertTrue(doc.contains(#""data":{"reason":"\#(reason.rawValue)"}"#), "no error example for \(reason)")
+        }
+        for code in [-32700, -32600, -32601, -32602, -32002, -32800, -32803] { XCTAssertTrue(doc.contains("| \(code) |"), "\(code)") }
+    }
+
+    func testEveryRoleIconAndTypeIsDocumented() {
+        for type in ProjectType.all {
+            XCTAssertTrue(doc.contains(type.id), type.id)
+            for folder in type.folders {
+                XCTAssertTrue(doc.contains("`\(folder.role.rawValue)`"), folder.role.rawValue)
+                XCTAssertTrue(doc.contains("`\(folder.icon)`"), folder.icon)
+            }
+        }
+        for icon in [Icon.folder, Icon.file, Icon.project, Icon.library] { XCTAssertTrue(doc.contains("`\(icon)`"), icon) }
+    }
+
+    func testErrorExamplesUseRealReasonsAndMessages() throws {
+        let lines = doc.split(separator: "\n").filter { $0.hasPrefix(#"{"code":"#) }
+        XCTAssertGreaterThanOrEqual(lines.count, 12)
+        let english = englishMessageStarts()
+        for line in lines {
+            let json = try JSONParser.parse(String(line))
+            let message = try XCTUnwrap(json["message"]?.stringValue)
+            if let reason = json["data"]?["reason"]?.stringValue { XCTAssertNotNil(Reason(rawValue: reason), reason) }
+            XCTAssertTrue(english.contains { message.hasPrefix($0) || message.contains($0) }, "no such message: \(message)")
+        }
+    }
+
+    func testInitializeExampleMatchesTheServer() throws {
+        let result = InitializeRequest.result(version: "0.1.0").text()
+        let compact = doc.replacingOccurrences(of: "\n", with: "").replacingOccurrences(of: " ", with: "")
+        let capabilities = result.replacingOccurrences(of: " ", with: "")
+        XCTAssertTrue(compact.contains(String(capabilities.dropFirst().dropLast())), "the initialize example drifted from the code")
+    }
+
+    /// A fixed fragment of each message, for matching documented examples.
+    func englishMessageStarts() -> [String] {
+        let samples: [Message] = [
+            .nameHasSlash, .nameTaken(name: "\u{1}", parent: "\u{1}"), .permanentFolder(name: "\u{1}"), .notFound(path: "\u{1}"),
+            .outsideWorkspace(uri: "\u{1}"), .intoItself(name: "\u{1}"), .notInTrash(name: "\u{1}"), .cancelled, .conflict(path: "\u{1}"),
+            .unsupportedVersion(path: "\u{1}", version: 9, known: 1), .io(path: "\u{1}", detail: "\u{1}"),
+            .invalidParam(field: "\u{1}", expected: "a string", found: "number"),
+        ]
+        return samples.map { m in
+            let text = m.text(.english)
+            let parts = text.split(separator: "\u{1}").map(String.init)
+            return parts.max { $0.count < $1.count } ?? text
+        }
+    }
+}
