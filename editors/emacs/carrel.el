@@ -182,6 +182,8 @@ Nil takes it from the LC_ALL, LC_MESSAGES or LANG environment variables."
          :documentation "The library directory this server serves.")
    (refresh-timer :initform nil :accessor carrel--refresh-timer
                   :documentation "Pending tree refresh after a change.")
+   (closing :initform nil :accessor carrel--closing
+            :documentation "Non-nil once `exit' was sent: write nothing more.")
    (tree :initform nil :accessor carrel--tree
          :documentation "The buffer showing this library's tree."))
   :documentation "A connection to one `carrel lsp' server.")
@@ -264,21 +266,34 @@ confirmation.")
     conn))
 
 (defun carrel--guess-root ()
-  "Return the library directory that `carrel' should open."
+  "Return the library that `carrel' should open here, or nil when unsure.
+That is an open library around the current directory, else
+`carrel-library-directory', else the folder holding the enclosing
+Carrel project."
   (let* ((dir (expand-file-name default-directory))
-         (project (locate-dominating-file dir ".carrel/project.json"))
-         (vc (project-current nil dir)))
+         (conn (carrel--connection-for dir))
+         (project (locate-dominating-file dir ".carrel/project.json")))
     (cond
-     ((carrel--connection-for dir) (carrel--root (carrel--connection-for dir)))
-     (carrel-library-directory carrel-library-directory)
-     (project (file-name-directory (directory-file-name project)))
-     (vc (project-root vc))
-     (t dir))))
+     (conn (carrel--root conn))
+     (carrel-library-directory (expand-file-name carrel-library-directory))
+     (project (file-name-directory (directory-file-name project))))))
+
+(defun carrel--read-root ()
+  "Ask for the folder of the writer's projects; offer the current one."
+  (let ((vc (project-current nil default-directory)))
+    (read-directory-name "Carrel library: "
+                         (if vc (project-root vc) default-directory))))
 
 (defun carrel--ensure-connection (root)
-  "Return a live connection for the library around ROOT; start one if needed."
+  "Return a live connection for the library around ROOT; start one if needed.
+Offer to create ROOT when it does not exist yet."
   (or (carrel--connection-for root)
-      (carrel--start root)))
+      (progn
+        (unless (file-directory-p root)
+          (if (y-or-n-p (format "Create the library %s? " (abbreviate-file-name root)))
+              (make-directory root t)
+            (user-error "No library opened")))
+        (carrel--start root))))
 
 (defun carrel--file-connection ()
   "Return the connection for the current buffer's file, or signal a user error."
@@ -286,15 +301,20 @@ confirmation.")
     (user-error "This buffer is not visiting a file"))
   (or (carrel--connection-for buffer-file-name)
       (let ((default-directory (file-name-directory buffer-file-name)))
-        (carrel--ensure-connection (carrel--guess-root)))))
+        (carrel--ensure-connection (or (carrel--guess-root) (carrel--read-root))))))
 
 (defun carrel-shutdown (conn)
   "Stop the Carrel server of connection CONN."
   (interactive (list (or (carrel--tree-connection t)
                          (car carrel--connections)
                          (user-error "No Carrel server is running"))))
+  (when (carrel--refresh-timer conn)
+    (cancel-timer (carrel--refresh-timer conn)))
   (when (jsonrpc-running-p conn)
     (ignore-errors (jsonrpc-request conn 'shutdown nil :timeout 2))
+    ;; A change arriving from now on must not schedule a request: writing
+    ;; to a server that has exited kills a batch Emacs with SIGPIPE.
+    (setf (carrel--closing conn) t)
     (ignore-errors (jsonrpc-notify conn 'exit nil))
     ;; Let it exit by itself before `jsonrpc-shutdown' kills it.
     (let ((deadline (+ (float-time) 1)))
@@ -607,13 +627,14 @@ parent's key; DEPTH is how far NODE lies below the top."
 
 (defun carrel--schedule-refresh (conn)
   "Refresh CONN's tree buffer soon, once per burst of edits."
-  (unless (carrel--refresh-timer conn)
+  (unless (or (carrel--refresh-timer conn) (carrel--closing conn))
     (setf (carrel--refresh-timer conn)
           (run-at-time
            0.05 nil
            (lambda ()
              (setf (carrel--refresh-timer conn) nil)
-             (when (and (jsonrpc-running-p conn) (carrel--tree-buffer conn))
+             (when (and (jsonrpc-running-p conn) (not (carrel--closing conn))
+                        (carrel--tree-buffer conn))
                (jsonrpc-async-request
                 conn 'carrel/tree (make-hash-table)
                 :success-fn
@@ -625,7 +646,8 @@ parent's key; DEPTH is how far NODE lies below the top."
                         (carrel--render)))))
                 :error-fn
                 (lambda (err)
-                  (message "Carrel: %s" (plist-get err :message))))))))))
+                  (when (jsonrpc-running-p conn)
+                    (message "Carrel: %s" (plist-get err :message)))))))))))
 
 (defun carrel--remap-expansion (conn change-list)
   "Keep folders expanded in CONN's tree after CHANGE-LIST moved them."
@@ -1027,12 +1049,16 @@ change on disk, whatever made it.
 
 ;;;###autoload
 (defun carrel (&optional directory)
-  "Open the Carrel binder for the library of the current directory.
-With a prefix argument, read the library DIRECTORY.  See
-`carrel-library-directory' for how the library is chosen."
+  "Open the Carrel binder of the library DIRECTORY.
+Interactively, that is an open library around the current
+directory, else `carrel-library-directory', else the folder that
+holds the Carrel project you are in.  Otherwise, or with a prefix
+argument, ask which folder holds your projects."
   (interactive
-   (list (and current-prefix-arg (read-directory-name "Carrel library: " nil nil t))))
-  (let ((conn (carrel--ensure-connection (or directory (carrel--guess-root)))))
+   (list (and (or current-prefix-arg (not (carrel--guess-root)))
+              (carrel--read-root))))
+  (let ((conn (carrel--ensure-connection
+               (or directory (carrel--guess-root) (carrel--read-root)))))
     (pop-to-buffer (carrel--tree-buffer conn t))))
 
 (defun carrel--file-node (conn)

@@ -520,7 +520,31 @@ QUEUE is a cons whose car is the list of answers.  An answer of
             (insert "{}"))
           (should (equal (carrel--guess-root) (expand-file-name "Lib/" top)))
           (let ((carrel-library-directory "/elsewhere/"))
-            (should (equal (carrel--guess-root) "/elsewhere/"))))
+            (should (equal (carrel--guess-root) "/elsewhere/")))
+          (let ((default-directory top))
+            (should (equal (carrel--guess-root) nil))))
+      (delete-directory top t))))
+
+(ert-deftest carrel-test-first-run-creates-library ()
+  "With no library known, M-x carrel asks for one and offers to create it."
+  (let* ((top (make-temp-file "carrel-first" t))
+         (default-directory (file-name-as-directory top))
+         (carrel-library-directory nil)
+         (asked nil))
+    (unwind-protect
+        (cl-letf (((symbol-function 'read-directory-name)
+                   (lambda (prompt &rest _) (push prompt asked) (expand-file-name "Writing" top)))
+                  ((symbol-function 'y-or-n-p)
+                   (lambda (prompt) (push prompt asked) t)))
+          (call-interactively #'carrel)
+          (should (equal (reverse asked)
+                         (list "Carrel library: "
+                               (format "Create the library %s? "
+                                       (abbreviate-file-name (expand-file-name "Writing" top))))))
+          (should (file-directory-p (expand-file-name "Writing" top)))
+          (should (derived-mode-p 'carrel-tree-mode))
+          (should (equal (carrel-test--rows) '("Writing"))))
+      (when (derived-mode-p 'carrel-tree-mode) (kill-buffer))
       (delete-directory top t))))
 
 ;;;; Live changes
