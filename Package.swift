@@ -7,6 +7,8 @@ let package = Package(
     name: "Carrel",
     products: [
         .executable(name: "carrel", targets: ["carrel"]),
+        .executable(name: "carrel-bench", targets: ["carrel-bench"]),
+        .executable(name: "carrel-torture", targets: ["carrel-torture"]),
     ],
     targets: [
         .target(name: "CCarrelSys"),
@@ -17,6 +19,10 @@ let package = Package(
         .target(name: "CarrelProtocol", dependencies: ["CarrelJSON"]),
         .target(name: "CarrelServer", dependencies: ["CarrelProtocol", "CarrelWorkspace", "CarrelModel", "CarrelJSON"]),
         .executableTarget(name: "carrel", dependencies: ["CarrelServer", "CarrelWorkspace", "CarrelModel", "CarrelJSON"]),
+        // Drives the real `carrel lsp` over pipes on a synthetic library and reports timings (issue 3).
+        .executableTarget(name: "carrel-bench", dependencies: ["CarrelJSON", "CarrelProtocol"]),
+        // Kills the real `carrel lsp` mid-operation, over and over, and checks nothing was lost (issue 4).
+        .executableTarget(name: "carrel-torture", dependencies: ["CarrelJSON", "CarrelProtocol"]),
 
         // Shared by the test targets: fixture trees, the in-process and stdio test clients.
         .target(name: "CarrelTestSupport", dependencies: ["CarrelServer", "CarrelJSON", "CarrelProtocol"], path: "Tests/CarrelTestSupport"),
