@@ -12,7 +12,7 @@ let package = Package(
     ],
     targets: [
         .target(name: "CCarrelSys"),
-        .target(name: "CarrelJSON"),
+        .target(name: "CarrelJSON", linkerSettings: [.linkedLibrary("m")]),
         .target(name: "CarrelModel"),
         .target(name: "CarrelStore", dependencies: ["CarrelModel", "CarrelJSON", "CCarrelSys"]),
         .target(name: "CarrelWorkspace", dependencies: ["CarrelModel", "CarrelStore"]),
