@@ -6,6 +6,12 @@ local prompts = require('carrel.prompts')
 
 local M = {}
 
+-- In the order `?` lists them.
+M.order = {
+  'open', 'new_file', 'new_folder', 'rename', 'move', 'delete', 'restore', 'empty_trash', 'new_project', 'sort',
+  'expand', 'collapse', 'expand_all', 'collapse_all', 'refresh', 'parent', 'help', 'close',
+}
+
 M.descriptions = {
   open = 'Open a file, or expand/collapse a folder',
   new_file = 'New File (opens it in insert mode)',

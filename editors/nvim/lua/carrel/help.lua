@@ -3,18 +3,19 @@ local M = {}
 
 function M.lines()
   local keys = require('carrel').config.keys
-  local descriptions = require('carrel.actions').descriptions
-  local lhs_list = vim.tbl_filter(function(lhs) return keys[lhs] ~= false end, vim.tbl_keys(keys))
-  table.sort(lhs_list, function(a, b)
-    local order = { open = 1 }
-    local ka, kb = tostring(keys[a]), tostring(keys[b])
-    if (order[ka] or 2) ~= (order[kb] or 2) then return (order[ka] or 2) < (order[kb] or 2) end
-    return a:lower() < b:lower() or (a:lower() == b:lower() and a < b)
+  local actions = require('carrel.actions')
+  local rank = {}
+  for index, action in ipairs(actions.order) do rank[action] = index end
+  local bound = vim.tbl_filter(function(lhs) return keys[lhs] ~= false end, vim.tbl_keys(keys))
+  table.sort(bound, function(a, b)
+    local ra, rb = rank[keys[a]] or math.huge, rank[keys[b]] or math.huge
+    if ra ~= rb then return ra < rb end
+    return a < b
   end)
   local lines = { ' Carrel keys', '' }
-  for _, lhs in ipairs(lhs_list) do
+  for _, lhs in ipairs(bound) do
     local action = keys[lhs]
-    local text = type(action) == 'string' and (descriptions[action] or action) or 'your function'
+    local text = type(action) == 'string' and actions.descriptions[action] or 'your function'
     table.insert(lines, (' %-6s %s'):format(lhs, text))
   end
   table.insert(lines, '')

@@ -58,7 +58,7 @@ function M.setup()
   vim.api.nvim_clear_autocmds({ group = group })
   vim.api.nvim_create_autocmd({ 'BufWinEnter', 'BufFilePost', 'WinEnter' }, {
     group = group,
-    callback = function() M.update(vim.api.nvim_get_current_win()) end,
+    callback = util.guard(function() M.update(vim.api.nvim_get_current_win()) end),
   })
 end
 
