@@ -100,7 +100,6 @@ H.test('the tree refreshes in place: expanded folders and the cursor row are kep
   H.go('Act 1', 'Draft')
   H.press('zo')
   H.go('Scene.md', 'Act 1')
-  H.write(project .. '/Draft/Aaa.md', 'new') -- sorts before Act 1? no: folders first, then files
   H.write(project .. '/Draft/Act 1/Aaa scene.md', 'new')
   H.wait(function() return H.row('Aaa scene.md', 'Act 1') end, 'the new file to appear')
   H.eq(H.tree().current_row().node.title, 'Scene.md', 'cursor on the same row after the refresh')
