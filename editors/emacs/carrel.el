@@ -360,6 +360,18 @@ TIMEOUT is in seconds."
 
 ;;;; Messages from the server
 
+(defun carrel--read-choice (prompt choices &optional default)
+  "Read one of CHOICES with PROMPT, listed in their given order.
+CHOICES is a list of strings or an alist keyed by strings; DEFAULT
+is what RET on empty input gives."
+  (completing-read prompt
+                   (lambda (string predicate action)
+                     (if (eq action 'metadata)
+                         '(metadata (display-sort-function . identity)
+                                    (cycle-sort-function . identity))
+                       (complete-with-action action choices string predicate)))
+                   nil t nil nil default))
+
 (defun carrel--handle-request (_conn method params)
   "Answer the server's request METHOD with PARAMS."
   (pcase method
@@ -384,7 +396,7 @@ Return nil, which the server reads as Cancel, when the writer quits."
   (cond
    ((null titles) (message "%s" question) nil)
    ((eq carrel-confirm-style 'completing-read)
-    (let ((answer (completing-read (concat question " ") titles nil t)))
+    (let ((answer (carrel--read-choice (concat question " ") titles)))
       (and (member answer titles) answer)))
    (t
     (let ((taken nil) choices)
@@ -766,17 +778,18 @@ NODE itself, what lies inside it and its current folder are left out."
   "Ask where to move NODE among ROOTS; return the destination folder's URI.
 Choosing \"New folder…\" creates the folder through CONN first."
   (let* ((choices (carrel--folder-choices roots node))
-         (answer (completing-read
+         (answer (carrel--read-choice
                   (format "Move “%s” to: " (plist-get node :title))
-                  (append choices (list carrel--new-folder-choice)) nil t)))
+                  (append (mapcar #'car choices) (list carrel--new-folder-choice)))))
     (if (equal answer carrel--new-folder-choice)
         (let* ((name (read-string "New folder name: "))
                (parents (carrel--folder-choices roots))
-               (parent (completing-read (format "Create “%s” in: " name)
-                                        parents nil t)))
+               (parent (cdr (assoc (carrel--read-choice (format "Create “%s” in: " name)
+                                                        (mapcar #'car parents))
+                                   parents))))
+          (unless parent (user-error "No folder chosen; nothing was moved"))
           (plist-get (carrel--execute conn "carrel.newFolder"
-                                      :parentUri (plist-get (cdr (assoc parent parents)) :uri)
-                                      :name name)
+                                      :parentUri (plist-get parent :uri) :name name)
                      :uri))
       (or (plist-get (cdr (assoc answer choices)) :uri)
           (user-error "No such folder: %s" answer)))))
@@ -915,8 +928,8 @@ In the Trash, delete it for good.  The server asks first."
 TYPE is one of the names in `carrel--project-types', such as \"Novel\"."
   (interactive
    (list (read-string "Project name: ")
-         (completing-read "Project type: " (mapcar #'car carrel--project-types)
-                          nil t nil nil "Blank")))
+         (carrel--read-choice "Project type: " (mapcar #'car carrel--project-types)
+                              "Blank")))
   (let* ((library (or (carrel--nearest (carrel--kind-p "library"))
                       (car (seq-filter (carrel--kind-p "library") carrel--roots))
                       (user-error "Open Carrel on the folder that holds your projects to make a new one")))
@@ -936,8 +949,8 @@ TYPE is one of the names in `carrel--project-types', such as \"Novel\"."
 (defun carrel-sort (choice)
   "Sort the project at point, or the library, by CHOICE.
 CHOICE is one of the names in `carrel--sort-choices'."
-  (interactive (list (completing-read "Sort by: " (mapcar #'car carrel--sort-choices)
-                                      nil t nil nil (caar carrel--sort-choices))))
+  (interactive (list (carrel--read-choice "Sort by: " (mapcar #'car carrel--sort-choices)
+                                          (caar carrel--sort-choices))))
   (let ((target (or (carrel--nearest (carrel--kind-p "project" "library"))
                     (user-error "Nothing to sort here")))
         (how (or (cdr (assoc choice carrel--sort-choices))

@@ -317,8 +317,10 @@ QUEUE is a cons whose car is the list of answers.  An answer of
       (carrel-test--answering '("Writing/My Poems/Ready")
         (call-interactively #'carrel-move))
       (let ((choices (carrel-test--asked "Move “Spring.md” to: ")))
-        (should (member "Writing/My Poems/Ready" choices))
-        (should (member "New folder…" choices))
+        ;; Tree order, not alphabetical, with "New folder…" last.
+        (should (equal (seq-take choices 4) '("Writing" "Writing/My Poems" "Writing/My Poems/Ready"
+                                              "Writing/My Poems/Set Aside")))
+        (should (equal (car (last choices)) "New folder…"))
         (should-not (member "Writing/My Poems/Draft" choices))
         (should-not (member "Writing/My Poems/All" choices)))
       (should (file-exists-p (carrel-test--path "My Poems" "Ready" "Spring.md")))
