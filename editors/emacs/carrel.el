@@ -595,6 +595,10 @@ parent's key; DEPTH is how far NODE lies below the top."
       (dolist (child children)
         (carrel--insert-node child (cons node ancestors) key (1+ depth))))))
 
+(defun carrel--row (property)
+  "Return PROPERTY of the row at point, wherever point is on it."
+  (get-text-property (line-beginning-position) property))
+
 (defun carrel--goto-key (key)
   "Move point to the row of KEY and return non-nil, or return nil."
   (let ((start (point)))
@@ -608,7 +612,8 @@ parent's key; DEPTH is how far NODE lies below the top."
   (let* ((inhibit-read-only t)
          (windows (get-buffer-window-list (current-buffer) nil t))
          (spots (mapcar (lambda (pos)
-                          (cons (get-text-property pos 'carrel-key)
+                          (cons (get-text-property (save-excursion (goto-char pos) (line-beginning-position))
+                                                   'carrel-key)
                                 (line-number-at-pos pos)))
                         (cons (point) (mapcar #'window-point windows))))
          (restore (lambda (spot)
@@ -627,9 +632,9 @@ parent's key; DEPTH is how far NODE lies below the top."
 
 (defun carrel--breadcrumb ()
   "Return the header-line breadcrumb of the row at point."
-  (let* ((node (get-text-property (point) 'carrel-node))
+  (let* ((node (carrel--row 'carrel-node))
          (trail (if node
-                    (reverse (cons node (get-text-property (point) 'carrel-ancestors)))
+                    (reverse (cons node (carrel--row 'carrel-ancestors)))
                   (seq-take carrel--roots 1))))
     (string-replace
      "%" "%%"
@@ -683,7 +688,7 @@ parent's key; DEPTH is how far NODE lies below the top."
 
 (defun carrel--node-at-point ()
   "Return the node on the current row, or signal a user error."
-  (or (get-text-property (point) 'carrel-node)
+  (or (carrel--row 'carrel-node)
       (user-error "No item on this line")))
 
 (defun carrel--item-at-point ()
@@ -696,7 +701,7 @@ parent's key; DEPTH is how far NODE lies below the top."
 
 (defun carrel--lineage ()
   "Return the node at point followed by its ancestors, nearest first."
-  (cons (carrel--node-at-point) (get-text-property (point) 'carrel-ancestors)))
+  (cons (carrel--node-at-point) (carrel--row 'carrel-ancestors)))
 
 (defun carrel--nearest (pred)
   "Return the nearest of the node at point and its ancestors that PRED accepts."
@@ -727,14 +732,14 @@ ROOTS defaults to the tree buffer's roots; ANCESTORS are nearest first.
 Virtual folders such as \"All\" are not searched: what they list
 lives elsewhere too."
   (cl-labels ((walk (nodes ancestors)
-                (cl-loop for node in nodes
-                         thereis (cond
-                                  ((funcall pred node) (cons node ancestors))
-                                  ((and (eq (plist-get node :virtual) t)
-                                        (plist-get node :uri))
-                                   nil)
-                                  (t (walk (append (plist-get node :children) nil)
-                                           (cons node ancestors)))))))
+                    (cl-loop for node in nodes
+                             thereis (cond
+                                      ((funcall pred node) (cons node ancestors))
+                                      ((and (eq (plist-get node :virtual) t)
+                                            (plist-get node :uri))
+                                       nil)
+                                      (t (walk (append (plist-get node :children) nil)
+                                               (cons node ancestors)))))))
     (walk (or roots carrel--roots) nil)))
 
 (defun carrel--refresh-and-show (&optional uri)
@@ -765,7 +770,7 @@ NODE itself, what lies inside it and its current folder are left out."
                                                '("library" "project" "folder"))
                                        (not (eq (plist-get n :virtual) t))
                                        (not (equal (carrel--uri-to-path (plist-get n :uri))
-                                               parent)))
+                                                   parent)))
                               (push (cons (string-join here "/") n) choices))
                             (walk (append (plist-get n :children) nil) here))))))
       (walk roots nil))
@@ -830,8 +835,8 @@ Choosing \"New folder…\" creates the folder through CONN first."
   "Expand or collapse the row at point."
   (interactive)
   (let* ((node (carrel--node-at-point))
-         (key (get-text-property (point) 'carrel-key))
-         (depth (length (get-text-property (point) 'carrel-ancestors))))
+         (key (carrel--row 'carrel-key))
+         (depth (length (carrel--row 'carrel-ancestors))))
     (unless (carrel--container-p node)
       (user-error "“%s” is a file" (plist-get node :title)))
     (puthash key (not (carrel--open-p node key depth)) carrel--open)
@@ -969,7 +974,7 @@ CHOICE is one of the names in `carrel--sort-choices'."
 (defun carrel-up ()
   "Move point to the parent of the row at point."
   (interactive)
-  (let ((parent (get-text-property (point) 'carrel-parent-key)))
+  (let ((parent (carrel--row 'carrel-parent-key)))
     (unless (and parent (not (string-empty-p parent)) (carrel--goto-key parent))
       (user-error "Already at the top"))))
 

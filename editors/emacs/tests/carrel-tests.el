@@ -463,9 +463,18 @@ QUEUE is a cons whose car is the list of answers.  An answer of
     (should (equal (plist-get (carrel--node-at-point) :title) "YOUR POETRY"))
     (call-interactively #'carrel-collapse-all)
     (should (equal (carrel-test--rows) '("Writing" "My Poems")))
-    (with-temp-file (carrel-test--path "My Poems" "notes.md") (insert "x"))
-    (call-interactively #'carrel-refresh)
-    (should (equal (carrel-test--rows) '("Writing" "My Poems")))))
+    (forward-line 1)
+    (should (string-match-p "^  ▸ 🗂 My Poems" (carrel-test--row "My Poems")))
+    (should (string-match-p "Writing  1 ▸$" (carrel-test--row "Writing")))
+    ;; With live refresh off, only g can show a file made behind Carrel's back.
+    (cl-letf (((symbol-function 'carrel--schedule-refresh) #'ignore))
+      (with-temp-file (carrel-test--path "ideas.md") (insert "x"))
+      (carrel-test--wait (lambda ()
+                           (call-interactively #'carrel-refresh)
+                           (string-match-p "Writing  1 ▸ 1$" (carrel-test--row "Writing")))
+                         "g to show the new file"))
+    (should (equal (carrel-test--rows) '("Writing" "My Poems" "ideas.md")))
+    (should (equal (plist-get (carrel--node-at-point) :title) "My Poems"))))
 
 (ert-deftest carrel-test-server-error-is-a-user-error ()
   "A refused command shows the server's message as a `user-error'."
