@@ -19,8 +19,11 @@ function M.command()
   return { found, 'lsp' }
 end
 
+local running_libraries -- what the server was started with, so a later :cd changes nothing
+
 --- Library folders: the configured ones, else the current directory.
 function M.libraries()
+  if running_libraries then return running_libraries end
   local configured = require('carrel').config.libraries
   local paths = {}
   for _, path in ipairs(configured or { vim.fn.getcwd() }) do
@@ -66,15 +69,17 @@ function M.with_client(callback)
     return
   end
   local folders = M.workspace_folders()
+  running_libraries = M.libraries()
   local config = {
     name = 'carrel',
     cmd = function(dispatchers) return require('carrel.rpc').start(cmd, dispatchers) end,
-    root_dir = M.libraries()[1],
+    root_dir = running_libraries[1],
     workspace_folders = folders,
     handlers = require('carrel.handlers'),
     before_init = function(params) params.locale = util.locale() end,
     on_init = function(started) vim.schedule(function() flush(started) end) end,
     on_exit = function(code)
+      running_libraries = nil
       if code ~= 0 and code ~= 143 then
         util.notify(('The Carrel server stopped (exit code %d). `:Carrel log` shows why.'):format(code), vim.log.levels.WARN)
       end
@@ -87,7 +92,7 @@ function M.with_client(callback)
     client_id = vim.lsp.start_client(config)
   end
   if not client_id then
-    waiting = {}
+    waiting, running_libraries = {}, nil
     util.notify('The Carrel server did not start. `:Carrel log` shows why.', vim.log.levels.ERROR)
   end
 end
@@ -138,7 +143,7 @@ function M.stop()
   if client then
     if has_011 then client:stop(true) else client.stop(true) end
   end
-  client_id = nil
+  client_id, running_libraries = nil, nil
   waiting = {}
 end
 

@@ -120,7 +120,11 @@ function M.setup(opts)
   -- Lists replace rather than merge.
   config.libraries = opts.libraries and vim.deepcopy(opts.libraries) or nil
   config.cmd = opts.cmd
+  -- The server learns its command, folders and language when it starts.
+  local restart = not vim.deep_equal(M.config.cmd, config.cmd)
+    or not vim.deep_equal(M.config.libraries, config.libraries) or M.config.locale ~= config.locale
   M.config = config
+  if restart and package.loaded['carrel.client'] then require('carrel.client').stop() end
   require('carrel.highlights').setup()
   require('carrel.follow').setup()
   require('carrel.winbar').setup()
