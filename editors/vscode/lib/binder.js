@@ -143,7 +143,10 @@ class Binder {
   // Returns the keys to announce to the view, or null when the whole tree
   // must be rebuilt (no roots yet, or the first project just appeared).
   async applyChanges(changes) {
-    if (!this.rootKeys || !this.hasProjects) return null;
+    if (!this.rootKeys || !this.hasProjects) {
+      this.reset();
+      return null;
+    }
     const keys = this.keysToRefresh(changes);
     if (!keys.length) return [];
     const refreshed = [];
@@ -158,7 +161,10 @@ class Binder {
       } catch (_) {
         const parent = this.parentKey(key);
         this.forget(key);
-        if (parent === undefined) return null;
+        if (parent === undefined) {
+          this.reset();
+          return null;
+        }
       }
     }
     return refreshed;

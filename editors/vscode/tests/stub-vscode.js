@@ -1,0 +1,277 @@
+'use strict';
+// A stand-in for the 'vscode' module, just big enough to run extension.js
+// outside VS Code. It records what the extension registers and asks, and
+// keeps a small model of documents, tabs and editors so tests can check
+// what each editor visits. Dialog answers come from scripted queues.
+
+const fs = require('fs');
+const Module = require('module');
+const path = require('path');
+
+const STUB_PATH = path.join(__dirname, '.scratch', 'vscode-stub-module.js');
+
+class EventEmitter {
+  constructor() { this.listeners = new Set(); this.fired = []; this.event = (listener) => { this.listeners.add(listener); return { dispose: () => this.listeners.delete(listener) }; }; }
+  fire(value) { this.fired.push(value); for (const listener of this.listeners) listener(value); }
+  dispose() { this.listeners.clear(); }
+}
+
+class Uri {
+  constructor(scheme, fsPath) { this.scheme = scheme; this.fsPath = fsPath; this.path = fsPath; }
+  static file(fsPath) { return new Uri('file', path.resolve(fsPath)); }
+  static parse(text) { return new Uri('file', require('url').fileURLToPath(text)); }
+  toString() { return require('url').pathToFileURL(this.fsPath).href; }
+}
+
+class Position { constructor(line, character) { this.line = line; this.character = character; } }
+class Range {
+  constructor(a, b, c, d) {
+    if (a instanceof Position) { this.start = a; this.end = b; } else { this.start = new Position(a, b); this.end = new Position(c, d); }
+  }
+}
+class Selection extends Range {}
+class Location { constructor(uri, range) { this.uri = uri; this.range = range; } }
+class SymbolInformation { constructor(name, kind, containerName, location) { Object.assign(this, { name, kind, containerName, location }); } }
+class ThemeIcon { constructor(id) { this.id = id; } }
+class TreeItem { constructor(label, collapsibleState) { this.label = label; this.collapsibleState = collapsibleState; } }
+class TabInputText { constructor(uri) { this.uri = uri; } }
+class DataTransferItem { constructor(value) { this.value = value; } }
+class DataTransfer {
+  constructor() { this.items = new Map(); }
+  set(mime, item) { this.items.set(mime, item); }
+  get(mime) { return this.items.get(mime); }
+}
+class WorkspaceEdit {
+  constructor() { this.edits = []; }
+  replace(uri, range, newText) { this.edits.push({ uri, range, newText }); }
+}
+
+class TextDocument {
+  constructor(fsPath, text) { this.uri = Uri.file(fsPath); this.text = text; this.savedText = text; this.isDirty = false; this.closed = false; }
+  getText() { return this.text; }
+  get lineCount() { return this.text.split('\n').length; }
+  lineAt(line) {
+    const lines = this.text.split('\n');
+    return { text: lines[line], range: new Range(line, 0, line, lines[line].length) };
+  }
+  save() { fs.writeFileSync(this.uri.fsPath, this.text); this.savedText = this.text; this.isDirty = false; return true; }
+}
+
+function createStub({ workspaceFolders = [], settings = {}, language = 'en' } = {}) {
+  const record = {
+    commands: new Map(), executed: [], contexts: {}, asked: [], errors: [], warnings: [], infos: [],
+    treeViews: new Map(), symbolProviders: [], revealed: [], output: [], outputShown: 0, dirtyClosePrompts: [], disposed: 0,
+  };
+  const answers = { input: [], pick: [], message: [] };
+  const documents = [];
+  const groups = [{ viewColumn: 1, tabs: [] }];
+  let activeTab = null;
+
+  // The next scripted answer; a function answer sees what was asked.
+  const nextAnswer = (kind, asked) => {
+    record.asked.push({ kind, ...asked });
+    if (!answers[kind].length) throw new Error(`stub vscode: no scripted ${kind} answer for ${JSON.stringify(asked.prompt || asked.placeHolder || asked.message)}`);
+    const answer = answers[kind].shift();
+    return typeof answer === 'function' ? answer(asked) : answer;
+  };
+
+  const findDocument = (fsPath) => documents.find((doc) => doc.uri.fsPath === fsPath && !doc.closed);
+  const allTabs = () => groups.flatMap((group) => group.tabs);
+  const removeTab = (tab) => {
+    tab.group.tabs.splice(tab.group.tabs.indexOf(tab), 1);
+    if (activeTab === tab) activeTab = allTabs()[0] || null;
+    const doc = findDocument(tab.input.uri.fsPath);
+    if (doc && !allTabs().some((other) => other.input.uri.fsPath === doc.uri.fsPath)) doc.closed = true;
+  };
+
+  const editors = {
+    openTextDocument: async (uri) => {
+      const fsPath = uri instanceof Uri ? uri.fsPath : uri;
+      let doc = findDocument(fsPath);
+      if (!doc) {
+        doc = new TextDocument(fsPath, fs.readFileSync(fsPath, 'utf8'));
+        documents.push(doc);
+      }
+      return doc;
+    },
+    showTextDocument: async (doc, options = {}) => {
+      const column = options.viewColumn || 1;
+      let group = groups.find((g) => g.viewColumn === column);
+      if (!group) { group = { viewColumn: column, tabs: [] }; groups.push(group); }
+      let tab = group.tabs.find((t) => t.input.uri.fsPath === doc.uri.fsPath);
+      if (!tab) {
+        tab = { input: new TabInputText(doc.uri), group, isPreview: !!options.preview, get isActive() { return activeTab === this; } };
+        group.tabs.push(tab);
+      }
+      if (!options.preserveFocus || !activeTab) activeTab = tab;
+      doc.selection = options.selection || doc.selection || new Selection(0, 0, 0, 0);
+      return { document: doc, selection: doc.selection };
+    },
+  };
+
+  const vscode = {
+    EventEmitter, Uri, Position, Range, Selection, Location, SymbolInformation, ThemeIcon, TreeItem, TabInputText,
+    DataTransferItem, DataTransfer, WorkspaceEdit,
+    TreeItemCollapsibleState: { None: 0, Collapsed: 1, Expanded: 2 },
+    StatusBarAlignment: { Left: 1, Right: 2 },
+    SymbolKind: { File: 0, Module: 1, Namespace: 2, Package: 3 },
+    env: { language },
+    commands: {
+      registerCommand: (name, run) => {
+        if (record.commands.has(name)) throw new Error(`command ${name} registered twice`);
+        record.commands.set(name, run);
+        return { dispose: () => { record.commands.delete(name); record.disposed++; } };
+      },
+      executeCommand: async (name, ...args) => {
+        record.executed.push([name, ...args]);
+        if (name === 'setContext') { record.contexts[args[0]] = args[1]; return undefined; }
+        if (name === 'workbench.action.revertAndCloseActiveEditor') {
+          if (!activeTab) return undefined;
+          const doc = findDocument(activeTab.input.uri.fsPath);
+          if (doc) { doc.text = doc.savedText; doc.isDirty = false; }
+          removeTab(activeTab);
+          return undefined;
+        }
+        if (record.commands.has(name)) return record.commands.get(name)(...args);
+        return undefined;
+      },
+    },
+    window: {
+      createOutputChannel: (name) => ({
+        name, appendLine: (line) => record.output.push(line), append: (text) => record.output.push(text),
+        show: () => { record.outputShown++; }, dispose: () => { record.disposed++; },
+      }),
+      createStatusBarItem: () => ({ text: '', tooltip: '', command: undefined, show() { this.visible = true; }, hide() { this.visible = false; }, dispose: () => { record.disposed++; } }),
+      createTreeView: (id, options) => {
+        const view = {
+          id, options, selection: [],
+          reveal: async (element, revealOptions) => { record.revealed.push({ element, options: revealOptions }); },
+          dispose: () => { record.disposed++; },
+        };
+        record.treeViews.set(id, view);
+        return view;
+      },
+      showInputBox: async (options) => {
+        const answer = await nextAnswer('input', options);
+        // VS Code refuses to accept a value its validator rejects.
+        if (answer !== undefined && options.validateInput) {
+          const problem = await options.validateInput(answer);
+          if (problem) throw new Error(`stub vscode: input “${answer}” would be refused by validation: ${problem}`);
+        }
+        return answer;
+      },
+      showQuickPick: async (items, options) => {
+        const resolved = await items;
+        const answer = await nextAnswer('pick', { ...options, items: resolved });
+        if (answer === undefined) return undefined;
+        if (typeof answer === 'string') {
+          const item = resolved.find((candidate) => candidate.label === answer
+            || `${candidate.label} ${candidate.description || ''}`.trim() === answer);
+          if (!item) throw new Error(`stub vscode: no quick pick item “${answer}” among ${resolved.map((i) => i.label).join(' | ')}`);
+          return item;
+        }
+        return answer;
+      },
+      showWarningMessage: async (message, ...rest) => messageBox('warning', message, rest),
+      showErrorMessage: async (message, ...rest) => messageBox('error', message, rest),
+      showInformationMessage: async (message, ...rest) => messageBox('info', message, rest),
+      showTextDocument: editors.showTextDocument,
+      get activeTextEditor() {
+        if (!activeTab) return undefined;
+        const doc = findDocument(activeTab.input.uri.fsPath);
+        return doc && { document: doc, selection: doc.selection };
+      },
+      get visibleTextEditors() {
+        return groups.map((group) => group.tabs.find((tab) => tab.isActive) || group.tabs[group.tabs.length - 1]).filter(Boolean)
+          .map((tab) => findDocument(tab.input.uri.fsPath)).filter(Boolean).map((doc) => ({ document: doc, selection: doc.selection }));
+      },
+      tabGroups: {
+        get all() { return groups; },
+        close: async (tabs) => {
+          for (const tab of [].concat(tabs)) {
+            const doc = findDocument(tab.input.uri.fsPath);
+            // VS Code would stop and ask "save?": a follow that loses edits.
+            if (doc && doc.isDirty) { record.dirtyClosePrompts.push(doc.uri.fsPath); continue; }
+            removeTab(tab);
+          }
+          return true;
+        },
+      },
+    },
+    workspace: {
+      workspaceFolders: workspaceFolders.map((dir, index) => ({ uri: Uri.file(dir), name: path.basename(dir), index })),
+      getConfiguration: (section) => ({
+        get: (key, fallback) => {
+          const full = `${section}.${key}`;
+          return Object.prototype.hasOwnProperty.call(settings, full) ? settings[full] : fallback;
+        },
+      }),
+      get textDocuments() { return documents.filter((doc) => !doc.closed); },
+      openTextDocument: editors.openTextDocument,
+      applyEdit: async (edit) => {
+        for (const { uri, newText } of edit.edits) {
+          const doc = findDocument(uri.fsPath);
+          if (!doc) return false;
+          doc.text = newText;     // whole-document replacements are all the extension makes
+          doc.isDirty = true;
+        }
+        return true;
+      },
+      onDidChangeWorkspaceFolders: () => ({ dispose() {} }),
+      onDidChangeConfiguration: () => ({ dispose() {} }),
+    },
+    languages: {
+      registerWorkspaceSymbolProvider: (provider) => { record.symbolProviders.push(provider); return { dispose() {} }; },
+    },
+  };
+
+  async function messageBox(kind, message, rest) {
+    const options = rest[0] && typeof rest[0] === 'object' && !('title' in rest[0]) ? rest[0] : {};
+    const items = options === rest[0] ? rest.slice(1) : rest;
+    const bucket = kind === 'error' ? record.errors : kind === 'warning' ? record.warnings : record.infos;
+    bucket.push({ message, options, items });
+    if (!options.modal) return undefined;
+    const answer = await nextAnswer('message', { message, options, items });
+    if (answer === undefined) return undefined;
+    if (typeof answer === 'string') {
+      const item = items.find((candidate) => (candidate.title || candidate) === answer);
+      if (!item) throw new Error(`stub vscode: no button “${answer}” among ${items.map((i) => i.title || i).join(' | ')}`);
+      return item;
+    }
+    return answer;
+  }
+
+  // What a writer does in an editor, for the tests.
+  const writer = {
+    type: (doc, text) => { doc.text += text; doc.isDirty = true; },
+    tabPaths: () => allTabs().map((tab) => tab.input.uri.fsPath),
+    documentAt: (fsPath) => findDocument(fsPath),
+    activePath: () => activeTab && activeTab.input.uri.fsPath,
+  };
+
+  return { vscode, record, answers, writer };
+}
+
+// Makes require('vscode') return this stub, and loads a fresh copy of
+// extension.js (from `extensionDir`) bound to it.
+function loadExtension(stub, extensionDir = path.join(__dirname, '..')) {
+  fs.mkdirSync(path.dirname(STUB_PATH), { recursive: true });
+  if (!fs.existsSync(STUB_PATH)) fs.writeFileSync(STUB_PATH, 'module.exports = {};\n');
+  if (!Module._carrelStubInstalled) {
+    const resolve = Module._resolveFilename;
+    Module._resolveFilename = function (request, ...rest) {
+      return request === 'vscode' ? STUB_PATH : resolve.call(this, request, ...rest);
+    };
+    Module._carrelStubInstalled = true;
+  }
+  const stubModule = new Module(STUB_PATH);
+  stubModule.filename = STUB_PATH;
+  stubModule.loaded = true;
+  stubModule.exports = stub.vscode;
+  require.cache[STUB_PATH] = stubModule;
+  const main = require.resolve(path.join(extensionDir, 'extension.js'));
+  delete require.cache[main];
+  return require(main);
+}
+
+module.exports = { createStub, loadExtension };
