@@ -53,21 +53,24 @@ end
 local function flush(client)
   local queued = waiting
   waiting = {}
-  for _, callback in ipairs(queued) do callback(client) end
+  for _, waiter in ipairs(queued) do waiter.ready(client) end
 end
 
---- Calls `callback(client)` once the server is running and initialized.
-function M.with_client(callback)
+local function fail_all(why)
+  local queued = waiting
+  waiting, running_libraries = {}, nil
+  for _, waiter in ipairs(queued) do waiter.failed(why) end
+end
+
+--- Calls `ready(client)` once the server is running and initialized, or
+--- `failed(message)` when it cannot start.
+function M.with_client(ready, failed)
   local client = live_client()
-  if client and client.initialized then return callback(client) end
-  table.insert(waiting, callback)
+  if client and client.initialized then return ready(client) end
+  table.insert(waiting, { ready = ready, failed = failed or function(why) util.notify(why, vim.log.levels.ERROR) end })
   if client then return end
   local cmd, why = M.command()
-  if not cmd then
-    waiting = {}
-    util.notify(why, vim.log.levels.ERROR)
-    return
-  end
+  if not cmd then return fail_all(why) end
   local folders = M.workspace_folders()
   running_libraries = M.libraries()
   local config = {
@@ -80,7 +83,9 @@ function M.with_client(callback)
     on_init = function(started) vim.schedule(function() flush(started) end) end,
     on_exit = function(code)
       running_libraries = nil
-      if code ~= 0 and code ~= 143 then
+      if #waiting > 0 then
+        fail_all(('The Carrel server stopped before it was ready (exit code %d). `:Carrel log` shows why.'):format(code))
+      elseif code ~= 0 and code ~= 143 then
         util.notify(('The Carrel server stopped (exit code %d). `:Carrel log` shows why.'):format(code), vim.log.levels.WARN)
       end
     end,
@@ -91,22 +96,20 @@ function M.with_client(callback)
   else
     client_id = vim.lsp.start_client(config)
   end
-  if not client_id then
-    waiting, running_libraries = {}, nil
-    util.notify('The Carrel server did not start. `:Carrel log` shows why.', vim.log.levels.ERROR)
-  end
+  if not client_id then fail_all('The Carrel server did not start. `:Carrel log` shows why.') end
 end
 
---- Sends a request; `callback(err, result)` runs without throwing at the writer.
+--- Sends a request; `callback(err, result)` runs without throwing at the writer,
+--- also with an error when the server cannot start.
 function M.request(method, params, callback)
+  local handler = util.guard(function(err, result) callback(err, result) end)
   M.with_client(function(client)
-    local handler = util.guard(function(err, result) callback(err, result) end)
     if has_011 then
       client:request(method, params, handler)
     else
       client.request(method, params, handler)
     end
-  end)
+  end, function(why) handler({ code = -32099, message = why }) end)
 end
 
 --- Reports a server error the way the writer should see it: its own words.

@@ -43,8 +43,8 @@ end
 
 function M.set_expanded(id, value) state.expanded[id] = value end
 
---- Visits every node of the last tree: fn(node, id, parent_row, depth).
---- A row here is { node, id, parent, depth }; returning false skips children.
+--- Visits every node of the last tree, calling fn(row) with a row
+--- { node, id, parent = parent row, depth }; fn returning false skips the children.
 function M.walk(fn)
   local function visit(nodes, parent, depth)
     for _, node in ipairs(nodes or {}) do
@@ -172,11 +172,13 @@ end
 --- Asks the server for the whole tree and redraws. `after` runs once drawn.
 function M.refresh(after)
   if after then table.insert(state.after_refresh, after) end
-  if state.refreshing then
+  -- One request at a time; a request the server never answered (it died)
+  -- stops blocking after a while.
+  if state.refreshing and vim.uv.now() - state.refreshing < 10000 then
     state.refresh_again = true
     return
   end
-  state.refreshing = true
+  state.refreshing = vim.uv.now()
   client.tree(function(roots)
     state.refreshing = false
     if not roots then
