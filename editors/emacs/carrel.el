@@ -32,6 +32,7 @@
 
 (require 'cl-lib)
 (require 'jsonrpc)
+(require 'hl-line)
 (require 'project)
 (require 'seq)
 (require 'subr-x)
@@ -1055,6 +1056,7 @@ change on disk, whatever made it.
   (setq truncate-lines t)
   (setq buffer-undo-list t)
   (setq header-line-format '(:eval (carrel--breadcrumb)))
+  (hl-line-mode 1)
   (setq-local revert-buffer-function #'carrel-refresh)
   (add-hook 'kill-buffer-hook #'carrel--tree-killed nil t))
 
