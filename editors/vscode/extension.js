@@ -113,7 +113,11 @@ async function activate(context) {
       return editor && editor.document.uri.scheme === 'file' ? editor.document.uri.fsPath : undefined;
     },
   };
-  flows = new Flows({ server, binder, ui, settings: { confirmDelete: () => config().get('confirmDelete', true) } });
+  flows = new Flows({
+    server, binder, ui,
+    settings: { confirmDelete: () => config().get('confirmDelete', true) },
+    restart: () => startServer(server, binder, ui),
+  });
   for (const [name, run] of Object.entries(flows.commands())) subscriptions.push(vscode.commands.registerCommand(name, run));
 
   subscriptions.push(vscode.languages.registerWorkspaceSymbolProvider({

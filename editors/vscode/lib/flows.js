@@ -7,7 +7,7 @@
 //     open(uri), error(message), info(message)
 //     refresh(keys | undefined), reveal(key, {expand}), collapseAll(), showLog()
 //     selection() → [key], activeFilePath() → path | undefined
-// settings: { confirmDelete() → boolean }
+// settings: { confirmDelete() → boolean }; restart(): starts a stopped server
 
 const path = require('path');
 const { problemWith, clashMessage } = require('./names');
@@ -25,8 +25,9 @@ for (const [by, label] of [['name', 'Name'], ['modified', 'Modified'], ['created
 }
 
 class Flows {
-  constructor({ server, binder, ui, settings }) {
+  constructor({ server, binder, ui, settings, restart }) {
     this.server = server;
+    this.restart = restart;
     this.binder = binder;
     this.ui = ui;
     this.settings = settings || { confirmDelete: () => true };
@@ -319,6 +320,7 @@ class Flows {
   }
 
   async refresh() {
+    if (this.server.state !== 'ready' && this.restart) return this.restart();
     this.binder.reset();
     this.ui.refresh(undefined);
   }

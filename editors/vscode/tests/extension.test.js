@@ -22,22 +22,22 @@ const READY = [...STORY_SECTION, 'Ready'];
 const TRASH = [...STORY, 'TRASH', 'Trash'];
 
 // Activates the extension on a fresh library; returns handles for the test.
-async function activate(t, { settings = {}, withStory = false } = {}) {
+async function activate(t, { settings = {}, withStory = false, language = 'en' } = {}) {
   const box = sandbox(t);
   Object.assign(process.env, box.env);   // the extension spawns the server with this process's env
-  const stub = createStub({ workspaceFolders: [box.library], settings: { 'carrel.server.path': CARREL, ...settings } });
+  const stub = createStub({ workspaceFolders: [box.library], settings: { 'carrel.server.path': CARREL, ...settings }, language });
   const extension = loadExtension(stub);
   const context = { subscriptions: [] };
   box.cleanups.push(async () => {
     for (const disposable of context.subscriptions) await disposable.dispose();
   });
-  await extension.activate(context);
+  const api = await extension.activate(context);
   const provider = stub.record.treeViews.get('carrel.binder').options.treeDataProvider;
   const run = (name, ...args) => stub.record.commands.get(name)(...args);
-  const ext = { box, stub, provider, run, context, answers: stub.answers, record: stub.record, writer: stub.writer };
+  const ext = { box, stub, provider, run, context, api, answers: stub.answers, record: stub.record, writer: stub.writer };
   if (withStory) {
     await provider.getChildren(undefined);
-    stub.answers.input.push('My Story');
+    stub.answers.input.push('My Story');   // the same words in every language: the type list is the extension's own
     stub.answers.pick.push('Short Story');
     await run('carrel.newProject');
     assert.deepEqual(stub.record.errors, []);
@@ -456,4 +456,70 @@ test('a refusal from the server reaches the writer as its own message', async (t
   assert.equal(ext.record.errors[0].message, refusal.error.message);
   assert.doesNotMatch(ext.record.errors[0].message, /\n\s+at /);
   assert.ok(fs.existsSync(story(ext.box, 'Draft', 'Opening.md')));
+});
+
+test('the status bar shows the server state, and Refresh restarts a server that stopped', async (t) => {
+  const ext = await activate(t, { withStory: true });
+  const [status] = ext.record.statusItems;
+  assert.match(status.text, /Carrel: ready/);
+  assert.equal(status.command, 'carrel.showLog');
+  ext.api.server.process.kill('SIGKILL');
+  await waitFor('the status to say stopped', () => /stopped/.test(status.text));
+  assert.equal(ext.record.contexts['carrel.serverFailed'], true);
+  await ext.run('carrel.refresh');
+  assert.match(status.text, /Carrel: ready/);
+  assert.equal(ext.record.contexts['carrel.serverFailed'], false);
+  assert.deepEqual(await childLabels(ext.provider, await keyAt(ext.provider, STORY)), ['YOUR STORIES', 'PUBLICATIONS', 'TRASH']);
+});
+
+test('with carrel.trace.server off, Show Log carries no traffic', async (t) => {
+  const ext = await activate(t, { withStory: true, settings: { 'carrel.trace.server': 'off' } });
+  assert.ok(!ext.record.output.some((line) => / (→|←) /.test(line)), ext.record.output.join('\n'));
+});
+
+test('in French, the server’s question and buttons are shown verbatim, Annuler closing', async (t) => {
+  const ext = await activate(t, { withStory: true, language: 'fr' });
+  const section = [...STORY, 'VOS NOUVELLES'];
+  await newFile(ext, [...section, 'Brouillons'], 'Ouverture');
+  ext.answers.message.push(({ message, items }) => {
+    assert.equal(message, 'Mettre « Ouverture.md » à la Corbeille ?');
+    assert.deepEqual(items.map((item) => [item.title, item.isCloseAffordance]),
+      [['Supprimer', false], ['Supprimer et ne plus demander', false], ['Annuler', true]]);
+    return 'Supprimer';
+  });
+  await ext.run('carrel.delete', await keyAt(ext.provider, [...section, 'Brouillons', 'Ouverture.md']));
+  assert.ok(fs.existsSync(story(ext.box, 'Trash', 'Ouverture.md')));
+});
+
+test('a writer’s first session: Short Story, a draft typed in, dragged, renamed, trashed, restored', async (t) => {
+  const ext = await activate(t);
+  const { provider, answers, run, writer } = ext;
+  assert.deepEqual(await provider.getChildren(undefined), [], 'the welcome shows');
+  answers.input.push('My Story');
+  answers.pick.push('Short Story');
+  await run('carrel.newProject');
+  answers.input.push('Lighthouse');
+  await run('carrel.newFile', await keyAt(provider, DRAFT));
+  const drafted = story(ext.box, 'Draft', 'Lighthouse.md');
+  writer.type(writer.documentAt(drafted), 'The lamp turned all night.');
+  const controller = ext.record.treeViews.get('carrel.binder').options.dragAndDropController;
+  const transfer = new ext.stub.vscode.DataTransfer();
+  await controller.handleDrag([await keyAt(provider, [...DRAFT, 'Lighthouse.md'])], transfer);
+  await controller.handleDrop(await keyAt(provider, READY), transfer);
+  const ready = story(ext.box, 'Ready', 'Lighthouse.md');
+  await waitFor('the editor to follow into Ready', () => writer.documentAt(ready) && writer.tabPaths().every((p) => p !== drafted));
+  assert.equal(writer.documentAt(ready).getText(), 'The lamp turned all night.');
+  writer.documentAt(ready).save();
+  answers.input.push('The Lighthouse.md');
+  await run('carrel.rename', await keyAt(provider, [...READY, 'Lighthouse.md']));
+  const renamed = story(ext.box, 'Ready', 'The Lighthouse.md');
+  await waitFor('the editor to follow the rename', () => writer.tabPaths().includes(renamed) && !writer.tabPaths().includes(ready));
+  answers.message.push('Delete');
+  await run('carrel.delete', await keyAt(provider, [...READY, 'The Lighthouse.md']));
+  await waitFor('the saved editor to close with the file in Trash', () => !writer.tabPaths().length);
+  await run('carrel.restore', await keyAt(provider, [...TRASH, 'The Lighthouse.md']));
+  assert.equal(fs.readFileSync(renamed, 'utf8'), 'The lamp turned all night.');
+  assert.deepEqual(await childLabels(provider, await keyAt(provider, READY)), ['The Lighthouse.md']);
+  assert.deepEqual(ext.record.errors, []);
+  assert.deepEqual(ext.record.dirtyClosePrompts, []);
 });

@@ -60,7 +60,7 @@ class TextDocument {
 function createStub({ workspaceFolders = [], settings = {}, language = 'en' } = {}) {
   const record = {
     commands: new Map(), executed: [], contexts: {}, asked: [], errors: [], warnings: [], infos: [],
-    treeViews: new Map(), symbolProviders: [], revealed: [], output: [], outputShown: 0, dirtyClosePrompts: [], disposed: 0,
+    treeViews: new Map(), statusItems: [], symbolProviders: [], revealed: [], output: [], outputShown: 0, dirtyClosePrompts: [], disposed: 0,
   };
   const answers = { input: [], pick: [], message: [] };
   const documents = [];
@@ -141,7 +141,11 @@ function createStub({ workspaceFolders = [], settings = {}, language = 'en' } = 
         name, appendLine: (line) => record.output.push(line), append: (text) => record.output.push(text),
         show: () => { record.outputShown++; }, dispose: () => { record.disposed++; },
       }),
-      createStatusBarItem: () => ({ text: '', tooltip: '', command: undefined, show() { this.visible = true; }, hide() { this.visible = false; }, dispose: () => { record.disposed++; } }),
+      createStatusBarItem: () => {
+        const item = { text: '', tooltip: '', command: undefined, show() { this.visible = true; }, hide() { this.visible = false; }, dispose: () => { record.disposed++; } };
+        record.statusItems.push(item);
+        return item;
+      },
       createTreeView: (id, options) => {
         const view = {
           id, options, selection: [],
