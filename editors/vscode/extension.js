@@ -161,7 +161,10 @@ async function startServer(server, binder, ui) {
 }
 
 function treeItemFor(binder, key) {
-  const look = present(binder.node(key));
+  const node = binder.node(key);
+  // A row can vanish between VS Code asking for it and drawing it.
+  if (!node) return new vscode.TreeItem('…', COLLAPSIBLE.none);
+  const look = present(node);
   const item = new vscode.TreeItem(look.label, COLLAPSIBLE[look.collapsible]);
   item.id = key;
   item.description = look.description;

@@ -150,7 +150,8 @@ test('tree rows carry codicons, counts, tooltips, words and contextValues', asyn
   await newFile(ext, DRAFT, 'Middle');
   const rows = await allRows(ext.provider);
   const codicons = new Set(Object.values(CODICON_FOR_SYMBOL));
-  for (const { item } of rows) {
+  for (const { key, item } of rows) {
+    assert.equal(item.id, key, 'ids are the stable keys VS Code remembers expansion by');
     assert.ok(codicons.has(item.iconPath.id), `${item.label} has a mapped codicon, not ${item.iconPath.id}`);
     assert.ok(item.accessibilityInformation.label.includes(item.label), `${item.label} is labelled in words`);
     assert.ok(Object.values(CONTEXT).includes(item.contextValue));
@@ -223,7 +224,7 @@ test('Rename is prefilled and the open editor follows, keeping unsaved text', as
   });
   await ext.run('carrel.rename', await keyAt(ext.provider, [...DRAFT, 'Opening.md']));
   assert.ok(fs.existsSync(after) && !fs.existsSync(before));
-  await waitFor('the editor to follow the rename', () => ext.writer.tabPaths().includes(after) && !ext.writer.tabPaths().includes(before), { log: ext.box.log });
+  await waitFor('the editor to follow the rename', () => ext.writer.tabPaths().includes(after) && !ext.writer.tabPaths().includes(before), { log: ext.record.output });
   const doc = ext.writer.documentAt(after);
   assert.equal(doc.getText(), 'Once upon a time');
   assert.equal(doc.isDirty, true, 'the edits are still unsaved, not lost');
@@ -400,15 +401,18 @@ test('Go to Symbol in Workspace finds folders and files', async (t) => {
 test('a change made by another program refreshes only the rows it touched', async (t) => {
   const ext = await activate(t, { withStory: true });
   await newFile(ext, DRAFT, 'Opening');
+  await newFile(ext, READY, 'Finished');
   await allRows(ext.provider);
   const draft = await keyAt(ext.provider, DRAFT);
+  const all = await keyAt(ext.provider, [...STORY_SECTION, 'All']);
   const fired = [];
   ext.provider.onDidChangeTreeData((key) => fired.push(key));
   fs.mkdirSync(story(ext.box, 'Draft', 'Notes'));
-  await waitFor('Notes to appear in Draft', async () => (await childLabels(ext.provider, draft)).includes('Notes'), { log: ext.box.log });
+  await waitFor('Notes to appear in Draft', async () => (await childLabels(ext.provider, draft)).includes('Notes'), { log: ext.record.output });
   assert.ok(fired.includes(draft), `Draft refreshed; fired: ${JSON.stringify(fired)}`);
   assert.ok(!fired.includes(undefined), 'not the whole tree');
-  assert.ok(!fired.includes(await keyAt(ext.provider, READY)), 'not Ready');
+  const others = fired.filter((key) => key !== draft && key !== all);
+  assert.deepEqual(others, [], 'only Draft (and the project’s All, which lists Draft’s files) refresh');
   assert.equal((await ext.provider.getTreeItem(draft)).description, '1 ▸ 1');
 });
 
@@ -426,14 +430,14 @@ test('editors follow a folder another program moves; trashed files close unless 
   await waitFor('both editors on their new paths', () => {
     const tabs = ext.writer.tabPaths();
     return tabs.includes(clean) && tabs.includes(moved) && !tabs.some((p) => p.includes(`${path.sep}Draft${path.sep}`));
-  }, { log: ext.box.log });
+  }, { log: ext.record.output });
   assert.equal(ext.writer.documentAt(moved).getText(), 'unsaved words');
   assert.equal(ext.writer.documentAt(moved).isDirty, true);
   assert.deepEqual(ext.record.dirtyClosePrompts, []);
   await waitFor('the tree to show Part in Ready', async () => (await childLabels(ext.provider, await keyAt(ext.provider, READY))).includes('Part'));
 
   await ext.run('carrel.delete', await keyAt(ext.provider, [...READY, 'Part']));
-  await waitFor('the unmodified editor to close', () => !ext.writer.tabPaths().includes(clean), { log: ext.box.log });
+  await waitFor('the unmodified editor to close', () => !ext.writer.tabPaths().includes(clean), { log: ext.record.output });
   assert.ok(ext.writer.tabPaths().some((p) => p.endsWith('Edited.md')), 'the modified editor stays open');
   await waitFor('the writer to be told', () => ext.record.warnings.some((w) => /unsaved changes/.test(w.message)));
 });
@@ -522,4 +526,17 @@ test('a writer’s first session: Short Story, a draft typed in, dragged, rename
   assert.deepEqual(await childLabels(provider, await keyAt(provider, READY)), ['The Lighthouse.md']);
   assert.deepEqual(ext.record.errors, []);
   assert.deepEqual(ext.record.dirtyClosePrompts, []);
+});
+
+test('a workspace folder added later joins the binder', async (t) => {
+  const ext = await activate(t, { withStory: true });
+  const second = path.join(ext.box.root, 'Essays');
+  fs.mkdirSync(second);
+  ext.writer.addWorkspaceFolder(second);
+  await waitFor('the server to know the new folder', async () =>
+    (await ext.api.server.tree()).some((root) => root.name === 'Essays'), { log: ext.record.output });
+  const roots = await ext.provider.getChildren(undefined);
+  const labels = await Promise.all(roots.map(async (key) => (await ext.provider.getTreeItem(key)).label));
+  assert.deepEqual(labels, ['Writing', 'Essays']);
+  assert.ok(ext.record.output.some((line) => line.includes('"method":"workspace/didChangeWorkspaceFolders"')));
 });

@@ -60,7 +60,7 @@ class TextDocument {
 function createStub({ workspaceFolders = [], settings = {}, language = 'en' } = {}) {
   const record = {
     commands: new Map(), executed: [], contexts: {}, asked: [], errors: [], warnings: [], infos: [],
-    treeViews: new Map(), statusItems: [], symbolProviders: [], revealed: [], output: [], outputShown: 0, dirtyClosePrompts: [], disposed: 0,
+    treeViews: new Map(), statusItems: [], folderListeners: [], symbolProviders: [], revealed: [], output: [], outputShown: 0, dirtyClosePrompts: [], disposed: 0,
   };
   const answers = { input: [], pick: [], message: [] };
   const documents = [];
@@ -221,7 +221,7 @@ function createStub({ workspaceFolders = [], settings = {}, language = 'en' } = 
         }
         return true;
       },
-      onDidChangeWorkspaceFolders: () => ({ dispose() {} }),
+      onDidChangeWorkspaceFolders: (listener) => { record.folderListeners.push(listener); return { dispose() {} }; },
       onDidChangeConfiguration: () => ({ dispose() {} }),
     },
     languages: {
@@ -247,6 +247,11 @@ function createStub({ workspaceFolders = [], settings = {}, language = 'en' } = 
 
   // What a writer does in an editor, for the tests.
   const writer = {
+    addWorkspaceFolder: (dir) => {
+      const folder = { uri: Uri.file(dir), name: path.basename(dir), index: vscode.workspace.workspaceFolders.length };
+      vscode.workspace.workspaceFolders.push(folder);
+      for (const listener of record.folderListeners) listener({ added: [folder], removed: [] });
+    },
     type: (doc, text) => { doc.text += text; doc.isDirty = true; },
     tabPaths: () => allTabs().map((tab) => tab.input.uri.fsPath),
     documentAt: (fsPath) => findDocument(fsPath),
