@@ -43,6 +43,7 @@ async function activate(context) {
     locale: vscode.env.language,
     trace,
   });
+  running = server;
   subscriptions.push({ dispose: () => server.stop() });
   server.on('state', (state, detail) => {
     status.text = `$(library) Carrel: ${STATE_TEXT[state] || state}`;
@@ -231,6 +232,10 @@ async function moveEditor(oldDocument, tabs, newPath) {
   }
 }
 
-function deactivate() {}
+// Returning the promise lets VS Code wait for shutdown and exit.
+let running = null;
+function deactivate() {
+  return running ? running.stop() : undefined;
+}
 
 module.exports = { activate, deactivate };

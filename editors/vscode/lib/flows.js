@@ -256,7 +256,10 @@ class Flows {
       const node = this.binder.node(key);
       if (!node || !node.uri || key === containerKey) continue;
       try {
-        results.push(await this.moveInto(node, destination.uri));
+        // Dropping on Trash is Delete, so it asks like Delete does.
+        results.push(destination.role === 'trash' && !node.inTrash
+          ? await this.delete(key)
+          : await this.moveInto(node, destination.uri));
       } catch (error) {
         if (error && error.reason !== 'cancelled') this.ui.error(error.message);
       }

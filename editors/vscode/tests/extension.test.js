@@ -272,6 +272,13 @@ test('drag and drop moves items into the folder dropped on', async (t) => {
   await drag([...READY, 'Opening.md'], [...READY, 'Finished.md']);   // onto a file: into its folder, a no-op move
   await drag([...READY, 'Finished.md'], [...STORY_SECTION, 'Published']);
   assert.ok(fs.existsSync(story(ext.box, 'Published', 'Finished.md')));
+  ext.answers.message.push(({ message }) => {
+    assert.equal(message, 'Move “Opening.md” to the Trash?');
+    return 'Delete';
+  });
+  await drag([...READY, 'Opening.md'], TRASH);
+  assert.ok(fs.existsSync(story(ext.box, 'Trash', 'Opening.md')), 'dropping on Trash deletes, after asking');
+  await drag([...TRASH, 'Opening.md'], READY);
   const transfer = new DataTransfer();
   await controller.handleDrag([await keyAt(ext.provider, DRAFT)], transfer);
   assert.equal(transfer.get(controller.dragMimeTypes[0]), undefined, 'a permanent folder cannot be dragged');
@@ -539,4 +546,18 @@ test('a workspace folder added later joins the binder', async (t) => {
   const labels = await Promise.all(roots.map(async (key) => (await ext.provider.getTreeItem(key)).label));
   assert.deepEqual(labels, ['Writing', 'Essays']);
   assert.ok(ext.record.output.some((line) => line.includes('"method":"workspace/didChangeWorkspaceFolders"')));
+});
+
+test('deleting a project sends it to the (sandboxed) system trash, and the welcome returns', async (t) => {
+  const ext = await activate(t, { withStory: true });
+  ext.answers.message.push(({ message }) => {
+    assert.equal(message, 'Move “My Story” to the system trash?');
+    return 'Delete';
+  });
+  await ext.run('carrel.delete', await keyAt(ext.provider, STORY));
+  assert.ok(!fs.existsSync(story(ext.box)));
+  assert.deepEqual(fs.readdirSync(path.join(ext.box.env.XDG_DATA_HOME, 'Trash', 'files')), ['My Story']);
+  assert.deepEqual(await ext.provider.getChildren(undefined), []);
+  assert.equal(ext.record.contexts['carrel.noProjects'], true);
+  assert.deepEqual(ext.record.errors, []);
 });
