@@ -51,7 +51,30 @@ public struct JSONWriter {
     }
 
     public mutating func string(_ s: String) { beginItem(); writeString(s) }
-    public mutating func int(_ v: Int) { beginItem(); bytes.append(contentsOf: String(v).utf8) }
+    public mutating func int(_ v: Int) {
+        beginItem()
+        if v < 0 { bytes.append(UInt8(ascii: "-")) }
+        var m = v.magnitude
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var n = 0
+        withUnsafeMutableBytes(of: &digits) { d in
+            repeat {
+                d[n] = UInt8(ascii: "0") + UInt8(m % 10)
+                m /= 10
+                n += 1
+            } while m > 0
+            for i in stride(from: n - 1, through: 0, by: -1) { bytes.append(d[i]) }
+        }
+    }
+
+    /// A string the caller knows needs no escaping (percent-encoded URIs), written as is.
+    public mutating func asciiString(_ s: [UInt8]) {
+        beginItem()
+        bytes.append(0x22)
+        bytes.append(contentsOf: s)
+        bytes.append(0x22)
+    }
     public mutating func double(_ v: Double) {
         beginItem()
         if v.isFinite {

@@ -24,6 +24,10 @@ public final class Entry {
     public private(set) var children: [EntryName: Entry] = [:]
     /// Regular files in this subtree (a file counts itself), kept up to date on every change.
     public private(set) var fileTotal: Int
+    /// Entries in this subtree, self included: sizes the full tree's response buffer.
+    public private(set) var subtreeSize = 1
+    /// Direct children that show as folders, kept up to date so counts cost nothing.
+    public private(set) var folderCount = 0
     private var sortedCache: (order: SortSetting, entries: [Entry])?
     private var clashIndex: [String: Entry]?
     private var foldedCache: [UInt8]?
@@ -38,7 +42,6 @@ public final class Entry {
 
     public var isDirectory: Bool { kind == .directory }
     public var isFolderLike: Bool { kind == .directory || (kind == .symlink && linksToDirectory) }
-    public var folderCount: Int { children.values.reduce(0) { $0 + ($1.isFolderLike ? 1 : 0) } }
     public var fileCount: Int { children.count - folderCount }
 
     public func child(_ name: EntryName) -> Entry? { children[name] }
@@ -107,7 +110,8 @@ public final class Entry {
         if let old = children[child.name] { remove(old) }
         child.parent = self
         children[child.name] = child
-        adjustFileTotals(by: child.fileTotal)
+        if child.isFolderLike { folderCount += 1 }
+        adjustTotals(files: child.fileTotal, entries: child.subtreeSize)
         invalidate()
     }
 
@@ -116,7 +120,8 @@ public final class Entry {
         guard children[child.name] === child else { return child }
         children[child.name] = nil
         child.parent = nil
-        adjustFileTotals(by: -child.fileTotal)
+        if child.isFolderLike { folderCount -= 1 }
+        adjustTotals(files: -child.fileTotal, entries: -child.subtreeSize)
         invalidate()
         return child
     }
@@ -138,19 +143,24 @@ public final class Entry {
         newParent.add(self)
     }
 
-    /// Sets whether this is a file or not, keeping the totals right.
-    public func setKind(_ k: EntryKind) {
-        let before = fileTotal
-        kind = k
-        if children.isEmpty { fileTotal = k == .file ? 1 : 0 }
-        if fileTotal != before { parent?.adjustFileTotals(by: fileTotal - before) }
-        parent?.invalidate()
+    /// Changes whether a symlink shows as a folder, keeping the parent's count right.
+    public func setLinksToDirectory(_ value: Bool) {
+        guard value != linksToDirectory else { return }
+        let wasFolder = isFolderLike
+        linksToDirectory = value
+        if let p = parent, wasFolder != isFolderLike {
+            p.folderCount += isFolderLike ? 1 : -1
+            p.invalidate()
+        }
     }
 
-    private func adjustFileTotals(by delta: Int) {
-        guard delta != 0 else { return }
+    private func adjustTotals(files: Int, entries: Int) {
         var e: Entry? = self
-        while let x = e { x.fileTotal += delta; e = x.parent }
+        while let x = e {
+            x.fileTotal += files
+            x.subtreeSize += entries
+            e = x.parent
+        }
     }
 
     /// Drops this directory's caches: its children changed.

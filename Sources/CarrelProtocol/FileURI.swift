@@ -49,7 +49,13 @@ public enum FileURI {
     public static func uri(_ path: [UInt8]) -> String {
         var out: [UInt8] = Array("file://".utf8)
         out.reserveCapacity(path.count + 16)
-        for b in path {
+        appendEncoded(path, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Percent-encodes `bytes` onto `out`: for building a child's URI from its parent's.
+    public static func appendEncoded(_ bytes: some Sequence<UInt8>, to out: inout [UInt8]) {
+        for b in bytes {
             switch b {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
                  UInt8(ascii: "/"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
@@ -60,6 +66,5 @@ public enum FileURI {
                 out.append(digits[Int(b & 0xF)])
             }
         }
-        return String(decoding: out, as: UTF8.self)
     }
 }

@@ -9,7 +9,7 @@ extension Server {
         let items: [Item]
         if let uri = params.uri { items = [item(try target(uri))] } else { items = workspace.roots }
         let depth = params.depth ?? Int.max
-        reply(id) { w in
+        reply(id, capacity: renderer.capacity(for: items)) { w in
             w.beginArray()
             let r = renderer
             for item in items { r.write(item, depth: depth, to: &w) }
@@ -21,23 +21,57 @@ extension Server {
 
     func node(_ item: Item) -> Node { renderer.node(item) }
 
+    /// Best matches first. Keeps only the best `limit` while walking, so a
+    /// one-letter query over 100,000 names never sorts them all.
     func symbols(_ id: RequestID, _ params: WorkspaceSymbolRequest.Params) {
         let query = Array(params.query.lowercased().utf8.filter { $0 != UInt8(ascii: " ") })
-        var scored: [(score: Int, entry: Entry, library: Library)] = []
+        var best = TopMatches(limit: WorkspaceSymbolRequest.limit)
         for library in workspace.libraries {
             library.root.walk { e in
-                if e !== library.root, let s = FuzzyMatch.score(query, e.folded) { scored.append((s, e, library)) }
+                if e !== library.root, let s = FuzzyMatch.score(query, e.folded) { best.offer(s, e, library) }
                 return e.kind == .directory
             }
         }
-        scored.sort { a, b in
-            a.score != b.score ? a.score > b.score : Ordering.natural(a.entry.folded, b.entry.folded) < 0
-        }
-        let symbols: [JSONValue] = scored.prefix(WorkspaceSymbolRequest.limit).map { s in
-            let kind: WorkspaceSymbolRequest.Kind = s.library.project(at: s.entry) != nil ? .package : s.entry.isFolderLike ? .namespace : .file
-            let crumb = workspace.breadcrumb(s.entry, s.library, language).joined(separator: " › ")
-            return WorkspaceSymbolRequest.Symbol(name: s.entry.name.string, kind: kind, uri: FileURI.uri(s.entry.path), containerName: crumb).json
+        let symbols: [JSONValue] = best.matches.map { m in
+            let kind: WorkspaceSymbolRequest.Kind = m.library.project(at: m.entry) != nil ? .package : m.entry.isFolderLike ? .namespace : .file
+            let crumb = workspace.breadcrumb(m.entry, m.library, language).joined(separator: " › ")
+            return WorkspaceSymbolRequest.Symbol(name: m.entry.name.string, kind: kind, uri: FileURI.uri(m.entry.path), containerName: crumb).json
         }
         reply(id, .array(symbols))
+    }
+}
+
+/// The best `limit` matches seen so far, best first; ties in natural name order.
+struct TopMatches {
+    struct Match {
+        let score: Int
+        let entry: Entry
+        let library: Library
+    }
+    let limit: Int
+    private(set) var matches: [Match] = []
+
+    init(limit: Int) {
+        self.limit = limit
+        matches.reserveCapacity(limit + 1)
+    }
+
+    static func better(_ a: Match, _ b: Match) -> Bool {
+        a.score != b.score ? a.score > b.score : Ordering.natural(a.entry.folded, b.entry.folded) < 0
+    }
+
+    mutating func offer(_ score: Int, _ entry: Entry, _ library: Library) {
+        if matches.count == limit, let last = matches.last {
+            if score < last.score { return }
+            if score == last.score && Ordering.natural(entry.folded, last.entry.folded) >= 0 { return }
+        }
+        let m = Match(score: score, entry: entry, library: library)
+        var lo = 0, hi = matches.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if Self.better(matches[mid], m) { lo = mid + 1 } else { hi = mid }
+        }
+        matches.insert(m, at: lo)
+        if matches.count > limit { matches.removeLast() }
     }
 }

@@ -88,8 +88,8 @@ public final class Server: @unchecked Sendable {
     }
 
     /// Writes a result straight from a writer (the tree), skipping `JSONValue`.
-    func reply(_ id: RequestID?, writing body: (inout JSONWriter) -> Void) {
-        var w = JSONWriter(capacity: 4096)
+    func reply(_ id: RequestID?, capacity: Int = 4096, writing body: (inout JSONWriter) -> Void) {
+        var w = JSONWriter(capacity: capacity)
         w.beginObject()
         w.key("id")
         w.value(id?.json ?? .null)

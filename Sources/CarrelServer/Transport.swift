@@ -49,10 +49,16 @@ public final class StdioTransport: MessageSink, @unchecked Sendable {
 
     public func send(_ body: [UInt8]) {
         log.traffic("<-", body)
-        let frame = MessageFramer.frame(body)
+        let header = Array("Content-Length: \(body.count)\r\n\r\n".utf8)
         lock.lock()
         defer { lock.unlock() }
-        frame.withUnsafeBytes { buf in
+        // Header and body written separately: a 50 MB tree is never copied to be framed.
+        writeAll(header)
+        writeAll(body)
+    }
+
+    private func writeAll(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { buf in
             var off = 0
             while off < buf.count {
                 let n = write(1, buf.baseAddress! + off, buf.count - off)

@@ -32,6 +32,14 @@ public struct NodeInfo {
 
 public let sectionIcon = "list.bullet"
 
+/// Where an entry sits: its library, its project, whether it is in Trash.
+/// Rendering a subtree carries it down, so no node walks up to find it.
+public struct Scope {
+    public let library: Library
+    public let project: Project?
+    public let inTrash: Bool
+}
+
 extension Workspace {
     public func describe(_ item: Item, _ language: Language) -> NodeInfo {
         switch item {
@@ -63,6 +71,23 @@ extension Workspace {
     }
 
     func describe(_ entry: Entry, _ library: Library, _ language: Language) -> NodeInfo {
+        describe(entry, scope(of: entry, in: library), language)
+    }
+
+    public func scope(of entry: Entry, in library: Library) -> Scope {
+        let project = library.project(containing: entry)
+        return Scope(library: library, project: project, inTrash: project?.isInTrash(entry) ?? false)
+    }
+
+    /// The scope of `child`, from its parent's.
+    public func scope(ofChild child: Entry, parent: Entry, _ scope: Scope) -> Scope {
+        let project = scope.library.project(at: child) ?? scope.project
+        let inTrash = scope.inTrash || (scope.project != nil && scope.project?.root === parent.parent && scope.project?.trash === parent)
+        return Scope(library: scope.library, project: project, inTrash: inTrash)
+    }
+
+    public func describe(_ entry: Entry, _ scope: Scope, _ language: Language) -> NodeInfo {
+        let library = scope.library
         let name = entry === library.root ? library.displayName : entry.name.string
         var info = NodeInfo(path: entry.path, name: name, title: name, kind: entry.isFolderLike ? .folder : .file,
                             icon: entry.isFolderLike ? Icon.folder : Icon.file)
@@ -83,14 +108,14 @@ extension Workspace {
         } else if library.lockedProjects[ObjectIdentifier(entry)] != nil {
             info.kind = .project
             info.icon = Icon.project
-        } else if let project = library.project(containing: entry) {
-            if let folder = project.permanentFolder(for: entry) {
+        } else if let project = scope.project {
+            if entry.parent === project.root, let folder = project.permanentFolder(for: entry) {
                 info.role = folder.role
                 info.title = folder.title(language)
                 info.icon = folder.icon
                 info.permanent = true
             }
-            info.inTrash = project.isInTrash(entry)
+            info.inTrash = scope.inTrash
         }
         return info
     }

@@ -164,7 +164,7 @@ extension Workspace {
                         known.modified = fresh.modified
                         changes.append(Change(.changed, known.path, inTrash: inTrashFlag(known)))
                     }
-                    known.linksToDirectory = fresh.linksToDirectory
+                    known.setLinksToDirectory(fresh.linksToDirectory)
                     continue
                 }
                 changes.append(Change(.deleted, known.path))

@@ -1,0 +1,118 @@
+import CarrelJSON
+import CarrelProtocol
+import Foundation
+import Glibc
+
+/// The real `carrel lsp` as a child process, spoken to over pipes exactly as an editor does.
+final class ServerProcess {
+    let process = Process()
+    private let input = Pipe()
+    private let output = Pipe()
+    private var framer = MessageFramer()
+    private var pending: [JSONValue] = []
+    private var nextID = 1
+    /// Bytes of the last response body, for the full-tree figure.
+    private(set) var lastBodySize = 0
+
+    init(binary: String, environment: [String: String]) throws {
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = ["lsp"]
+        var env = ProcessInfo.processInfo.environment
+        for (k, v) in environment { env[k] = v }
+        process.environment = env
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+    }
+
+    func send(_ message: JSONValue) {
+        try? input.fileHandleForWriting.write(contentsOf: Data(MessageFramer.frame(message.encoded())))
+    }
+
+    /// Reads until a message matching `match` arrives; others are kept for later.
+    func wait(_ match: (JSONValue) -> Bool) -> JSONValue {
+        if let i = pending.firstIndex(where: match) { return pending.remove(at: i) }
+        while true {
+            while let frame = framer.next() {
+                guard case .body(let body) = frame, let m = try? JSONParser.parse(body) else { continue }
+                if match(m) { lastBodySize = body.count; return m }
+                if m["method"] != nil, let id = m["id"] {  // a confirmation: the benchmark always confirms
+                    send(["jsonrpc": "2.0", "id": id, "result": ["title": "Delete"]])
+                } else {
+                    pending.append(m)
+                }
+            }
+            let data = output.fileHandleForReading.availableData
+            if data.isEmpty { fatalError("carrel lsp exited") }
+            framer.feed(data)
+        }
+    }
+
+    @discardableResult
+    func request(_ method: String, _ params: JSONValue) -> JSONValue {
+        let id = nextID
+        nextID += 1
+        send(["jsonrpc": "2.0", "id": .int(id), "method": .string(method), "params": params])
+        let r = wait { $0["id"] == .int(id) && $0["method"] == nil }
+        if let e = r["error"] { fatalError("\(method) failed: \(e.text())") }
+        return r["result"] ?? .null
+    }
+
+    @discardableResult
+    func command(_ name: String, _ args: JSONValue) -> JSONValue {
+        request("workspace/executeCommand", ["command": .string(name), "arguments": [args]])
+    }
+
+    /// Sends a request and returns when its whole response has arrived,
+    /// without parsing it: the figure is the server's, not this parser's.
+    func requestUnparsed(_ method: String, _ params: JSONValue) -> Int {
+        let id = nextID
+        nextID += 1
+        send(["jsonrpc": "2.0", "id": .int(id), "method": .string(method), "params": params])
+        let prefix = Array(#"{"id":\#(id),"#.utf8)
+        while true {
+            while let frame = framer.next() {
+                guard case .body(let body) = frame else { continue }
+                if body.starts(with: prefix) { return body.count }
+                if let m = try? JSONParser.parse(body) { pending.append(m) }
+            }
+            let data = output.fileHandleForReading.availableData
+            if data.isEmpty { fatalError("carrel lsp exited") }
+            framer.feed(data)
+        }
+    }
+
+    func dropNotifications() { pending.removeAll { $0["method"] != nil } }
+
+    /// The server's peak resident set, from /proc.
+    var peakRSSKiB: Int {
+        guard let text = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8) else { return 0 }
+        for line in text.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            return Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]) ?? 0
+        }
+        return 0
+    }
+
+    func stop() {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+}
+
+func uri(_ path: String) -> String { FileURI.uri(Array(path.utf8)) }
+
+func nowNs() -> UInt64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+}
+
+/// Runs `body` `n` times and returns each duration in milliseconds.
+func measure(_ n: Int, _ body: (Int) -> Void) -> [Double] {
+    (0..<n).map { i in
+        let t = nowNs()
+        body(i)
+        return Double(nowNs() - t) / 1e6
+    }
+}
