@@ -278,7 +278,9 @@ end
 function H.run_file(file)
   dofile(file)
   local short = vim.fn.fnamemodify(file, ':t:r')
+  local only = vim.env.CARREL_TEST_ONLY -- a plain substring of test names, for debugging
   for _, test in ipairs(tests) do
+    if only and only ~= '' and not test.name:find(only, 1, true) then goto continue end
     unload()
     reset_state()
     local ok, err = xpcall(test.fn, function(e)
@@ -299,7 +301,13 @@ function H.run_file(file)
       end
       local notes = vim.tbl_map(function(n) return n.message end, H.notes)
       if #notes > 0 then out('  notifications: ' .. vim.inspect(notes)) end
+      local ok_log, log_lines = pcall(function() return require('carrel.log').lines() end)
+      if ok_log then
+        out('  last messages:')
+        for i = math.max(1, #log_lines - 11), #log_lines do out('    ' .. log_lines[i]:sub(1, 400)) end
+      end
     end
+    ::continue::
   end
   unload()
   out('# done')

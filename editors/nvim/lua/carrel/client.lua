@@ -81,8 +81,10 @@ function M.with_client(ready, failed)
     handlers = require('carrel.handlers'),
     before_init = function(params) params.locale = util.locale() end,
     on_init = function(started) vim.schedule(function() flush(started) end) end,
-    on_exit = function(code)
-      running_libraries = nil
+    on_exit = function(code, _, exited_id)
+      -- A client stopped by setup() may exit after its successor started.
+      if exited_id ~= client_id then return end
+      client_id, running_libraries = nil, nil
       if #waiting > 0 then
         fail_all(('The Carrel server stopped before it was ready (exit code %d). `:Carrel log` shows why.'):format(code))
       elseif code ~= 0 and code ~= 143 then
