@@ -68,6 +68,9 @@ async function activate(context) {
     getTreeItem: (key) => treeItemFor(binder, key),
     getParent: (key) => binder.parentKey(key),
     getChildren: async (key) => {
+      // While the server is down the view shows its own welcome text
+      // (see package.json), not a dialog per row.
+      if (server.state !== 'ready') return [];
       try {
         if (key) return await binder.children(key);
         const roots = await binder.roots();

@@ -74,6 +74,13 @@ class Flows {
     return selected && this.binder.node(selected) ? selected : undefined;
   }
 
+  // Like target(), for commands that make no sense without a row.
+  requireTarget(arg, what) {
+    const key = this.target(arg);
+    if (!key) this.ui.info(`Select ${what} in the Carrel binder first.`);
+    return key;
+  }
+
   // Where new things go when created "on" a row.
   containerOf(key) {
     const node = this.binder.node(key);
@@ -93,11 +100,17 @@ class Flows {
     return keys.filter((key) => key !== exceptKey).map((key) => this.binder.node(key).name);
   }
 
-  nameValidator(parentKey, exceptKey) {
+  // `addsExtension`: new files get ".md" when the name has none (the
+  // server's default extension), so "Opening" clashes with "Opening.md".
+  nameValidator(parentKey, exceptKey, { addsExtension = false } = {}) {
     const parent = this.binder.node(parentKey);
     const listsItsFolder = parent && !(parent.virtual && parent.kind === 'folder');
-    return (value) => problemWith(value)
-      || (listsItsFolder ? clashMessage(value, this.siblingNames(parentKey, exceptKey), parent.title) : null);
+    return (value) => {
+      const problem = problemWith(value);
+      if (problem || !listsItsFolder) return problem;
+      const name = addsExtension && !/.\.[^.]+$/.test(value.trim()) ? `${value.trim()}.md` : value;
+      return clashMessage(name, this.siblingNames(parentKey, exceptKey), parent.title);
+    };
   }
 
   // Updates the rows a change touches now, without waiting for the
@@ -192,7 +205,7 @@ class Flows {
   async newFile(arg) {
     const parentKey = await this.askContainer(arg, 'Create the file in: ');
     if (!parentKey) return undefined;
-    const name = await this.ui.input({ prompt: 'New file name: ', validate: this.nameValidator(parentKey) });
+    const name = await this.ui.input({ prompt: 'New file name: ', validate: this.nameValidator(parentKey, undefined, { addsExtension: true }) });
     if (name === undefined) return undefined;
     const file = await this.server.execute('carrel.newFile', { parentUri: this.binder.node(parentKey).uri, name: name.trim() });
     await this.settle([{ type: 'created', uri: file.uri }]);
@@ -202,7 +215,7 @@ class Flows {
   }
 
   async rename(arg) {
-    const key = this.target(arg);
+    const key = this.requireTarget(arg, 'the file or folder to rename');
     if (!key) return undefined;
     const node = this.binder.node(key);
     const extension = node.kind === 'file' ? path.extname(node.name) : '';
@@ -219,7 +232,7 @@ class Flows {
   }
 
   async moveTo(arg) {
-    const key = this.target(arg);
+    const key = this.requireTarget(arg, 'the file or folder to move');
     if (!key) return undefined;
     const node = this.binder.node(key);
     const own = pathOf(node);
@@ -268,7 +281,7 @@ class Flows {
   }
 
   async delete(arg) {
-    const key = this.target(arg);
+    const key = this.requireTarget(arg, 'the file or folder to delete');
     if (!key) return undefined;
     const node = this.binder.node(key);
     const args = { uri: node.uri };
@@ -282,7 +295,7 @@ class Flows {
   }
 
   async restore(arg) {
-    const key = this.target(arg);
+    const key = this.requireTarget(arg, 'the item in the Trash to restore');
     if (!key) return undefined;
     const node = this.binder.node(key);
     const restored = await this.server.execute('carrel.restore', { uri: node.uri });
@@ -292,7 +305,7 @@ class Flows {
   }
 
   async emptyTrash(arg) {
-    const key = this.target(arg);
+    const key = this.requireTarget(arg, 'the project’s Trash');
     const projectKey = key && this.binder.ownerOf(key);
     const project = projectKey && this.binder.node(projectKey);
     if (!project || project.kind !== 'project') return undefined;

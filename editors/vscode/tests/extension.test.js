@@ -182,10 +182,17 @@ test('tree rows carry codicons, counts, tooltips, words and contextValues', asyn
 test('New File creates the file and opens it, ready to type', async (t) => {
   const ext = await activate(t, { withStory: true });
   await newFile(ext, DRAFT, 'Opening');
+  let verdict;
+  ext.answers.input.push(async ({ validateInput }) => { verdict = await validateInput('opening'); return undefined; });
+  await ext.run('carrel.newFile', await keyAt(ext.provider, DRAFT));
+  assert.match(verdict, /“Opening\.md” already exists in “Draft”/, '".md" is added before checking');
   const file = story(ext.box, 'Draft', 'Opening.md');
   assert.ok(fs.existsSync(file));
   assert.equal(ext.writer.activePath(), file);
   assert.equal(ext.record.asked.at(-1).prompt, 'New file name: ');
+  ext.record.infos.length = 0;
+  await ext.run('carrel.rename');
+  assert.deepEqual(ext.record.infos.map((i) => i.message), ['Select the file or folder to rename in the Carrel binder first.']);
   assert.deepEqual(await childLabels(ext.provider, await keyAt(ext.provider, DRAFT)), ['Opening.md']);
 });
 
