@@ -37,6 +37,8 @@ const FALLBACK_FOR_KIND = {
 };
 
 function codiconFor(node) {
+  // Links are shown but never followed: say so at a glance.
+  if (node.link) return node.kind === 'folder' ? 'file-symlink-directory' : 'file-symlink-file';
   return CODICON_FOR_SYMBOL[node.icon] || FALLBACK_FOR_KIND[node.kind] || 'circle-outline';
 }
 

@@ -568,3 +568,19 @@ test('deleting a project sends it to the (sandboxed) system trash, and the welco
   assert.equal(ext.record.contexts['carrel.noProjects'], true);
   assert.deepEqual(ext.record.errors, []);
 });
+
+test('links are shown, marked, and never entered or opened', async (t) => {
+  const ext = await activate(t, { withStory: true });
+  fs.symlinkSync(ext.box.root, story(ext.box, 'Draft', 'Elsewhere'));
+  fs.writeFileSync(path.join(ext.box.root, 'target.md'), 'outside');
+  fs.symlinkSync(path.join(ext.box.root, 'target.md'), story(ext.box, 'Draft', 'Pointer.md'));
+  const draft = await keyAt(ext.provider, DRAFT);
+  await waitFor('both links in Draft', async () => (await childLabels(ext.provider, draft)).length === 2, { log: ext.record.output });
+  const folder = await ext.provider.getTreeItem(await keyAt(ext.provider, [...DRAFT, 'Elsewhere']));
+  const file = await ext.provider.getTreeItem(await keyAt(ext.provider, [...DRAFT, 'Pointer.md']));
+  assert.equal(folder.iconPath.id, 'file-symlink-directory');
+  assert.equal(file.iconPath.id, 'file-symlink-file');
+  assert.equal(folder.collapsibleState, 0, 'a linked folder is not entered');
+  assert.equal(file.command, undefined, 'a linked file is not opened by a click');
+  assert.match(file.accessibilityInformation.label, /a link, not followed/);
+});
