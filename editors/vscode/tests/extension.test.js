@@ -65,6 +65,20 @@ test('every declared command is registered, and every registered command is decl
   }
 });
 
+test('extension.js puts every disposable into context.subscriptions; lib/ never loads vscode', async (t) => {
+  const { record, context } = await activate(t);
+  assert.ok(record.disposables.length >= 17, `${record.disposables.length} disposables`);
+  for (const disposable of record.disposables) {
+    assert.ok(context.subscriptions.includes(disposable), `${disposable.command || disposable.id || disposable.name || 'a disposable'} is in context.subscriptions`);
+  }
+  const lib = path.join(__dirname, '..', 'lib');
+  for (const file of fs.readdirSync(lib)) {
+    assert.doesNotMatch(fs.readFileSync(path.join(lib, file), 'utf8'), /require\(['"]vscode['"]\)/, file);
+  }
+  const { execFileSync } = require('child_process');
+  execFileSync(process.execPath, ['-e', fs.readdirSync(lib).map((file) => `require(${JSON.stringify(path.join(lib, file))});`).join('')]);
+});
+
 test('menus name only real contextValues, and offer each action where it belongs', async (t) => {
   const { record } = await activate(t);
   const real = new Set(Object.values(CONTEXT));

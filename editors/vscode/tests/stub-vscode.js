@@ -60,9 +60,11 @@ class TextDocument {
 function createStub({ workspaceFolders = [], settings = {}, language = 'en' } = {}) {
   const record = {
     commands: new Map(), executed: [], contexts: {}, asked: [], errors: [], warnings: [], infos: [],
-    treeViews: new Map(), statusItems: [], folderListeners: [], symbolProviders: [], revealed: [], output: [], outputShown: 0, dirtyClosePrompts: [], disposed: 0,
+    treeViews: new Map(), statusItems: [], folderListeners: [], disposables: [], symbolProviders: [], revealed: [], output: [], outputShown: 0, dirtyClosePrompts: [], disposed: 0,
   };
   const answers = { input: [], pick: [], message: [] };
+  // Everything the extension gets back that it must dispose of.
+  const track = (disposable) => { record.disposables.push(disposable); return disposable; };
   const documents = [];
   const groups = [{ viewColumn: 1, tabs: [] }];
   let activeTab = null;
@@ -109,8 +111,9 @@ function createStub({ workspaceFolders = [], settings = {}, language = 'en' } = 
     },
   };
 
+  class TrackedEventEmitter extends EventEmitter { constructor() { super(); track(this); } }
   const vscode = {
-    EventEmitter, Uri, Position, Range, Selection, Location, SymbolInformation, ThemeIcon, TreeItem, TabInputText,
+    EventEmitter: TrackedEventEmitter, Uri, Position, Range, Selection, Location, SymbolInformation, ThemeIcon, TreeItem, TabInputText,
     DataTransferItem, DataTransfer, WorkspaceEdit,
     TreeItemCollapsibleState: { None: 0, Collapsed: 1, Expanded: 2 },
     StatusBarAlignment: { Left: 1, Right: 2 },
@@ -120,7 +123,7 @@ function createStub({ workspaceFolders = [], settings = {}, language = 'en' } = 
       registerCommand: (name, run) => {
         if (record.commands.has(name)) throw new Error(`command ${name} registered twice`);
         record.commands.set(name, run);
-        return { dispose: () => { record.commands.delete(name); record.disposed++; } };
+        return track({ command: name, dispose: () => { record.commands.delete(name); record.disposed++; } });
       },
       executeCommand: async (name, ...args) => {
         record.executed.push([name, ...args]);
@@ -137,14 +140,14 @@ function createStub({ workspaceFolders = [], settings = {}, language = 'en' } = 
       },
     },
     window: {
-      createOutputChannel: (name) => ({
+      createOutputChannel: (name) => track({
         name, appendLine: (line) => record.output.push(line), append: (text) => record.output.push(text),
         show: () => { record.outputShown++; }, dispose: () => { record.disposed++; },
       }),
       createStatusBarItem: () => {
         const item = { text: '', tooltip: '', command: undefined, show() { this.visible = true; }, hide() { this.visible = false; }, dispose: () => { record.disposed++; } };
         record.statusItems.push(item);
-        return item;
+        return track(item);
       },
       createTreeView: (id, options) => {
         const view = {
@@ -153,7 +156,7 @@ function createStub({ workspaceFolders = [], settings = {}, language = 'en' } = 
           dispose: () => { record.disposed++; },
         };
         record.treeViews.set(id, view);
-        return view;
+        return track(view);
       },
       showInputBox: async (options) => {
         const answer = await nextAnswer('input', options);
@@ -221,11 +224,11 @@ function createStub({ workspaceFolders = [], settings = {}, language = 'en' } = 
         }
         return true;
       },
-      onDidChangeWorkspaceFolders: (listener) => { record.folderListeners.push(listener); return { dispose() {} }; },
-      onDidChangeConfiguration: () => ({ dispose() {} }),
+      onDidChangeWorkspaceFolders: (listener) => { record.folderListeners.push(listener); return track({ dispose() {} }); },
+      onDidChangeConfiguration: () => track({ dispose() {} }),
     },
     languages: {
-      registerWorkspaceSymbolProvider: (provider) => { record.symbolProviders.push(provider); return { dispose() {} }; },
+      registerWorkspaceSymbolProvider: (provider) => { record.symbolProviders.push(provider); return track({ dispose() {} }); },
     },
   };
 
