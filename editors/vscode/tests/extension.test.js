@@ -598,3 +598,15 @@ test('links are shown, marked, and never entered or opened', async (t) => {
   assert.equal(file.command, undefined, 'a linked file is not opened by a click');
   assert.match(file.accessibilityInformation.label, /a link, not followed/);
 });
+
+test('changing carrel.server.path restarts the server with the new program', async (t) => {
+  const ext = await activate(t, { withStory: true });
+  const [status] = ext.record.statusItems;
+  await ext.writer.changeSetting('carrel.server.path', path.join(ext.box.root, 'missing-carrel'));
+  assert.equal(ext.record.contexts['carrel.serverFailed'], true);
+  assert.match(status.text, /stopped/);
+  assert.match(ext.record.errors.at(-1).message, /missing-carrel/);
+  await ext.writer.changeSetting('carrel.server.path', CARREL);
+  assert.match(status.text, /Carrel: ready/);
+  assert.deepEqual(await childLabels(ext.provider, await keyAt(ext.provider, STORY)), ['YOUR STORIES', 'PUBLICATIONS', 'TRASH']);
+});

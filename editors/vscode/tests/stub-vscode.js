@@ -60,7 +60,7 @@ class TextDocument {
 function createStub({ workspaceFolders = [], settings = {}, language = 'en' } = {}) {
   const record = {
     commands: new Map(), executed: [], contexts: {}, asked: [], errors: [], warnings: [], infos: [],
-    treeViews: new Map(), statusItems: [], folderListeners: [], disposables: [], symbolProviders: [], revealed: [], output: [], outputShown: 0, dirtyClosePrompts: [], disposed: 0,
+    treeViews: new Map(), statusItems: [], folderListeners: [], configListeners: [], disposables: [], symbolProviders: [], revealed: [], output: [], outputShown: 0, dirtyClosePrompts: [], disposed: 0,
   };
   const answers = { input: [], pick: [], message: [] };
   // Everything the extension gets back that it must dispose of.
@@ -225,7 +225,7 @@ function createStub({ workspaceFolders = [], settings = {}, language = 'en' } = 
         return true;
       },
       onDidChangeWorkspaceFolders: (listener) => { record.folderListeners.push(listener); return track({ dispose() {} }); },
-      onDidChangeConfiguration: () => track({ dispose() {} }),
+      onDidChangeConfiguration: (listener) => { record.configListeners.push(listener); return track({ dispose() {} }); },
     },
     languages: {
       registerWorkspaceSymbolProvider: (provider) => { record.symbolProviders.push(provider); return track({ dispose() {} }); },
@@ -250,6 +250,11 @@ function createStub({ workspaceFolders = [], settings = {}, language = 'en' } = 
 
   // What a writer does in an editor, for the tests.
   const writer = {
+    changeSetting: async (key, value) => {
+      settings[key] = value;
+      const event = { affectsConfiguration: (section) => key === section || key.startsWith(`${section}.`) };
+      await Promise.all(record.configListeners.map((listener) => listener(event)));
+    },
     addWorkspaceFolder: (dir) => {
       const folder = { uri: Uri.file(dir), name: path.basename(dir), index: vscode.workspace.workspaceFolders.length };
       vscode.workspace.workspaceFolders.push(folder);
