@@ -103,16 +103,16 @@ class CarrelServer extends EventEmitter {
     const child = this.process;
     this.setState('stopping');
     const exited = new Promise((resolve) => child.once('exit', resolve));
+    let patience;
     try {
-      await Promise.race([this.request('shutdown'), delay(2000)]);
+      await Promise.race([this.request('shutdown'), new Promise((resolve) => { patience = setTimeout(resolve, 2000); })]);
       this.connection.notify('exit');
     } catch (_) { /* already gone */ }
+    clearTimeout(patience);
     const timer = setTimeout(() => child.kill('SIGKILL'), 2000);
     await exited;
     clearTimeout(timer);
   }
 }
-
-function delay(ms) { return new Promise((resolve) => setTimeout(resolve, ms)); }
 
 module.exports = { CarrelServer };
