@@ -88,7 +88,8 @@ async function activate(context) {
     dragMimeTypes: [DRAG_MIME],
     dropMimeTypes: [DRAG_MIME],
     handleDrag: (sources, dataTransfer) => {
-      const movable = sources.filter((key) => ['folder.user', 'file', 'trashItem'].includes(present(binder.node(key)).contextValue));
+      const movable = sources.filter((key) => binder.node(key)
+        && ['folder.user', 'file', 'trashItem'].includes(present(binder.node(key)).contextValue));
       if (movable.length) dataTransfer.set(DRAG_MIME, new vscode.DataTransferItem(movable));
     },
     handleDrop: async (target, dataTransfer) => {
@@ -133,7 +134,11 @@ async function activate(context) {
   }));
 
   server.on('didChange', async (changes) => {
-    await followEditors(changes);
+    try {
+      await followEditors(changes);
+    } catch (error) {
+      output.appendLine(`Could not move editors after ${JSON.stringify(changes)}: ${error && error.message}`);
+    }
     const keys = await binder.applyChanges(changes).catch(() => null);
     ui.refresh(keys === null ? undefined : keys);
   });
