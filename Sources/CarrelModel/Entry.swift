@@ -28,6 +28,8 @@ public final class Entry {
     public private(set) var subtreeSize = 1
     /// Direct children that show as folders, kept up to date so counts cost nothing.
     public private(set) var folderCount = 0
+    /// On a root: bumped by every change anywhere below, so indexes know when to rebuild.
+    public private(set) var generation = 0
     private var sortedCache: (order: SortSetting, entries: [Entry])?
     private var clashIndex: [String: Entry]?
     private var foldedCache: [UInt8]?
@@ -128,7 +130,7 @@ public final class Entry {
 
     /// Renames in place; the caller has made sure the new name is free.
     public func rename(to newName: EntryName) {
-        guard let p = parent else { name = newName; foldedCache = nil; return }
+        guard let p = parent else { name = newName; foldedCache = nil; generation &+= 1; return }
         p.remove(self)
         name = newName
         foldedCache = nil
@@ -159,6 +161,7 @@ public final class Entry {
         while let x = e {
             x.fileTotal += files
             x.subtreeSize += entries
+            if x.parent == nil { x.generation &+= 1 }
             e = x.parent
         }
     }

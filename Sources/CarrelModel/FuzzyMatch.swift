@@ -2,12 +2,16 @@
 public enum FuzzyMatch {
     /// nil when `query` is not a subsequence of `candidate`. Both are folded UTF-8.
     public static func score(_ query: [UInt8], _ candidate: [UInt8]) -> Int? {
+        candidate.withUnsafeBufferPointer { c in query.withUnsafeBufferPointer { q in score(q, c) } }
+    }
+
+    public static func score(_ query: UnsafeBufferPointer<UInt8>, _ candidate: UnsafeBufferPointer<UInt8>) -> Int? {
         if query.isEmpty { return 0 }
         var score = 0
         var qi = 0
         var previousMatch = -2
         var firstMatch = -1
-        for (ci, c) in candidate.enumerated() where qi < query.count && c == query[qi] {
+        for ci in 0..<candidate.count where qi < query.count && candidate[ci] == query[qi] {
             if firstMatch < 0 { firstMatch = ci }
             if ci == previousMatch + 1 { score += 8 }
             if ci == 0 || isBoundary(candidate[ci - 1]) { score += 6 }

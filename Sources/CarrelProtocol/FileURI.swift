@@ -27,6 +27,8 @@ public enum FileURI {
                 out.append(b)
                 i += 3
             } else {
+                // A raw NUL would cut the path short in every system call.
+                if c == 0 { throw .notFileURI }
                 out.append(c)
                 i += 1
             }

@@ -17,6 +17,13 @@ extension Server {
         }
     }
 
+    func symbolIndex(_ library: Library) -> SymbolIndex {
+        let index = symbolIndexes[ObjectIdentifier(library)] ?? SymbolIndex()
+        symbolIndexes[ObjectIdentifier(library)] = index
+        index.refresh(library.root)
+        return index
+    }
+
     var renderer: NodeRenderer { NodeRenderer(workspace: workspace, language: language) }
 
     func node(_ item: Item) -> Node { renderer.node(item) }
@@ -27,10 +34,8 @@ extension Server {
         let query = Array(params.query.lowercased().utf8.filter { $0 != UInt8(ascii: " ") })
         var best = TopMatches(limit: WorkspaceSymbolRequest.limit)
         for library in workspace.libraries {
-            library.root.walk { e in
-                if e !== library.root, let s = FuzzyMatch.score(query, e.folded) { best.offer(s, e, library) }
-                return e.kind == .directory
-            }
+            let index = symbolIndex(library)
+            index.search(query) { e, s in best.offer(s, e, library) }
         }
         let symbols: [JSONValue] = best.matches.map { m in
             let kind: WorkspaceSymbolRequest.Kind = m.library.project(at: m.entry) != nil ? .package : m.entry.isFolderLike ? .namespace : .file

@@ -30,6 +30,8 @@ public final class Server: @unchecked Sendable {
     var outgoing: [RequestID: (Result<JSONValue, ResponseError>) -> Void] = [:]
     var nextOutgoingID = 1
     private var pollTimer: DispatchSourceTimer?
+    /// Per library, rebuilt lazily after changes.
+    var symbolIndexes: [ObjectIdentifier: SymbolIndex] = [:]
 
     public init(sink: MessageSink, log: Log, onExit: @escaping @Sendable (Int32) -> Void) {
         self.sink = sink
@@ -155,5 +157,11 @@ public final class Server: @unchecked Sendable {
         }
         timer.resume()
         pollTimer = timer
+        // Warm the symbol index once the first requests had their turn, so the
+        // first search does not pay for folding every name.
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(300)) { [weak self] in
+            guard let self else { return }
+            self.work.async { for l in self.workspace.libraries { _ = self.symbolIndex(l) } }
+        }
     }
 }

@@ -142,3 +142,28 @@ final class CatalogTests: XCTestCase {
         XCTAssertEqual(Message.actionCancel.text(.french), "Annuler")
     }
 }
+
+final class SymbolIndexTests: XCTestCase {
+    func names(_ index: SymbolIndex, _ root: Entry, _ q: String) -> [String] {
+        index.refresh(root)
+        var found: [String] = []
+        index.search(Array(q.utf8)) { e, _ in found.append(e.name.string) }
+        return found.sorted()
+    }
+
+    func testIndexFollowsRenamesMovesAndRemovals() {
+        let root = Entry(name: EntryName("/r"), kind: .directory)
+        let dir = Entry(name: EntryName("Draft"), kind: .directory)
+        let file = Entry(name: EntryName("Spring.md"), kind: .file)
+        root.add(dir)
+        dir.add(file)
+        let index = SymbolIndex()
+        XCTAssertEqual(names(index, root, "spr"), ["Spring.md"])
+        file.rename(to: EntryName("Autumn.md"))
+        XCTAssertEqual(names(index, root, "spr"), [])
+        XCTAssertEqual(names(index, root, "aut"), ["Autumn.md"])
+        dir.remove(file)
+        XCTAssertEqual(names(index, root, "aut"), [])
+        XCTAssertEqual(names(index, root, ""), ["Draft"])
+    }
+}

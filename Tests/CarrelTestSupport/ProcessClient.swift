@@ -23,9 +23,16 @@ public final class ProcessClient: LSPTestClient, @unchecked Sendable {
         return url.appendingPathComponent(".build/debug/carrel").path
     }
 
-    public init(arguments: [String] = ["lsp"], environment: [String: String] = [:]) throws {
-        process.executableURL = URL(fileURLWithPath: Self.binary)
-        process.arguments = arguments
+    /// `launcher` runs the binary through another program, e.g.
+    /// `["/usr/bin/setpriv", "--reuid=65534", ...]` to drop root.
+    public init(arguments: [String] = ["lsp"], environment: [String: String] = [:], launcher: [String] = []) throws {
+        if let first = launcher.first {
+            process.executableURL = URL(fileURLWithPath: first)
+            process.arguments = Array(launcher.dropFirst()) + [Self.binary] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: Self.binary)
+            process.arguments = arguments
+        }
         var env = ProcessInfo.processInfo.environment
         for (k, v) in environment { env[k] = v }
         process.environment = env
