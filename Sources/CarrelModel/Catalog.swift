@@ -152,5 +152,4 @@ public enum Icon {
     public static let file = "doc.text"
     public static let project = "folder.badge.person.crop"
     public static let library = "books.vertical"
-    public static let link = "link"
 }

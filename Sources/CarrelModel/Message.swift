@@ -40,6 +40,7 @@ public enum Message: Sendable, Equatable {
     case actionCancel
     // Disk
     case conflict(path: String)
+    case appeared(name: String, parent: String)
     case unsupportedVersion(path: String, version: Int, known: Int)
     case corruptProjectFile(path: String, detail: String)
     case crossDevice(name: String)
@@ -156,6 +157,9 @@ public enum Message: Sendable, Equatable {
         case .conflict(let path):
             return ("\(path) changed on disk while Carrel was working; nothing was overwritten. Try again.",
                     "\(path) a changé sur le disque pendant l’opération ; rien n’a été écrasé. Réessayez.")
+        case .appeared(let name, let parent):
+            return ("“\(name)” appeared in “\(parent)” while Carrel was working; nothing was overwritten. Choose another name or try again.",
+                    "« \(name) » est apparu dans « \(parent) » pendant l’opération ; rien n’a été écrasé. Choisissez un autre nom ou réessayez.")
         case .unsupportedVersion(let path, let version, let known):
             return ("\(path) uses format version \(version), but this Carrel only knows up to \(known). Update Carrel; the file was left untouched.",
                     "\(path) utilise la version \(version) du format, mais ce Carrel ne connaît que jusqu’à la \(known). Mettez Carrel à jour ; le fichier n’a pas été modifié.")

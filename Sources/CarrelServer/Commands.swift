@@ -43,6 +43,6 @@ extension Server {
         case .deleted(let n): reply(id, ["deleted": .int(n)])
         case .systemTrash: reply(id, ["systemTrash": true])
         }
-        notifyChanges(outcome.changes)
+        notifyChanges(outcome.changes + workspace.settle())
     }
 }

@@ -75,7 +75,8 @@ public struct NodeRenderer {
         let item = Item.entry(entry, scope.library)
         let hasChildren = workspace.hasChildren(item)
         guard depth > 0, hasChildren else {
-            writeFields(info, uri: uri, hasChildren: hasChildren, to: &w, children: depth > 0 ? { _ in } : nil)
+            // An empty folder says so with []; files have no children at all.
+            writeFields(info, uri: uri, hasChildren: hasChildren, to: &w, children: depth > 0 && entry.kind == .directory ? { _ in } : nil)
             return
         }
         let children = workspace.children(item)

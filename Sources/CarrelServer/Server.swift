@@ -146,6 +146,7 @@ public final class Server: @unchecked Sendable {
             guard let self else { return }
             self.work.async { self.notifyChanges(self.workspace.apply(events)) }
         }
+        notifyChanges(workspace.settle())
         let timer = DispatchSource.makeTimerSource(queue: DispatchQueue.global())
         timer.schedule(deadline: .now() + .milliseconds(500), repeating: .milliseconds(500))
         timer.setEventHandler { [weak self] in

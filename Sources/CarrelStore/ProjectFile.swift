@@ -36,6 +36,14 @@ public enum ProjectFile {
     /// Locked read-modify-write. Returns the metadata as written.
     @discardableResult
     public static func update(_ projectPath: [UInt8], _ change: (inout ProjectMetadata) -> Void) throws(Problem) -> ProjectMetadata {
+        try locked(projectPath) { lock throws(Problem) in try lock.update(change) }
+    }
+
+    /// Holds `.carrel/lock` for `body`: every process's project.json updates,
+    /// and the moves they describe, happen one at a time. Trash records are
+    /// written and their items moved under one lock, so another Carrel never
+    /// sees a record whose move has not happened yet.
+    public static func locked<R>(_ projectPath: [UInt8], _ body: (Lock) throws(Problem) -> R) throws(Problem) -> R {
         let carrelDir: Directory
         do { carrelDir = try Directory.open(BytePath.join(projectPath, directoryName)) } catch { throw .sys(error) }
         let lockFd = BytePath.withCString(lockName) { openat(carrelDir.fd, $0, O_RDWR | O_CREAT | O_CLOEXEC, 0o644) }
@@ -43,14 +51,24 @@ public enum ProjectFile {
         defer { close(lockFd) }
         _ = carrel_flock_exclusive(lockFd)
         defer { _ = carrel_flock_unlock(lockFd) }
-        var (raw, meta) = try readRaw(projectPath)
-        let before = meta
-        change(&meta)
-        if meta != before {
-            do { try write(encode(meta, over: raw), in: carrelDir) } catch { throw .sys(error) }
+        return try body(Lock(projectPath: projectPath, carrelDir: carrelDir))
+    }
+
+    /// Proof of holding the lock; updates go through it.
+    public struct Lock {
+        let projectPath: [UInt8]
+        let carrelDir: Directory
+
+        @discardableResult
+        public func update(_ change: (inout ProjectMetadata) -> Void) throws(Problem) -> ProjectMetadata {
+            let (raw, before) = try readRaw(projectPath)
+            var meta = before
+            change(&meta)
+            if meta != before {
+                do { try write(encode(meta, over: raw), in: carrelDir) } catch { throw .sys(error) }
+            }
+            return meta
         }
-        raw = [:]
-        return meta
     }
 
     // MARK: Reading

@@ -62,8 +62,19 @@ public final class Watcher: @unchecked Sendable {
                 if !readEvents(into: &buffer, &batch, timeoutMs: 10) { break }
                 if batch.count > 100_000 { break }
             }
+            // A rename's two halves belong in one batch, or a move reads as delete + create.
+            var tries = 0
+            while tries < 5, Self.hasUnpairedMove(batch), readEvents(into: &buffer, &batch, timeoutMs: 4) { tries += 1 }
             if !batch.isEmpty { deliver(batch) }
         }
+    }
+
+    static func hasUnpairedMove(_ batch: [WatchEvent]) -> Bool {
+        var open = Set<UInt32>()
+        for e in batch {
+            if e.isMovedFrom { open.insert(e.cookie) } else if e.isMovedTo { open.remove(e.cookie) }
+        }
+        return !open.isEmpty
     }
 
     /// Waits up to `timeoutMs` (-1: forever) and appends what is there. False when the fd is gone.

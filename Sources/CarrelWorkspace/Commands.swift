@@ -71,7 +71,7 @@ extension Workspace {
         let name = try NameRules.validate(raw)
         try checkFree(name, in: parent, library)
         let dir = try open(parent, in: library)
-        do { try dir.makeDirectory(Array(name.utf8)) } catch { throw failure(for: error) }
+        do { try dir.makeDirectory(Array(name.utf8)) } catch { throw failure(for: error, target: name, in: parent, library) }
         dir.sync()
         return added(name, in: parent, dir: dir, library: library)
     }
@@ -83,7 +83,7 @@ extension Workspace {
         _ = try NameRules.validate(name)
         try checkFree(name, in: parent, library)
         let dir = try open(parent, in: library)
-        do { try dir.createEmptyFile(Array(name.utf8)) } catch { throw failure(for: error) }
+        do { try dir.createEmptyFile(Array(name.utf8)) } catch { throw failure(for: error, target: name, in: parent, library) }
         dir.sync()
         return added(name, in: parent, dir: dir, library: library)
     }
@@ -142,7 +142,7 @@ extension Workspace {
         let oldPath = entry.path
         let oldName = entry.name.string
         let dir = try open(parent, in: library)
-        do { try dir.move(entry.name.bytes, to: dir, as: Array(name.utf8)) } catch { throw failure(for: error, name: oldName) }
+        do { try dir.move(entry.name.bytes, to: dir, as: Array(name.utf8)) } catch { throw failure(for: error, target: name, in: parent, library) }
         dir.sync()
         entry.rename(to: EntryName(name))
         if let p = project, let t = p.trash, parent === t, p.metadata.trash[oldName] != nil {
@@ -175,7 +175,7 @@ extension Workspace {
         let from = try open(parent, in: library)
         let to = try open(dest, in: library)
         let oldPath = entry.path
-        do { try from.move(entry.name.bytes, to: to, as: entry.name.bytes) } catch { throw failure(for: error, name: entry.name.string) }
+        do { try from.move(entry.name.bytes, to: to, as: entry.name.bytes) } catch { throw failure(for: error, target: entry.name.string, in: dest, library) }
         to.sync()
         from.sync()
         entry.move(to: dest, as: entry.name)
@@ -202,6 +202,15 @@ extension Workspace {
         library.settings.sort = order
         StateFiles.save(library.settings, for: library.path)
         return Outcome(result: .item(.entry(library.root, library)), changes: [Change(.changed, library.root.path)])
+    }
+
+    /// A refused create or rename: EEXIST means another program took the name
+    /// after our check, and the message names that name, not the source.
+    func failure(for e: SysError, target: String, in parent: Entry, _ library: Library) -> Failure {
+        if e.code == EEXIST || e.code == ENOTEMPTY {
+            return Failure(.conflict, .appeared(name: target, parent: title(of: parent, in: library)))
+        }
+        return failure(for: e, name: target)
     }
 
     // MARK: Metadata

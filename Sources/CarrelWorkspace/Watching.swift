@@ -10,6 +10,8 @@ final class WatchState {
     /// Watches on projects' `.carrel` folders, to see project.json change.
     var projectOf: [Int32: Entry] = [:]
     var polled: [ObjectIdentifier: Entry] = [:]
+    /// Folders that changed between their scan and their watch: reconcile them.
+    var stale: [Entry] = []
     var warned = false
     let log: (String) -> Void
 
@@ -31,10 +33,13 @@ final class WatchState {
         let id = ObjectIdentifier(e)
         guard watchOf[id] == nil, polled[id] == nil else { return }
         guard let watcher else { polled[id] = e; return }
-        switch watcher.add(e.path) {
+        let path = e.path
+        switch watcher.add(path) {
         case .added(let wd):
             entryOf[wd] = e
             watchOf[id] = wd
+            // The scan came first; anything that changed since shows in the folder's mtime.
+            if let st = Scanner.stat(path), st.change_ns != e.changeStamp { stale.append(e) }
         case .noWatchesLeft:
             if !warned {
                 warned = true
@@ -83,6 +88,17 @@ extension Workspace {
         watcher?.start()
     }
 
+    /// Reconciles folders that changed while they were being watched for the
+    /// first time. Call after anything that may add watches.
+    public func settle() -> [Change] {
+        guard let state = watching else { return [] }
+        var changes: [Change] = []
+        while let dir = state.stale.popLast() {
+            if library(of: dir) != nil { changes += reconcile(dir) }
+        }
+        return changes
+    }
+
     public var needsPolling: Bool { !(watching?.polled.isEmpty ?? true) }
 
     /// Brings the model in line with what the kernel reported, returning what changed.
@@ -126,7 +142,7 @@ extension Workspace {
             }
         }
         for dir in markerTouched.values { changes += reloadProject(dir) }
-        return changes
+        return changes + settle()
     }
 
     private func inTrashFlag(_ e: Entry) -> Bool {
@@ -229,7 +245,7 @@ extension Workspace {
     /// Polls directories that have no inotify watch, by their mtime.
     public func poll() -> [Change] {
         guard let state = watching else { return [] }
-        var changes: [Change] = []
+        var changes: [Change] = settle()
         for e in Array(state.polled.values) where library(of: e) != nil {
             guard let st = Scanner.stat(e.path) else { continue }
             if st.change_ns != e.changeStamp {

@@ -112,9 +112,15 @@ public final class Workspace {
         }
         dir.sync()
         finishPurges(project)
-        let trashNames = Set(project.trash?.children.keys.map(\.string) ?? [])
-        if project.metadata.trash.keys.contains(where: { !trashNames.contains($0) }) {
-            if let meta = try? ProjectFile.update(rootPath, { m in m.trash = m.trash.filter { trashNames.contains($0.key) } }) {
+        // Records whose item is not in Trash are left by a crash between
+        // writing the record and moving the item. The disk decides, under
+        // the lock that every Carrel holds across that pair of steps, so a
+        // record another process is about to honour is never dropped.
+        guard let trashName = project.type.folder(.trash).flatMap({ project.metadata.path(of: $0) }) else { return }
+        let trashPath = BytePath.join(rootPath, Array(trashName.utf8))
+        func missing(_ name: String) -> Bool { Scanner.stat(BytePath.join(trashPath, Array(name.utf8))) == nil }
+        if project.metadata.trash.keys.contains(where: missing) {
+            if let meta = try? ProjectFile.update(rootPath, { m in m.trash = m.trash.filter { !missing($0.key) } }) {
                 project.metadata = meta
             }
         }

@@ -146,6 +146,25 @@ final class EndToEndTests: XCTestCase {
         }
     }
 
+    func testASecondServerNeverDropsTheFirstServersTrashRecords() throws {
+        var tree = "P/.carrel/project.json = {\"type\":\"poetry\"}\n"
+        for i in 0..<30 { tree += "P/Draft/poem \(i).md = \(i)\n" }
+        let fx = try Fixture(tree)
+        let writer = try spawn()
+        let watcher = try spawn()  // sees every project.json change and repairs on reload
+        _ = try writer.initialize([fx.uri()])
+        _ = try watcher.initialize([fx.uri()])
+        for i in 0..<30 {
+            XCTAssertNotNil(try writer.command("carrel.delete", ["uri": .string(fx.uri("P/Draft/poem \(i).md")), "confirmed": true])["result"])
+        }
+        _ = try watcher.request("carrel/tree", ["depth": 0])
+        usleep(300_000)  // let the watcher's reloads (and any repair) run
+        for i in 0..<30 {
+            let r = try writer.command("carrel.restore", ["uri": .string(fx.uri("P/Trash/poem \(i).md"))])
+            XCTAssertEqual(r["result"]?["uri"], .string(fx.uri("P/Draft/poem \(i).md")), "poem \(i) lost its Trash record")
+        }
+    }
+
     func testCLIAndHelp() throws {
         let fx = try Fixture()
         func run(_ args: [String]) -> (Int32, String) {

@@ -62,7 +62,7 @@ final class ProtocolDocTests: XCTestCase {
     func englishMessageStarts() -> [String] {
         let samples: [Message] = [
             .nameHasSlash, .nameTaken(name: "\u{1}", parent: "\u{1}"), .permanentFolder(name: "\u{1}"), .notFound(path: "\u{1}"),
-            .outsideWorkspace(uri: "\u{1}"), .intoItself(name: "\u{1}"), .notInTrash(name: "\u{1}"), .cancelled, .conflict(path: "\u{1}"),
+            .outsideWorkspace(uri: "\u{1}"), .intoItself(name: "\u{1}"), .notInTrash(name: "\u{1}"), .cancelled, .conflict(path: "\u{1}"), .appeared(name: "\u{1}", parent: "\u{1}"),
             .unsupportedVersion(path: "\u{1}", version: 9, known: 1), .io(path: "\u{1}", detail: "\u{1}"),
             .invalidParam(field: "\u{1}", expected: "a string", found: "number"),
         ]

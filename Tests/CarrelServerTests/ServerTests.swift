@@ -221,6 +221,20 @@ final class ServerTests: XCTestCase {
         XCTAssertTrue(fx.exists("My Poems/Draft"), "a permanent folder deleted behind our back comes back")
     }
 
+    func testFilesMadeRightAfterStartupAreNotLost() throws {
+        for round in 0..<10 {
+            try start("W/")
+            // Between the scan (initialize) and the first watches (initialized).
+            try "x".write(toFile: fx.path + "/W/a\(round).md", atomically: false, encoding: .utf8)
+            let deadline = Date().addingTimeInterval(5)
+            while titles(try tree("W")) != ["a\(round).md"] {
+                XCTAssertLessThan(Date(), deadline, "round \(round): the file never showed up")
+                if Date() > deadline { return }
+                usleep(20_000)
+            }
+        }
+    }
+
     func testCommandsAnnounceTheirOwnChanges() throws {
         try start(poetry)
         _ = try client.command("carrel.rename", ["uri": .string(fx.uri("My Poems/Draft/Spring.md")), "newName": "Winter.md"])
