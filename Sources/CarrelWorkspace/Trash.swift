@@ -71,11 +71,13 @@ extension Workspace {
         var n = 1
         while true {
             let candidate = n == 1 ? entry.name.string : NameRules.numbered(entry.name.string, n, isFolder: entry.isFolderLike)
+            // Unsuffixed, the item keeps its exact bytes, even when they are not UTF-8.
+            let newName = n == 1 ? entry.name : EntryName(candidate)
             n += 1
-            if trash.clash(with: candidate) != nil || to.exists(Array(candidate.utf8)) { continue }
+            if trash.clash(with: candidate) != nil || to.exists(newName.bytes) { continue }
             try updateMetadataOrFail(project) { $0.trash[candidate] = .init(originalPath: original, deleted: Clock.nowMs()) }
             do {
-                try from.move(entry.name.bytes, to: to, as: Array(candidate.utf8))
+                try from.move(entry.name.bytes, to: to, as: newName.bytes)
             } catch {
                 updateMetadata(project) { $0.trash[candidate] = nil }
                 if error.code == EEXIST, n < 10_000 { continue }
@@ -83,7 +85,7 @@ extension Workspace {
             }
             to.sync()
             from.sync()
-            entry.move(to: trash, as: EntryName(candidate))
+            entry.move(to: trash, as: newName)
             return Outcome(result: .item(.entry(entry, library)), changes: [Change(.moved, entry.path, from: oldPath, inTrash: true)])
         }
     }
@@ -174,26 +176,28 @@ extension Workspace {
         let from = try open(parent, in: library)
         let to = try open(destination, in: library)
         let oldPath = entry.path
-        var finalName = originalName
+        var finalName = EntryName(originalName)
         var n = 1
         while true {
             let candidate = n == 1 ? originalName : NameRules.numbered(originalName, n, isFolder: entry.isFolderLike)
+            // Back under its own name, it keeps its exact bytes, even when they are not UTF-8.
+            let newName = candidate == entry.name.string ? entry.name : EntryName(candidate)
             n += 1
-            if destination.clash(with: candidate) != nil || to.exists(Array(candidate.utf8)) { continue }
+            if destination.clash(with: candidate) != nil || to.exists(newName.bytes) { continue }
             do {
-                try from.move(entry.name.bytes, to: to, as: Array(candidate.utf8))
+                try from.move(entry.name.bytes, to: to, as: newName.bytes)
             } catch {
                 if error.code == EEXIST, n < 10_000 { continue }
                 throw failure(for: error, name: entry.name.string)
             }
-            finalName = candidate
+            finalName = newName
             break
         }
         to.sync()
         from.sync()
         let wasTop = entry === top
         let topName = top.name.string
-        entry.move(to: destination, as: EntryName(finalName))
+        entry.move(to: destination, as: finalName)
         if wasTop { updateMetadata(project) { $0.trash[topName] = nil } }
         changes.append(Change(.moved, entry.path, from: oldPath))
         return Outcome(result: .item(.entry(entry, library)), changes: changes)
