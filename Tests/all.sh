@@ -14,6 +14,7 @@ export CARREL="$root/.build/debug/carrel"
 
 passed=0
 failed=0
+skipped=0
 status=0
 
 echo "== swift test"
@@ -21,9 +22,14 @@ swift test 2>&1 | tee "$log/swift.txt" | grep -E "error:|failed|Executed [0-9]+ 
 [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 if line=$(grep -E "Executed [0-9]+ tests?, with [0-9]+ failures?" "$log/swift.txt" | tail -n 1); then
   n=$(echo "$line" | sed -E 's/.*Executed ([0-9]+) tests?.*/\1/')
-  f=$(echo "$line" | sed -E 's/.*with ([0-9]+) failures?.*/\1/')
-  passed=$((passed + n - f))
+  f=$(echo "$line" | sed -E 's/.* ([0-9]+) failures? \(.*/\1/')
+  s=0
+  if echo "$line" | grep -qE "[0-9]+ tests? skipped"; then
+    s=$(echo "$line" | sed -E 's/.* ([0-9]+) tests? skipped.*/\1/')
+  fi
+  passed=$((passed + n - f - s))
   failed=$((failed + f))
+  skipped=$((skipped + s))
 fi
 
 for editor in nvim emacs vscode; do
@@ -39,5 +45,5 @@ for editor in nvim emacs vscode; do
 done
 
 [ "$status" -eq 0 ] || [ "$failed" -gt 0 ] || failed=1
-echo "total: $passed passed, $failed failed"
+echo "total: $passed passed, $failed failed, $skipped skipped"
 exit "$status"
