@@ -68,25 +68,46 @@ extension Workspace {
         let from = try open(parent, in: library)
         let to = try open(trash, in: library)
         let oldPath = entry.path
-        var n = 1
-        while true {
-            let candidate = n == 1 ? entry.name.string : NameRules.numbered(entry.name.string, n, isFolder: entry.isFolderLike)
-            // Unsuffixed, the item keeps its exact bytes, even when they are not UTF-8.
-            let newName = n == 1 ? entry.name : EntryName(candidate)
-            n += 1
-            if trash.clash(with: candidate) != nil || to.exists(newName.bytes) { continue }
-            try updateMetadataOrFail(project) { $0.trash[candidate] = .init(originalPath: original, deleted: Clock.nowMs()) }
-            do {
-                try from.move(entry.name.bytes, to: to, as: newName.bytes)
-            } catch {
-                updateMetadata(project) { $0.trash[candidate] = nil }
-                if error.code == EEXIST, n < 10_000 { continue }
-                throw failure(for: error, name: entry.name.string)
+        // Record and move under one lock: no other Carrel sees the record
+        // without the move (see `repair`). A crash between them leaves a
+        // record that the next open drops.
+        var moveError: SysError?
+        var trashedAs: EntryName?
+        try withProjectLock(project) { lock throws(ProjectFile.Problem) in
+            var n = 1
+            while n < 10_000 {
+                let candidate = n == 1 ? entry.name.string : NameRules.numbered(entry.name.string, n, isFolder: entry.isFolderLike)
+                // Unsuffixed, the item keeps its exact bytes, even when they are not UTF-8.
+                let newName = n == 1 ? entry.name : EntryName(candidate)
+                n += 1
+                if trash.clash(with: candidate) != nil || to.exists(newName.bytes) { continue }
+                project.metadata = try lock.update { $0.trash[candidate] = .init(originalPath: original, deleted: Clock.nowMs()) }
+                do throws(SysError) {
+                    try from.move(entry.name.bytes, to: to, as: newName.bytes)
+                } catch {
+                    project.metadata = (try? lock.update { $0.trash[candidate] = nil }) ?? project.metadata
+                    if error.code == EEXIST { continue }
+                    moveError = error
+                    return
+                }
+                trashedAs = newName
+                return
             }
-            to.sync()
-            from.sync()
-            entry.move(to: trash, as: newName)
-            return Outcome(result: .item(.entry(entry, library)), changes: [Change(.moved, entry.path, from: oldPath, inTrash: true)])
+        }
+        if let moveError { throw failure(for: moveError, name: entry.name.string) }
+        guard let newName = trashedAs else { throw Failure(.conflict, .appeared(name: entry.name.string, parent: trash.name.string)) }
+        to.sync()
+        from.sync()
+        entry.move(to: trash, as: newName)
+        return Outcome(result: .item(.entry(entry, library)), changes: [Change(.moved, entry.path, from: oldPath, inTrash: true)])
+    }
+
+    /// Runs `body` holding the project's lock, mapping its problems to failures.
+    func withProjectLock(_ project: Project, _ body: (ProjectFile.Lock) throws(ProjectFile.Problem) -> Void) throws(Failure) {
+        do {
+            try ProjectFile.locked(project.root.path, body)
+        } catch {
+            throw failure(for: error, projectPath: project.root.path)
         }
     }
 
