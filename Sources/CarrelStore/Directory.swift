@@ -55,6 +55,10 @@ public final class Directory {
         guard r == 0 else { throw SysError("create", BytePath.display(BytePath.join(path, name))) }
     }
 
+    /// Whether the kernel and filesystem understand RENAME_NOREPLACE; when
+    /// they do, EINVAL from `move` means the target lies inside the source.
+    public static let renameNoReplaceSupported = carrel_rename_noreplace_supported() != 0
+
     /// Atomic rename that never replaces: EEXIST when `to` exists, EXDEV across disks.
     public func move(_ name: [UInt8], to target: Directory, as newName: [UInt8]) throws(SysError) {
         let r = BytePath.withCString(name) { src in

@@ -194,6 +194,10 @@ public final class Workspace {
         case ENOENT: return Failure(.notFound, .notFound(path: e.path))
         case EXDEV: return Failure(.io, .crossDevice(name: name ?? e.path))
         case ENOTDIR, ELOOP: return Failure(.conflict, .conflict(path: e.path))
+        // A rename refused as "into itself" although the model checked it was
+        // not: another program moved the destination into the source meanwhile.
+        case EINVAL where e.operation == "rename" && Directory.renameNoReplaceSupported:
+            return Failure(.conflict, .conflict(path: e.path))
         default: return Failure(.io, .io(path: e.path, detail: e.message))
         }
     }
