@@ -51,6 +51,7 @@ public struct MessageFramer {
                 }
                 return nil
             }
+            let headerStart = start
             let header = String(decoding: buffer[start..<end.headerEnd], as: UTF8.self)
             start = end.bodyStart
             switch Self.contentLength(header) {
@@ -61,6 +62,10 @@ public struct MessageFramer {
                 }
                 expected = length
             case .failure(let problem):
+                // After a body shorter than its Content-Length, the next
+                // header is glued to leftover bytes: resume at it, so one
+                // bad frame costs one message, not the rest of the session.
+                if let k = Self.resyncOffset(buffer[headerStart..<end.headerEnd]) { start = headerStart + k }
                 compact()
                 return .malformedHeader(problem.text)
             }
@@ -84,6 +89,23 @@ public struct MessageFramer {
         }
         guard let length else { return .failure(Problem(text: "no Content-Length header")) }
         return .success(length)
+    }
+
+    private static let contentLengthName = Array("content-length:".utf8)
+
+    /// Where a "Content-Length:" starts inside a rejected header block, if
+    /// anywhere but its very beginning (ASCII case-insensitive).
+    static func resyncOffset(_ block: ArraySlice<UInt8>) -> Int? {
+        let name = contentLengthName
+        guard block.count > name.count else { return nil }
+        var i = block.startIndex + 1
+        while i + name.count <= block.endIndex {
+            var j = 0
+            while j < name.count, block[i + j] | (block[i + j] >= 0x41 && block[i + j] <= 0x5A ? 0x20 : 0) == name[j] { j += 1 }
+            if j == name.count { return i - block.startIndex }
+            i += 1
+        }
+        return nil
     }
 
     /// Finds "\r\n\r\n" (or a bare "\n\n", from lenient clients).

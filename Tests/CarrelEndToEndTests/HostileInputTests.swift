@@ -395,6 +395,16 @@ final class HostileInputTests: XCTestCase {
         XCTAssertEqual(c.waitForExit(timeout: 30), 1, "input ended mid-body: a clean exit 1, no crash")
     }
 
+    func testContentLengthLargerThanTheBytesSentCostsOneMessage() throws {
+        let fx = try Fixture()
+        let c = try spawn()
+        _ = try c.initialize([fx.uri()])
+        c.sendRaw(Array("Content-Length: 10\r\n\r\n{}".utf8))  // 8 bytes short: eats the next frame's start
+        for id in 100..<110 { c.send(["jsonrpc": "2.0", "id": .int(id), "method": "carrel/tree", "params": ["depth": 0]]) }
+        for id in 101..<110 { XCTAssertNotNil(try c.response(id: JSONValue.int(id))["result"], "request \(id) after the short frame") }
+        XCTAssertTrue(c.process.isRunning)
+    }
+
     func testIDsOfEveryJSONType() throws {
         let fx = try Fixture()
         let c = try spawn()
