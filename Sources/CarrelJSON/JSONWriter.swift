@@ -110,27 +110,33 @@ public struct JSONWriter {
 
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
+    /// Bytes that need an escape in a JSON string: controls, quote, backslash.
+    private static let needsEscape: [Bool] = (0..<256).map { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }
+
     private mutating func writeString(_ s: String) {
         bytes.append(0x22)
         var s = s
         s.withUTF8 { utf8 in
-            var runStart = 0
-            for (idx, c) in utf8.enumerated() where c < 0x20 || c == 0x22 || c == 0x5C {
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<idx]))
-                runStart = idx + 1
-                switch c {
-                case 0x22: bytes.append(0x5C); bytes.append(0x22)
-                case 0x5C: bytes.append(0x5C); bytes.append(0x5C)
-                case 0x0A: bytes.append(0x5C); bytes.append(UInt8(ascii: "n"))
-                case 0x0D: bytes.append(0x5C); bytes.append(UInt8(ascii: "r"))
-                case 0x09: bytes.append(0x5C); bytes.append(UInt8(ascii: "t"))
-                default:
-                    bytes.append(contentsOf: "\\u00".utf8)
-                    bytes.append(Self.hex[Int(c >> 4)])
-                    bytes.append(Self.hex[Int(c & 0xF)])
+            Self.needsEscape.withUnsafeBufferPointer { escape in
+                var runStart = 0
+                for idx in 0..<utf8.count where escape[Int(utf8[idx])] {
+                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<idx]))
+                    runStart = idx + 1
+                    let c = utf8[idx]
+                    switch c {
+                    case 0x22: bytes.append(0x5C); bytes.append(0x22)
+                    case 0x5C: bytes.append(0x5C); bytes.append(0x5C)
+                    case 0x0A: bytes.append(0x5C); bytes.append(UInt8(ascii: "n"))
+                    case 0x0D: bytes.append(0x5C); bytes.append(UInt8(ascii: "r"))
+                    case 0x09: bytes.append(0x5C); bytes.append(UInt8(ascii: "t"))
+                    default:
+                        bytes.append(contentsOf: "\\u00".utf8)
+                        bytes.append(Self.hex[Int(c >> 4)])
+                        bytes.append(Self.hex[Int(c & 0xF)])
+                    }
                 }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
         }
         bytes.append(0x22)
     }

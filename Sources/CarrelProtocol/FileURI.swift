@@ -55,17 +55,27 @@ public enum FileURI {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// Bytes that stay as they are in a URI path: unreserved characters and "/".
+    private static let plain: [Bool] = (0..<256).map { b in
+        let c = UInt8(b)
+        return (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A) || (c >= 0x30 && c <= 0x39)
+            || c == UInt8(ascii: "/") || c == UInt8(ascii: "-") || c == UInt8(ascii: "_") || c == UInt8(ascii: ".") || c == UInt8(ascii: "~")
+    }
+
     /// Percent-encodes `bytes` onto `out`: for building a child's URI from its parent's.
-    public static func appendEncoded(_ bytes: some Sequence<UInt8>, to out: inout [UInt8]) {
-        for b in bytes {
-            switch b {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "/"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
-                out.append(b)
-            default:
-                out.append(UInt8(ascii: "%"))
-                out.append(digits[Int(b >> 4)])
-                out.append(digits[Int(b & 0xF)])
+    public static func appendEncoded(_ bytes: [UInt8], to out: inout [UInt8]) {
+        out.reserveCapacity(out.count + bytes.count + 8)
+        plain.withUnsafeBufferPointer { plain in
+            bytes.withUnsafeBufferPointer { src in
+                for b in src {
+                    if plain[Int(b)] {
+                        out.append(b)
+                    } else {
+                        out.append(UInt8(ascii: "%"))
+                        out.append(digits[Int(b >> 4)])
+                        out.append(digits[Int(b & 0xF)])
+                    }
+                }
             }
         }
     }

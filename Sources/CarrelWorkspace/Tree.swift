@@ -71,7 +71,9 @@ extension Workspace {
     }
 
     func describe(_ entry: Entry, _ library: Library, _ language: Language) -> NodeInfo {
-        describe(entry, scope(of: entry, in: library), language)
+        var info = describe(entry, scope(of: entry, in: library), language)
+        info.path = entry.path
+        return info
     }
 
     public func scope(of entry: Entry, in library: Library) -> Scope {
@@ -89,7 +91,8 @@ extension Workspace {
     public func describe(_ entry: Entry, _ scope: Scope, _ language: Language) -> NodeInfo {
         let library = scope.library
         let name = entry === library.root ? library.displayName : entry.name.string
-        var info = NodeInfo(path: entry.path, name: name, title: name, kind: entry.isFolderLike ? .folder : .file,
+        // No path here: building it walks every ancestor, and renderers build URIs from their parent's.
+        var info = NodeInfo(path: nil, name: name, title: name, kind: entry.isFolderLike ? .folder : .file,
                             icon: entry.isFolderLike ? Icon.folder : Icon.file)
         info.created = entry.created >= 0 ? entry.created : nil
         info.modified = entry.modified

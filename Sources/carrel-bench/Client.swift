@@ -66,6 +66,7 @@ final class ServerProcess {
 
     /// Sends a request and returns when its whole response has arrived,
     /// without parsing it: the figure is the server's, not this parser's.
+    /// Responses start with their id (the server writes it first).
     func requestUnparsed(_ method: String, _ params: JSONValue) -> Int {
         let id = nextID
         nextID += 1
