@@ -7,7 +7,10 @@ public enum FileURI {
     public static func path(_ uri: String) throws(Problem) -> [UInt8] {
         let bytes = Array(uri.utf8)
         let scheme = Array("file://".utf8)
-        guard bytes.count > scheme.count, bytes[0..<scheme.count].map({ $0 | 0x20 }) == scheme.map({ $0 | 0x20 }) else { throw .notFileURI }
+        // The scheme's letters in any case; "://" exactly (folding case there
+        // would let control bytes 0x0F and 0x1A pass for "/" and ":").
+        guard bytes.count > scheme.count, bytes[0..<4].map({ $0 | 0x20 }) == scheme[0..<4].map({ $0 }),
+              bytes[4..<7].elementsEqual(scheme[4..<7]) else { throw .notFileURI }
         var rest = Array(bytes[scheme.count...])
         // Authority: empty or "localhost".
         guard let slash = rest.firstIndex(of: UInt8(ascii: "/")) else { throw .notFileURI }

@@ -52,6 +52,7 @@ final class HostileInputTests: XCTestCase {
             ("https:", "https://example.com/a.md"),
             ("untitled:", "untitled:Untitled-1"),
             ("a remote host", "file://example.com" + fx.path + "/lib/P/Draft/a.md"),
+            ("control bytes posing as :// (found by fuzzing)", "file\u{1A}\u{0F}\u{0F}" + fx.path + "/lib/P/Draft/a.md"),
             ("a query", inside + "?x=1"),
             ("a fragment", inside + "#L1"),
             ("%00", fx.uri("lib/P/Draft") + "/a.md%00.txt"),
