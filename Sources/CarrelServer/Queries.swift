@@ -37,7 +37,7 @@ extension Server {
             let index = symbolIndex(library)
             index.search(query) { e, s in best.offer(s, e, library) }
         }
-        let symbols: [JSONValue] = best.matches.map { m in
+        let symbols: [JSONValue] = best.ranked.map { m in
             let kind: WorkspaceSymbolRequest.Kind = m.library.project(at: m.entry) != nil ? .package : m.entry.isFolderLike ? .namespace : .file
             let crumb = workspace.breadcrumb(m.entry, m.library, language).joined(separator: " › ")
             return WorkspaceSymbolRequest.Symbol(name: m.entry.name.string, kind: kind, uri: FileURI.uri(m.entry.path), containerName: crumb).json
@@ -65,18 +65,20 @@ struct TopMatches {
         a.score != b.score ? a.score > b.score : Ordering.natural(a.entry.folded, b.entry.folded) < 0
     }
 
+    /// Cheap for the common case: when full, anything not strictly better
+    /// than the worst kept is dropped at once (ties keep the first seen).
     mutating func offer(_ score: Int, _ entry: Entry, _ library: Library) {
-        if matches.count == limit, let last = matches.last {
-            if score < last.score { return }
-            if score == last.score && Ordering.natural(entry.folded, last.entry.folded) >= 0 { return }
-        }
+        if matches.count == limit, let last = matches.last, score <= last.score { return }
         let m = Match(score: score, entry: entry, library: library)
         var lo = 0, hi = matches.count
         while lo < hi {
             let mid = (lo + hi) / 2
-            if Self.better(matches[mid], m) { lo = mid + 1 } else { hi = mid }
+            if matches[mid].score >= score { lo = mid + 1 } else { hi = mid }
         }
         matches.insert(m, at: lo)
         if matches.count > limit { matches.removeLast() }
     }
+
+    /// Best first; equal scores in natural name order.
+    var ranked: [Match] { matches.sorted(by: Self.better) }
 }

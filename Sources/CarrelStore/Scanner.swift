@@ -23,6 +23,16 @@ public enum Scanner {
     }
 
     static func makeEntry(_ name: EntryName, _ st: carrel_stat_t, dirfd: Int32, rawName: [UInt8]) -> Entry {
+        let e = makeEntry(name, st)
+        if e.kind == .symlink {
+            var target = carrel_stat_t()
+            let r = BytePath.withCString(rawName) { carrel_stat_target_at(dirfd, $0, &target) }
+            e.linksToDirectory = r == 0 && target.type == 2
+        }
+        return e
+    }
+
+    static func makeEntry(_ name: EntryName, _ st: carrel_stat_t) -> Entry {
         let kind: EntryKind
         switch st.type {
         case 1: kind = .file
@@ -32,11 +42,6 @@ public enum Scanner {
         }
         let e = Entry(name: name, kind: kind, created: st.birth_ms, modified: st.modified_ms)
         e.changeStamp = st.change_ns
-        if kind == .symlink {
-            var target = carrel_stat_t()
-            let r = BytePath.withCString(rawName) { carrel_stat_target_at(dirfd, $0, &target) }
-            e.linksToDirectory = r == 0 && target.type == 2
-        }
         return e
     }
 

@@ -32,7 +32,7 @@ public final class Workspace {
             library.root.created = st.birth_ms
             library.root.modified = st.modified_ms
         }
-        Scanner.scan(library.root, path: path)
+        Scanner.scanInParallel(library.root, path: path)
         libraries.append(library)
         discoverProjects(in: library)
         watching?.watchTree(library.root, library: library, workspace: self)

@@ -1,0 +1,121 @@
+import CCarrelSys
+import CarrelModel
+import Foundation
+import Glibc
+
+/// The first scan of a library, pipelined: worker threads do the system
+/// calls (open, readdir, statx) for folders in a shared queue, while the
+/// calling thread turns their listings into `Entry`s and queues subfolders.
+/// The model is only ever touched by the calling thread.
+extension Scanner {
+    struct Listing: @unchecked Sendable {
+        let token: Int
+        var stamp: Int64 = 0
+        var unreadable = false
+        var names: [[UInt8]] = []
+        var stats: [carrel_stat_t] = []
+        var linkIsDirectory: [Bool] = []
+    }
+
+    final class Pipeline: @unchecked Sendable {
+        let condition = NSCondition()
+        var work: [(token: Int, path: [UInt8])] = []
+        var results: [Listing] = []
+        var finished = false
+    }
+
+    /// Same result as `scan`, using `workers` extra threads for the disk.
+    public static func scanInParallel(_ root: Entry, path: [UInt8], workers: Int = 2) {
+        let pipe = Pipeline()
+        var entries: [(Entry, [UInt8])] = [(root, path)]
+        pipe.work.append((0, path))
+        var outstanding = 1
+        for _ in 0..<workers {
+            let t = Thread { Self.serve(pipe) }
+            t.stackSize = 1 << 20
+            t.start()
+        }
+        while outstanding > 0 {
+            pipe.condition.lock()
+            while pipe.results.isEmpty { pipe.condition.wait() }
+            let batch = pipe.results
+            pipe.results.removeAll(keepingCapacity: true)
+            pipe.condition.unlock()
+            var newWork: [(token: Int, path: [UInt8])] = []
+            for listing in batch {
+                outstanding -= 1
+                let (dir, dirPath) = entries[listing.token]
+                dir.unreadable = listing.unreadable
+                dir.changeStamp = listing.stamp
+                for i in listing.names.indices {
+                    let e = makeEntry(EntryName(bytes: listing.names[i]), listing.stats[i])
+                    e.linksToDirectory = listing.linkIsDirectory[i]
+                    dir.add(e)
+                    if e.kind == .directory {
+                        let childPath = BytePath.join(dirPath, listing.names[i])
+                        newWork.append((entries.count, childPath))
+                        entries.append((e, childPath))
+                    }
+                }
+            }
+            if !newWork.isEmpty {
+                outstanding += newWork.count
+                pipe.condition.lock()
+                pipe.work.append(contentsOf: newWork)
+                pipe.condition.broadcast()
+                pipe.condition.unlock()
+            }
+        }
+        pipe.condition.lock()
+        pipe.finished = true
+        pipe.condition.broadcast()
+        pipe.condition.unlock()
+    }
+
+    private static func serve(_ pipe: Pipeline) {
+        while true {
+            pipe.condition.lock()
+            while pipe.work.isEmpty && !pipe.finished { pipe.condition.wait() }
+            if pipe.finished { pipe.condition.unlock(); return }
+            let item = pipe.work.removeLast()
+            pipe.condition.unlock()
+            let listing = list(item.path, token: item.token)
+            pipe.condition.lock()
+            pipe.results.append(listing)
+            pipe.condition.broadcast()
+            pipe.condition.unlock()
+        }
+    }
+
+    /// One folder's visible entries with their metadata: system calls only.
+    static func list(_ path: [UInt8], token: Int) -> Listing {
+        var out = Listing(token: token)
+        let fd = BytePath.withCString(path) { open($0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
+        guard fd >= 0 else {
+            out.unreadable = errno == EACCES || errno == EPERM
+            return out
+        }
+        var own = carrel_stat_t()
+        if carrel_lstat_at(fd, ".", &own) == 0 { out.stamp = own.change_ns }
+        guard let d = carrel_dir_open_fd(fd) else { return out }
+        defer { carrel_dir_close(d) }
+        var namePtr: UnsafePointer<CChar>?
+        var type: Int32 = 0
+        while carrel_dir_next(d, &namePtr, &type) == 1 {
+            let len = strlen(namePtr!)
+            let raw = UnsafeRawBufferPointer(start: namePtr!, count: len)
+            if isHidden(raw) { continue }
+            var st = carrel_stat_t()
+            guard carrel_lstat_at(fd, namePtr!, &st) == 0 else { continue }
+            var linkDir = false
+            if st.type == 3 {
+                var target = carrel_stat_t()
+                linkDir = carrel_stat_target_at(fd, namePtr!, &target) == 0 && target.type == 2
+            }
+            out.names.append(Array(raw))
+            out.stats.append(st)
+            out.linkIsDirectory.append(linkDir)
+        }
+        return out
+    }
+}
