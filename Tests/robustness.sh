@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Issue 4 in CI: crash safety (carrel-torture), fuzzing (Tests/Fuzz/run.sh)
+# and ThreadSanitizer (swift test --sanitize=thread). Each part prints an
+# "N passed, N failed" line; the last line sums them. Exits non-zero when any
+# part fails. Tunable: TORTURE_KILLS (300), FUZZ_SECONDS (60 per target),
+# ROBUSTNESS_PARTS ("torture fuzz tsan"). Tests/Robustness/REPORT.md explains
+# what each part proves.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+log=$(mktemp -d)
+trap 'rm -rf "$log"' EXIT
+parts=${ROBUSTNESS_PARTS:-torture fuzz tsan}
+passed=0
+failed=0
+status=0
+
+count() {  # adds the last "N passed, N failed" line of $1
+  local line
+  if line=$(grep -E "^[0-9]+ passed, [0-9]+ failed" "$1" | tail -n 1); then
+    passed=$((passed + $(echo "$line" | cut -d' ' -f1)))
+    failed=$((failed + $(echo "$line" | cut -d' ' -f3)))
+  else
+    failed=$((failed + 1))
+  fi
+}
+
+for part in $parts; do
+  start=$(date +%s)
+  case "$part" in
+  torture)
+    echo "== robustness: carrel-torture (${TORTURE_KILLS:-300} kills)"
+    { swift build --product carrel >/dev/null && swift build --product carrel-torture >/dev/null; } 2>&1 | tail -n 5
+    "$root/.build/debug/carrel-torture" --self-test 2>&1 | tee "$log/selftest.txt" | tail -n 3
+    [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+    count "$log/selftest.txt"
+    "$root/.build/debug/carrel-torture" --kills "${TORTURE_KILLS:-300}" 2>&1 | tee "$log/torture.txt" | grep --line-buffered -vE "^torture: [0-9]+ kills survived \(" 
+    [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+    count "$log/torture.txt"
+    ;;
+  fuzz)
+    echo "== robustness: libFuzzer, ${FUZZ_SECONDS:-60} s per target"
+    bash Tests/Fuzz/run.sh 2>&1 | tee "$log/fuzz.txt" | grep --line-buffered -E "^(==|fuzz:|[0-9]+ passed)|property violated|ERROR"
+    [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+    count "$log/fuzz.txt"
+    ;;
+  tsan)
+    echo "== robustness: swift test --sanitize=thread (server under test built with TSan too)"
+    swift build --build-tests --sanitize=thread --scratch-path .build-tsan 2>&1 | grep -E "error:|Compiling|Build complete" | tail -n 3
+    mkdir -p "$log/tsan"
+    chmod 755 "$log"; chmod 1777 "$log/tsan"  # servers run as nobody in the permission tests write here too
+    CARREL="$root/.build-tsan/debug/carrel" TSAN_OPTIONS="log_path=$log/tsan/report halt_on_error=0" \
+      swift test --skip-build --sanitize=thread --scratch-path .build-tsan 2>&1 | tee "$log/tsan.txt" \
+      | grep --line-buffered -E "error:|WARNING: ThreadSanitizer|Executed [0-9]+ tests"
+    rc=${PIPESTATUS[0]}
+    races=$(cat "$log"/tsan/report* 2>/dev/null | grep -c "WARNING: ThreadSanitizer")
+    races=$((races + $(grep -c "WARNING: ThreadSanitizer" "$log/tsan.txt")))
+    if [ "$races" -gt 0 ]; then
+      echo "tsan: $races race reports:"
+      cat "$log"/tsan/report* 2>/dev/null | head -n 80
+      rc=1
+    fi
+    line=$(grep -E "Executed [0-9]+ tests?, with" "$log/tsan.txt" | tail -n 1)
+    n=$(echo "$line" | sed -E 's/.*Executed ([0-9]+) tests?.*/\1/')
+    f=$(echo "$line" | sed -E 's/.* ([0-9]+) failures?.*/\1/')
+    [ -n "$n" ] || { n=0; f=1; }
+    [ "$rc" -eq 0 ] || [ "$f" -gt 0 ] || f=1
+    [ "$rc" -eq 0 ] || status=1
+    echo "tsan: $races races; $((n - f)) passed, $f failed"
+    passed=$((passed + n - f))
+    failed=$((failed + f))
+    ;;
+  *) echo "unknown part $part"; status=1 ;;
+  esac
+  echo "== robustness: $part took $(( $(date +%s) - start )) s"
+done
+
+[ "$status" -eq 0 ] || [ "$failed" -gt 0 ] || failed=1
+echo "robustness: $passed passed, $failed failed"
+echo "$passed passed, $failed failed"
+exit "$status"
