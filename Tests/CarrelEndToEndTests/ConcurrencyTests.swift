@@ -123,8 +123,10 @@ final class ConcurrencyTests: XCTestCase {
 
         // Both servers converge to the disk.
         let disk = Set(fx.listing().map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 })
+        let settled = Date()
+        var convergence: [String] = []
         for (label, c) in [("A", a), ("B", b)] {
-            let deadline = Date().addingTimeInterval(15)
+            let deadline = Date().addingTimeInterval(15)  // a bound, not a measurement
             var shown = Set<String>()
             repeat {
                 shown = try treePaths(c, fx)
@@ -132,9 +134,10 @@ final class ConcurrencyTests: XCTestCase {
                 usleep(50_000)
             } while Date() < deadline
             XCTAssertEqual(shown, disk, "server \(label)'s tree equals the disk: only shown \(shown.subtracting(disk).sorted()), only on disk \(disk.subtracting(shown).sorted())")
+            convergence.append("\(label) \(Int(Date().timeIntervalSince(settled) * 1000)) ms")
         }
         XCTAssertTrue(a.process.isRunning && b.process.isRunning)
-        print("concurrency: \(rounds) rounds of 8 conflicting commands on two servers with a shell script; refusals: \(refusals.sorted { $0.key < $1.key })")
+        print("concurrency: \(rounds) rounds of 8 conflicting commands on two servers with a shell script; refusals: \(refusals.sorted { $0.key < $1.key }); both trees equal the disk after \(convergence.joined(separator: ", ")) (informational)")
     }
 
     /// Every folder and file a server shows, as paths relative to the library.
