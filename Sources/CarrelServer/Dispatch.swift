@@ -79,6 +79,7 @@ extension Server {
             return
         }
         language = Language(locale: params.locale)
+        symbolFolders = params.symbolFolders
         for uri in params.folders {
             guard let path = try? FileURI.path(uri), Scanner.stat(path)?.type == 2 else {
                 log.line("ignoring workspace folder \(uri): not an existing local folder")

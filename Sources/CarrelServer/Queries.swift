@@ -35,7 +35,10 @@ extension Server {
         var best = TopMatches(limit: WorkspaceSymbolRequest.limit)
         for library in workspace.libraries {
             let index = symbolIndex(library)
-            index.search(query) { e, s in best.offer(s, e, library) }
+            let folders = symbolFolders
+            index.search(query) { e, s in
+                if folders || !e.isFolderLike { best.offer(s, e, library) }
+            }
         }
         let symbols: [JSONValue] = best.ranked.map { m in
             let kind: WorkspaceSymbolRequest.Kind = m.library.project(at: m.entry) != nil ? .package : m.entry.isFolderLike ? .namespace : .file

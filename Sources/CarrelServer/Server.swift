@@ -17,6 +17,7 @@ public final class Server: @unchecked Sendable {
     let work = WorkThread(name: "carrel-work")
     let workspace = Workspace()
     var language = Language.english
+    var symbolFolders = true
     var state = State.uninitialized
     /// Called with the exit code when `exit` arrives; the stdio transport exits the process.
     let onExit: @Sendable (Int32) -> Void

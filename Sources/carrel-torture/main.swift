@@ -28,6 +28,8 @@ struct Options {
     var keep = false
     var verbose = false
     var selfTest = false
+    /// With 2, two servers share the library and are killed independently.
+    var servers = 1
 
     init(_ args: [String]) {
         carrel = Options.besideSelf("carrel")
@@ -53,6 +55,9 @@ struct Options {
             case "--keep": keep = true
             case "--verbose", "-v": verbose = true
             case "--self-test": selfTest = true
+            case "--servers":
+                guard let n = Int(value()), (1...2).contains(n) else { Options.usage("--servers takes 1 or 2") }
+                servers = n
             case "--help", "-h": Options.usage(nil)
             default: Options.usage("unknown argument \(args[i])")
             }
@@ -78,6 +83,9 @@ struct Options {
             --carrel PATH  the server binary (default: carrel next to this binary)
             --keep         keep the temporary library (always kept on failure)
             --self-test    plant each kind of fault and check that the checks catch it
+            --servers 2    two servers on the library at once, each killed at random
+                           (no deletes for good then; the order of the two streams
+                           depends on timing, so --seed does not replay it exactly)
           """)
         exit(problem == nil ? 0 : 2)
     }
@@ -121,7 +129,7 @@ final class Killer: @unchecked Sendable {
     }
 }
 
-final class Torture {
+final class Torture: @unchecked Sendable {
     enum State { case alive, doomed, gone }
 
     let opts: Options
@@ -147,6 +155,8 @@ final class Torture {
     var succeeded = 0
     var refused: [String: Int] = [:]
     var destroyed = 0
+    /// Guards everything above when two servers are driven at once.
+    let state = NSLock()
     /// The self-test plants faults in the seed projects, so they must stay put.
     var protectSeedProjects = false
 
@@ -325,14 +335,14 @@ final class Torture {
                 if protectSeedProjects && ["Poems", "Novel", "Blank"].contains(p.rel) { continue }
                 return Op(name: "delete(project)", command: "carrel.delete", args: ["uri": .string(uri(p.rel)), "confirmed": true])
             case 67..<72:
-                guard let item = pick(v.inTrash) else { continue }
+                guard opts.servers == 1, let item = pick(v.inTrash) else { continue }
                 return Op(name: "deleteForever", command: "carrel.delete", args: ["uri": .string(uri(item.rel)), "confirmed": .bool(chance(0.5))],
                           doomed: contentsUnder(item.rel))
             case 72..<84:
                 guard let item = pick(v.inTrash) else { continue }
                 return Op(name: "restore", command: "carrel.restore", args: ["uri": .string(uri(item.rel))])
             case 84..<86:
-                guard let p = pick(v.projects) else { continue }
+                guard opts.servers == 1, let p = pick(v.projects) else { continue }
                 return Op(name: "emptyTrash", command: "carrel.emptyTrash", args: ["projectUri": .string(uri(p.rel)), "confirmed": .bool(chance(0.5))],
                           doomed: contentsUnder(p.rel + "/Trash"))
             case 86..<90:
@@ -506,66 +516,117 @@ final class Torture {
 
     // MARK: One kill
 
+    /// One server's part of a cycle: it starts, is checked, takes commands
+    /// and is killed. With `--servers 2`, two of these run at once.
+    final class Run: @unchecked Sendable {
+        let server: ServerProcess
+        let killer = Killer()
+        var killDuringStartup = false
+        var killAt = 0
+        var delay: UInt32 = 0
+        init(_ server: ServerProcess) { self.server = server }
+    }
+
     func runCycle() {
         cycle += 1
-        let server: ServerProcess
-        do { server = try spawn() } catch { violation("\(error)"); return }
-        let killer = Killer()
-        let killDuringStartup = chance(0.1)
-        if killDuringStartup { killer.arm(server, afterMicroseconds: UInt32(random(30_000))) }
-        killer.pending = "initialize"
-        if let r = initialize(server) {
-            killer.pending = nil
-            if r["result"]?["capabilities"] == nil || r["error"] != nil {
-                violation("the restarted server failed to initialize: \(r.text())")
-            } else {
-                server.send(["jsonrpc": "2.0", "method": "initialized", "params": [:]])
-                checkRepairedLibrary(server)
-                checkContents(phase: "after restart", afterRestart: true)
-                if !server.dead { restartsChecked += 1 }
-            }
-        } else if !killer.isArmed {
-            violation("the server died or hung during initialize without being killed")
+        var runs: [Run] = []
+        for _ in 0..<opts.servers {
+            do { runs.append(Run(try spawn())) } catch { violation("\(error)"); return }
         }
-        if !violations.isEmpty { server.kill9(); server.reap(); return }
-        if !server.dead { populate(target: 50) }
-
-        let killAt = killDuringStartup ? -1 : random(10)
-        let delay: UInt32 = {
-            switch random(10) {
-            case 0..<3: return UInt32(random(200))
-            case 3..<7: return UInt32(random(2_000))
-            default: return UInt32(random(20_000))
+        for run in runs {
+            run.killDuringStartup = chance(0.1)
+            if run.killDuringStartup { run.killer.arm(run.server, afterMicroseconds: UInt32(random(30_000))) }
+            run.killAt = run.killDuringStartup ? -1 : random(10)
+            run.delay = {
+                switch random(10) {
+                case 0..<3: return UInt32(random(200))
+                case 3..<7: return UInt32(random(2_000))
+                default: return UInt32(random(20_000))
+                }
+            }()
+        }
+        var initialized: [Run] = []
+        for run in runs {
+            run.killer.pending = "initialize"
+            if let r = initialize(run.server) {
+                run.killer.pending = nil
+                if r["result"]?["capabilities"] == nil || r["error"] != nil {
+                    violation("the restarted server failed to initialize: \(r.text())")
+                } else {
+                    run.server.send(["jsonrpc": "2.0", "method": "initialized", "params": [:]])
+                    initialized.append(run)
+                }
+            } else if !run.killer.isArmed {
+                violation("the server died or hung during initialize without being killed")
             }
-        }()
+        }
+        for run in initialized {
+            checkRepairedLibrary(run.server)
+            if !run.server.dead { restartsChecked += 1 }
+        }
+        checkContents(phase: "after restart", afterRestart: true)
+        if violations.isEmpty && runs.contains(where: { !$0.server.dead }) { populate(target: 50) }
+
+        if violations.isEmpty {
+            if runs.count == 1 {
+                drive(runs[0])
+            } else {
+                let done = DispatchGroup()
+                for run in runs {
+                    done.enter()
+                    Thread.detachNewThread { [self] in
+                        drive(run)
+                        done.leave()
+                    }
+                }
+                done.wait()
+            }
+        }
+        for run in runs {
+            if !run.killer.isArmed { run.killer.arm(run.server, afterMicroseconds: 0) }
+            run.killer.waitFired()
+            let status = run.server.reap()
+            kills += 1
+            if run.killDuringStartup { startupKills += 1 }
+            if let what = run.killer.inFlight { inFlightKills[what, default: 0] += 1 }
+            if status & 0x7f != SIGKILL {
+                violation("the server ended on its own (wait status \(status)) before the SIGKILL: a crash? See \(errLog)")
+            }
+            log("cycle \(cycle): killed \(run.killer.inFlight.map { "during \($0)" } ?? "between commands")")
+        }
+        checkContents(phase: "after kill", afterRestart: false)
+    }
+
+    /// Sends random commands to one server until it is killed. Shared state
+    /// is touched only under `state`, so two servers can be driven at once.
+    func drive(_ run: Run) {
+        let server = run.server
         var i = 0
-        while !server.dead && i < killAt + 60 {
+        while !server.dead && i < run.killAt + 60 {
+            state.lock()
             let op = chooseOp(view())
             for c in op.doomed where contents[c] == .alive { contents[c] = .doomed }
-            killer.pending = op.name
             sent[op.name, default: 0] += 1
+            state.unlock()
+            run.killer.pending = op.name
             let id = server.request("workspace/executeCommand", ["command": .string(op.command), "arguments": [op.args]])
-            if i == killAt { killer.arm(server, afterMicroseconds: delay) }
+            if i == run.killAt { run.killer.arm(server, afterMicroseconds: run.delay) }
             i += 1
             guard let r = server.response(id) else {
-                if !killer.isArmed { violation("the server died or hung on \(op.name) without being killed") }
+                if !run.killer.isArmed {
+                    state.lock()
+                    violation("the server died or hung on \(op.name) without being killed")
+                    state.unlock()
+                }
                 break
             }
-            killer.pending = nil
+            run.killer.pending = nil
+            state.lock()
             handle(op, r)
-            if !violations.isEmpty { break }
+            let failed = !violations.isEmpty
+            state.unlock()
+            if failed { break }
         }
-        if !killer.isArmed { killer.arm(server, afterMicroseconds: 0) }
-        killer.waitFired()
-        let status = server.reap()
-        kills += 1
-        if killDuringStartup { startupKills += 1 }
-        if let what = killer.inFlight { inFlightKills[what, default: 0] += 1 }
-        if status & 0x7f != SIGKILL {
-            violation("the server ended on its own (wait status \(status)) before the SIGKILL: a crash? See \(errLog)")
-        }
-        log("cycle \(cycle): killed \(killer.inFlight.map { "during \($0)" } ?? "between commands")")
-        checkContents(phase: "after kill", afterRestart: false)
     }
 
     func handle(_ op: Op, _ r: JSONValue) {
@@ -596,18 +657,18 @@ final class Torture {
 
     func run() -> Int32 {
         let start = Date()
-        say("torture: seed \(opts.seed), \(opts.kills) kills, server \(opts.carrel), library \(lib)")
+        say("torture: seed \(opts.seed), \(opts.kills) kills, \(opts.servers) server\(opts.servers == 1 ? "" : "s") at a time, server \(opts.carrel), library \(lib)")
         do { try setUp() } catch {
             say("torture: FAILED to set up: \(error)")
             say("0 passed, 1 failed")
             return 1
         }
-        var passed = 0
-        while passed < opts.kills {
+        var survived = 0
+        while kills < opts.kills {
             runCycle()
             if !violations.isEmpty { break }
-            passed += 1
-            if passed % 50 == 0 { say("torture: \(passed) kills survived (\(Int(Date().timeIntervalSince(start))) s)") }
+            if kills / 50 > survived / 50 { say("torture: \(kills) kills survived (\(Int(Date().timeIntervalSince(start))) s)") }
+            survived = kills
         }
         // One last restart checks the state the final kill left.
         if violations.isEmpty, let server = try? spawn() {
@@ -639,8 +700,8 @@ final class Torture {
         }
         say("torture: FAILED at cycle \(cycle) (seed \(opts.seed)); the library is kept at \(lib), server log \(errLog)")
         for v in violations.prefix(40) { say("  violation: \(v)") }
-        say("torture: \(max(0, kills - 1)) kills survived, 1 failed")
-        say("\(max(0, kills - 1)) passed, 1 failed")
+        say("torture: \(survived) kills survived, 1 failed")
+        say("\(survived) passed, 1 failed")
         return 1
     }
 }

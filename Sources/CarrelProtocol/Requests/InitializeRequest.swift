@@ -9,10 +9,15 @@ public enum InitializeRequest {
         public var folders: [String]
         /// The client's locale ("fr", "en-US"); picks the string table.
         public var locale: String?
+        /// `initializationOptions.workspaceSymbolFolders`: false leaves folders
+        /// and projects out of `workspace/symbol`, for clients (eglot 1.9) that
+        /// open every result as a file.
+        public var symbolFolders = true
 
-        public init(folders: [String], locale: String?) {
+        public init(folders: [String], locale: String?, symbolFolders: Bool = true) {
             self.folders = folders
             self.locale = locale
+            self.symbolFolders = symbolFolders
         }
 
         public init(json: JSONValue) throws(ParamError) {
@@ -26,6 +31,10 @@ public enum InitializeRequest {
             if folders.isEmpty, let root = try f.optionalString("rootUri") { folders = [root] }
             if folders.isEmpty, let rootPath = try f.optionalString("rootPath") { folders = [FileURI.uri(Array(rootPath.utf8))] }
             self.folders = folders
+            if let options = f.object["initializationOptions"], !options.isNull {
+                let o = try Fields(options, name: "initializationOptions", prefix: "initializationOptions.")
+                symbolFolders = try o.optionalBool("workspaceSymbolFolders") ?? true
+            }
         }
     }
 
