@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Every test Carrel has: the Swift suites (unit, in-process server, end to end
-# over stdio), then the three editor suites against the same built server.
+# over stdio), the three editor suites against the same built server, then
+# robustness (crash torture, fuzzing, ThreadSanitizer; Tests/robustness.sh).
 # With CI=true a missing editor is a failure; otherwise its suite is skipped.
+# FUZZ_SECONDS and TORTURE_KILLS shorten the robustness part for a quick run.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -32,13 +34,15 @@ if line=$(grep -E "Executed [0-9]+ tests?, with [0-9]+ failures?" "$log/swift.tx
   skipped=$((skipped + s))
 fi
 
-for editor in nvim emacs vscode; do
-  runner="editors/$editor/tests/run.sh"
+# Each runner ends with an "N passed, N failed" line and exits non-zero on failure.
+for suite in nvim emacs vscode robustness; do
+  runner="editors/$suite/tests/run.sh"
+  [ "$suite" = robustness ] && runner="Tests/robustness.sh"
   [ -f "$runner" ] || continue
-  echo "== $editor"
-  bash "$runner" 2>&1 | tee "$log/$editor.txt" | tail -n 40
-  [ "${PIPESTATUS[0]}" -eq 0 ] || { status=1; echo "$editor suite FAILED"; }
-  if line=$(grep -E "^[0-9]+ passed, [0-9]+ failed" "$log/$editor.txt" | tail -n 1); then
+  echo "== $suite"
+  bash "$runner" 2>&1 | tee "$log/$suite.txt" | tail -n 40
+  [ "${PIPESTATUS[0]}" -eq 0 ] || { status=1; echo "$suite suite FAILED"; }
+  if line=$(grep -E "^[0-9]+ passed, [0-9]+ failed" "$log/$suite.txt" | tail -n 1); then
     passed=$((passed + $(echo "$line" | cut -d' ' -f1)))
     failed=$((failed + $(echo "$line" | cut -d' ' -f3)))
   fi
