@@ -45,17 +45,10 @@ extension Scanner {
             for listing in batch {
                 outstanding -= 1
                 let (dir, dirPath) = entries[listing.token]
-                dir.unreadable = listing.unreadable
-                dir.changeStamp = listing.stamp
-                for i in listing.names.indices {
-                    let e = makeEntry(EntryName(bytes: listing.names[i]), listing.stats[i])
-                    e.linksToDirectory = listing.linkIsDirectory[i]
-                    dir.add(e)
-                    if e.kind == .directory {
-                        let childPath = BytePath.join(dirPath, listing.names[i])
-                        newWork.append((entries.count, childPath))
-                        entries.append((e, childPath))
-                    }
+                for e in attach(listing, to: dir) where e.kind == .directory {
+                    let childPath = BytePath.join(dirPath, e.name.bytes)
+                    newWork.append((entries.count, childPath))
+                    entries.append((e, childPath))
                 }
             }
             if !newWork.isEmpty {

@@ -61,27 +61,19 @@ public enum Scanner {
     /// and returns them. Marks `dir` unreadable when it cannot be opened.
     @discardableResult
     public static func scanChildren(of dir: Entry, path: [UInt8]) -> [Entry] {
-        let fd = BytePath.withCString(path) { open($0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
-        guard fd >= 0 else {
-            dir.unreadable = errno == EACCES || errno == EPERM
-            return []
-        }
-        dir.unreadable = false
-        var own = carrel_stat_t()
-        if carrel_lstat_at(fd, ".", &own) == 0 { dir.changeStamp = own.change_ns }
-        guard let d = carrel_dir_open_fd(fd) else { return [] }
-        defer { carrel_dir_close(d) }
+        attach(list(path, token: 0), to: dir)
+    }
+
+    /// Turns a listing into entries under `dir`: the model side of a scan.
+    @discardableResult
+    static func attach(_ listing: Listing, to dir: Entry) -> [Entry] {
+        dir.unreadable = listing.unreadable
+        dir.changeStamp = listing.stamp
         var made: [Entry] = []
-        var namePtr: UnsafePointer<CChar>?
-        var type: Int32 = 0
-        while carrel_dir_next(d, &namePtr, &type) == 1 {
-            let len = strlen(namePtr!)
-            let raw = UnsafeRawBufferPointer(start: namePtr!, count: len)
-            if isHidden(raw) { continue }
-            var st = carrel_stat_t()
-            guard carrel_lstat_at(fd, namePtr!, &st) == 0 else { continue }
-            let bytes = Array(raw)
-            let e = makeEntry(EntryName(bytes: bytes), st, dirfd: fd, rawName: bytes)
+        made.reserveCapacity(listing.names.count)
+        for i in listing.names.indices {
+            let e = makeEntry(EntryName(bytes: listing.names[i]), listing.stats[i])
+            e.linksToDirectory = listing.linkIsDirectory[i]
             dir.add(e)
             made.append(e)
         }
