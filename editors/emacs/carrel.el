@@ -786,7 +786,7 @@ Choosing \"New folder…\" creates the folder through CONN first."
   (let* ((choices (carrel--folder-choices roots node))
          (answer (carrel--read-choice
                   (format "Move “%s” to: " (plist-get node :title))
-                  (append (mapcar #'car choices) (list carrel--new-folder-choice)))))
+                  (cons carrel--new-folder-choice (mapcar #'car choices)))))
     (if (equal answer carrel--new-folder-choice)
         (let* ((name (read-string "New folder name: "))
                (parents (carrel--folder-choices roots))
@@ -947,9 +947,9 @@ TYPE is one of the names in `carrel--project-types', such as \"Novel\"."
     (carrel--refresh-and-show (plist-get node :uri))))
 
 (defconst carrel--sort-choices
-  '(("Name (ascending)" "name" nil) ("Name (descending)" "name" t)
-    ("Modified (ascending)" "modified" nil) ("Modified (descending)" "modified" t)
-    ("Created (ascending)" "created" nil) ("Created (descending)" "created" t))
+  '(("Name, ascending" "name" nil) ("Name, descending" "name" t)
+    ("Modified, ascending" "modified" nil) ("Modified, descending" "modified" t)
+    ("Created, ascending" "created" nil) ("Created, descending" "created" t))
   "Sort choices: what the writer reads, the server's field and descending.")
 
 (defun carrel-sort (choice)

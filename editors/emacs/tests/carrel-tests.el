@@ -317,10 +317,9 @@ QUEUE is a cons whose car is the list of answers.  An answer of
       (carrel-test--answering '("Writing/My Poems/Ready")
         (call-interactively #'carrel-move))
       (let ((choices (carrel-test--asked "Move “Spring.md” to: ")))
-        ;; Tree order, not alphabetical, with "New folder…" last.
-        (should (equal (seq-take choices 4) '("Writing" "Writing/My Poems" "Writing/My Poems/Ready"
+        ;; "New folder…" first, as in Neovim and VS Code, then tree order, not alphabetical.
+        (should (equal (seq-take choices 5) '("New folder…" "Writing" "Writing/My Poems" "Writing/My Poems/Ready"
                                               "Writing/My Poems/Set Aside")))
-        (should (equal (car (last choices)) "New folder…"))
         (should-not (member "Writing/My Poems/Draft" choices))
         (should-not (member "Writing/My Poems/All" choices)))
       (should (file-exists-p (carrel-test--path "My Poems" "Ready" "Spring.md")))
@@ -434,9 +433,9 @@ QUEUE is a cons whose car is the list of answers.  An answer of
     (carrel-test--file "My Poems" "Draft" "Winter")
     (carrel-test--goto "My Poems" "Draft" "Autumn.md")
     (should (equal (seq-take (member "Autumn.md" (carrel-test--rows)) 2) '("Autumn.md" "Winter.md")))
-    (carrel-test--answering '("Name (descending)")
+    (carrel-test--answering '("Name, descending")
       (call-interactively #'carrel-sort))
-    (should (member "Modified (ascending)" (carrel-test--asked "Sort by: ")))
+    (should (member "Modified, ascending" (carrel-test--asked "Sort by: ")))
     (should (equal (seq-take (member "Winter.md" (carrel-test--rows)) 2) '("Winter.md" "Autumn.md")))))
 
 (ert-deftest carrel-test-navigation-keys ()
