@@ -11,13 +11,14 @@ public enum FuzzyMatch {
         var qi = 0
         var previousMatch = -2
         var firstMatch = -1
-        for ci in 0..<candidate.count where qi < query.count && candidate[ci] == query[qi] {
+        for ci in 0..<candidate.count where candidate[ci] == query[qi] {
             if firstMatch < 0 { firstMatch = ci }
             if ci == previousMatch + 1 { score += 8 }
             if ci == 0 || isBoundary(candidate[ci - 1]) { score += 6 }
             score += 1
             previousMatch = ci
             qi += 1
+            if qi == query.count { break }  // the rest of the name cannot change the score
         }
         guard qi == query.count else { return nil }
         if firstMatch == 0 { score += 10 }
