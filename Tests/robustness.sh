@@ -34,9 +34,13 @@ for part in $parts; do
     "$root/.build/debug/carrel-torture" --self-test 2>&1 | tee "$log/selftest.txt" | tail -n 3
     [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
     count "$log/selftest.txt"
-    "$root/.build/debug/carrel-torture" --kills "${TORTURE_KILLS:-300}" 2>&1 | tee "$log/torture.txt" | grep --line-buffered -vE "^torture: [0-9]+ kills survived \(" 
+    "$root/.build/debug/carrel-torture" --kills "${TORTURE_KILLS:-300}" 2>&1 | tee "$log/torture.txt" | grep --line-buffered -vE "^torture: [0-9]+ kills survived \("
     [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
     count "$log/torture.txt"
+    echo "== robustness: carrel-torture, two servers at once ($(( ${TORTURE_KILLS:-300} / 2 )) kills)"
+    "$root/.build/debug/carrel-torture" --servers 2 --kills "$(( ${TORTURE_KILLS:-300} / 2 ))" 2>&1 | tee "$log/torture2.txt" | grep --line-buffered -vE "^torture: [0-9]+ kills survived \("
+    [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+    count "$log/torture2.txt"
     ;;
   fuzz)
     echo "== robustness: libFuzzer, ${FUZZ_SECONDS:-60} s per target"
