@@ -40,8 +40,16 @@ for suite in nvim emacs vscode robustness; do
   [ "$suite" = robustness ] && runner="Tests/robustness.sh"
   [ -f "$runner" ] || continue
   echo "== $suite"
-  bash "$runner" 2>&1 | tee "$log/$suite.txt" | tail -n 40
-  [ "${PIPESTATUS[0]}" -eq 0 ] || { status=1; echo "$suite suite FAILED"; }
+  bash "$runner" > "$log/$suite.txt" 2>&1
+  rc=$?
+  if [ "$rc" -eq 0 ]; then
+    tail -n 40 "$log/$suite.txt"
+  else
+    # All of it: the reason for a failure is rarely in the last lines.
+    cat "$log/$suite.txt"
+    status=1
+    echo "$suite suite FAILED"
+  fi
   if line=$(grep -E "^[0-9]+ passed, [0-9]+ failed" "$log/$suite.txt" | tail -n 1); then
     passed=$((passed + $(echo "$line" | cut -d' ' -f1)))
     failed=$((failed + $(echo "$line" | cut -d' ' -f3)))
