@@ -38,6 +38,7 @@ public final class Server: @unchecked Sendable {
         self.sink = sink
         self.log = log
         self.onExit = onExit
+        workspace.log = { [log] in log.line($0) }
     }
 
     /// The exit code if input ends now: 0 only after `shutdown`.

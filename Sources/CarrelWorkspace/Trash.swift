@@ -125,7 +125,7 @@ extension Workspace {
         watching?.unwatchTree(entry)
         entry.dismantle()
         if let n = topName, project.metadata.trash[n] != nil { updateMetadata(project) { $0.trash[n] = nil } }
-        try? purge.removeTree(hidden)
+        do { try purge.removeTree(hidden) } catch { log("could not finish deleting \(BytePath.display(path)) in \(BytePath.display(purge.path)): \(error); the next start finishes it") }
         return Outcome(result: .deleted(1), changes: [Change(.deleted, path)])
     }
 
@@ -238,7 +238,10 @@ extension Workspace {
     /// was confirmed for deletion and already left the Trash.
     func finishPurges(_ project: Project) {
         let path = BytePath.join(BytePath.join(project.root.path, ProjectFile.directoryName), Self.purgeDirectory)
-        guard let purge = try? Directory.open(path), let items = try? purge.list() else { return }
-        for (name, _) in items { try? purge.removeTree(name) }
+        guard let purge = try? Directory.open(path), let items = try? purge.list(), !items.isEmpty else { return }
+        for (name, _) in items {
+            do { try purge.removeTree(name) } catch { log("repair: could not finish deleting \(BytePath.display(path))/\(BytePath.display(name)): \(error)") }
+        }
+        log("repair: finished \(items.count) interrupted deletion(s) in \(BytePath.display(path))")
     }
 }

@@ -12,6 +12,8 @@ public final class Workspace {
     public private(set) var libraries: [Library] = []
     /// Set by the owner; watching starts when it is.
     var watching: WatchState?
+    /// Where repairs are reported (the server's stderr). Silent by default.
+    public var log: (String) -> Void = { _ in }
 
     public init() {}
 
@@ -105,6 +107,7 @@ public final class Workspace {
             guard let name = project.metadata.path(of: folder), !name.contains("/") else { continue }
             if root.child(name) == nil, !dir.exists(Array(name.utf8)) {
                 if (try? dir.makeDirectory(Array(name.utf8))) != nil, let e = Scanner.entry(dirfd: dir.fd, name: Array(name.utf8)) {
+                    log("repair: recreated the permanent folder \(BytePath.display(rootPath))/\(name)")
                     root.add(e)
                     watching?.watchTree(e, library: library, workspace: self)
                 }
@@ -121,6 +124,7 @@ public final class Workspace {
         func missing(_ name: String) -> Bool { Scanner.stat(BytePath.join(trashPath, Array(name.utf8))) == nil }
         if project.metadata.trash.keys.contains(where: missing) {
             if let meta = try? ProjectFile.update(rootPath, { m in m.trash = m.trash.filter { !missing($0.key) } }) {
+                log("repair: dropped Trash records of items no longer in \(BytePath.display(trashPath))")
                 project.metadata = meta
             }
         }
