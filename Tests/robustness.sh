@@ -68,9 +68,12 @@ for part in $parts; do
     n=$(echo "$line" | sed -E 's/.*Executed ([0-9]+) tests?.*/\1/')
     f=$(echo "$line" | sed -E 's/.* ([0-9]+) failures?.*/\1/')
     [ -n "$n" ] || { n=0; f=1; }
+    skipped=0
+    if echo "$line" | grep -qE "[0-9]+ tests? skipped"; then skipped=$(echo "$line" | sed -E 's/.* ([0-9]+) tests? skipped.*/\1/'); fi
+    n=$((n - skipped))
     [ "$rc" -eq 0 ] || [ "$f" -gt 0 ] || f=1
     [ "$rc" -eq 0 ] || status=1
-    echo "tsan: $races races; $((n - f)) passed, $f failed"
+    echo "tsan: $races races; $((n - f)) passed, $f failed, $skipped skipped"
     passed=$((passed + n - f))
     failed=$((failed + f))
     ;;
