@@ -22,7 +22,7 @@ status=0
 echo "== swift test"
 swift test 2>&1 | tee "$log/swift.txt" | grep -E "error:|failed|Executed [0-9]+ tests" | tail -n 20
 [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
-if line=$(grep -E "Executed [0-9]+ tests?, with [0-9]+ failures?" "$log/swift.txt" | tail -n 1); then
+if line=$(grep -E "Executed [0-9]+ tests?, with .*[0-9]+ failures?" "$log/swift.txt" | tail -n 1); then
   n=$(echo "$line" | sed -E 's/.*Executed ([0-9]+) tests?.*/\1/')
   f=$(echo "$line" | sed -E 's/.* ([0-9]+) failures? \(.*/\1/')
   s=0
