@@ -14,6 +14,7 @@ public enum ProjectFile {
     }
 
     public static let directoryName = Array(".carrel".utf8)
+    static let tempPrefix = ".project.json.tmp-"
     public static let fileName = Array("project.json".utf8)
     static let lockName = Array("lock".utf8)
 
@@ -54,10 +55,29 @@ public enum ProjectFile {
         return try body(Lock(projectPath: projectPath, carrelDir: carrelDir))
     }
 
+    /// Whether `.carrel` holds temporary files of interrupted writes. Read
+    /// without the lock, so opening a clean project writes nothing at all.
+    public static func hasTemporaries(_ projectPath: [UInt8]) -> Bool {
+        guard let dir = try? Directory.open(BytePath.join(projectPath, directoryName)), let items = try? dir.list() else { return false }
+        return items.contains { $0.name.starts(with: Array(tempPrefix.utf8)) }
+    }
+
     /// Proof of holding the lock; updates go through it.
     public struct Lock {
         let projectPath: [UInt8]
         let carrelDir: Directory
+
+        /// Removes temporary files of writes a crash cut short. Every writer
+        /// holds this lock, so none of them is still being written. Returns how many.
+        public func removeAbandonedTemporaries() -> Int {
+            guard let items = try? carrelDir.list() else { return 0 }
+            var removed = 0
+            for (name, type) in items where type != 2 && name.starts(with: Array(tempPrefix.utf8)) {
+                if (try? carrelDir.unlinkFile(name)) != nil { removed += 1 }
+            }
+            if removed > 0 { carrelDir.sync() }
+            return removed
+        }
 
         @discardableResult
         public func update(_ change: (inout ProjectMetadata) -> Void) throws(Problem) -> ProjectMetadata {
@@ -146,7 +166,7 @@ public enum ProjectFile {
     static func write(_ json: JSONValue, in carrelDir: Directory) throws(SysError) {
         var bytes = json.encoded(pretty: true)
         bytes.append(0x0A)
-        let tmp = Array(".project.json.tmp-\(getpid())-\(Clock.nowMs())".utf8)
+        let tmp = Array("\(tempPrefix)\(getpid())-\(Clock.nowMs())".utf8)
         let fd = BytePath.withCString(tmp) { openat(carrelDir.fd, $0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
         guard fd >= 0 else { throw SysError("create", BytePath.display(BytePath.join(carrelDir.path, tmp))) }
         var ok = true

@@ -115,6 +115,10 @@ public final class Workspace {
         }
         dir.sync()
         finishPurges(project)
+        if ProjectFile.hasTemporaries(rootPath),
+           let n = try? ProjectFile.locked(rootPath, { lock in lock.removeAbandonedTemporaries() }), n > 0 {
+            log("repair: removed \(n) temporary file(s) of interrupted project.json writes in \(BytePath.display(rootPath))/.carrel")
+        }
         // Records whose item is not in Trash are left by a crash between
         // writing the record and moving the item. The disk decides, under
         // the lock that every Carrel holds across that pair of steps, so a

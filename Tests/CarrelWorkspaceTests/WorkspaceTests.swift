@@ -153,7 +153,9 @@ final class WorkspaceTests: XCTestCase {
           P/.carrel/project.json = {"type":"poetry","trash":{"gone.md":{"from":"Draft/gone.md","deleted":1},"here.md":{"from":"Ready/here.md","deleted":2}}}
           P/Trash/here.md = h
           P/.carrel/purge/123-old/half/x.md = confirmed deleted
+          P/.carrel/.project.json.tmp-99-1 = {"type":"poetry","half
           """)
+        XCTAssertEqual(fx.listing("P/.carrel", includeHidden: true), ["lock", "project.json", "purge/"], "crash debris is cleaned")
         let json = try XCTUnwrap(fx.read("P/.carrel/project.json"))
         XCTAssertFalse(json.contains("gone.md"))
         XCTAssertTrue(json.contains("here.md"))
