@@ -428,7 +428,9 @@ final class Torture: @unchecked Sendable {
     func checkRepairedLibrary(_ server: ServerProcess?) {
         let phase = "after restart"
         for n in Disk.walk(lib, includeHidden: false) {
-            let ok = Templates.allNames.contains(n.name) || ["notes", "poems", "novel", "blank"].contains(n.name.lowercased())
+            // The server's clash suffix (" 2") can follow any name it was given.
+            let base = n.name.replacingOccurrences(of: #"( [0-9]+)+$"#, with: "", options: .regularExpression)
+            let ok = Templates.allNames.contains(base) || ["notes", "poems", "novel", "blank"].contains(base.lowercased())
                 || Self.namePattern.firstMatch(in: n.name, range: NSRange(n.name.startIndex..., in: n.name)) != nil
             if !ok { violation("\(phase): unexpected visible name \(n.rel.debugDescription) (a temporary file left in view?)") }
             if n.isLink { violation("\(phase): a symlink appeared at \(n.rel)") }
