@@ -1,4 +1,5 @@
 import CarrelJSON
+import CarrelProtocol
 import Foundation
 import Glibc
 
@@ -79,19 +80,7 @@ enum Disk {
         return lstat(path, &st) == 0
     }
 
-    static func uri(_ path: String) -> String {
-        var s = "file://"
-        for b in path.utf8 {
-            switch b {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "/"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
-                s.unicodeScalars.append(Unicode.Scalar(b))
-            default:
-                s += String(format: "%%%02X", b)
-            }
-        }
-        return s
-    }
+    static func uri(_ path: String) -> String { FileURI.uri(Array(path.utf8)) }
 }
 
 /// The permanent folders each project type has on disk (Sources/CarrelModel/Catalog.swift),

@@ -1,3 +1,4 @@
+import CarrelProtocol
 import Foundation
 import Glibc
 
@@ -48,19 +49,7 @@ public final class Fixture {
 
     public func url(_ relative: String) -> URL { URL(fileURLWithPath: path).appendingPathComponent(relative) }
     public func bytes(_ relative: String = "") -> [UInt8] { Array((relative.isEmpty ? path : path + "/" + relative).utf8) }
-    public func uri(_ relative: String = "") -> String {
-        var s = "file://"
-        for b in bytes(relative) {
-            switch b {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "/"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
-                s.unicodeScalars.append(Unicode.Scalar(b))
-            default:
-                s += String(format: "%%%02X", b)
-            }
-        }
-        return s
-    }
+    public func uri(_ relative: String = "") -> String { FileURI.uri(bytes(relative)) }
 
     public func exists(_ relative: String) -> Bool {
         var st = stat()
