@@ -31,7 +31,13 @@ public final class Entry {
     /// On a root: bumped by every change anywhere below, so indexes know when to rebuild.
     public private(set) var generation = 0
     private var sortedCache: (order: SortSetting, entries: [Entry])?
+    /// Clash key → child, kept up to date on add and remove: rebuilding it
+    /// costs a Unicode fold per sibling, too much for every command.
     private var clashIndex: [String: Entry]?
+    /// Whether two children share a clash key (made outside Carrel), so
+    /// removing one must rebuild the index to find the other.
+    private var clashIndexHasDuplicates = false
+    private var clashKeyCache: String?
     private var foldedCache: [UInt8]?
 
     public init(name: EntryName, kind: EntryKind, created: Int64 = -1, modified: Int64 = 0) {
@@ -105,6 +111,20 @@ public final class Entry {
         return f
     }
 
+    /// The name's clash key (see `NameRules.key`), computed once per name.
+    var clashKey: String {
+        if let k = clashKeyCache { return k }
+        let k = NameRules.key(name.string)
+        clashKeyCache = k
+        return k
+    }
+
+    private func nameChanged(to newName: EntryName) {
+        name = newName
+        foldedCache = nil
+        clashKeyCache = nil
+    }
+
     // MARK: Mutation. Each keeps file totals and caches right.
 
     public func add(_ child: Entry) {
@@ -114,7 +134,11 @@ public final class Entry {
         children[child.name] = child
         if child.isFolderLike { folderCount += 1 }
         adjustTotals(files: child.fileTotal, entries: child.subtreeSize)
-        invalidate()
+        sortedCache = nil
+        if clashIndex != nil {
+            let key = child.clashKey
+            if clashIndex![key] == nil { clashIndex![key] = child } else { clashIndexHasDuplicates = true }
+        }
     }
 
     @discardableResult
@@ -124,24 +148,25 @@ public final class Entry {
         child.parent = nil
         if child.isFolderLike { folderCount -= 1 }
         adjustTotals(files: -child.fileTotal, entries: -child.subtreeSize)
-        invalidate()
+        sortedCache = nil
+        if clashIndex != nil, clashIndex![child.clashKey] === child {
+            if clashIndexHasDuplicates { clashIndex = nil } else { clashIndex![child.clashKey] = nil }
+        }
         return child
     }
 
     /// Renames in place; the caller has made sure the new name is free.
     public func rename(to newName: EntryName) {
-        guard let p = parent else { name = newName; foldedCache = nil; generation &+= 1; return }
+        guard let p = parent else { nameChanged(to: newName); generation &+= 1; return }
         p.remove(self)
-        name = newName
-        foldedCache = nil
+        nameChanged(to: newName)
         p.add(self)
     }
 
     /// Moves under `newParent` with `newName`.
     public func move(to newParent: Entry, as newName: EntryName) {
         parent?.remove(self)
-        name = newName
-        foldedCache = nil
+        nameChanged(to: newName)
         newParent.add(self)
     }
 
@@ -170,6 +195,7 @@ public final class Entry {
     public func invalidate() {
         sortedCache = nil
         clashIndex = nil
+        clashIndexHasDuplicates = false
     }
 
     /// Children in display order: folders first, then files, each by `order`.
@@ -184,8 +210,12 @@ public final class Entry {
     public func clash(with name: String) -> Entry? {
         if clashIndex == nil {
             var index: [String: Entry] = [:]
-            for c in children.values { index[NameRules.key(c.name.string)] = c }
+            var duplicates = false
+            for c in children.values {
+                if index[c.clashKey] == nil { index[c.clashKey] = c } else { duplicates = true }
+            }
             clashIndex = index
+            clashIndexHasDuplicates = duplicates
         }
         return clashIndex?[NameRules.key(name)]
     }
@@ -207,6 +237,7 @@ public final class Entry {
             stack.append(contentsOf: e.children.values)
             for c in e.children.values { c.parent = nil }
             e.children.removeAll()
+            e.invalidate()
         }
     }
 }

@@ -100,6 +100,38 @@ final class OrderingTests: XCTestCase {
         XCTAssertEqual(invalid.bytes, [0x61, 0xFF, 0x62])
         XCTAssertEqual(invalid.string, "a\u{FFFD}b")
     }
+
+    /// The clash index is kept up to date in place, not rebuilt per change;
+    /// these are the cases where keeping it could go wrong.
+    func testClashIndexFollowsAddsRemovesRenamesAndSharedKeys() {
+        let dir = Entry(name: EntryName("/r"), kind: .directory)
+        let poem = Entry(name: EntryName("Poem.md"), kind: .file)
+        dir.add(poem)
+        XCTAssertTrue(dir.clash(with: "POEM.md") === poem)  // builds the index
+        let cafe = Entry(name: EntryName("Caf\u{E9}"), kind: .directory)
+        dir.add(cafe)
+        XCTAssertTrue(dir.clash(with: "cafe\u{301}") === cafe, "an add after the build is seen")
+        poem.rename(to: EntryName("Ode.md"))
+        XCTAssertNil(dir.clash(with: "poem.md"), "the old name is free after a rename")
+        XCTAssertTrue(dir.clash(with: "ode.MD") === poem)
+        let other = Entry(name: EntryName("/other"), kind: .directory)
+        cafe.move(to: other, as: EntryName("Caf\u{E9}"))
+        XCTAssertNil(dir.clash(with: "Caf\u{E9}"), "a moved-out child no longer clashes")
+        XCTAssertTrue(other.clash(with: "CAF\u{C9}") === cafe)
+
+        // Two children sharing a key (made outside Carrel): removing either
+        // leaves the other still clashing.
+        let lower = Entry(name: EntryName("notes"), kind: .directory)
+        let upper = Entry(name: EntryName("NOTES"), kind: .directory)
+        dir.add(lower)
+        dir.add(upper)
+        guard let first = dir.clash(with: "Notes") else { return XCTFail("no clash for Notes") }
+        dir.remove(first)
+        let second = first === lower ? upper : lower
+        XCTAssertTrue(dir.clash(with: "Notes") === second)
+        dir.remove(second)
+        XCTAssertNil(dir.clash(with: "Notes"))
+    }
 }
 
 final class CatalogTests: XCTestCase {
