@@ -14,6 +14,10 @@ int carrel_rename_noreplace(int olddirfd, const char *oldpath, int newdirfd, con
     return renameat2(olddirfd, oldpath, newdirfd, newpath, RENAME_NOREPLACE);
 }
 
+int carrel_rename_exchange(int dirfd, const char *a, const char *b) {
+    return renameat2(dirfd, a, dirfd, b, RENAME_EXCHANGE);
+}
+
 int carrel_rename_noreplace_supported(void) {
     // A rename of a name that does not exist: ENOENT means the flag was
     // understood, EINVAL means the kernel or filesystem refuses it.

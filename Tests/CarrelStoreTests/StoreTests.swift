@@ -102,7 +102,55 @@ final class ProjectFileTests: XCTestCase {
         XCTAssertEqual(json["future"], ["x": 1])
         XCTAssertEqual(json["preferences"]?["theme"], "dark")
         XCTAssertEqual(json["sort"], ["by": "modified", "descending": true])
-        XCTAssertEqual(fx.listing("P/.carrel", includeHidden: true), ["lock", "project.json"])
+        XCTAssertEqual(fx.listing("P/.carrel", includeHidden: true), [".project.json.previous", "lock", "project.json"])
+    }
+
+    /// A rewrite fills the spare copy and swaps it in: project.json is never
+    /// written in place, and the version before stays as the spare.
+    func testARewriteSwapsInTheSpareAndKeepsThePreviousVersion() throws {
+        let fx = try Fixture(#"P/.carrel/project.json = {"type":"poetry","version":1}"#)
+        try ProjectFile.update(fx.bytes("P")) { $0.confirmDelete = false }
+        let first = try XCTUnwrap(fx.read("P/.carrel/project.json"))
+        XCTAssertEqual(fx.read("P/.carrel/.project.json.previous"), #"{"type":"poetry","version":1}"#)
+        try ProjectFile.update(fx.bytes("P")) { $0.sort = SortSetting(by: .created, descending: false) }
+        XCTAssertEqual(fx.read("P/.carrel/.project.json.previous"), first, "the spare is the version before, cut to its length")
+        XCTAssertEqual(try ProjectFile.read(fx.bytes("P")).sort.by, .created)
+        XCTAssertEqual(try ProjectFile.read(fx.bytes("P")).confirmDelete, false)
+    }
+
+    /// A spare that is a hard link of project.json, or a symlink, would turn
+    /// the rewrite into an in-place write of something else. Neither is used.
+    func testASpareThatIsALinkIsNeverWrittenThrough() throws {
+        let fx = try Fixture("""
+          P/.carrel/project.json = {"type":"poetry"}
+          Q/.carrel/project.json = {"type":"poetry"}
+          outside.txt = keep
+          """)
+        XCTAssertEqual(link(fx.path + "/P/.carrel/project.json", fx.path + "/P/.carrel/.project.json.previous"), 0)
+        XCTAssertEqual(symlink(fx.path + "/outside.txt", fx.path + "/Q/.carrel/.project.json.previous"), 0)
+        for p in ["P", "Q"] { try ProjectFile.update(fx.bytes(p)) { $0.confirmDelete = false } }
+        XCTAssertEqual(fx.read("P/.carrel/.project.json.previous"), #"{"type":"poetry"}"#, "the old inode is untouched")
+        XCTAssertEqual(fx.read("outside.txt"), "keep")
+        for p in ["P", "Q"] { XCTAssertEqual(try ProjectFile.read(fx.bytes(p)).confirmDelete, false, p) }
+    }
+
+    /// The process remembers the version it wrote, to skip re-reading it; a
+    /// change by anyone else must still be read before the next rewrite.
+    func testAnotherWritersChangeIsReadBeforeTheNextRewrite() throws {
+        let fx = try Fixture(#"P/.carrel/project.json = {"type":"poetry"}"#)
+        try ProjectFile.update(fx.bytes("P")) { $0.confirmDelete = false }
+        // In place, same inode, as an editor might; then by rename, as another Carrel does.
+        let text = try XCTUnwrap(fx.read("P/.carrel/project.json"))
+        let edited = text.replacingOccurrences(of: #""type""#, with: "\"theirs\": 1,\n  \"type\"")
+        let fd = open(fx.path + "/P/.carrel/project.json", O_WRONLY | O_TRUNC)
+        XCTAssertEqual(write(fd, edited, edited.utf8.count), edited.utf8.count)
+        close(fd)
+        try ProjectFile.update(fx.bytes("P")) { $0.sort = SortSetting(by: .created, descending: false) }
+        XCTAssertTrue(fx.read("P/.carrel/project.json")?.contains(#""theirs": 1"#) ?? false, "an in-place change survives")
+        let replaced = try XCTUnwrap(fx.read("P/.carrel/project.json")).replacingOccurrences(of: #""theirs": 1"#, with: #""again": 2"#)
+        try replaced.write(toFile: fx.path + "/P/.carrel/project.json", atomically: true, encoding: .utf8)
+        try ProjectFile.update(fx.bytes("P")) { $0.confirmDelete = true }
+        XCTAssertTrue(fx.read("P/.carrel/project.json")?.contains(#""again": 2"#) ?? false, "a replacement survives")
     }
 
     func testNewerVersionIsRefusedAndNeverOverwritten() throws {

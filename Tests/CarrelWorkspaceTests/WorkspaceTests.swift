@@ -155,7 +155,7 @@ final class WorkspaceTests: XCTestCase {
           P/.carrel/purge/123-old/half/x.md = confirmed deleted
           P/.carrel/.project.json.tmp-99-1 = {"type":"poetry","half
           """)
-        XCTAssertEqual(fx.listing("P/.carrel", includeHidden: true), ["lock", "project.json", "purge/"], "crash debris is cleaned")
+        XCTAssertEqual(fx.listing("P/.carrel", includeHidden: true), [".project.json.previous", "lock", "project.json", "purge/"], "crash debris is cleaned")
         let json = try XCTUnwrap(fx.read("P/.carrel/project.json"))
         XCTAssertFalse(json.contains("gone.md"))
         XCTAssertTrue(json.contains("here.md"))

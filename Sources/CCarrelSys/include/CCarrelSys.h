@@ -15,6 +15,10 @@ int carrel_rename_noreplace(int olddirfd, const char *oldpath, int newdirfd, con
 /// RENAME_NOREPLACE on the filesystem of dirfd (some FUSE mounts do not).
 int carrel_rename_noreplace_supported(void);
 
+/// Atomically swaps two names in one directory (renameat2 RENAME_EXCHANGE).
+/// EINVAL when the filesystem cannot.
+int carrel_rename_exchange(int dirfd, const char *a, const char *b);
+
 /// Metadata of one directory entry without following links.
 typedef struct {
     int32_t type;          ///< 0 other, 1 regular file, 2 directory, 3 symlink
