@@ -176,8 +176,7 @@ extension Workspace {
         let to = try open(dest, in: library)
         let oldPath = entry.path
         do { try from.move(entry.name.bytes, to: to, as: entry.name.bytes) } catch { throw failure(for: error, target: entry.name.string, in: dest, library) }
-        to.sync()
-        from.sync()
+        Directory.sync(to, from)
         entry.move(to: dest, as: entry.name)
         if let p = source, let n = trashItemName, p.metadata.trash[n] != nil {
             updateMetadata(p) { $0.trash[n] = nil }

@@ -96,8 +96,7 @@ extension Workspace {
         }
         if let moveError { throw failure(for: moveError, name: entry.name.string) }
         guard let newName = trashedAs else { throw Failure(.conflict, .appeared(name: entry.name.string, parent: trash.name.string)) }
-        to.sync()
-        from.sync()
+        Directory.sync(to, from)
         entry.move(to: trash, as: newName)
         return Outcome(result: .item(.entry(entry, library)), changes: [Change(.moved, entry.path, from: oldPath, inTrash: true)])
     }
@@ -118,8 +117,7 @@ extension Workspace {
         let hidden = Array("\(getpid())-\(Clock.nowMs())-\(UInt32.random(in: 0...UInt32.max))".utf8)
         let path = entry.path
         do { try from.move(entry.name.bytes, to: purge, as: hidden) } catch { throw failure(for: error, name: entry.name.string) }
-        purge.sync()
-        from.sync()
+        Directory.sync(purge, from)
         let topName = parent === project.trash ? entry.name.string : nil
         parent.remove(entry)
         watching?.unwatchTree(entry)
@@ -214,8 +212,7 @@ extension Workspace {
             finalName = newName
             break
         }
-        to.sync()
-        from.sync()
+        Directory.sync(to, from)
         let wasTop = entry === top
         let topName = top.name.string
         entry.move(to: destination, as: finalName)
