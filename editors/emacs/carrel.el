@@ -176,7 +176,8 @@ once: carrel.el checks it on every result."
     (decode-coding-string
      (replace-regexp-in-string
       "%[0-9A-Fa-f][0-9A-Fa-f]"
-      (lambda (hex) (string (string-to-number (substring hex 1) 16)))
+      ;; A byte, not the character of that code: the result is UTF-8 to decode.
+      (lambda (hex) (unibyte-string (string-to-number (substring hex 1) 16)))
       (encode-coding-string raw 'utf-8 t) t t)
      'utf-8)))
 

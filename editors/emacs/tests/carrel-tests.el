@@ -268,6 +268,19 @@ QUEUE is a cons whose car is the list of answers.  An answer of
         (carrel-test--wait (lambda () (string-match-p "Part One  ▸ 1$" (carrel-test--row "Part One")))
                            "the new file counted")))))
 
+(ert-deftest carrel-test-non-ascii-names ()
+  "Names beyond ASCII survive the trip through file URIs and back.
++ in a folder called Poèmes visits Été.md there, not a mangled name."
+  (should (equal (carrel--uri-to-path "file:///tmp/Po%C3%A8mes/%C3%89t%C3%A9%201.md")
+                 "/tmp/Poèmes/Été 1.md"))
+  (carrel-test--with-library
+    (carrel-test--project "Poèmes" "poetry")
+    (carrel-test--goto "Poèmes" "Draft")
+    (carrel-test--answering '("Été")
+      (call-interactively #'carrel-new-file))
+    (should (equal buffer-file-name (carrel-test--path "Poèmes" "Draft" "Été.md")))
+    (should (file-exists-p buffer-file-name))))
+
 (ert-deftest carrel-test-rename-follows-buffer ()
   "R offers the current name and the visiting buffer follows, unsaved edits and all."
   (carrel-test--with-library
