@@ -643,46 +643,166 @@ QUEUE is a cons whose car is the list of answers.  An answer of
 
 ;;;; Eglot
 
+(defun carrel-test--readme ()
+  "Return the text of the package's README."
+  (with-temp-buffer
+    (insert-file-contents (expand-file-name "../README.md" carrel-test--here))
+    (buffer-string)))
+
+(defun carrel-test--readme-eglot-form ()
+  "Return the README's eglot form, read as a writer would paste it.
+It names plain `carrel'; run.sh puts the server under test on PATH so."
+  (with-temp-buffer
+    (insert (carrel-test--readme))
+    (goto-char (point-min))
+    (re-search-forward "^(with-eval-after-load 'eglot")
+    (forward-line 0)
+    (read (current-buffer))))
+
+(defun carrel-test--eglot-dir ()
+  "Return the folder of Debian's elpa-eglot; skip the test without it."
+  (let ((dir (getenv "CARREL_EGLOT_DIR")))
+    (unless (and dir (file-directory-p dir))
+      (ert-skip "Debian's elpa-eglot is not installed"))
+    dir))
+
+(defun carrel-test--emacs (form)
+  "Evaluate FORM in a new `emacs -Q --batch' that can load eglot and carrel.
+Return the value of FORM, printed there and read back here."
+  (with-temp-buffer
+    (should (zerop (call-process (expand-file-name invocation-name invocation-directory)
+                                 nil '(t nil) nil "-Q" "--batch"
+                                 "-L" (carrel-test--eglot-dir)
+                                 "-L" (file-name-directory carrel-test--source)
+                                 "--eval" (format "(prin1 %S)" form))))
+    (car (read-from-string (buffer-string)))))
+
+(defmacro carrel-test--with-eglot (setup &rest body)
+  "Run BODY in Spring.md of a poetry project that stock eglot manages.
+SETUP runs first, with `eglot-server-programs' bound to a copy, to
+register the server.  The project My Poems holds Draft/Spring.md and
+Ready/Summer.md.  Skip without Debian's elpa-eglot."
+  (declare (indent 1) (debug t))
+  `(progn
+     (add-to-list 'load-path (carrel-test--eglot-dir))
+     (require 'eglot)
+     (carrel-test--with-library
+       (carrel-test--project "My Poems" "poetry")
+       (carrel-test--file "My Poems" "Draft" "Spring")
+       (carrel-test--file "My Poems" "Ready" "Summer")
+       (let* ((eglot-server-programs (copy-sequence eglot-server-programs))
+              (lib carrel-test--lib)
+              (project-find-functions (list (lambda (_dir) (cons 'transient lib))))
+              (buffer (find-file-noselect (carrel-test--path "My Poems" "Draft" "Spring.md"))))
+         ,setup
+         (with-current-buffer buffer
+           (text-mode)
+           (unwind-protect
+               (progn
+                 (eglot-ensure)
+                 ;; eglot-ensure connects after the command that called it.
+                 (run-hooks 'post-command-hook)
+                 (carrel-test--wait #'eglot-current-server "eglot to connect")
+                 ,@body)
+             (with-current-buffer buffer
+               (when (eglot-current-server)
+                 (eglot-shutdown (eglot-current-server))))
+             ;; Dired buffers visit no file, so the library's cleanup misses them.
+             (dolist (b (buffer-list))
+               (when (and (with-current-buffer b (derived-mode-p 'dired-mode))
+                          (string-prefix-p lib (buffer-local-value 'default-directory b)))
+                 (kill-buffer b)))))))))
+
+(defun carrel-test--xref-groups (xrefs)
+  "Return the sorted location groups (file names) of XREFS."
+  (sort (mapcar (lambda (x) (xref-location-group (xref-item-location x))) xrefs)
+        #'string<))
+
+(defconst carrel-test--r-folders '("Draft" "Other" "Ready" "Research" "Trash")
+  "The folders of a poetry project whose names match the query \"r\".")
+
 (ert-deftest carrel-test-eglot-workspace-symbol ()
-  "The README's eglot form makes xref-find-apropos find files through stock eglot.
-Folders are left out by the form's options: eglot 1.9 reads every result as a file."
-  (let ((eglot-dir (getenv "CARREL_EGLOT_DIR")))
-    (skip-unless (and eglot-dir (file-directory-p eglot-dir)))
-    (add-to-list 'load-path eglot-dir)
-    (require 'eglot)
-    (carrel-test--with-library
-      (carrel-test--project "My Poems" "poetry")
-      (carrel-test--file "My Poems" "Draft" "Spring")
-      (carrel-test--file "My Poems" "Ready" "Summer")
-      (let* ((eglot-server-programs (copy-sequence eglot-server-programs))
-             (form (with-temp-buffer
-                     (insert-file-contents (expand-file-name "../README.md" carrel-test--here))
-                     (re-search-forward "^(with-eval-after-load 'eglot")
-                     (forward-line 0)
-                     (read (current-buffer))))
-             (lib carrel-test--lib)
-             (project-find-functions (list (lambda (_dir) (cons 'transient lib))))
-             (buffer (find-file-noselect (carrel-test--path "My Poems" "Draft" "Spring.md"))))
-        ;; The form as a writer pastes it; run.sh puts the server on PATH as `carrel'.
-        (eval form t)
-        (with-current-buffer buffer
-          (text-mode)
-          (unwind-protect
-              (progn
-                (eglot-ensure)
-                ;; eglot-ensure connects after the command that called it.
-                (run-hooks 'post-command-hook)
-                (carrel-test--wait #'eglot-current-server "eglot to connect")
-                ;; "r" also matches the folders Draft, Ready and Research:
-                ;; the README's options keep them out, so eglot lists files.
-                (let ((xrefs (xref-backend-apropos 'eglot "r")))
-                  (should (equal (sort (mapcar (lambda (x) (xref-location-group (xref-item-location x)))
-                                               xrefs)
-                                       #'string<)
-                                 (list (carrel-test--path "My Poems" "Draft" "Spring.md")
-                                       (carrel-test--path "My Poems" "Ready" "Summer.md"))))))
-            (when (eglot-current-server)
-              (eglot-shutdown (eglot-current-server)))))))))
+  "The README's eglot form makes xref-find-apropos find folders and files.
+Stock eglot 1.9 reads every result as a file; carrel.el's advice
+lists the folders by name instead."
+  (carrel-test--with-eglot (eval (carrel-test--readme-eglot-form) t)
+    ;; The server's default options, which include folders.
+    (should (equal (cdar eglot-server-programs) '("carrel" "lsp")))
+    (let ((xrefs (xref-backend-apropos 'eglot "r")))
+      (should (equal (carrel-test--xref-groups xrefs)
+                     (sort (append (mapcar (lambda (f) (carrel-test--path "My Poems" f))
+                                           carrel-test--r-folders)
+                                   (list (carrel-test--path "My Poems" "Draft" "Spring.md")
+                                         (carrel-test--path "My Poems" "Ready" "Summer.md")))
+                           #'string<)))
+      (let ((draft (seq-find (lambda (x)
+                               (equal (xref-location-group (xref-item-location x))
+                                      (carrel-test--path "My Poems" "Draft")))
+                             xrefs)))
+        (should (equal (xref-item-summary draft) "Draft/"))
+        (should (eq (get-text-property 0 'face (xref-item-summary draft)) 'xref-match))))))
+
+(ert-deftest carrel-test-eglot-folder-opens-dired ()
+  "Following a folder found through eglot opens it in Dired, whatever its name."
+  (carrel-test--with-eglot
+      (progn
+        ;; Eglot 1.9 decodes %C3%89 as two characters; carrel.el must not.
+        (carrel-test--run "carrel.newFolder"
+                          :parentUri (carrel--path-to-uri (carrel-test--path "My Poems" "Draft"))
+                          :name "Été")
+        (eval (carrel-test--readme-eglot-form) t))
+    (let ((found (append (xref-backend-apropos 'eglot "draft")
+                         (xref-backend-apropos 'eglot "Été"))))
+      (dolist (dir (list (carrel-test--path "My Poems" "Draft")
+                         (carrel-test--path "My Poems" "Draft" "Été")))
+        (let ((item (seq-find (lambda (x) (equal (xref-location-group (xref-item-location x)) dir))
+                              found)))
+          (should item)
+          (should (equal (xref-item-summary item) (concat (file-name-nondirectory dir) "/")))
+          (xref-pop-to-location item)
+          (should (derived-mode-p 'dired-mode))
+          (should (equal default-directory (file-name-as-directory dir))))))))
+
+(ert-deftest carrel-test-eglot-advice-load-order ()
+  "carrel.el advises eglot whichever of the two loads first.
+It never loads eglot itself, and `unload-feature' removes the advice."
+  (let ((advised '(and (advice-member-p 'carrel--eglot-xref-make-match
+                                        'eglot--xref-make-match)
+                       t)))
+    ;; The README's way: eglot loads, then its form requires carrel.
+    (should (equal (carrel-test--emacs
+                    `(progn (require 'eglot)
+                            ,(carrel-test--readme-eglot-form)
+                            (list (featurep 'carrel) ,advised)))
+                   '(t t)))
+    ;; carrel required from an init file, eglot loaded later by M-x eglot.
+    (should (equal (carrel-test--emacs
+                    `(progn (require 'carrel)
+                            (list (featurep 'eglot)
+                                  (progn (require 'eglot) ,advised)
+                                  (progn (unload-feature 'carrel t) ,advised))))
+                   '(nil t nil)))))
+
+(ert-deftest carrel-test-eglot-folders-off ()
+  "With `carrel-eglot-folders' nil eglot is stock: a folder stops the search.
+The README's files-only server option is then the way out."
+  (let ((carrel-eglot-folders nil))
+    (carrel-test--with-eglot (eval (carrel-test--readme-eglot-form) t)
+      (let ((err (should-error (xref-backend-apropos 'eglot "r") :type 'file-error)))
+        (should (member "Is a directory" err))))
+    (let ((options (with-temp-buffer
+                     (insert (carrel-test--readme))
+                     (goto-char (point-min))
+                     (re-search-forward ":initializationOptions (")
+                     (backward-char)
+                     (read (current-buffer)))))
+      (should (equal options '(:workspaceSymbolFolders :json-false)))
+      (carrel-test--with-eglot (push `((markdown-mode text-mode) "carrel" "lsp"
+                                       :initializationOptions ,options)
+                                     eglot-server-programs)
+        (should (equal (carrel-test--xref-groups (xref-backend-apropos 'eglot "r"))
+                       (list (carrel-test--path "My Poems" "Draft" "Spring.md")
+                             (carrel-test--path "My Poems" "Ready" "Summer.md"))))))))
 
 ;;;; Package quality
 
