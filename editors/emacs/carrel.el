@@ -1161,13 +1161,13 @@ The result is (ROOTS NODE . ANCESTORS)."
 ORIG is `eglot--xref-make-match', called with NAME, URI, RANGE and
 MORE for anything that is not an existing directory, or for
 everything when `carrel-eglot-folders' is nil."
-  (let* ((uri (if (keywordp uri) (substring (symbol-name uri) 1) uri))
+  (let* ((text (if (keywordp uri) (substring (symbol-name uri) 1) uri))
          (dir (and carrel-eglot-folders
-                   (stringp uri)
-                   (string-prefix-p "file://" uri)
+                   (stringp text)
+                   (string-prefix-p "file://" text)
                    ;; Eglot prefixes the project's remote part the same way.
                    (concat (file-remote-p default-directory)
-                           (carrel--uri-to-path uri)))))
+                           (carrel--uri-to-path text)))))
     (if (and dir (file-directory-p dir))
         ;; Length 0: there is no text in a folder to highlight or replace.
         (xref-make-match (propertize (file-name-as-directory
