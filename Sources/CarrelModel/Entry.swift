@@ -16,6 +16,10 @@ public final class Entry {
     public var linksToDirectory = false
     /// A directory Carrel could not read (permissions): shown, not entered.
     public var unreadable = false
+    /// Whether two children share a clash key (made outside Carrel), so
+    /// removing one must rebuild the index to find the other. Declared here
+    /// to sit in the padding after the flags above: there are 130,000 entries.
+    private var clashIndexHasDuplicates = false
     /// Milliseconds since the epoch; -1 when the filesystem does not know.
     public var created: Int64
     public var modified: Int64
@@ -34,10 +38,6 @@ public final class Entry {
     /// Clash key → child, kept up to date on add and remove: rebuilding it
     /// costs a Unicode fold per sibling, too much for every command.
     private var clashIndex: [String: Entry]?
-    /// Whether two children share a clash key (made outside Carrel), so
-    /// removing one must rebuild the index to find the other.
-    private var clashIndexHasDuplicates = false
-    private var clashKeyCache: String?
     private var foldedCache: [UInt8]?
 
     public init(name: EntryName, kind: EntryKind, created: Int64 = -1, modified: Int64 = 0) {
@@ -111,18 +111,14 @@ public final class Entry {
         return f
     }
 
-    /// The name's clash key (see `NameRules.key`), computed once per name.
-    var clashKey: String {
-        if let k = clashKeyCache { return k }
-        let k = NameRules.key(name.string)
-        clashKeyCache = k
-        return k
-    }
+    /// The name's clash key (see `NameRules.key`). Not cached: a String per
+    /// entry would cost megabytes, and it is needed only for a folder's
+    /// index build and on each add or remove once the index exists.
+    var clashKey: String { NameRules.key(name.string) }
 
     private func nameChanged(to newName: EntryName) {
         name = newName
         foldedCache = nil
-        clashKeyCache = nil
     }
 
     // MARK: Mutation. Each keeps file totals and caches right.
@@ -149,8 +145,11 @@ public final class Entry {
         if child.isFolderLike { folderCount -= 1 }
         adjustTotals(files: -child.fileTotal, entries: -child.subtreeSize)
         sortedCache = nil
-        if clashIndex != nil, clashIndex![child.clashKey] === child {
-            if clashIndexHasDuplicates { clashIndex = nil } else { clashIndex![child.clashKey] = nil }
+        if clashIndex != nil {
+            let key = child.clashKey
+            if clashIndex![key] === child {
+                if clashIndexHasDuplicates { clashIndex = nil } else { clashIndex![key] = nil }
+            }
         }
         return child
     }
@@ -212,7 +211,8 @@ public final class Entry {
             var index: [String: Entry] = [:]
             var duplicates = false
             for c in children.values {
-                if index[c.clashKey] == nil { index[c.clashKey] = c } else { duplicates = true }
+                let key = c.clashKey
+                if index[key] == nil { index[key] = c } else { duplicates = true }
             }
             clashIndex = index
             clashIndexHasDuplicates = duplicates
