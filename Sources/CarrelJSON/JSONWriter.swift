@@ -100,9 +100,9 @@ public struct JSONWriter {
             endArray()
         case .object(let fields):
             beginObject()
-            for k in fields.keys.sorted() {
+            for (k, v) in fields.sorted(by: { $0.key < $1.key }) {
                 key(k)
-                value(fields[k]!)
+                value(v)
             }
             endObject()
         }

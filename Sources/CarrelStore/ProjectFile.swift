@@ -26,8 +26,16 @@ public enum ProjectFile {
         BytePath.join(BytePath.join(projectPath, directoryName), fileName)
     }
 
+    /// The metadata now on disk. The watcher calls this after every batch
+    /// that touched `.carrel`, mostly for this process's own writes, so a
+    /// file still at the version last seen is not parsed again.
     public static func read(_ projectPath: [UInt8]) throws(Problem) -> ProjectMetadata {
-        let (_, meta) = try readRaw(projectPath)
+        let identity = Identity.of(path: markerPath(projectPath))
+        if let identity, let known = versions.version(of: projectPath), known.identity == identity {
+            return known.meta
+        }
+        let (raw, meta) = try readRaw(projectPath)
+        if let identity { versions.remember(projectPath, Version(identity: identity, raw: raw, meta: meta)) }
         return meta
     }
 
@@ -121,8 +129,25 @@ public enum ProjectFile {
         let device: UInt64, inode: UInt64, size: UInt64, modifiedNs: Int64
 
         static func of(_ name: [UInt8], in dir: Directory) -> Identity? {
-            guard let st = dir.stat(name), st.type == 1 else { return nil }
-            return Identity(device: st.device, inode: st.inode, size: st.size, modifiedNs: st.change_ns)
+            dir.stat(name).flatMap(Identity.init)
+        }
+
+        static func of(path: [UInt8]) -> Identity? {
+            var st = carrel_stat_t()
+            guard BytePath.withCString(path, { carrel_lstat_at(AT_FDCWD, $0, &st) }) == 0 else { return nil }
+            return Identity(st)
+        }
+
+        private init?(_ st: carrel_stat_t) {
+            guard st.type == 1 else { return nil }
+            self.init(device: st.device, inode: st.inode, size: st.size, modifiedNs: st.change_ns)
+        }
+
+        init(device: UInt64, inode: UInt64, size: UInt64, modifiedNs: Int64) {
+            self.device = device
+            self.inode = inode
+            self.size = size
+            self.modifiedNs = modifiedNs
         }
     }
 
