@@ -20,7 +20,7 @@ let package = Package(
         .target(name: "CarrelServer", dependencies: ["CarrelProtocol", "CarrelWorkspace", "CarrelModel", "CarrelJSON"]),
         .executableTarget(name: "carrel", dependencies: ["CarrelServer", "CarrelWorkspace", "CarrelModel", "CarrelJSON"]),
         // Drives the real `carrel lsp` over pipes on a synthetic library and reports timings (issue 3).
-        .executableTarget(name: "carrel-bench", dependencies: ["CarrelJSON", "CarrelProtocol"]),
+        .executableTarget(name: "carrel-bench", dependencies: ["CarrelJSON", "CarrelProtocol", "CCarrelSys"]),
         // Kills the real `carrel lsp` mid-operation, over and over, and checks nothing was lost (issue 4).
         .executableTarget(name: "carrel-torture", dependencies: ["CarrelJSON", "CarrelProtocol"]),
 

@@ -132,6 +132,9 @@ figures.append(Figure(name: "carrel.delete", samples: measure(iterations(200)) {
 figures.append(Figure(name: "carrel.restore", samples: measure(iterations(200)) { i in
     server.command("carrel.restore", ["uri": .string(uri(library.project + "/Trash/Renamed \(i)"))])
 }))
+// Right after them, while the disk is in the same mood.
+let floor = Figure(name: "disk floor of a Trash operation", samples: diskFloor(in: base + "/floor", iterations: iterations(200)))
+figures.append(floor)
 
 // Another process renames a file; time until the server says so.
 server.dropNotifications()
@@ -154,6 +157,7 @@ if options.json {
     var out: [String: JSONValue] = [
         "files": .int(options.files), "folders": .int(options.folders), "depth": .int(options.depth),
         "peakRSSMiB": .double((Double(rss) / 1024 * 10).rounded() / 10), "coldStartOverFind": .double((ratio * 100).rounded() / 100),
+        "diskFloorMs": .double((floor.median * 1000).rounded() / 1000),
         "fullTreeOverFind": .double((figures[2].median / findMedian * 100).rounded() / 100),
     ]
     out["figures"] = .array(figures.map { f in
@@ -172,4 +176,7 @@ if options.json {
     }
     print(String(format: "cold start / find walk: %.2f×   full tree / find walk: %.2f×   peak RSS: %.1f MiB",
                  ratio, figures[2].median / findMedian, Double(rss) / 1024))
+    let serverShare = figures.filter { $0.name == "carrel.delete" || $0.name == "carrel.restore" }
+        .map { String(format: "%@ %.3f ms", $0.name, $0.median - floor.median) }.joined(separator: ", ")
+    print("above the disk floor (server work): " + serverShare)
 }

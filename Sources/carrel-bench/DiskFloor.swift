@@ -1,0 +1,40 @@
+import CCarrelSys
+import Glibc
+
+/// The disk's share of a Trash operation, measured in the same run: the
+/// system calls `carrel.delete` makes to stay crash-safe, made directly,
+/// with no server. Its median is the floor under delete and restore; the
+/// rest is the server's own work. fsync latency on a virtual disk drifts by
+/// 2× over an hour, so only a floor from the same run means anything.
+///
+/// The calls, as in `ProjectFile.writeBySwap` and `Workspace.moveToTrash`:
+/// rewrite a 20 KB spare in place, fsync it, swap it with project.json,
+/// fsync the folder, move an item between two folders, fsync both at once.
+func diskFloor(in dir: String, iterations: Int) -> [Double] {
+    mkdir(dir, 0o755)
+    for sub in ["a", "b", "c"] { mkdir(dir + "/" + sub, 0o755) }
+    let a = open(dir + "/a", O_RDONLY | O_DIRECTORY), b = open(dir + "/b", O_RDONLY | O_DIRECTORY)
+    let c = open(dir + "/c", O_RDONLY | O_DIRECTORY)
+    defer { close(a); close(b); close(c) }
+    close(openat(a, "item.md", O_CREAT | O_WRONLY, 0o644))
+    close(openat(c, "project.json", O_CREAT | O_WRONLY, 0o644))
+    let record = [UInt8](repeating: 0x20, count: 20_000)
+    return measure(iterations) { i in
+        let (from, to) = i % 2 == 0 ? (a, b) : (b, a)
+        let fd = openat(c, "spare", O_WRONLY | O_CREAT, 0o644)
+        _ = record.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+        fsync(fd)
+        close(fd)
+        _ = carrel_rename_exchange(c, "spare", "project.json")
+        _ = carrel_fsync_dir(c)
+        _ = carrel_rename_noreplace(from, "item.md", to, "item.md")
+        let pair = (from, to)
+        var other = pthread_t()
+        withUnsafeMutablePointer(to: &other) { t in
+            _ = pthread_create(t, nil, { p in _ = carrel_fsync_dir(Int32(Int(bitPattern: p))); return nil },
+                               UnsafeMutableRawPointer(bitPattern: Int(pair.1)))
+        }
+        _ = carrel_fsync_dir(pair.0)
+        pthread_join(other, nil)
+    }
+}
