@@ -84,12 +84,27 @@ public final class Directory {
     }
 
     /// Makes a move durable: both folders fsynced at once, since each fsync
-    /// mostly waits for the disk and two waits overlap.
+    /// mostly waits for the disk and the waits overlap.
     public static func sync(_ a: Directory, _ b: Directory) {
-        let fds = (a.fd, b.fd)
-        DispatchQueue.concurrentPerform(iterations: 2) { i in _ = carrel_fsync_dir(i == 0 ? fds.0 : fds.1) }
-        withExtendedLifetime((a, b)) {}
+        sync([a, b])
     }
+
+    /// Fsyncs every folder given, all at once: the first on this thread,
+    /// each other on a thread of its own. (`concurrentPerform` would run no
+    /// more at once than there are cores, and these threads only wait.)
+    public static func sync(_ folders: [Directory]) {
+        let group = DispatchGroup()
+        for fd in folders.dropFirst().map(\.fd) {
+            syncQueue.async(group: group) { _ = carrel_fsync_dir(fd) }
+        }
+        if let first = folders.first { _ = carrel_fsync_dir(first.fd) }
+        group.wait()
+        withExtendedLifetime(folders) {}
+    }
+
+    /// Concurrent and not attached to the global pool, so each waiting
+    /// fsync gets a thread.
+    private static let syncQueue = DispatchQueue(label: "carrel.fsync", attributes: .concurrent)
 
     /// Names and d_type kinds of the entries (without "." and "..").
     public func list() throws(SysError) -> [(name: [UInt8], type: Int32)] {

@@ -43,7 +43,7 @@ public enum ProjectFile {
     public static func create(in project: Directory, _ meta: ProjectMetadata) throws(SysError) {
         if !project.exists(directoryName) { try project.makeDirectory(directoryName) }
         let carrelDir = try project.subdirectory(directoryName)
-        try write(encode(meta, over: [:]), in: carrelDir)
+        try write(.object(encode(meta, over: [:])), in: carrelDir)
     }
 
     /// Locked read-modify-write. Returns the metadata as written.
@@ -93,17 +93,55 @@ public enum ProjectFile {
 
         @discardableResult
         public func update(_ change: (inout ProjectMetadata) -> Void) throws(Problem) -> ProjectMetadata {
+            guard let staged = try stage(change) else { return try readUnderLock().1 }
+            return try commit(staged)
+        }
+
+        /// A new version of project.json, durable beside the current one but
+        /// not yet in its place (see `stage` and `commit`).
+        public struct Staged {
+            public let meta: ProjectMetadata
+            let json: [String: JSONValue]
+            let bytes: [UInt8]
+            /// Written to the spare and fsynced, ready to swap in.
+            let inSpare: Bool
+        }
+
+        /// The first half of an update: writes the changed metadata into the
+        /// spare and fsyncs it. Nothing a reader sees has changed yet. Nil
+        /// when the change changes nothing.
+        public func stage(_ change: (inout ProjectMetadata) -> Void) throws(Problem) -> Staged? {
             let (raw, before) = try readUnderLock()
             var meta = before
             change(&meta)
-            if meta != before {
-                let json = encode(meta, over: raw)
-                do { try write(json, in: carrelDir) } catch { throw .sys(error) }
-                if case .object(let written) = json, let identity = Identity.of(fileName, in: carrelDir) {
-                    versions.remember(projectPath, Version(identity: identity, raw: written, meta: meta))
+            guard meta != before else { return nil }
+            let json = encode(meta, over: raw)
+            var bytes = JSONValue.object(json).encoded(pretty: true)
+            bytes.append(0x0A)
+            let inSpare: Bool
+            do { inSpare = try writeSpare(bytes, in: carrelDir) } catch { throw .sys(error) }
+            return Staged(meta: meta, json: json, bytes: bytes, inSpare: inSpare)
+        }
+
+        /// The second half: puts a staged version in place, by swapping in
+        /// the spare or, where that cannot be done, by a temporary file
+        /// renamed over. Then fsyncs `.carrel` and `folders` at once, so a
+        /// move made between `stage` and `commit` costs one wait for the
+        /// disk, not two. A crash before that wait leaves project.json old
+        /// or new, whole, and the new version in the spare either way.
+        public func commit(_ staged: Staged, alsoSyncing folders: [Directory] = []) throws(Problem) -> ProjectMetadata {
+            let swapped = staged.inSpare && exchangeSpare(in: carrelDir)
+            if !swapped {
+                do { try writeByRename(staged.bytes, in: carrelDir, sync: false) } catch {
+                    Directory.sync(folders)
+                    throw .sys(error)
                 }
             }
-            return meta
+            Directory.sync([carrelDir] + folders)
+            if let identity = Identity.of(fileName, in: carrelDir) {
+                versions.remember(projectPath, Version(identity: identity, raw: staged.json, meta: staged.meta))
+            }
+            return staged.meta
         }
 
         /// project.json as it is now: the version this process last saw when
@@ -222,7 +260,7 @@ public enum ProjectFile {
 
     // MARK: Writing
 
-    public static func encode(_ meta: ProjectMetadata, over raw: [String: JSONValue]) -> JSONValue {
+    public static func encode(_ meta: ProjectMetadata, over raw: [String: JSONValue]) -> [String: JSONValue] {
         var out = raw
         out["version"] = .int(meta.version)
         out["type"] = .string(meta.type.id)
@@ -246,7 +284,7 @@ public enum ProjectFile {
         prefs["confirmDelete"] = .bool(meta.confirmDelete)
         prefs["defaultExtension"] = .string(meta.defaultExtension)
         out["preferences"] = .object(prefs)
-        return .object(out)
+        return out
     }
 
     /// Writes project.json atomically and durably: by swapping in the spare
@@ -254,20 +292,24 @@ public enum ProjectFile {
     static func write(_ json: JSONValue, in carrelDir: Directory) throws(SysError) {
         var bytes = json.encoded(pretty: true)
         bytes.append(0x0A)
-        if try writeBySwap(bytes, in: carrelDir) { return }
-        try writeByRename(bytes, in: carrelDir)
+        if try writeSpare(bytes, in: carrelDir), exchangeSpare(in: carrelDir) {
+            carrelDir.sync()
+            return
+        }
+        try writeByRename(bytes, in: carrelDir, sync: true)
     }
 
-    /// Rewrites the spare copy in place, fsyncs it, then exchanges it with
-    /// project.json in one atomic rename, so the old version becomes the
-    /// spare. project.json itself is never written in place: a crash leaves
-    /// it whole, old or new. The point is speed: a rename over project.json
-    /// frees the old file's blocks, and on ext4 that took as long as an fsync;
-    /// rewriting blocks already allocated costs almost nothing.
+    /// Rewrites the spare copy in place and fsyncs it, ready to be swapped
+    /// with project.json in one atomic rename (`exchangeSpare`), after which
+    /// the old version is the spare. project.json itself is never written in
+    /// place: a crash leaves it whole, old or new. The point is speed: a
+    /// rename over project.json frees the old file's blocks, and on ext4 that
+    /// took as long as an fsync; rewriting blocks already allocated costs
+    /// almost nothing.
     /// Returns false, having changed nothing that matters, when the spare
-    /// cannot be used (no RENAME_EXCHANGE, a spare that is not a plain file
-    /// of its own, no project.json yet).
-    static func writeBySwap(_ bytes: [UInt8], in carrelDir: Directory) throws(SysError) -> Bool {
+    /// cannot be used (a spare that is not a plain file of its own, no
+    /// project.json yet).
+    static func writeSpare(_ bytes: [UInt8], in carrelDir: Directory) throws(SysError) -> Bool {
         guard carrelDir.stat(fileName)?.type == 1 else { return false }
         let fd = BytePath.withCString(spareName) { openat(carrelDir.fd, $0, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644) }
         guard fd >= 0 else { return false }
@@ -289,15 +331,30 @@ public enum ProjectFile {
         guard failed == 0 else {
             throw SysError("write", BytePath.display(BytePath.join(carrelDir.path, fileName)), code: failed)
         }
-        let r = BytePath.withCString(spareName) { a in BytePath.withCString(fileName) { b in carrel_rename_exchange(carrelDir.fd, a, b) } }
-        guard r == 0 else { return false }
-        carrelDir.sync()
         return true
+    }
+
+    /// Swaps the spare with project.json. False where the filesystem has no
+    /// RENAME_EXCHANGE; nothing changed then.
+    static func exchangeSpare(in carrelDir: Directory) -> Bool {
+        BytePath.withCString(spareName) { a in BytePath.withCString(fileName) { b in carrel_rename_exchange(carrelDir.fd, a, b) } } == 0
+    }
+
+    /// The spare: the version before the last write, or, after a crash
+    /// between `Lock.stage`'s fsync and `Lock.commit`'s, the version that was
+    /// about to go in. Nil when it is missing or unreadable; it is only ever
+    /// a hint.
+    public static func readSpare(_ projectPath: [UInt8]) -> ProjectMetadata? {
+        let path = BytePath.join(BytePath.join(projectPath, directoryName), spareName)
+        guard let bytes = try? readFile(path), let json = try? JSONParser.parse(bytes),
+              case .object(let raw) = json else { return nil }
+        return try? decode(raw)
     }
 
     /// Temp file, fsync, rename over the old file, fsync of the folder. The
     /// temp name is hidden, so a crash never leaves anything visible.
-    static func writeByRename(_ bytes: [UInt8], in carrelDir: Directory) throws(SysError) {
+    /// Without `sync`, the caller fsyncs the folder.
+    static func writeByRename(_ bytes: [UInt8], in carrelDir: Directory, sync: Bool) throws(SysError) {
         let tmp = Array("\(tempPrefix)\(getpid())-\(Clock.nowMs())".utf8)
         let fd = BytePath.withCString(tmp) { openat(carrelDir.fd, $0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
         guard fd >= 0 else { throw SysError("create", BytePath.display(BytePath.join(carrelDir.path, tmp))) }
@@ -324,7 +381,7 @@ public enum ProjectFile {
             _ = BytePath.withCString(tmp) { unlinkat(carrelDir.fd, $0, 0) }
             throw e
         }
-        carrelDir.sync()
+        if sync { carrelDir.sync() }
     }
 
     public static func readFile(_ path: [UInt8], limit: Int = 16 << 20) throws(SysError) -> [UInt8] {

@@ -16,9 +16,11 @@ public enum DeletePlan {
 }
 
 /// Crash safety of multi-step operations (see Sources/ARCHITECTURE.md):
-/// - trash: the provenance record is written first, then the item moves. A
-///   crash between leaves a record for an item not in Trash, dropped on open.
-/// - restore: the item moves first, then its record goes. Same repair.
+/// - trash and restore: project.json with the record added (or dropped) is
+///   fsynced into the spare; the item moves and the spare is swapped in;
+///   the folders are fsynced at once. A crash keeps the move or the swap or
+///   both: a record without its item is dropped on open, an item without
+///   its record adopts the spare's.
 /// - delete for good: the item is renamed into `.carrel/purge/` (atomic), then
 ///   removed there. A crash mid-removal is finished on the next open.
 extension Workspace {
@@ -68,9 +70,10 @@ extension Workspace {
         let from = try open(parent, in: library)
         let to = try open(trash, in: library)
         let oldPath = entry.path
-        // Record and move under one lock: no other Carrel sees the record
-        // without the move (see `repair`). A crash between them leaves a
-        // record that the next open drops.
+        // Record and move under one lock, so no other Carrel sees one
+        // without the other (see `repair`). The record is fsynced into the
+        // spare before the move, so whichever half a crash keeps, the next
+        // open can tell where the item came from.
         var moveError: SysError?
         var trashedAs: EntryName?
         try withProjectLock(project) { lock throws(ProjectFile.Problem) in
@@ -81,24 +84,43 @@ extension Workspace {
                 let newName = n == 1 ? entry.name : EntryName(candidate)
                 n += 1
                 if trash.clash(with: candidate) != nil || to.exists(newName.bytes) { continue }
-                project.metadata = try lock.update { $0.trash[candidate] = .init(originalPath: original, deleted: Clock.nowMs()) }
+                let staged = try lock.stage { $0.trash[candidate] = .init(originalPath: original, deleted: Clock.nowMs()) }
                 do throws(SysError) {
                     try from.move(entry.name.bytes, to: to, as: newName.bytes)
                 } catch {
-                    project.metadata = (try? lock.update { $0.trash[candidate] = nil }) ?? project.metadata
+                    // Nothing visible changed: the staged record sits unused in the spare.
                     if error.code == EEXIST { continue }
                     moveError = error
                     return
                 }
                 trashedAs = newName
+                project.metadata = try commitAfterMove(staged, lock, project, syncing: [to, from])
                 return
             }
         }
         if let moveError { throw failure(for: moveError, name: entry.name.string) }
         guard let newName = trashedAs else { throw Failure(.conflict, .appeared(name: entry.name.string, parent: trash.name.string)) }
-        Directory.sync(to, from)
         entry.move(to: trash, as: newName)
         return Outcome(result: .item(.entry(entry, library)), changes: [Change(.moved, entry.path, from: oldPath, inTrash: true)])
+    }
+
+    /// Puts a staged project.json in place once its item has moved, and
+    /// makes both durable with one wait. The move already happened, so a
+    /// record that cannot be put in place is logged, not thrown: the item
+    /// is where the writer asked, and the next open adopts the record from
+    /// the spare.
+    func commitAfterMove(_ staged: ProjectFile.Lock.Staged?, _ lock: ProjectFile.Lock, _ project: Project,
+                         syncing folders: [Directory]) throws(ProjectFile.Problem) -> ProjectMetadata {
+        guard let staged else {
+            Directory.sync(folders)
+            return project.metadata
+        }
+        do {
+            return try lock.commit(staged, alsoSyncing: folders)
+        } catch {
+            log("could not update \(BytePath.display(ProjectFile.markerPath(project.root.path))) after a move: \(error); the next open repairs it")
+            return staged.meta
+        }
     }
 
     /// Runs `body` holding the project's lock, mapping its problems to failures.
@@ -195,28 +217,35 @@ extension Workspace {
         let from = try open(parent, in: library)
         let to = try open(destination, in: library)
         let oldPath = entry.path
-        var finalName = EntryName(originalName)
-        var n = 1
-        while true {
-            let candidate = n == 1 ? originalName : NameRules.numbered(originalName, n, isFolder: entry.isFolderLike)
-            // Back under its own name, it keeps its exact bytes, even when they are not UTF-8.
-            let newName = candidate == entry.name.string ? entry.name : EntryName(candidate)
-            n += 1
-            if destination.clash(with: candidate) != nil || to.exists(newName.bytes) { continue }
-            do {
-                try from.move(entry.name.bytes, to: to, as: newName.bytes)
-            } catch {
-                if error.code == EEXIST, n < 10_000 { continue }
-                throw failure(for: error, name: entry.name.string)
-            }
-            finalName = newName
-            break
-        }
-        Directory.sync(to, from)
         let wasTop = entry === top
         let topName = top.name.string
+        var moveError: SysError?
+        var finalName: EntryName?
+        // Move and record drop under one lock, as for a delete (see `moveToTrash`).
+        try withProjectLock(project) { lock throws(ProjectFile.Problem) in
+            let staged = wasTop ? try lock.stage { $0.trash[topName] = nil } : nil
+            var n = 1
+            while n < 10_000 {
+                let candidate = n == 1 ? originalName : NameRules.numbered(originalName, n, isFolder: entry.isFolderLike)
+                // Back under its own name, it keeps its exact bytes, even when they are not UTF-8.
+                let newName = candidate == entry.name.string ? entry.name : EntryName(candidate)
+                n += 1
+                if destination.clash(with: candidate) != nil || to.exists(newName.bytes) { continue }
+                do throws(SysError) {
+                    try from.move(entry.name.bytes, to: to, as: newName.bytes)
+                } catch {
+                    if error.code == EEXIST { continue }
+                    moveError = error
+                    return
+                }
+                finalName = newName
+                project.metadata = try commitAfterMove(staged, lock, project, syncing: [to, from])
+                return
+            }
+        }
+        if let moveError { throw failure(for: moveError, name: entry.name.string) }
+        guard let finalName else { throw Failure(.conflict, .appeared(name: originalName, parent: destination.name.string)) }
         entry.move(to: destination, as: finalName)
-        if wasTop { updateMetadata(project) { $0.trash[topName] = nil } }
         changes.append(Change(.moved, entry.path, from: oldPath))
         return Outcome(result: .item(.entry(entry, library)), changes: changes)
     }

@@ -119,19 +119,32 @@ public final class Workspace {
            let n = try? ProjectFile.locked(rootPath, { lock in lock.removeAbandonedTemporaries() }), n > 0 {
             log("repair: removed \(n) temporary file(s) of interrupted project.json writes in \(BytePath.display(rootPath))/.carrel")
         }
-        // Records whose item is not in Trash are left by a crash between
-        // writing the record and moving the item. The disk decides, under
-        // the lock that every Carrel holds across that pair of steps, so a
-        // record another process is about to honour is never dropped.
+        // A crash during a delete or a restore keeps the move, the swap of
+        // project.json, or both (see `moveToTrash`). Records whose item is
+        // not in Trash are dropped; an item in Trash without a record adopts
+        // the spare's, fsynced before the move. The disk decides, under the
+        // lock that every Carrel holds across those steps, so a record
+        // another process is about to honour is never dropped.
         guard let trashName = project.type.folder(.trash).flatMap({ project.metadata.path(of: $0) }) else { return }
         let trashPath = BytePath.join(rootPath, Array(trashName.utf8))
         func missing(_ name: String) -> Bool { Scanner.stat(BytePath.join(trashPath, Array(name.utf8))) == nil }
-        if project.metadata.trash.keys.contains(where: missing) {
-            if let meta = try? ProjectFile.update(rootPath, { m in m.trash = m.trash.filter { !missing($0.key) } }) {
-                log("repair: dropped Trash records of items no longer in \(BytePath.display(trashPath))")
-                project.metadata = meta
+        let unrecorded = Set((project.trash?.children.keys.map(\.string) ?? []).filter { project.metadata.trash[$0] == nil })
+        let adoptable = unrecorded.isEmpty ? [:] : (ProjectFile.readSpare(rootPath)?.trash ?? [:]).filter { unrecorded.contains($0.key) }
+        guard project.metadata.trash.keys.contains(where: missing) || !adoptable.isEmpty else { return }
+        var dropped = 0, adopted = 0
+        let meta = try? ProjectFile.update(rootPath) { m in
+            let stale = m.trash.keys.filter(missing)
+            for name in stale { m.trash[name] = nil }
+            dropped = stale.count
+            for (name, record) in adoptable where m.trash[name] == nil && !missing(name) {
+                m.trash[name] = record
+                adopted += 1
             }
         }
+        guard let meta else { return }
+        project.metadata = meta
+        if dropped > 0 { log("repair: dropped \(dropped) Trash record(s) of items no longer in \(BytePath.display(trashPath))") }
+        if adopted > 0 { log("repair: took \(adopted) Trash record(s) from .carrel/.project.json.previous for items in \(BytePath.display(trashPath))") }
     }
 
     // MARK: Finding things

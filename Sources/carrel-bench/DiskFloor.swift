@@ -7,9 +7,10 @@ import Glibc
 /// rest is the server's own work. fsync latency on a virtual disk drifts by
 /// 2× over an hour, so only a floor from the same run means anything.
 ///
-/// The calls, as in `ProjectFile.writeBySwap` and `Workspace.moveToTrash`:
-/// rewrite a 20 KB spare in place, fsync it, swap it with project.json,
-/// fsync the folder, move an item between two folders, fsync both at once.
+/// The calls, as in `ProjectFile.Lock.stage` and `commit` around the move
+/// in `Workspace.moveToTrash`: rewrite a 20 KB spare in place and fsync it;
+/// swap it with project.json; move an item between two folders; fsync the
+/// three folders at once.
 func diskFloor(in dir: String, iterations: Int) -> [Double] {
     mkdir(dir, 0o755)
     for sub in ["a", "b", "c"] { mkdir(dir + "/" + sub, 0o755) }
@@ -26,15 +27,20 @@ func diskFloor(in dir: String, iterations: Int) -> [Double] {
         fsync(fd)
         close(fd)
         _ = carrel_rename_exchange(c, "spare", "project.json")
-        _ = carrel_fsync_dir(c)
         _ = carrel_rename_noreplace(from, "item.md", to, "item.md")
-        let pair = (from, to)
-        var other = pthread_t()
-        withUnsafeMutablePointer(to: &other) { t in
-            _ = pthread_create(t, nil, { p in _ = carrel_fsync_dir(Int32(Int(bitPattern: p))); return nil },
-                               UnsafeMutableRawPointer(bitPattern: Int(pair.1)))
-        }
-        _ = carrel_fsync_dir(pair.0)
-        pthread_join(other, nil)
+        fsyncAtOnce([c, from, to])
     }
+}
+
+/// One thread per folder, as `Directory.sync` does.
+private func fsyncAtOnce(_ fds: [Int32]) {
+    var threads: [pthread_t] = []
+    for fd in fds.dropFirst() {
+        var t = pthread_t()
+        _ = pthread_create(&t, nil, { p in _ = carrel_fsync_dir(Int32(Int(bitPattern: p))); return nil },
+                           UnsafeMutableRawPointer(bitPattern: Int(fd)))
+        threads.append(t)
+    }
+    _ = carrel_fsync_dir(fds[0])
+    for t in threads { pthread_join(t, nil) }
 }

@@ -118,6 +118,26 @@ final class ProjectFileTests: XCTestCase {
         XCTAssertEqual(try ProjectFile.read(fx.bytes("P")).confirmDelete, false)
     }
 
+    /// A staged version is fsynced into the spare and nothing a reader sees
+    /// changes; the commit swaps it in. A change that changes nothing
+    /// stages nothing.
+    func testAStagedVersionWaitsInTheSpareUntilCommitted() throws {
+        let fx = try Fixture(#"P/.carrel/project.json = {"type":"poetry","version":1}"#)
+        try ProjectFile.locked(fx.bytes("P")) { lock throws(ProjectFile.Problem) in
+            XCTAssertNil(try lock.stage { $0.confirmDelete = true }, "already true")
+            guard let staged = try lock.stage({ $0.trash["a.md"] = .init(originalPath: "Draft/a.md", deleted: 5) }) else {
+                return XCTFail("a new record is a change")
+            }
+            XCTAssertEqual(fx.read("P/.carrel/project.json"), #"{"type":"poetry","version":1}"#, "not yet in place")
+            XCTAssertEqual(ProjectFile.readSpare(fx.bytes("P"))?.trash["a.md"]?.originalPath, "Draft/a.md")
+            let meta = try lock.commit(staged)
+            XCTAssertEqual(meta.trash["a.md"]?.originalPath, "Draft/a.md")
+        }
+        XCTAssertEqual(try ProjectFile.read(fx.bytes("P")).trash["a.md"]?.deleted, 5)
+        XCTAssertEqual(fx.read("P/.carrel/.project.json.previous"), #"{"type":"poetry","version":1}"#)
+        XCTAssertNil(ProjectFile.readSpare(fx.bytes("Q")), "no project, no spare")
+    }
+
     /// A spare that is a hard link of project.json, or a symlink, would turn
     /// the rewrite into an in-place write of something else. Neither is used.
     func testASpareThatIsALinkIsNeverWrittenThrough() throws {

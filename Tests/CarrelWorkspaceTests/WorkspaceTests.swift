@@ -164,6 +164,55 @@ final class WorkspaceTests: XCTestCase {
         XCTAssertEqual(fx.read("P/Ready/here.md"), "h")
     }
 
+    /// A crash can keep a delete's move and lose the swap of project.json
+    /// (or keep a restore's swap and lose its move). Either way an item sits
+    /// in Trash without a record in project.json, and the spare holds it.
+    func testAnItemInTrashWithoutARecordAdoptsTheSparesOnOpen() throws {
+        try open("""
+          P/.carrel/project.json = {"type":"poetry","trash":{"kept.md":{"from":"Ready/kept.md","deleted":1}}}
+          P/.carrel/.project.json.previous = {"type":"poetry","trash":{"lost.md":{"from":"Draft/Deep/lost.md","deleted":2},"kept.md":{"from":"Published/kept.md","deleted":9},"absent.md":{"from":"Draft/absent.md","deleted":3}}}
+          P/Trash/lost.md = l
+          P/Trash/kept.md = k
+          P/Trash/stray.md = s
+          """)
+        let meta = try ProjectFile.read(fx.bytes("P"))
+        XCTAssertEqual(meta.trash["lost.md"]?.originalPath, "Draft/Deep/lost.md", "adopted from the spare")
+        XCTAssertEqual(meta.trash["kept.md"]?.originalPath, "Ready/kept.md", "a record in project.json wins")
+        XCTAssertNil(meta.trash["absent.md"], "a spare record of an item not in Trash is not adopted")
+        XCTAssertNil(meta.trash["stray.md"])
+        _ = try ws.restore(try t("P/Trash/lost.md"))
+        XCTAssertEqual(fx.read("P/Draft/Deep/lost.md"), "l")
+        _ = try ws.restore(try t("P/Trash/stray.md"))
+        XCTAssertEqual(fx.read("P/stray.md"), "s", "with no record anywhere, the item goes to the project root")
+    }
+
+    func testAnUnreadableSpareIsIgnored() throws {
+        try open("""
+          P/.carrel/project.json = {"type":"poetry"}
+          P/.carrel/.project.json.previous = {"type":"poetry","trash":{"x.md":{"fr
+          P/Trash/x.md = x
+          """)
+        XCTAssertEqual(try ProjectFile.read(fx.bytes("P")).trash, [:])
+        _ = try ws.restore(try t("P/Trash/x.md"))
+        XCTAssertEqual(fx.read("P/x.md"), "x")
+    }
+
+    /// After a delete and a restore, project.json and its spare hold the
+    /// versions with and without the record, whichever way round.
+    func testDeleteAndRestoreEachLeaveTheOtherVersionInTheSpare() throws {
+        try open("""
+          P/.carrel/project.json = {"type":"poetry"}
+          P/Draft/a.md = a
+          """)
+        _ = try ws.delete(try t("P/Draft/a.md"))
+        XCTAssertEqual(try ProjectFile.read(fx.bytes("P")).trash["a.md"]?.originalPath, "Draft/a.md")
+        XCTAssertEqual(ProjectFile.readSpare(fx.bytes("P"))?.trash["a.md"] == nil, true)
+        _ = try ws.restore(try t("P/Trash/a.md"))
+        XCTAssertEqual(fx.read("P/Draft/a.md"), "a")
+        XCTAssertNil(try ProjectFile.read(fx.bytes("P")).trash["a.md"])
+        XCTAssertEqual(ProjectFile.readSpare(fx.bytes("P"))?.trash["a.md"]?.originalPath, "Draft/a.md")
+    }
+
     func testLockedProjectIsShownButNeverChanged() throws {
         try open("""
           P/.carrel/project.json = {"type":"poetry","version":7}
