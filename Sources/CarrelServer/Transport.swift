@@ -52,9 +52,14 @@ public final class StdioTransport: MessageSink, @unchecked Sendable {
         let header = Array("Content-Length: \(body.count)\r\n\r\n".utf8)
         lock.lock()
         defer { lock.unlock() }
-        // Header and body written separately: a 50 MB tree is never copied to be framed.
-        writeAll(header)
-        writeAll(body)
+        // A small message goes out in one write, so the client wakes once;
+        // a large one (a 50 MB tree) is never copied to be framed.
+        if body.count <= 1 << 16 {
+            writeAll(header + body)
+        } else {
+            writeAll(header)
+            writeAll(body)
+        }
     }
 
     private func writeAll(_ bytes: [UInt8]) {

@@ -268,11 +268,16 @@ public enum ProjectFile {
         var folders: [String: JSONValue] = [:]
         for (role, path) in meta.folders { folders[role.rawValue] = .string(path) }
         out["folders"] = .object(folders)
-        var trash: [String: JSONValue] = [:]
+        // Records are rebuilt only where they changed: a delete touches one
+        // of possibly hundreds, and unknown keys in the others stay as they are.
+        let before = raw["trash"]?.objectValue ?? [:]
+        var trash = before.filter { meta.trash[$0.key] != nil }
         for (name, r) in meta.trash {
-            var record = raw["trash"]?[name]?.objectValue ?? [:]
-            record["from"] = .string(r.originalPath)
-            record["deleted"] = .int(Int(r.deleted))
+            let from = JSONValue.string(r.originalPath), deleted = JSONValue.int(Int(r.deleted))
+            var record = before[name]?.objectValue ?? [:]
+            if record["from"] == from, record["deleted"] == deleted { continue }
+            record["from"] = from
+            record["deleted"] = deleted
             trash[name] = .object(record)
         }
         out["trash"] = .object(trash)

@@ -64,6 +64,7 @@ let state = base + "/state"
 let env = ["XDG_STATE_HOME": state, "XDG_DATA_HOME": state, "HOME": state]
 FileHandle.standardError.write(Data("carrel-bench: generating \(options.files) files in \(options.folders) folders…\n".utf8))
 try library.make()
+sync()
 defer { if !options.keep { try? FileManager.default.removeItem(atPath: base) } }
 
 var figures: [Figure] = []

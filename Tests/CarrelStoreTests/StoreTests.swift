@@ -105,6 +105,25 @@ final class ProjectFileTests: XCTestCase {
         XCTAssertEqual(fx.listing("P/.carrel", includeHidden: true), [".project.json.previous", "lock", "project.json"])
     }
 
+    /// Only the records that changed are rebuilt; the others keep every key.
+    func testTrashRecordsKeepUnknownKeysWhenOthersChange() throws {
+        let fx = try Fixture("""
+          P/.carrel/project.json = {"type":"poetry","trash":{"a.md":{"from":"Draft/a.md","deleted":1,"by":"phone"},"b.md":{"from":"Draft/b.md","deleted":2,"by":"laptop"}}}
+          """)
+        try ProjectFile.update(fx.bytes("P")) {
+            $0.trash["c.md"] = .init(originalPath: "Ready/c.md", deleted: 3)
+            $0.trash["b.md"] = .init(originalPath: "Ready/b.md", deleted: 4)
+        }
+        var json = try JSONParser.parse(fx.read("P/.carrel/project.json")!)
+        XCTAssertEqual(json["trash"]?["a.md"], ["from": "Draft/a.md", "deleted": 1, "by": "phone"])
+        XCTAssertEqual(json["trash"]?["b.md"], ["from": "Ready/b.md", "deleted": 4, "by": "laptop"])
+        XCTAssertEqual(json["trash"]?["c.md"], ["from": "Ready/c.md", "deleted": 3])
+        try ProjectFile.update(fx.bytes("P")) { $0.trash["a.md"] = nil }
+        json = try JSONParser.parse(fx.read("P/.carrel/project.json")!)
+        XCTAssertNil(json["trash"]?["a.md"])
+        XCTAssertEqual(json["trash"]?["b.md"]?["by"], "laptop")
+    }
+
     /// A rewrite fills the spare copy and swaps it in: project.json is never
     /// written in place, and the version before stays as the spare.
     func testARewriteSwapsInTheSpareAndKeepsThePreviousVersion() throws {
