@@ -38,6 +38,7 @@ extension Server {
 
     /// Answers with the command's result, then tells every client what changed.
     func finish(_ id: RequestID, _ outcome: Outcome) {
+        workspace.expectEvents(of: outcome.changes)
         switch outcome.result {
         case .item(let item): reply(id) { w in node(item).write(to: &w, children: nil) }
         case .deleted(let n): reply(id, ["deleted": .int(n)])

@@ -25,6 +25,12 @@ public enum BytePath {
         return out
     }
 
+    /// The folder and the last name of an absolute path.
+    public static func split(_ p: [UInt8]) -> (folder: [UInt8], name: [UInt8]) {
+        guard let slash = p.lastIndex(of: UInt8(ascii: "/")) else { return ([], p) }
+        return (slash == 0 ? [UInt8(ascii: "/")] : Array(p[..<slash]), Array(p[(slash + 1)...]))
+    }
+
     public static func display(_ p: [UInt8]) -> String { String(decoding: p, as: UTF8.self) }
 
     /// Runs `body` with a NUL-terminated copy of the path.

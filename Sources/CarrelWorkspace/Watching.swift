@@ -12,6 +12,9 @@ final class WatchState {
     var polled: [ObjectIdentifier: Entry] = [:]
     /// Folders that changed between their scan and their watch: reconcile them.
     var stale: [Entry] = []
+    var expected = ExpectedEvents()
+    /// How many folders `reconcile` has read, for tests of what it skips.
+    var folderReads = 0
     var warned = false
     let log: (String) -> Void
 
@@ -75,7 +78,73 @@ final class WatchState {
     }
 }
 
+/// The events this server's own commands will make the kernel report. The
+/// model already shows those changes, so the folders need no re-read: after
+/// a delete that would be two folders read and every child stat'ed, on the
+/// work thread, ahead of the next command. An event that matches nothing
+/// (another program's, or one that arrives once the folder moved) still
+/// gets its folder reconciled.
+struct ExpectedEvents {
+    enum Kind { case created, movedFrom, movedTo }
+
+    struct Key: Hashable {
+        let folder: [UInt8]
+        let name: [UInt8]
+        let kind: Kind
+    }
+
+    private var pending: [Key: (count: Int, sinceMs: Int64)] = [:]
+    /// The kernel queues an event before the system call returns, and the
+    /// watcher delivers within ~70 ms, so an expectation older than this
+    /// matched nothing and is dropped before it could hide a real change.
+    static let lifetimeMs: Int64 = 2_000
+
+    mutating func expect(_ changes: [Change], nowMs: Int64) {
+        func add(_ path: [UInt8], _ kind: Kind) {
+            let (folder, name) = BytePath.split(path)
+            pending[Key(folder: folder, name: name, kind: kind), default: (0, nowMs)].count += 1
+        }
+        for change in changes {
+            switch change.kind {
+            case .created: add(change.path, .created)
+            case .moved:
+                guard let from = change.oldPath else { continue }
+                add(from, .movedFrom)
+                add(change.path, .movedTo)
+            case .deleted, .changed: continue
+            }
+        }
+    }
+
+    /// Whether the event was expected; each expectation is used once.
+    mutating func consume(_ event: WatchEvent, in folder: [UInt8], nowMs: Int64) -> Bool {
+        guard !pending.isEmpty else { return false }
+        let kind: Kind
+        if event.isMovedFrom { kind = .movedFrom } else if event.isMovedTo { kind = .movedTo } else if event.isCreate { kind = .created } else { return false }
+        let key = Key(folder: folder, name: event.name, kind: kind)
+        guard let found = pending[key], nowMs - found.sinceMs <= Self.lifetimeMs else { return false }
+        pending[key] = found.count > 1 ? (found.count - 1, found.sinceMs) : nil
+        return true
+    }
+
+    mutating func dropExpired(nowMs: Int64) {
+        guard !pending.isEmpty else { return }
+        pending = pending.filter { nowMs - $0.value.sinceMs <= Self.lifetimeMs }
+    }
+
+    mutating func removeAll() { pending = [:] }
+
+    var isEmpty: Bool { pending.isEmpty }
+}
+
 extension Workspace {
+    /// Notes the events a command's changes will make the kernel report
+    /// (see `ExpectedEvents`). The owner calls this before the watcher's
+    /// next batch can be applied.
+    public func expectEvents(of changes: [Change]) {
+        watching?.expected.expect(changes, nowMs: Clock.nowMs())
+    }
+
     /// Starts watching every library. `deliver` is called on the watcher's
     /// thread; the owner hands the events back to `apply` on its own queue.
     public func startWatching(log: @escaping (String) -> Void, deliver: @escaping @Sendable ([WatchEvent]) -> Void) {
@@ -104,7 +173,12 @@ extension Workspace {
     /// Brings the model in line with what the kernel reported, returning what changed.
     public func apply(_ events: [WatchEvent]) -> [Change] {
         guard let state = watching else { return [] }
-        if events.contains(where: \.isOverflow) { return rescanAll() }
+        if events.contains(where: \.isOverflow) {
+            state.expected.removeAll()
+            return rescanAll()
+        }
+        let nowMs = Clock.nowMs()
+        state.expected.dropExpired(nowMs: nowMs)
         var changes: [Change] = []
         var dirty: [ObjectIdentifier: Entry] = [:]
         var movedFrom: [UInt32: (Entry, [UInt8])] = [:]
@@ -126,6 +200,7 @@ extension Workspace {
                 continue
             }
             if Scanner.isHidden(ev.name) || ev.name.isEmpty { continue }
+            if state.expected.consume(ev, in: dir.path, nowMs: nowMs) { continue }
             dirty[ObjectIdentifier(dir)] = dir
             if ev.isMovedFrom { movedFrom[ev.cookie] = (dir, ev.name) }
             if ev.isMovedTo, let (fromDir, fromName) = movedFrom.removeValue(forKey: ev.cookie) {
@@ -165,6 +240,7 @@ extension Workspace {
     /// Compares one directory's children with the disk and fixes the model.
     func reconcile(_ dir: Entry) -> [Change] {
         guard let library = library(of: dir), dir.kind == .directory else { return [] }
+        watching?.folderReads += 1
         guard let onDisk = Scanner.readDirectory(dir.path) else {
             dir.unreadable = Scanner.stat(dir.path) != nil
             return []

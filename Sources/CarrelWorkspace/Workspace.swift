@@ -72,11 +72,15 @@ public final class Workspace {
         }
         do {
             let meta = try ProjectFile.read(path)
-            let project = library.projects[id] ?? Project(root: entry, metadata: meta)
+            let known = library.projects[id]
+            let project = known ?? Project(root: entry, metadata: meta)
+            // The watcher reloads after every write to `.carrel`, mostly this
+            // server's own; a version the model already has needs no repair.
+            let unchanged = known?.metadata == meta
             project.metadata = meta
             library.projects[id] = project
             library.lockedProjects[id] = nil
-            repair(project, in: library)
+            if !unchanged { repair(project, in: library) }
             return project
         } catch {
             library.projects[id] = nil
@@ -103,17 +107,19 @@ public final class Workspace {
         let root = project.root
         let rootPath = root.path
         guard let dir = try? Directory.open(rootPath) else { return }
+        var recreated = false
         for folder in project.type.directories {
             guard let name = project.metadata.path(of: folder), !name.contains("/") else { continue }
             if root.child(name) == nil, !dir.exists(Array(name.utf8)) {
                 if (try? dir.makeDirectory(Array(name.utf8))) != nil, let e = Scanner.entry(dirfd: dir.fd, name: Array(name.utf8)) {
                     log("repair: recreated the permanent folder \(BytePath.display(rootPath))/\(name)")
+                    recreated = true
                     root.add(e)
                     watching?.watchTree(e, library: library, workspace: self)
                 }
             }
         }
-        dir.sync()
+        if recreated { dir.sync() }
         finishPurges(project)
         if ProjectFile.hasTemporaries(rootPath),
            let n = try? ProjectFile.locked(rootPath, { lock in lock.removeAbandonedTemporaries() }), n > 0 {
