@@ -18,7 +18,7 @@ let package = Package(
         .target(name: "CarrelWorkspace", dependencies: ["CarrelModel", "CarrelStore"]),
         .target(name: "CarrelProtocol", dependencies: ["CarrelJSON"]),
         .target(name: "CarrelServer", dependencies: ["CarrelProtocol", "CarrelWorkspace", "CarrelModel", "CarrelJSON"]),
-        .executableTarget(name: "carrel", dependencies: ["CarrelServer", "CarrelWorkspace", "CarrelModel", "CarrelJSON"]),
+        .executableTarget(name: "carrel", dependencies: ["CarrelServer", "CarrelWorkspace", "CarrelModel", "CarrelJSON", "CCarrelSys"]),
         // Drives the real `carrel lsp` over pipes on a synthetic library and reports timings (issue 3).
         .executableTarget(name: "carrel-bench", dependencies: ["CarrelJSON", "CarrelProtocol", "CCarrelSys"]),
         // Kills the real `carrel lsp` mid-operation, over and over, and checks nothing was lost (issue 4).

@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,6 +110,8 @@ void carrel_dir_close(carrel_dir *dir) {
 }
 
 int carrel_fsync_dir(int dirfd) { return fsync(dirfd); }
+
+int carrel_limit_malloc_arenas(int n) { return mallopt(M_ARENA_MAX, n); }
 
 int carrel_flock_exclusive(int fd) {
     int r;

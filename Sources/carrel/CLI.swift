@@ -1,3 +1,4 @@
+import CCarrelSys
 import CarrelJSON
 import CarrelModel
 import CarrelProtocol
@@ -51,6 +52,10 @@ enum CLI {
     }
 
     static func lsp(_ options: Options) -> Int32 {
+        // The first scan allocates on several threads. glibc would give each
+        // its own arena and keep their free space apart; two arenas kept the
+        // peak 2 to 3 MiB lower at 130k nodes, with the same scan speed.
+        _ = carrel_limit_malloc_arenas(2)
         let log = Log(trafficFile: options.value("--log-file"))
         let transport = StdioTransport(log: log)
         let server = Server(sink: transport, log: log) { code in exit(code) }

@@ -55,6 +55,9 @@ void carrel_dir_close(carrel_dir *dir);
 /// fsync of a directory, so renames inside it are durable.
 int carrel_fsync_dir(int dirfd);
 
+/* mallopt(M_ARENA_MAX, n): caps glibc's per-thread malloc arenas. */
+int carrel_limit_malloc_arenas(int n);
+
 /// Advisory whole-file lock (flock LOCK_EX), blocking. Returns 0 or -1.
 int carrel_flock_exclusive(int fd);
 int carrel_flock_unlock(int fd);
