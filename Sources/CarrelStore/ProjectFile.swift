@@ -93,7 +93,7 @@ public enum ProjectFile {
 
         @discardableResult
         public func update(_ change: (inout ProjectMetadata) -> Void) throws(Problem) -> ProjectMetadata {
-            guard let staged = try stage(change) else { return try readUnderLock().1 }
+            guard let staged = try stage(change) else { return try readUnderLock().meta }
             return try commit(staged)
         }
 
@@ -105,14 +105,17 @@ public enum ProjectFile {
             let bytes: [UInt8]
             /// Written to the spare and fsynced, ready to swap in.
             let inSpare: Bool
+            /// project.json as it was when staged: the spare once swapped.
+            let replacing: Identity?
         }
 
         /// The first half of an update: writes the changed metadata into the
         /// spare and fsyncs it. Nothing a reader sees has changed yet. Nil
         /// when the change changes nothing.
         public func stage(_ change: (inout ProjectMetadata) -> Void) throws(Problem) -> Staged? {
-            let (raw, before) = try readUnderLock()
+            let (raw, before, identity) = try readUnderLock()
             var meta = before
+            adoptRecordsStagedByOthers(into: &meta, current: identity)
             change(&meta)
             guard meta != before else { return nil }
             let json = encode(meta, over: raw)
@@ -120,7 +123,26 @@ public enum ProjectFile {
             bytes.append(0x0A)
             let inSpare: Bool
             do { inSpare = try writeSpare(bytes, in: carrelDir) } catch { throw .sys(error) }
-            return Staged(meta: meta, json: json, bytes: bytes, inSpare: inSpare)
+            return Staged(meta: meta, json: json, bytes: bytes, inSpare: inSpare, replacing: identity)
+        }
+
+        /// A spare newer than project.json is a version another Carrel
+        /// staged and never swapped in: it was killed between moving an item
+        /// into Trash and the swap, so the spare alone holds that item's
+        /// record. Such records, for items in Trash without one, are taken
+        /// over before the spare is rewritten. (On open, `Workspace.repair`
+        /// does the same.) A spare this process swapped out is skipped
+        /// without being read.
+        func adoptRecordsStagedByOthers(into meta: inout ProjectMetadata, current: Identity?) {
+            guard let spare = Identity.of(spareName, in: carrelDir) else { return }
+            if let known = versions.version(of: projectPath), known.spareIdentity == spare { return }
+            guard let current, spare.modifiedNs >= current.modifiedNs,
+                  let staged = readSpare(projectPath), !staged.trash.isEmpty,
+                  let trash = meta.type.folder(.trash).flatMap({ meta.path(of: $0) }) else { return }
+            let trashPath = BytePath.join(projectPath, Array(trash.utf8))
+            for (name, record) in staged.trash where meta.trash[name] == nil {
+                if Scanner.stat(BytePath.join(trashPath, Array(name.utf8))) != nil { meta.trash[name] = record }
+            }
         }
 
         /// The second half: puts a staged version in place, by swapping in
@@ -139,21 +161,22 @@ public enum ProjectFile {
             }
             Directory.sync([carrelDir] + folders)
             if let identity = Identity.of(fileName, in: carrelDir) {
-                versions.remember(projectPath, Version(identity: identity, raw: staged.json, meta: staged.meta))
+                versions.remember(projectPath, Version(identity: identity, raw: staged.json, meta: staged.meta,
+                                                       spareIdentity: swapped ? staged.replacing : nil))
             }
             return staged.meta
         }
 
         /// project.json as it is now: the version this process last saw when
         /// the file is still that version, else read and parsed again.
-        func readUnderLock() throws(Problem) -> ([String: JSONValue], ProjectMetadata) {
+        func readUnderLock() throws(Problem) -> (raw: [String: JSONValue], meta: ProjectMetadata, identity: Identity?) {
             let identity = Identity.of(fileName, in: carrelDir)
             if let identity, let known = versions.version(of: projectPath), known.identity == identity {
-                return (known.raw, known.meta)
+                return (known.raw, known.meta, identity)
             }
             let (raw, meta) = try readRaw(projectPath)
             if let identity { versions.remember(projectPath, Version(identity: identity, raw: raw, meta: meta)) }
-            return (raw, meta)
+            return (raw, meta, identity)
         }
     }
 
@@ -193,6 +216,8 @@ public enum ProjectFile {
         let identity: Identity
         let raw: [String: JSONValue]
         let meta: ProjectMetadata
+        /// The spare as this process left it: the version it swapped out.
+        var spareIdentity: Identity? = nil
     }
 
     /// Each project's project.json as this process last read or wrote it.

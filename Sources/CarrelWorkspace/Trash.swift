@@ -20,7 +20,8 @@ public enum DeletePlan {
 ///   fsynced into the spare; the item moves and the spare is swapped in;
 ///   the folders are fsynced at once. A crash keeps the move or the swap or
 ///   both: a record without its item is dropped on open, an item without
-///   its record adopts the spare's.
+///   its record adopts the spare's (on open, or by the next writer when the
+///   spare is newer than project.json: `ProjectFile.Lock.stage`).
 /// - delete for good: the item is renamed into `.carrel/purge/` (atomic), then
 ///   removed there. A crash mid-removal is finished on the next open.
 extension Workspace {

@@ -3,6 +3,7 @@ import CarrelModel
 import CarrelStore
 import CarrelTestSupport
 import Glibc
+import Foundation
 import XCTest
 
 final class DirectoryTests: XCTestCase {
@@ -155,6 +156,30 @@ final class ProjectFileTests: XCTestCase {
         XCTAssertEqual(try ProjectFile.read(fx.bytes("P")).trash["a.md"]?.deleted, 5)
         XCTAssertEqual(fx.read("P/.carrel/.project.json.previous"), #"{"type":"poetry","version":1}"#)
         XCTAssertNil(ProjectFile.readSpare(fx.bytes("Q")), "no project, no spare")
+    }
+
+    /// Another Carrel was killed between moving an item into Trash and its
+    /// swap, so only the spare, newer than project.json, holds the record.
+    /// The next writer takes it over before it rewrites the spare. A spare
+    /// older than project.json is the version before, and is not used.
+    func testAWriterTakesOverARecordStagedByAKilledOne() throws {
+        let spare = #"{"type":"poetry","trash":{"x.md":{"from":"Draft/x.md","deleted":1},"gone.md":{"from":"Draft/gone.md","deleted":2}}}"#
+        let fx = try Fixture("""
+          P/.carrel/project.json = {"type":"poetry"}
+          P/.carrel/.project.json.previous = \(spare)
+          P/Trash/x.md = x
+          Q/.carrel/project.json = {"type":"poetry"}
+          Q/.carrel/.project.json.previous = \(spare)
+          Q/Trash/x.md = x
+          """)
+        let hourAgo = Date().addingTimeInterval(-3600)
+        try FileManager.default.setAttributes([.modificationDate: hourAgo], ofItemAtPath: fx.path + "/P/.carrel/project.json")
+        try FileManager.default.setAttributes([.modificationDate: hourAgo], ofItemAtPath: fx.path + "/Q/.carrel/.project.json.previous")
+        for p in ["P", "Q"] { try ProjectFile.update(fx.bytes(p)) { $0.sort = SortSetting(by: .created, descending: false) } }
+        let taken = try ProjectFile.read(fx.bytes("P")).trash
+        XCTAssertEqual(taken["x.md"]?.originalPath, "Draft/x.md", "the killed writer's record survives the rewrite")
+        XCTAssertNil(taken["gone.md"], "no item in Trash, no record")
+        XCTAssertEqual(try ProjectFile.read(fx.bytes("Q")).trash, [:], "an older spare is the version before")
     }
 
     /// A spare that is a hard link of project.json, or a symlink, would turn
