@@ -75,34 +75,54 @@ extension Workspace {
         // without the other (see `repair`). The record is fsynced into the
         // spare before the move, so whichever half a crash keeps, the next
         // open can tell where the item came from.
-        var moveError: SysError?
-        var trashedAs: EntryName?
+        var moved = FreeNameMove.noFreeName
         try withProjectLock(project) { lock throws(ProjectFile.Problem) in
-            var n = 1
-            while n < 10_000 {
-                let candidate = n == 1 ? entry.name.string : NameRules.numbered(entry.name.string, n, isFolder: entry.isFolderLike)
-                // Unsuffixed, the item keeps its exact bytes, even when they are not UTF-8.
-                let newName = n == 1 ? entry.name : EntryName(candidate)
-                n += 1
-                if trash.clash(with: candidate) != nil || to.exists(newName.bytes) { continue }
-                let staged = try lock.stage { $0.trash[candidate] = .init(originalPath: original, deleted: Clock.nowMs()) }
-                do throws(SysError) {
-                    try from.move(entry.name.bytes, to: to, as: newName.bytes)
-                } catch {
-                    // Nothing visible changed: the staged record sits unused in the spare.
-                    if error.code == EEXIST { continue }
-                    moveError = error
-                    return
-                }
-                trashedAs = newName
+            moved = try moveUnderFreeName(entry, base: entry.name.string, from: from, into: trash, to) { name throws(ProjectFile.Problem) in
+                try lock.stage { $0.trash[name] = .init(originalPath: original, deleted: Clock.nowMs()) }
+            }
+            if case .moved(_, let staged) = moved {
                 project.metadata = try commitAfterMove(staged, lock, project, syncing: [to, from])
-                return
             }
         }
-        if let moveError { throw failure(for: moveError, name: entry.name.string) }
-        guard let newName = trashedAs else { throw Failure(.conflict, .appeared(name: entry.name.string, parent: trash.name.string)) }
-        entry.move(to: trash, as: newName)
+        switch moved {
+        case .failed(let error): throw failure(for: error, name: entry.name.string)
+        case .noFreeName: throw Failure(.conflict, .appeared(name: entry.name.string, parent: trash.name.string))
+        case .moved(let newName, _): entry.move(to: trash, as: newName)
+        }
         return Outcome(result: .item(.entry(entry, library)), changes: [Change(.moved, entry.path, from: oldPath, inTrash: true)])
+    }
+
+    enum FreeNameMove {
+        case moved(EntryName, ProjectFile.Lock.Staged?)
+        case failed(SysError)
+        case noFreeName
+    }
+
+    /// Moves `entry` into `folder` as `base`, or the first of "base 2",
+    /// "base 3"… that is free both in the model and on disk; never over an
+    /// existing name. `staging` runs before each try and may stage a
+    /// project.json that names the candidate. A name that appears between
+    /// the check and the move (EEXIST) is skipped; its staged version stays
+    /// unused in the spare.
+    func moveUnderFreeName(_ entry: Entry, base: String, from: Directory, into folder: Entry, _ to: Directory,
+                           staging: (String) throws(ProjectFile.Problem) -> ProjectFile.Lock.Staged?) throws(ProjectFile.Problem) -> FreeNameMove {
+        var n = 1
+        while n < 10_000 {
+            let candidate = n == 1 ? base : NameRules.numbered(base, n, isFolder: entry.isFolderLike)
+            // Under its own name, the item keeps its exact bytes, even when they are not UTF-8.
+            let newName = candidate == entry.name.string ? entry.name : EntryName(candidate)
+            n += 1
+            if folder.clash(with: candidate) != nil || to.exists(newName.bytes) { continue }
+            let staged = try staging(candidate)
+            do throws(SysError) {
+                try from.move(entry.name.bytes, to: to, as: newName.bytes)
+            } catch {
+                if error.code == EEXIST { continue }
+                return .failed(error)
+            }
+            return .moved(newName, staged)
+        }
+        return .noFreeName
     }
 
     /// Puts a staged project.json in place once its item has moved, and
@@ -220,33 +240,20 @@ extension Workspace {
         let oldPath = entry.path
         let wasTop = entry === top
         let topName = top.name.string
-        var moveError: SysError?
-        var finalName: EntryName?
+        var moved = FreeNameMove.noFreeName
         // Move and record drop under one lock, as for a delete (see `moveToTrash`).
         try withProjectLock(project) { lock throws(ProjectFile.Problem) in
             let staged = wasTop ? try lock.stage { $0.trash[topName] = nil } : nil
-            var n = 1
-            while n < 10_000 {
-                let candidate = n == 1 ? originalName : NameRules.numbered(originalName, n, isFolder: entry.isFolderLike)
-                // Back under its own name, it keeps its exact bytes, even when they are not UTF-8.
-                let newName = candidate == entry.name.string ? entry.name : EntryName(candidate)
-                n += 1
-                if destination.clash(with: candidate) != nil || to.exists(newName.bytes) { continue }
-                do throws(SysError) {
-                    try from.move(entry.name.bytes, to: to, as: newName.bytes)
-                } catch {
-                    if error.code == EEXIST { continue }
-                    moveError = error
-                    return
-                }
-                finalName = newName
+            moved = try moveUnderFreeName(entry, base: originalName, from: from, into: destination, to) { _ throws(ProjectFile.Problem) in staged }
+            if case .moved(_, let staged) = moved {
                 project.metadata = try commitAfterMove(staged, lock, project, syncing: [to, from])
-                return
             }
         }
-        if let moveError { throw failure(for: moveError, name: entry.name.string) }
-        guard let finalName else { throw Failure(.conflict, .appeared(name: originalName, parent: destination.name.string)) }
-        entry.move(to: destination, as: finalName)
+        switch moved {
+        case .failed(let error): throw failure(for: error, name: entry.name.string)
+        case .noFreeName: throw Failure(.conflict, .appeared(name: originalName, parent: destination.name.string))
+        case .moved(let newName, _): entry.move(to: destination, as: newName)
+        }
         changes.append(Change(.moved, entry.path, from: oldPath))
         return Outcome(result: .item(.entry(entry, library)), changes: changes)
     }
