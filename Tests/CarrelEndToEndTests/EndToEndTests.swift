@@ -8,6 +8,10 @@ import XCTest
 final class EndToEndTests: XCTestCase {
     var home: Fixture!
 
+    // XCTest keeps every test case object until the run ends, so a
+    // fixture held here is removed only when let go of.
+    override func tearDown() { home = nil }
+
     func spawn() throws -> ProcessClient {
         home = try Fixture()
         return try ProcessClient(environment: ["XDG_DATA_HOME": home.path + "/data", "XDG_STATE_HOME": home.path + "/state", "HOME": home.path])

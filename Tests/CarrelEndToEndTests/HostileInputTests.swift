@@ -12,6 +12,10 @@ import XCTest
 final class HostileInputTests: XCTestCase {
     var home: Fixture!
 
+    // XCTest keeps every test case object until the run ends, so a
+    // fixture held here is removed only when let go of.
+    override func tearDown() { home = nil }
+
     func spawn(launcher: [String] = []) throws -> ProcessClient {
         if home == nil { home = try Fixture() }
         chmod(home.path, 0o777)

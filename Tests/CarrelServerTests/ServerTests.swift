@@ -17,9 +17,14 @@ final class ServerTests: XCTestCase {
         _ = try client.initialize([fx.uri()], locale: locale)
     }
 
+    // XCTest keeps every test case object until the run ends, so a
+    // fixture held here is removed only when let go of.
     override func tearDown() {
         unsetenv("XDG_DATA_HOME")
         unsetenv("XDG_STATE_HOME")
+        client = nil
+        fx = nil
+        home = nil
     }
 
     func tree(_ rel: String, depth: Int = 1) throws -> JSONValue {

@@ -10,6 +10,13 @@ final class WorkspaceTests: XCTestCase {
     var fx: Fixture!
     var ws: Workspace!
 
+    // XCTest keeps every test case object until the run ends, so a
+    // fixture held here is removed only when let go of.
+    override func tearDown() {
+        ws = nil
+        fx = nil
+    }
+
     func open(_ tree: String) throws {
         fx = try Fixture(tree)
         ws = Workspace()
