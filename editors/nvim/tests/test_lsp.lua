@@ -1,6 +1,6 @@
 local H = require('harness')
 
-H.test("vim.lsp.enable('carrel') starts the server in a project and workspace_symbol finds files", function()
+H.test("vim.lsp.enable('carrel') starts the server in a project and workspace_symbol finds files and folders", function()
   -- No setup(): stock vim.lsp, with `carrel` found on PATH by lsp/carrel.lua.
   local library = H.new_library()
   H.sh(('cd %s && carrel init %s --type poetry'):format(vim.fn.shellescape(library), vim.fn.shellescape('My Poems')))
@@ -23,6 +23,13 @@ H.test("vim.lsp.enable('carrel') starts the server in a project and workspace_sy
   end, 'workspace symbols for "sprng"')
   H.eq(items[1].filename, spring, 'best match')
   H.truthy(items[1].text:find('Spring.md', 1, true), 'item text: ' .. items[1].text)
+  -- Folders are listed too, as in Emacs and VS Code; choosing one edits the
+  -- folder, which Neovim shows as a directory listing.
+  items = nil
+  vim.lsp.buf.workspace_symbol('Ready', { on_list = function(list) items = list.items end })
+  vim.wait(2000, function() return items ~= nil end, 20)
+  local folder = vim.tbl_filter(function(item) return item.filename == library .. '/My Poems/Ready' end, items or {})
+  H.eq(#folder, 1, 'the Ready folder is a result: ' .. vim.inspect(items))
   vim.lsp.enable('carrel', false)
   client:stop(true)
 end)
