@@ -13,6 +13,24 @@ public struct JSONWriter {
         bytes.reserveCapacity(capacity)
     }
 
+    /// A writer for one object member (a key, then its value) that will sit
+    /// `depth` containers deep in a pretty document, so its bytes can be
+    /// rendered once and written into many versions of that document with
+    /// `member`. The result is the same, byte for byte, as writing the key
+    /// and value there directly.
+    public init(prettyFragmentAtDepth depth: Int, capacity: Int = 128) {
+        self.init(pretty: true, capacity: capacity)
+        hasMembers = Array(repeating: true, count: depth)
+        afterKey = true
+    }
+
+    /// Writes an object member, key and value, rendered by a fragment
+    /// writer at this depth.
+    public mutating func member(_ rendered: [UInt8]) {
+        beginItem()
+        bytes.append(contentsOf: rendered)
+    }
+
     private mutating func newline() {
         guard pretty else { return }
         bytes.append(0x0A)

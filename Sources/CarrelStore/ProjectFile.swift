@@ -103,6 +103,7 @@ public enum ProjectFile {
             public let meta: ProjectMetadata
             let json: [String: JSONValue]
             let bytes: [UInt8]
+            let rendering: Rendering
             /// Written to the spare and fsynced, ready to swap in.
             let inSpare: Bool
             /// project.json as it was when staged: the spare once swapped.
@@ -113,17 +114,16 @@ public enum ProjectFile {
         /// spare and fsyncs it. Nothing a reader sees has changed yet. Nil
         /// when the change changes nothing.
         public func stage(_ change: (inout ProjectMetadata) -> Void) throws(Problem) -> Staged? {
-            let (raw, before, identity) = try readUnderLock()
+            let (raw, before, rendered, identity) = try readUnderLock()
             var meta = before
             adoptRecordsStagedByOthers(into: &meta, current: identity)
             change(&meta)
             guard meta != before else { return nil }
-            let json = encode(meta, over: raw)
-            var bytes = JSONValue.object(json).encoded(pretty: true)
-            bytes.append(0x0A)
+            let (json, trashChanges) = encodeTracking(meta, over: raw, was: before)
+            let (bytes, rendering) = Rendering.render(json, reusing: rendered, trashChanges: trashChanges)
             let inSpare: Bool
             do { inSpare = try writeSpare(bytes, in: carrelDir) } catch { throw .sys(error) }
-            return Staged(meta: meta, json: json, bytes: bytes, inSpare: inSpare, replacing: identity)
+            return Staged(meta: meta, json: json, bytes: bytes, rendering: rendering, inSpare: inSpare, replacing: identity)
         }
 
         /// A spare newer than project.json is a version another Carrel
@@ -162,6 +162,7 @@ public enum ProjectFile {
             Directory.sync([carrelDir] + folders)
             if let identity = Identity.of(fileName, in: carrelDir) {
                 versions.remember(projectPath, Version(identity: identity, raw: staged.json, meta: staged.meta,
+                                                       rendering: staged.rendering,
                                                        spareIdentity: swapped ? staged.replacing : nil))
             }
             return staged.meta
@@ -169,14 +170,14 @@ public enum ProjectFile {
 
         /// project.json as it is now: the version this process last saw when
         /// the file is still that version, else read and parsed again.
-        func readUnderLock() throws(Problem) -> (raw: [String: JSONValue], meta: ProjectMetadata, identity: Identity?) {
+        func readUnderLock() throws(Problem) -> (raw: [String: JSONValue], meta: ProjectMetadata, rendering: Rendering?, identity: Identity?) {
             let identity = Identity.of(fileName, in: carrelDir)
             if let identity, let known = versions.version(of: projectPath), known.identity == identity {
-                return (known.raw, known.meta, identity)
+                return (known.raw, known.meta, known.rendering, identity)
             }
             let (raw, meta) = try readRaw(projectPath)
             if let identity { versions.remember(projectPath, Version(identity: identity, raw: raw, meta: meta)) }
-            return (raw, meta, identity)
+            return (raw, meta, nil, identity)
         }
     }
 
@@ -216,6 +217,8 @@ public enum ProjectFile {
         let identity: Identity
         let raw: [String: JSONValue]
         let meta: ProjectMetadata
+        /// Its bytes as this process wrote them, when it did.
+        var rendering: Rendering? = nil
         /// The spare as this process left it: the version it swapped out.
         var spareIdentity: Identity? = nil
     }
@@ -285,7 +288,17 @@ public enum ProjectFile {
 
     // MARK: Writing
 
-    public static func encode(_ meta: ProjectMetadata, over raw: [String: JSONValue]) -> [String: JSONValue] {
+    /// `meta` written over the JSON it was read from, keeping unknown keys.
+    /// `was`, the metadata `raw` decodes to, lets the Trash records be
+    /// compared as values rather than as JSON.
+    public static func encode(_ meta: ProjectMetadata, over raw: [String: JSONValue], was: ProjectMetadata? = nil) -> [String: JSONValue] {
+        encodeTracking(meta, over: raw, was: was).json
+    }
+
+    /// `encode`, and which Trash records it changed when `was` let it tell.
+    static func encodeTracking(_ meta: ProjectMetadata, over raw: [String: JSONValue], was: ProjectMetadata?)
+        -> (json: [String: JSONValue], trashChanges: Rendering.Changes?)
+    {
         var out = raw
         out["version"] = .int(meta.version)
         out["type"] = .string(meta.type.id)
@@ -293,18 +306,7 @@ public enum ProjectFile {
         var folders: [String: JSONValue] = [:]
         for (role, path) in meta.folders { folders[role.rawValue] = .string(path) }
         out["folders"] = .object(folders)
-        // Records are rebuilt only where they changed: a delete touches one
-        // of possibly hundreds, and unknown keys in the others stay as they are.
-        let before = raw["trash"]?.objectValue ?? [:]
-        var trash = before.filter { meta.trash[$0.key] != nil }
-        for (name, r) in meta.trash {
-            let from = JSONValue.string(r.originalPath), deleted = JSONValue.int(Int(r.deleted))
-            var record = before[name]?.objectValue ?? [:]
-            if record["from"] == from, record["deleted"] == deleted { continue }
-            record["from"] = from
-            record["deleted"] = deleted
-            trash[name] = .object(record)
-        }
+        let (trash, changes) = encodeTrash(meta.trash, over: raw["trash"]?.objectValue ?? [:], was: was?.trash)
         out["trash"] = .object(trash)
         var sort = raw["sort"]?.objectValue ?? [:]
         sort["by"] = .string(meta.sort.by.rawValue)
@@ -314,7 +316,47 @@ public enum ProjectFile {
         prefs["confirmDelete"] = .bool(meta.confirmDelete)
         prefs["defaultExtension"] = .string(meta.defaultExtension)
         out["preferences"] = .object(prefs)
-        return out
+        return (out, changes)
+    }
+
+    /// Records are rebuilt only where they changed: a delete touches one of
+    /// possibly hundreds, and unknown keys in the others stay as they are.
+    /// Records `decode` skipped (no "from") are dropped. The changes are
+    /// nil when they were not tracked.
+    static func encodeTrash(_ records: [String: ProjectMetadata.TrashRecord], over before: [String: JSONValue],
+                            was: [String: ProjectMetadata.TrashRecord]?) -> ([String: JSONValue], Rendering.Changes?) {
+        func record(_ r: ProjectMetadata.TrashRecord, over old: JSONValue?) -> JSONValue {
+            var record = old?.objectValue ?? [:]
+            record["from"] = .string(r.originalPath)
+            record["deleted"] = .int(Int(r.deleted))
+            return .object(record)
+        }
+        guard let was, was.count == before.count else {
+            var trash = before.filter { records[$0.key] != nil }
+            for (name, r) in records {
+                if let old = before[name], old["from"] == .string(r.originalPath), old["deleted"] == .int(Int(r.deleted)) { continue }
+                trash[name] = record(r, over: before[name])
+            }
+            return (trash, nil)
+        }
+        var trash = before
+        var changes = Rendering.Changes()
+        var kept = 0
+        for (name, r) in records {
+            let old = was[name]
+            if old != nil { kept += 1 }
+            guard old != r else { continue }
+            let value = record(r, over: before[name])
+            trash[name] = value
+            changes.set.append((name, value))
+        }
+        if kept < was.count {
+            for name in was.keys where records[name] == nil {
+                trash[name] = nil
+                changes.removed.append(name)
+            }
+        }
+        return (trash, changes)
     }
 
     /// Writes project.json atomically and durably: by swapping in the spare

@@ -49,6 +49,32 @@ final class JSONTests: XCTestCase {
         XCTAssertEqual(v.text(pretty: true), "{\n  \"a\": {},\n  \"b\": [\n    1,\n    2\n  ],\n  \"c\": []\n}")
     }
 
+    /// A member rendered on its own and spliced in is the same bytes as the
+    /// key and value written in place: project.json keeps its Trash records rendered.
+    func testMembersRenderedApartMatchMembersWrittenInPlace() {
+        let records: [String: JSONValue] = [
+            "b \"quoted\".md": ["from": "Draft/b.md", "deleted": 2, "tags": ["x", [:], []]],
+            "a.md": [:],
+            "été.md": ["from": "Ready/été.md", "nested": ["deep": ["deeper": true]]],
+        ]
+        let whole: JSONValue = ["created": 1, "trash": .object(records), "type": "novel"]
+        var w = JSONWriter(pretty: true)
+        w.beginObject()
+        w.key("created"); w.int(1)
+        w.key("trash")
+        w.beginObject()
+        for (name, value) in records.sorted(by: { $0.key < $1.key }) {
+            var member = JSONWriter(prettyFragmentAtDepth: 2)
+            member.key(name)
+            member.value(value)
+            w.member(member.bytes)
+        }
+        w.endObject()
+        w.key("type"); w.string("novel")
+        w.endObject()
+        XCTAssertEqual(String(decoding: w.bytes, as: UTF8.self), whole.text(pretty: true))
+    }
+
     func testWriterStreamsNestedObjects() {
         var w = JSONWriter()
         w.beginArray()

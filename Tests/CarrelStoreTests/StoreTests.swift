@@ -240,6 +240,52 @@ final class ProjectFileTests: XCTestCase {
         XCTAssertEqual(fx.read("B/.carrel/project.json"), "")
     }
 
+    /// project.json keeps its Trash records rendered between writes. After
+    /// every one of a few hundred random changes, the file must be exactly
+    /// what rendering the whole document from scratch gives.
+    func testEachRewriteIsTheSameBytesAsAFullRender() throws {
+        let fx = try Fixture("""
+          P/.carrel/project.json = {"type":"poetry","zzz":[1,{"b":2}],"trash":{"Old.md":{"from":"Draft/Old.md","deleted":1,"by":"phone"},"bad.md":{"deleted":3}}}
+          """)
+        var state: UInt64 = 0x5EED
+        func next(_ n: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(n))
+        }
+        let stems = ["a", "B", "Été", "e\u{301}te", "z", "Chapter", "chapter", "\"q\"", "back\\slash", "tab\t", "日本", "10", "9", "-"]
+        var names: [String] = []
+        var expected: [String: JSONValue] = ["Old.md": ["from": "Draft/Old.md", "deleted": 1, "by": "phone"]]
+        for step in 0..<300 {
+            let roll = next(10)
+            try ProjectFile.update(fx.bytes("P")) { meta in
+                if roll < 5 || names.isEmpty {
+                    let name = "\(stems[next(stems.count)]) \(next(40)).md"
+                    meta.trash[name] = .init(originalPath: "Draft/\(name)", deleted: Int64(step))
+                    expected[name] = ["from": .string("Draft/\(name)"), "deleted": .int(step)]
+                    if !names.contains(name) { names.append(name) }
+                } else if roll < 8 {
+                    let name = names.remove(at: next(names.count))
+                    meta.trash[name] = nil
+                    expected[name] = nil
+                } else if roll < 9 {
+                    let name = names[next(names.count)]
+                    meta.trash[name]?.deleted = Int64(1000 + step)
+                    expected[name] = ["from": .string("Draft/\(name)"), "deleted": .int(1000 + step)]
+                } else {
+                    meta.sort.descending.toggle()
+                }
+            }
+            let bytes = try XCTUnwrap(fx.read("P/.carrel/project.json"))
+            let json = try JSONParser.parse(Array(bytes.utf8))
+            XCTAssertEqual(bytes, json.text(pretty: true) + "\n", "after step \(step)")
+            XCTAssertEqual(json["trash"], .object(expected), "after step \(step)")
+            if bytes != json.text(pretty: true) + "\n" || json["trash"] != .object(expected) { return }
+        }
+        let json = try JSONParser.parse(Array(try XCTUnwrap(fx.read("P/.carrel/project.json")).utf8))
+        XCTAssertEqual(json["zzz"], [1, ["b": 2]])
+        XCTAssertGreaterThan(expected.count, 20)
+    }
+
     func testKeysAreWrittenSortedForSmallDiffs() throws {
         let fx = try Fixture("P/")
         try ProjectFile.create(in: try Directory.open(fx.bytes("P")), ProjectMetadata(type: ProjectType.named("novel")!, created: 5))
