@@ -1,4 +1,5 @@
 import CarrelModel
+import Foundation
 import XCTest
 
 final class NameRulesTests: XCTestCase {
@@ -30,6 +31,19 @@ final class NameRulesTests: XCTestCase {
         XCTAssertEqual(NameRules.key("Caf\u{E9}"), NameRules.key("cafe\u{301}"))
         XCTAssertEqual(NameRules.key("DRAFT"), NameRules.key("draft"))
         XCTAssertNotEqual(NameRules.key("draft"), NameRules.key("drafts"))
+    }
+
+    /// ASCII names take a shortcut around Foundation's folding; it must
+    /// give Foundation's answer for every ASCII character.
+    func testASCIIKeysAreFoundationsFolding() {
+        func foundation(_ s: String) -> String { s.precomposedStringWithCanonicalMapping.folding(options: [.caseInsensitive], locale: nil) }
+        for byte in UInt8(1)...UInt8(0x7F) {
+            let name = "Ab" + String(decoding: [byte], as: UTF8.self) + "Z9.md"
+            XCTAssertEqual(NameRules.key(name), foundation(name), "byte \(byte)")
+        }
+        for name in ["", "CHAPTER 1.MD", "already lower", "Été", "Straße", "ǅ", "e\u{301}"] {
+            XCTAssertEqual(NameRules.key(name), foundation(name), name)
+        }
     }
 
     func testDefaultExtensionAndNumbering() {
