@@ -120,3 +120,10 @@ int carrel_flock_exclusive(int fd) {
 }
 
 int carrel_flock_unlock(int fd) { return flock(fd, LOCK_UN); }
+
+#include <sched.h>
+
+int carrel_sched_batch_this_thread(void) {
+    struct sched_param param = { 0 };
+    return sched_setscheduler(0, SCHED_BATCH, &param);
+}

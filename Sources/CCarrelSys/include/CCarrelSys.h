@@ -55,6 +55,10 @@ void carrel_dir_close(carrel_dir *dir);
 /// fsync of a directory, so renames inside it are durable.
 int carrel_fsync_dir(int dirfd);
 
+/// Marks the calling thread as batch work: its wake-ups do not preempt
+/// other threads. Returns 0 or -1.
+int carrel_sched_batch_this_thread(void);
+
 /* mallopt(M_ARENA_MAX, n): caps glibc's per-thread malloc arenas. */
 int carrel_limit_malloc_arenas(int n);
 
