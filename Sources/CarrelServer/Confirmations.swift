@@ -10,12 +10,13 @@ extension Server {
     enum Answer { case delete, deleteAndStopAsking, cancel }
 
     func delete(_ id: RequestID, uri: String, confirmed: Bool) throws(Failure) {
-        let plan = try workspace.deletePlan(try target(uri))
-        let name = try itemName(uri)
+        let now = try target(uri)
+        let plan = try workspace.deletePlan(now)
         let run: () throws(Failure) -> Outcome = { [self] () throws(Failure) in try workspace.delete(try target(uri)) }
         switch plan {
         case .toTrash(let ask), .systemTrash(let ask):
-            guard ask, !confirmed else { finish(id, try run()); return }
+            guard ask, !confirmed else { finish(id, try workspace.delete(now)); return }
+            let name = itemName(now)
             let message: Message
             if case .toTrash = plan { message = .confirmDelete(name: name) } else { message = .confirmSystemTrash(name: name) }
             confirm(id, message, offerStopAsking: true) { [self] answer throws(Failure) in
@@ -23,8 +24,8 @@ extension Server {
                 return try run()
             }
         case .forever:
-            guard !confirmed else { finish(id, try run()); return }
-            confirm(id, .confirmDeleteForever(name: name), offerStopAsking: false) { _ throws(Failure) in try run() }
+            guard !confirmed else { finish(id, try workspace.delete(now)); return }
+            confirm(id, .confirmDeleteForever(name: itemName(now)), offerStopAsking: false) { _ throws(Failure) in try run() }
         }
     }
 
@@ -35,8 +36,8 @@ extension Server {
         confirm(id, .confirmEmptyTrash(project: project, count: count), offerStopAsking: false) { _ throws(Failure) in try run() }
     }
 
-    private func itemName(_ uri: String) throws(Failure) -> String {
-        switch try target(uri) {
+    private func itemName(_ target: Workspace.Target) -> String {
+        switch target {
         case .entry(let e, let l): return workspace.describe(.entry(e, l), language).title
         case .all(let p, let l): return workspace.describe(.all(p, l), language).title
         }
