@@ -114,12 +114,30 @@ public enum ProjectFile {
         /// spare and fsyncs it. Nothing a reader sees has changed yet. Nil
         /// when the change changes nothing.
         public func stage(_ change: (inout ProjectMetadata) -> Void) throws(Problem) -> Staged? {
+            try stage(change, touching: nil)
+        }
+
+        /// `stage` for the one change a delete or restore makes: the Trash
+        /// record `name` set, or dropped with nil. Only that record is
+        /// compared and encoded, not every record in Trash.
+        public func stage(trash name: String, _ record: ProjectMetadata.TrashRecord?) throws(Problem) -> Staged? {
+            try stage({ $0.trash[name] = record }, touching: name)
+        }
+
+        /// `touching`: the one Trash record `change` may change, when that
+        /// is all it may change.
+        private func stage(_ change: (inout ProjectMetadata) -> Void, touching name: String?) throws(Problem) -> Staged? {
             let (raw, before, rendered, identity) = try readUnderLock()
             var meta = before
-            adoptRecordsStagedByOthers(into: &meta, current: identity)
+            let adopted = adoptRecordsStagedByOthers(into: &meta, current: identity)
             change(&meta)
-            guard meta != before else { return nil }
-            let (json, trashChanges) = encodeTracking(meta, over: raw, was: before)
+            let touched = name.map { name in [name] + adopted.filter { $0 != name } }
+            if let touched {
+                guard touched.contains(where: { meta.trash[$0] != before.trash[$0] }) else { return nil }
+            } else {
+                guard meta != before else { return nil }
+            }
+            let (json, trashChanges) = encodeTracking(meta, over: raw, was: before, touched: touched)
             let (bytes, rendering) = Rendering.render(json, reusing: rendered, trashChanges: trashChanges)
             let inSpare: Bool
             do { inSpare = try writeSpare(bytes, in: carrelDir) } catch { throw .sys(error) }
@@ -133,16 +151,21 @@ public enum ProjectFile {
         /// over before the spare is rewritten. (On open, `Workspace.repair`
         /// does the same.) A spare this process swapped out is skipped
         /// without being read.
-        func adoptRecordsStagedByOthers(into meta: inout ProjectMetadata, current: Identity?) {
-            guard let spare = Identity.of(spareName, in: carrelDir) else { return }
-            if let known = versions.version(of: projectPath), known.spareIdentity == spare { return }
+        /// Returns the names of the records taken over.
+        func adoptRecordsStagedByOthers(into meta: inout ProjectMetadata, current: Identity?) -> [String] {
+            guard let spare = Identity.of(spareName, in: carrelDir) else { return [] }
+            if let known = versions.version(of: projectPath), known.spareIdentity == spare { return [] }
             guard let current, spare.modifiedNs >= current.modifiedNs,
                   let staged = readSpare(projectPath), !staged.trash.isEmpty,
-                  let trash = meta.type.folder(.trash).flatMap({ meta.path(of: $0) }) else { return }
+                  let trash = meta.type.folder(.trash).flatMap({ meta.path(of: $0) }) else { return [] }
             let trashPath = BytePath.join(projectPath, Array(trash.utf8))
+            var adopted: [String] = []
             for (name, record) in staged.trash where meta.trash[name] == nil {
-                if Scanner.stat(BytePath.join(trashPath, Array(name.utf8))) != nil { meta.trash[name] = record }
+                guard Scanner.stat(BytePath.join(trashPath, Array(name.utf8))) != nil else { continue }
+                meta.trash[name] = record
+                adopted.append(name)
             }
+            return adopted
         }
 
         /// The second half: puts a staged version in place, by swapping in
@@ -292,12 +315,13 @@ public enum ProjectFile {
     /// `was`, the metadata `raw` decodes to, lets the Trash records be
     /// compared as values rather than as JSON.
     public static func encode(_ meta: ProjectMetadata, over raw: [String: JSONValue], was: ProjectMetadata? = nil) -> [String: JSONValue] {
-        encodeTracking(meta, over: raw, was: was).json
+        encodeTracking(meta, over: raw, was: was, touched: nil).json
     }
 
     /// `encode`, and which Trash records it changed when `was` let it tell.
-    static func encodeTracking(_ meta: ProjectMetadata, over raw: [String: JSONValue], was: ProjectMetadata?)
-        -> (json: [String: JSONValue], trashChanges: Rendering.Changes?)
+    /// `touched`: the only Trash records that may differ from `was`.
+    static func encodeTracking(_ meta: ProjectMetadata, over raw: [String: JSONValue], was: ProjectMetadata?,
+                               touched: [String]?) -> (json: [String: JSONValue], trashChanges: Rendering.Changes?)
     {
         var out = raw
         out["version"] = .int(meta.version)
@@ -306,7 +330,7 @@ public enum ProjectFile {
         var folders: [String: JSONValue] = [:]
         for (role, path) in meta.folders { folders[role.rawValue] = .string(path) }
         out["folders"] = .object(folders)
-        let (trash, changes) = encodeTrash(meta.trash, over: raw["trash"]?.objectValue ?? [:], was: was?.trash)
+        let (trash, changes) = encodeTrash(meta.trash, over: raw["trash"]?.objectValue ?? [:], was: was?.trash, touched: touched)
         out["trash"] = .object(trash)
         var sort = raw["sort"]?.objectValue ?? [:]
         sort["by"] = .string(meta.sort.by.rawValue)
@@ -324,7 +348,7 @@ public enum ProjectFile {
     /// Records `decode` skipped (no "from") are dropped. The changes are
     /// nil when they were not tracked.
     static func encodeTrash(_ records: [String: ProjectMetadata.TrashRecord], over before: [String: JSONValue],
-                            was: [String: ProjectMetadata.TrashRecord]?) -> ([String: JSONValue], Rendering.Changes?) {
+                            was: [String: ProjectMetadata.TrashRecord]?, touched: [String]?) -> ([String: JSONValue], Rendering.Changes?) {
         func record(_ r: ProjectMetadata.TrashRecord, over old: JSONValue?) -> JSONValue {
             var record = old?.objectValue ?? [:]
             record["from"] = .string(r.originalPath)
@@ -341,6 +365,19 @@ public enum ProjectFile {
         }
         var trash = before
         var changes = Rendering.Changes()
+        if let touched {
+            for name in touched where records[name] != was[name] {
+                if let r = records[name] {
+                    let value = record(r, over: before[name])
+                    trash[name] = value
+                    changes.set.append((name, value))
+                } else {
+                    trash[name] = nil
+                    changes.removed.append(name)
+                }
+            }
+            return (trash, changes)
+        }
         var kept = 0
         for (name, r) in records {
             let old = was[name]

@@ -29,11 +29,15 @@ extension ProjectFile {
                 bytes.append(0x0A)
                 return (bytes, Rendering(size: bytes.count))
             }
-            var rendering: Rendering
+            var rendering = Rendering()
             if let previous, let trashChanges {
                 rendering = previous
                 rendering.apply(trashChanges)
-            } else {
+                // The changes must account for every difference; tests stop
+                // here, and a release build renders everything instead.
+                assert(rendering.records.count == trash.count, "Trash changes missed a record")
+            }
+            if rendering.records.count != trash.count || previous == nil || trashChanges == nil {
                 rendering = Rendering(records: trash.sorted { $0.key < $1.key }.map { ($0.key, member($0.key, $0.value)) })
             }
             var w = JSONWriter(pretty: true, capacity: (previous?.size ?? 4096) + 512)

@@ -68,8 +68,7 @@ extension Workspace {
             throw Failure(.notFound, .notFound(path: BytePath.display(project.root.path) + "/Trash"))
         }
         let original = (entry.components(below: project.root) ?? [entry.name]).map(\.string).joined(separator: "/")
-        let from = try open(parent, in: library)
-        let to = try open(trash, in: library)
+        let (from, to) = try open(parent, trash, in: library)
         let oldPath = entry.path
         // Record and move under one lock, so no other Carrel sees one
         // without the other (see `repair`). The record is fsynced into the
@@ -78,7 +77,7 @@ extension Workspace {
         var moved = FreeNameMove.noFreeName
         try withProjectLock(project) { lock throws(ProjectFile.Problem) in
             moved = try moveUnderFreeName(entry, base: entry.name.string, from: from, into: trash, to) { name throws(ProjectFile.Problem) in
-                try lock.stage { $0.trash[name] = .init(originalPath: original, deleted: Clock.nowMs()) }
+                try lock.stage(trash: name, .init(originalPath: original, deleted: Clock.nowMs()))
             }
             if case .moved(_, let staged) = moved {
                 project.metadata = try commitAfterMove(staged, lock, project, syncing: [to, from])
@@ -235,15 +234,14 @@ extension Workspace {
             guard case .item(.entry(let e, _)) = made.result else { break }
             destination = e
         }
-        let from = try open(parent, in: library)
-        let to = try open(destination, in: library)
+        let (from, to) = try open(parent, destination, in: library)
         let oldPath = entry.path
         let wasTop = entry === top
         let topName = top.name.string
         var moved = FreeNameMove.noFreeName
         // Move and record drop under one lock, as for a delete (see `moveToTrash`).
         try withProjectLock(project) { lock throws(ProjectFile.Problem) in
-            let staged = wasTop ? try lock.stage { $0.trash[topName] = nil } : nil
+            let staged = wasTop ? try lock.stage(trash: topName, nil) : nil
             moved = try moveUnderFreeName(entry, base: originalName, from: from, into: destination, to) { _ throws(ProjectFile.Problem) in staged }
             if case .moved(_, let staged) = moved {
                 project.metadata = try commitAfterMove(staged, lock, project, syncing: [to, from])

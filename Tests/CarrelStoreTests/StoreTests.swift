@@ -257,22 +257,29 @@ final class ProjectFileTests: XCTestCase {
         var expected: [String: JSONValue] = ["Old.md": ["from": "Draft/Old.md", "deleted": 1, "by": "phone"]]
         for step in 0..<300 {
             let roll = next(10)
-            try ProjectFile.update(fx.bytes("P")) { meta in
-                if roll < 5 || names.isEmpty {
-                    let name = "\(stems[next(stems.count)]) \(next(40)).md"
-                    meta.trash[name] = .init(originalPath: "Draft/\(name)", deleted: Int64(step))
-                    expected[name] = ["from": .string("Draft/\(name)"), "deleted": .int(step)]
-                    if !names.contains(name) { names.append(name) }
-                } else if roll < 8 {
-                    let name = names.remove(at: next(names.count))
-                    meta.trash[name] = nil
-                    expected[name] = nil
-                } else if roll < 9 {
-                    let name = names[next(names.count)]
-                    meta.trash[name]?.deleted = Int64(1000 + step)
-                    expected[name] = ["from": .string("Draft/\(name)"), "deleted": .int(1000 + step)]
-                } else {
-                    meta.sort.descending.toggle()
+            // One change of a Trash record, as the generic update makes it
+            // or as delete and restore do (`stage(trash:)`), alternately.
+            var name: String?, record: ProjectMetadata.TrashRecord?
+            if roll < 5 || names.isEmpty {
+                name = "\(stems[next(stems.count)]) \(next(40)).md"
+                record = .init(originalPath: "Draft/\(name!)", deleted: Int64(step))
+                if !names.contains(name!) { names.append(name!) }
+            } else if roll < 8 {
+                name = names.remove(at: next(names.count))
+            } else if roll < 9 {
+                name = names[next(names.count)]
+                record = .init(originalPath: "Draft/\(name!)", deleted: Int64(1000 + step))
+            }
+            if let name {
+                expected[name] = record.map { ["from": .string($0.originalPath), "deleted": .int(Int($0.deleted))] }
+            }
+            if let name, step % 2 == 0 {
+                try ProjectFile.locked(fx.bytes("P")) { lock throws(ProjectFile.Problem) in
+                    if let staged = try lock.stage(trash: name, record) { _ = try lock.commit(staged) }
+                }
+            } else {
+                try ProjectFile.update(fx.bytes("P")) { meta in
+                    if let name { meta.trash[name] = record } else { meta.sort.descending.toggle() }
                 }
             }
             let bytes = try XCTUnwrap(fx.read("P/.carrel/project.json"))
