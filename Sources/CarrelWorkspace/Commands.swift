@@ -172,8 +172,7 @@ extension Workspace {
         try checkFree(entry.name.string, in: dest, library)
         let source = library.project(containing: entry)
         let trashItemName = source.flatMap { p in p.trash.flatMap { parent === $0 ? entry.name.string : nil } }
-        let from = try open(parent, in: library)
-        let to = try open(dest, in: library)
+        let (from, to) = try open(parent, dest, in: library)
         let oldPath = entry.path
         do { try from.move(entry.name.bytes, to: to, as: entry.name.bytes) } catch { throw failure(for: error, target: entry.name.string, in: dest, library) }
         Directory.sync(to, from)

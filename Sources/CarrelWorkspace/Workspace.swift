@@ -214,6 +214,24 @@ public final class Workspace {
         }
     }
 
+    /// Opens the two folders of a move, walking their common ancestors once.
+    func open(_ a: Entry, _ b: Entry, in library: Library) throws(Failure) -> (Directory, Directory) {
+        guard let pathA = a.components(below: library.root), let pathB = b.components(below: library.root) else {
+            throw Failure(.notFound, .notFound(path: BytePath.display(a.path)))
+        }
+        var shared = 0
+        while shared < min(pathA.count, pathB.count) && pathA[shared] == pathB[shared] { shared += 1 }
+        do {
+            let common = try Directory.open(root: library.path, components: pathA[..<shared].map(\.bytes))
+            var dirA = common, dirB = common
+            for c in pathA[shared...] { dirA = try dirA.subdirectory(c.bytes) }
+            for c in pathB[shared...] { dirB = try dirB.subdirectory(c.bytes) }
+            return (dirA, dirB)
+        } catch {
+            throw failure(for: error)
+        }
+    }
+
     /// Maps a refused system call to what the writer reads.
     func failure(for e: SysError, name: String? = nil) -> Failure {
         switch e.code {
