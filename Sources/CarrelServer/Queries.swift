@@ -36,7 +36,7 @@ extension Server {
         for library in workspace.libraries {
             let index = symbolIndex(library)
             let folders = symbolFolders
-            index.search(query) { e, s in
+            index.search(query, wanted: { best.wouldKeep($0) }) { e, s in
                 if folders || !e.isFolderLike { best.offer(s, e, library) }
             }
         }
@@ -66,6 +66,12 @@ struct TopMatches {
 
     static func better(_ a: Match, _ b: Match) -> Bool {
         a.score != b.score ? a.score > b.score : Ordering.natural(a.entry.folded, b.entry.folded) < 0
+    }
+
+    /// Whether a match with this score would be kept now: not when the
+    /// list is full and it is no better than the worst kept.
+    func wouldKeep(_ score: Int) -> Bool {
+        matches.count < limit || score > matches[matches.count - 1].score
     }
 
     /// Cheap for the common case: when full, anything not strictly better

@@ -1,4 +1,5 @@
 import CarrelJSON
+import CarrelModel
 import CarrelTestSupport
 import XCTest
 
@@ -208,6 +209,21 @@ final class ServerTests: XCTestCase {
         let project = try client.result("workspace/symbol", ["query": "mypoems"]).arrayValue!
         XCTAssertEqual(project.first?["kind"], 4)
         XCTAssertEqual(try client.result("workspace/symbol", ["query": "zzzz"]), [])
+    }
+
+    /// A one-letter query matches nearly every name, and only the best 200
+    /// come back: the search skips the rest without looking at their
+    /// entries. What it returns must be exactly the 200 best scores.
+    func testOneLetterSearchReturnsTheTwoHundredBest() throws {
+        let prefixes = ["", "a ", "ab", "x-", "long "]
+        let names = (0..<300).map { i in prefixes[i % 5] + "e" + String(repeating: "z", count: i % 61) + ".md" }
+        try start(names.map { "Box/\($0)" }.joined(separator: "\n"))
+        let score = { (name: String) in FuzzyMatch.score(Array("e".utf8), Array(name.lowercased().utf8))! }
+        let found = try client.result("workspace/symbol", ["query": "e"]).arrayValue!.compactMap { $0["name"]?.stringValue }
+        XCTAssertEqual(found.count, 200)
+        let scores = found.map(score)
+        XCTAssertEqual(scores, scores.sorted(by: >), "best first")
+        XCTAssertEqual(scores, Array(names.map(score).sorted(by: >).prefix(200)))
     }
 
     func testFolderSymbolsCanBeLeftOutForClientsThatOpenEveryResult() throws {
