@@ -15,17 +15,27 @@ public struct SortSetting: Sendable, Equatable {
 public enum Ordering {
     /// Folders before files; then the chosen key; ties broken by natural name order.
     public static func precedes(_ a: Entry, _ b: Entry, _ order: SortSetting) -> Bool {
-        if a.isFolderLike != b.isFolderLike { return a.isFolderLike }
+        precedes((a, a.folded), (b, b.folded), order)
+    }
+
+    /// `entries` in `order`, each name folded once for the whole sort.
+    public static func sorted(_ entries: [Entry], _ order: SortSetting) -> [Entry] {
+        entries.map { ($0, $0.folded) }.sorted { precedes($0, $1, order) }.map(\.0)
+    }
+
+    private static func precedes(_ a: (Entry, [UInt8]), _ b: (Entry, [UInt8]), _ order: SortSetting) -> Bool {
+        let (x, fx) = a, (y, fy) = b
+        if x.isFolderLike != y.isFolderLike { return x.isFolderLike }
         let c: Int
         switch order.by {
-        case .name: c = natural(a.folded, b.folded)
-        case .modified: c = compare(a.modified, b.modified)
-        case .created: c = compare(a.created, b.created)
+        case .name: c = natural(fx, fy)
+        case .modified: c = compare(x.modified, y.modified)
+        case .created: c = compare(x.created, y.created)
         }
         if c != 0 { return order.descending ? c > 0 : c < 0 }
-        let n = natural(a.folded, b.folded)
+        let n = natural(fx, fy)
         if n != 0 { return n < 0 }
-        return a.name.bytes.lexicographicallyPrecedes(b.name.bytes)
+        return x.name.bytes.lexicographicallyPrecedes(y.name.bytes)
     }
 
     static func compare<T: Comparable>(_ a: T, _ b: T) -> Int { a < b ? -1 : a > b ? 1 : 0 }

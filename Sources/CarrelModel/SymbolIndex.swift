@@ -18,7 +18,7 @@ public final class SymbolIndex {
         entries.removeAll(keepingCapacity: true)
         root.walk { e in
             if e !== root {
-                blob.append(contentsOf: e.folded)
+                e.appendFolded(to: &blob)
                 ends.append(Int32(blob.count))
                 entries.append(e)
             }

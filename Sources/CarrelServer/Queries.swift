@@ -64,8 +64,8 @@ struct TopMatches {
         matches.reserveCapacity(limit + 1)
     }
 
-    static func better(_ a: Match, _ b: Match) -> Bool {
-        a.score != b.score ? a.score > b.score : Ordering.natural(a.entry.folded, b.entry.folded) < 0
+    static func better(_ a: (Match, [UInt8]), _ b: (Match, [UInt8])) -> Bool {
+        a.0.score != b.0.score ? a.0.score > b.0.score : Ordering.natural(a.1, b.1) < 0
     }
 
     /// Whether a match with this score would be kept now: not when the
@@ -89,5 +89,5 @@ struct TopMatches {
     }
 
     /// Best first; equal scores in natural name order.
-    var ranked: [Match] { matches.sorted(by: Self.better) }
+    var ranked: [Match] { matches.map { ($0, $0.entry.folded) }.sorted(by: Self.better).map(\.0) }
 }

@@ -198,8 +198,7 @@ extension Workspace {
                 }
             }
             let order = project.metadata.sort
-            files.sort { Ordering.precedes($0, $1, order) }
-            return files.map { .entry($0, library) }
+            return Ordering.sorted(files, order).map { .entry($0, library) }
         }
     }
 

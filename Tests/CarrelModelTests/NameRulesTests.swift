@@ -70,6 +70,19 @@ final class OrderingTests: XCTestCase {
         XCTAssertEqual(sorted(["file02", "file1", "file010"]), ["file1", "file02", "file010"])
     }
 
+    /// ASCII names fold byte by byte; that must be what `lowercased()` gives.
+    func testFoldedNamesAreLowercasedUTF8() {
+        let ascii = String(decoding: (UInt8(0x20)...UInt8(0x7E)).map { $0 }, as: UTF8.self)
+        for name in [ascii, "Chapter 10.MD", "Été", "ÀB", "İstanbul", "ǅ", "日本"] {
+            XCTAssertEqual(Entry(name: EntryName(name), kind: .file).folded, Array(name.lowercased().utf8), name)
+        }
+        // A Unicode name's folding is kept; a rename must not leave the old one.
+        let e = Entry(name: EntryName("Été"), kind: .file)
+        XCTAssertEqual(e.folded, Array("été".utf8))
+        e.rename(to: EntryName("Ôde"))
+        XCTAssertEqual(e.folded, Array("ôde".utf8))
+    }
+
     func testByTimesAndDescending() {
         XCTAssertEqual(sorted(["a", "b", "c"], SortSetting(by: .created, descending: true)), ["c", "b", "a"])
         XCTAssertEqual(sorted(["a", "b", "c"], SortSetting(by: .modified)), ["c", "b", "a"])
