@@ -68,6 +68,19 @@ public struct JSONWriter {
         afterKey = true
     }
 
+    /// Starts a member whose key is a literal needing no escapes, as the
+    /// wire's field names are: written without scanning, since a tree
+    /// writes a dozen of them per node.
+    public mutating func key(literal k: StaticString) {
+        beginItem()
+        bytes.append(0x22)
+        k.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(0x22)
+        bytes.append(UInt8(ascii: ":"))
+        if pretty { bytes.append(0x20) }
+        afterKey = true
+    }
+
     public mutating func string(_ s: String) { beginItem(); writeString(s) }
     public mutating func int(_ v: Int) {
         beginItem()

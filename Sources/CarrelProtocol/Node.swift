@@ -4,6 +4,10 @@ import CarrelJSON
 /// tree of a large library is the server's biggest response.
 public struct Node {
     public var uri: String?
+    /// The URI already percent-encoded (plain ASCII, nothing to escape),
+    /// written as is; when set, `uri` is not used. The renderer builds URIs
+    /// as bytes, and a tree has one per node.
+    public var encodedURI: [UInt8]?
     public var name: String
     public var title: String
     public var kind: String
@@ -52,28 +56,34 @@ public struct Node {
     public func write(to w: inout JSONWriter, children writeChildren: ((inout JSONWriter) -> Void)?) {
         w.beginObject()
         if let writeChildren {
-            w.key("children")
+            w.key(literal: "children")
             w.beginArray()
             writeChildren(&w)
             w.endArray()
         }
-        if let created { w.key("created"); w.int(Int(created)) }
-        w.key("fileCount"); w.int(fileCount)
-        w.key("folderCount"); w.int(folderCount)
-        w.key("hasChildren"); w.bool(hasChildren)
-        w.key("icon"); w.string(icon)
-        if inTrash { w.key("inTrash"); w.bool(true) }
-        w.key("kind"); w.string(kind)
-        if link { w.key("link"); w.bool(true) }
-        if let modified { w.key("modified"); w.int(Int(modified)) }
-        w.key("name"); w.string(name)
-        w.key("permanent"); w.bool(permanent)
-        if let projectType { w.key("projectType"); w.string(projectType) }
-        if let role { w.key("role"); w.string(role) }
-        w.key("title"); w.string(title)
-        if unreadable { w.key("unreadable"); w.bool(true) }
-        if let uri { w.key("uri"); w.string(uri) }
-        w.key("virtual"); w.bool(virtual)
+        if let created { w.key(literal: "created"); w.int(Int(created)) }
+        w.key(literal: "fileCount"); w.int(fileCount)
+        w.key(literal: "folderCount"); w.int(folderCount)
+        w.key(literal: "hasChildren"); w.bool(hasChildren)
+        w.key(literal: "icon"); w.string(icon)
+        if inTrash { w.key(literal: "inTrash"); w.bool(true) }
+        w.key(literal: "kind"); w.string(kind)
+        if link { w.key(literal: "link"); w.bool(true) }
+        if let modified { w.key(literal: "modified"); w.int(Int(modified)) }
+        w.key(literal: "name"); w.string(name)
+        w.key(literal: "permanent"); w.bool(permanent)
+        if let projectType { w.key(literal: "projectType"); w.string(projectType) }
+        if let role { w.key(literal: "role"); w.string(role) }
+        w.key(literal: "title"); w.string(title)
+        if unreadable { w.key(literal: "unreadable"); w.bool(true) }
+        if let encodedURI {
+            w.key(literal: "uri")
+            w.asciiString(encodedURI)
+        } else if let uri {
+            w.key(literal: "uri")
+            w.string(uri)
+        }
+        w.key(literal: "virtual"); w.bool(virtual)
         w.endObject()
     }
 

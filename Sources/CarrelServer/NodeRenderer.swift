@@ -101,10 +101,11 @@ public struct NodeRenderer {
     }
 
     private func makeNode(_ info: NodeInfo, uri: [UInt8]?, hasChildren: Bool) -> Node {
-        var n = Node(uri: uri.map { String(decoding: $0, as: UTF8.self) }, name: info.name, title: info.title,
+        var n = Node(uri: nil, name: info.name, title: info.title,
                      kind: info.kind.rawValue, role: info.role?.rawValue, icon: info.icon, permanent: info.permanent,
                      virtual: info.virtual, projectType: info.projectType, folderCount: info.folderCount,
                      fileCount: info.fileCount, created: info.created, modified: info.modified, hasChildren: hasChildren)
+        n.encodedURI = uri
         n.inTrash = info.inTrash
         n.link = info.link
         n.unreadable = info.unreadable
