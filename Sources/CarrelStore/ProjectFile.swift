@@ -59,7 +59,9 @@ public enum ProjectFile {
     public static func locked<R>(_ projectPath: [UInt8], _ body: (Lock) throws(Problem) -> R) throws(Problem) -> R {
         let carrelDir: Directory
         do { carrelDir = try Directory.open(BytePath.join(projectPath, directoryName)) } catch { throw .sys(error) }
-        let lockFd = BytePath.withCString(lockName) { openat(carrelDir.fd, $0, O_RDWR | O_CREAT | O_CLOEXEC, 0o644) }
+        // Read-only: flock needs no more, and closing a file opened for
+        // writing is an event for every watcher of `.carrel`.
+        let lockFd = BytePath.withCString(lockName) { openat(carrelDir.fd, $0, O_RDONLY | O_CREAT | O_CLOEXEC, 0o644) }
         guard lockFd >= 0 else { throw .sys(SysError("open", BytePath.display(BytePath.join(carrelDir.path, lockName)))) }
         defer { close(lockFd) }
         _ = carrel_flock_exclusive(lockFd)

@@ -25,6 +25,9 @@ public final class Watcher: @unchecked Sendable {
     public static let mask = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_CLOSE_WRITE | IN_ATTRIB
         | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR | IN_DONT_FOLLOW | IN_EXCL_UNLINK)
 
+    /// How long a burst may pause and still be one batch.
+    static let gatherMs: UInt32 = 10
+
     private let fd: Int32
     private let deliver: @Sendable ([WatchEvent]) -> Void
     private var thread: Thread?
@@ -62,11 +65,17 @@ public final class Watcher: @unchecked Sendable {
         while true {
             var batch: [WatchEvent] = []
             guard readEvents(into: &buffer, &batch, timeoutMs: -1) else { return }
-            // Gather the rest of a burst, but never hold events back longer than ~50 ms.
+            // Gather the rest of a burst, but never hold events back longer
+            // than ~50 ms. Sleeping, not polling: while this thread sleeps,
+            // events queue without waking it, so a command's own writes and
+            // moves (four or five events a delete) do not each pay for a
+            // wake-up of this thread.
             let deadline = Clock.nowMs() + 50
-            while Clock.nowMs() < deadline {
-                if !readEvents(into: &buffer, &batch, timeoutMs: 10) { break }
-                if batch.count > 100_000 { break }
+            while Clock.nowMs() < deadline, batch.count <= 100_000 {
+                usleep(Self.gatherMs * 1000)
+                let before = batch.count
+                while batch.count <= 100_000, readEvents(into: &buffer, &batch, timeoutMs: 0) {}
+                if batch.count == before { break }
             }
             // A rename's two halves belong in one batch, or a move reads as delete + create.
             var tries = 0
