@@ -4,11 +4,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <malloc.h>
+#include <pthread.h>
+#include <semaphore.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 int carrel_rename_noreplace(int olddirfd, const char *oldpath, int newdirfd, const char *newpath) {
@@ -60,6 +63,40 @@ int carrel_stat_target_at(int dirfd, const char *name, carrel_stat_t *out) {
 
 int carrel_open_dir_nofollow(int dirfd, const char *name) {
     return openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+}
+
+#ifndef SYS_openat2
+#define SYS_openat2 437
+#endif
+
+/* struct open_how and its flags, as in <linux/openat2.h>, which older
+   kernel headers lack. */
+struct carrel_open_how { unsigned long long flags, mode, resolve; };
+#define CARREL_RESOLVE_NO_MAGICLINKS 0x02
+#define CARREL_RESOLVE_NO_SYMLINKS 0x04
+#define CARREL_RESOLVE_BENEATH 0x08
+
+static int openat2_missing = 0;
+
+int carrel_open_dir_beneath(int dirfd, const char *path) {
+    if (__atomic_load_n(&openat2_missing, __ATOMIC_RELAXED)) { errno = ENOSYS; return -1; }
+    struct carrel_open_how how = {
+        .flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC,
+        .mode = 0,
+        .resolve = CARREL_RESOLVE_BENEATH | CARREL_RESOLVE_NO_SYMLINKS | CARREL_RESOLVE_NO_MAGICLINKS,
+    };
+    /* EAGAIN: a rename raced the lookup; the caller's fallback copes if it persists. */
+    int fd = -1;
+    for (int tries = 0; tries < 3; tries++) {
+        fd = (int)syscall(SYS_openat2, dirfd, path, &how, sizeof how);
+        if (fd >= 0 || errno != EAGAIN) break;
+    }
+    if (fd < 0 && (errno == ENOSYS || errno == EPERM)) {
+        /* A seccomp filter may answer EPERM for a call it does not know. */
+        __atomic_store_n(&openat2_missing, 1, __ATOMIC_RELAXED);
+        errno = ENOSYS;
+    }
+    return fd;
 }
 
 int carrel_create_file_excl(int dirfd, const char *name) {

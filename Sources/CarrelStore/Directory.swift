@@ -22,9 +22,22 @@ public final class Directory {
         return Directory(fd: fd, path: path)
     }
 
-    /// Opens `components` below `root` one at a time, refusing symlinks at every step.
+    /// Opens `components` below `root`, refusing symlinks at every step.
     public static func open(root: [UInt8], components: [[UInt8]]) throws(SysError) -> Directory {
-        var dir = try open(root)
+        try open(root).subdirectory(components)
+    }
+
+    /// Opens the folder `components` below this one, refusing symlinks at
+    /// every step: in one system call where the kernel can, else one
+    /// component at a time. A path that fails in one call is walked again
+    /// step by step, so the error names the component at fault.
+    public func subdirectory(_ components: [[UInt8]]) throws(SysError) -> Directory {
+        if components.count > 1 {
+            let relative = Array(components.joined(separator: [UInt8(ascii: "/")]))
+            let fd = BytePath.withCString(relative) { carrel_open_dir_beneath(self.fd, $0) }
+            if fd >= 0 { return Directory(fd: fd, path: BytePath.join(path, relative)) }
+        }
+        var dir = self
         for c in components { dir = try dir.subdirectory(c) }
         return dir
     }

@@ -214,19 +214,15 @@ public final class Workspace {
         }
     }
 
-    /// Opens the two folders of a move, walking their common ancestors once.
+    /// Opens the two folders of a move from one open of the library root.
     func open(_ a: Entry, _ b: Entry, in library: Library) throws(Failure) -> (Directory, Directory) {
         guard let pathA = a.components(below: library.root), let pathB = b.components(below: library.root) else {
             throw Failure(.notFound, .notFound(path: BytePath.display(a.path)))
         }
-        var shared = 0
-        while shared < min(pathA.count, pathB.count) && pathA[shared] == pathB[shared] { shared += 1 }
         do {
-            let common = try Directory.open(root: library.path, components: pathA[..<shared].map(\.bytes))
-            var dirA = common, dirB = common
-            for c in pathA[shared...] { dirA = try dirA.subdirectory(c.bytes) }
-            for c in pathB[shared...] { dirB = try dirB.subdirectory(c.bytes) }
-            return (dirA, dirB)
+            let root = try Directory.open(library.path)
+            let dirA = try root.subdirectory(pathA.map(\.bytes))
+            return (dirA, a === b ? dirA : try root.subdirectory(pathB.map(\.bytes)))
         } catch {
             throw failure(for: error)
         }

@@ -38,6 +38,31 @@ final class DirectoryTests: XCTestCase {
         XCTAssertThrowsError(try Directory.open(root: fx.bytes(), components: [Array("inside".utf8)]))
     }
 
+    func testAPathOfSeveralFoldersOpensInOneStepAndRefusesEverySymlink() throws {
+        let outside = try Fixture("Secret/keep.md = keep")
+        let fx = try Fixture("""
+          A/B/C/x.md = 1
+          A/out -> \(outside.path)
+          A/up -> ..
+          A/B/last -> \(outside.path)/Secret
+          """)
+        let root = try Directory.open(fx.bytes())
+        func open(_ path: String) throws -> Directory { try root.subdirectory(path.split(separator: "/").map { Array($0.utf8) }) }
+
+        let c = try open("A/B/C")
+        XCTAssertEqual(c.path, fx.bytes() + Array("/A/B/C".utf8))
+        XCTAssertTrue(c.exists(Array("x.md".utf8)))
+        // The error names the symlink, found by walking again one step at a time.
+        for (path, symlink) in ["A/out/Secret": "/A/out", "A/up/A": "/A/up", "A/B/last": "/A/B/last"] {
+            XCTAssertThrowsError(try open(path), path) { error in
+                XCTAssertEqual((error as? SysError)?.code, ENOTDIR, path)
+                XCTAssertEqual((error as? SysError)?.path, fx.path + symlink, path)
+            }
+        }
+        XCTAssertThrowsError(try open("A/missing/C")) { XCTAssertEqual(($0 as? SysError)?.code, ENOENT) }
+        XCTAssertEqual(outside.read("Secret/keep.md"), "keep")
+    }
+
     func testRemoveTreeHandlesTwoThousandLevelsWithoutRecursion() throws {
         let fx = try Fixture("deep/")
         var path = fx.path + "/deep"

@@ -40,6 +40,13 @@ int carrel_stat_target_at(int dirfd, const char *name, carrel_stat_t *out);
 /// last component (O_NOFOLLOW | O_DIRECTORY | O_CLOEXEC).
 int carrel_open_dir_nofollow(int dirfd, const char *name);
 
+/// Opens the directory at a relative path of several components below
+/// dirfd in one call (openat2 with RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS):
+/// no symlink is followed at any step and nothing outside dirfd is reached.
+/// -1 with errno ENOSYS where the kernel or a sandbox lacks openat2; the
+/// caller then opens one component at a time.
+int carrel_open_dir_beneath(int dirfd, const char *path);
+
 /// Creates an empty file, failing with EEXIST when anything is already there.
 int carrel_create_file_excl(int dirfd, const char *name);
 
