@@ -142,7 +142,7 @@ public enum ProjectFile {
             let (json, trashChanges) = encodeTracking(meta, over: raw, was: before, touched: touched)
             let (bytes, rendering) = Rendering.render(json, reusing: rendered, trashChanges: trashChanges)
             let inSpare: Bool
-            do { inSpare = try writeSpare(bytes, in: carrelDir) } catch { throw .sys(error) }
+            do { inSpare = try writeSpare(bytes, in: carrelDir, overFile: identity != nil) } catch { throw .sys(error) }
             return Staged(meta: meta, json: json, bytes: bytes, rendering: rendering, inSpare: inSpare, replacing: identity)
         }
 
@@ -305,9 +305,10 @@ public enum ProjectFile {
     /// almost nothing.
     /// Returns false, having changed nothing that matters, when the spare
     /// cannot be used (a spare that is not a plain file of its own, no
-    /// project.json yet).
-    static func writeSpare(_ bytes: [UInt8], in carrelDir: Directory) throws(SysError) -> Bool {
-        guard carrelDir.stat(fileName)?.type == 1 else { return false }
+    /// project.json yet). `overFile`: the caller has just seen project.json
+    /// is a plain file.
+    static func writeSpare(_ bytes: [UInt8], in carrelDir: Directory, overFile: Bool = false) throws(SysError) -> Bool {
+        guard overFile || carrelDir.stat(fileName)?.type == 1 else { return false }
         let fd = BytePath.withCString(spareName) { openat(carrelDir.fd, $0, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644) }
         guard fd >= 0 else { return false }
         defer { close(fd) }
