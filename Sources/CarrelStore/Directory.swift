@@ -103,21 +103,12 @@ public final class Directory {
     }
 
     /// Fsyncs every folder given, all at once: the first on this thread,
-    /// each other on a thread of its own. (`concurrentPerform` would run no
-    /// more at once than there are cores, and these threads only wait.)
+    /// each other on a helper thread of its own (`carrel_fsync_all`).
     public static func sync(_ folders: [Directory]) {
-        let group = DispatchGroup()
-        for fd in folders.dropFirst().map(\.fd) {
-            syncQueue.async(group: group) { _ = carrel_fsync_dir(fd) }
+        withExtendedLifetime(folders) {
+            _ = folders.map(\.fd).withUnsafeBufferPointer { carrel_fsync_all($0.baseAddress, Int32($0.count)) }
         }
-        if let first = folders.first { _ = carrel_fsync_dir(first.fd) }
-        group.wait()
-        withExtendedLifetime(folders) {}
     }
-
-    /// Concurrent and not attached to the global pool, so each waiting
-    /// fsync gets a thread.
-    private static let syncQueue = DispatchQueue(label: "carrel.fsync", attributes: .concurrent)
 
     /// Names and d_type kinds of the entries (without "." and "..").
     public func list() throws(SysError) -> [(name: [UInt8], type: Int32)] {

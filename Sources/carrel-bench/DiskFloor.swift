@@ -45,15 +45,7 @@ func diskFloor(in dir: String, iterations: Int) -> [Double] {
     }
 }
 
-/// One thread per folder, as `Directory.sync` does.
+/// As `Directory.sync` does: the first here, the others on kept helper threads.
 private func fsyncAtOnce(_ fds: [Int32]) {
-    var threads: [pthread_t] = []
-    for fd in fds.dropFirst() {
-        var t = pthread_t()
-        _ = pthread_create(&t, nil, { p in _ = carrel_fsync_dir(Int32(Int(bitPattern: p))); return nil },
-                           UnsafeMutableRawPointer(bitPattern: Int(fd)))
-        threads.append(t)
-    }
-    _ = carrel_fsync_dir(fds[0])
-    for t in threads { pthread_join(t, nil) }
+    _ = fds.withUnsafeBufferPointer { carrel_fsync_all($0.baseAddress, Int32($0.count)) }
 }

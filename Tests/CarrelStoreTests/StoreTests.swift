@@ -1,3 +1,4 @@
+import CCarrelSys
 import CarrelJSON
 import CarrelModel
 import CarrelStore
@@ -61,6 +62,23 @@ final class DirectoryTests: XCTestCase {
         }
         XCTAssertThrowsError(try open("A/missing/C")) { XCTAssertEqual(($0 as? SysError)?.code, ENOENT) }
         XCTAssertEqual(outside.read("Secret/keep.md"), "keep")
+    }
+
+    func testFsyncingAtOnceWaitsForEveryFolderAndReportsAnyFailure() throws {
+        let fx = try Fixture("A/\nB/\nC/")
+        let dirs = try ["A", "B", "C"].map { try Directory.open(fx.bytes() + Array("/\($0)".utf8)) }
+        var fds = dirs.map(\.fd)
+        XCTAssertEqual(carrel_fsync_all(&fds, 3), 0)
+        // More folders than helpers: the rest are fsynced on the calling thread.
+        var many = Array(repeating: fds, count: 4).flatMap { $0 }
+        XCTAssertEqual(carrel_fsync_all(&many, Int32(many.count)), 0)
+        for bad in 0..<3 {
+            var withBad = fds
+            withBad[bad] = -1
+            XCTAssertEqual(carrel_fsync_all(&withBad, 3), -1, "bad descriptor at \(bad)")
+        }
+        XCTAssertEqual(carrel_fsync_all(&fds, 3), 0, "a failure leaves the helpers ready")
+        withExtendedLifetime(dirs) {}
     }
 
     func testRemoveTreeHandlesTwoThousandLevelsWithoutRecursion() throws {

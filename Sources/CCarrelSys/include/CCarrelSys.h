@@ -62,6 +62,12 @@ void carrel_dir_close(carrel_dir *dir);
 /// fsync of a directory, so renames inside it are durable.
 int carrel_fsync_dir(int dirfd);
 
+/// fsyncs every descriptor given at once and returns when all are done:
+/// the first on the calling thread, each other on a helper thread kept for
+/// the purpose and woken directly. Each fsync mostly waits for the disk, so
+/// the waits overlap. 0, or -1 when any fsync failed.
+int carrel_fsync_all(const int *fds, int count);
+
 /// Marks the calling thread as batch work: its wake-ups do not preempt
 /// other threads. Returns 0 or -1.
 int carrel_sched_batch_this_thread(void);
