@@ -142,14 +142,13 @@ extension Workspace {
         let oldPath = entry.path
         let oldName = entry.name.string
         let dir = try open(parent, in: library)
-        do { try dir.move(entry.name.bytes, to: dir, as: Array(name.utf8)) } catch { throw failure(for: error, target: name, in: parent, library) }
-        dir.sync()
-        entry.rename(to: EntryName(name))
         if let p = project, let t = p.trash, parent === t, p.metadata.trash[oldName] != nil {
-            updateMetadata(p) { m in
-                if let r = m.trash.removeValue(forKey: oldName) { m.trash[name] = r }
-            }
+            try renameWithRecord(entry, to: name, in: dir, p, library)
+        } else {
+            do { try dir.move(entry.name.bytes, to: dir, as: Array(name.utf8)) } catch { throw failure(for: error, target: name, in: parent, library) }
+            dir.sync()
         }
+        entry.rename(to: EntryName(name))
         return Outcome(result: .item(.entry(entry, library)),
                        changes: [Change(.moved, entry.path, from: oldPath, inTrash: inTrashFlag(entry, library))])
     }

@@ -22,6 +22,7 @@ public enum DeletePlan {
 ///   both: a record without its item is dropped on open, an item without
 ///   its record adopts the spare's (on open, or by the next writer when the
 ///   spare is newer than project.json: `ProjectFile.Lock.stage`).
+/// - rename inside Trash: the same, with the record moved to the new name.
 /// - delete for good: the item is renamed into `.carrel/purge/` (atomic), then
 ///   removed there. A crash mid-removal is finished on the next open.
 extension Workspace {
@@ -89,6 +90,28 @@ extension Workspace {
         case .moved(let newName, _): entry.move(to: trash, as: newName)
         }
         return Outcome(result: .item(.entry(entry, library)), changes: [Change(.moved, entry.path, from: oldPath, inTrash: true)])
+    }
+
+    /// Renames an item at the top of a project's Trash together with its
+    /// record, in the order a delete uses: the record under the new name is
+    /// fsynced into the spare before the rename, so whichever of the two a
+    /// crash keeps, the item's origin can still be found (see `repair`).
+    func renameWithRecord(_ entry: Entry, to name: String, in dir: Directory, _ project: Project, _ library: Library) throws(Failure) {
+        let oldName = entry.name.string
+        var refused: SysError?
+        try withProjectLock(project) { lock throws(ProjectFile.Problem) in
+            let staged = try lock.stage { m in
+                if let r = m.trash.removeValue(forKey: oldName) { m.trash[name] = r }
+            }
+            do throws(SysError) {
+                try dir.move(entry.name.bytes, to: dir, as: Array(name.utf8))
+            } catch {
+                refused = error  // The staged version stays unused in the spare.
+                return
+            }
+            project.metadata = try commitAfterMove(staged, lock, project, syncing: [dir])
+        }
+        if let refused, let parent = entry.parent { throw failure(for: refused, target: name, in: parent, library) }
     }
 
     enum FreeNameMove {

@@ -193,6 +193,31 @@ final class WorkspaceTests: XCTestCase {
         XCTAssertEqual(fx.read("P/stray.md"), "s", "with no record anywhere, the item goes to the project root")
     }
 
+    /// Renaming an item in Trash moves its record in the order a delete
+    /// uses: the record under the new name is durable in the spare before
+    /// the rename, so a crash between the two cannot orphan the item. Seen
+    /// here by a rename the disk refuses after the model allowed it.
+    func testRenamingInTrashStagesTheRecordBeforeTheRename() throws {
+        try open("""
+          P/.carrel/project.json = {"type":"poetry","trash":{"old.md":{"from":"Draft/Deep/old.md","deleted":1}}}
+          P/Trash/old.md = o
+          """)
+        try "theirs".write(toFile: fx.path + "/P/Trash/taken.md", atomically: false, encoding: .utf8)  // unseen by the model
+        XCTAssertEqual(reason { try self.ws.rename(try self.t("P/Trash/old.md"), to: "taken.md") }, .conflict)
+        XCTAssertEqual(fx.read("P/Trash/old.md"), "o")
+        XCTAssertEqual(fx.read("P/Trash/taken.md"), "theirs")
+        XCTAssertEqual(try ProjectFile.read(fx.bytes("P")).trash["old.md"]?.originalPath, "Draft/Deep/old.md", "nothing changed")
+        XCTAssertEqual(ProjectFile.readSpare(fx.bytes("P"))?.trash["taken.md"]?.originalPath, "Draft/Deep/old.md",
+                       "the record was staged before the rename was tried")
+
+        _ = try ws.rename(try t("P/Trash/old.md"), to: "new.md")
+        let meta = try ProjectFile.read(fx.bytes("P"))
+        XCTAssertNil(meta.trash["old.md"])
+        XCTAssertEqual(meta.trash["new.md"]?.originalPath, "Draft/Deep/old.md")
+        _ = try ws.restore(try t("P/Trash/new.md"))
+        XCTAssertEqual(fx.read("P/Draft/Deep/old.md"), "o", "restored under its original name and place")
+    }
+
     func testAnUnreadableSpareIsIgnored() throws {
         try open("""
           P/.carrel/project.json = {"type":"poetry"}
