@@ -42,23 +42,27 @@ extension ProjectFile {
 
     /// `encode`, and which Trash records it changed when `was` let it tell.
     /// `touched`: the only Trash records that may differ from `was`.
-    static func encodeTracking(_ meta: ProjectMetadata, over raw: [String: JSONValue], was: ProjectMetadata?,
+    /// `raw` is consumed: when the caller holds no other reference to it,
+    /// its Trash records are changed in place, not copied.
+    static func encodeTracking(_ meta: ProjectMetadata, over raw: consuming [String: JSONValue], was: ProjectMetadata?,
                                touched: [String]?) -> (json: [String: JSONValue], trashChanges: Rendering.Changes?)
     {
-        var out = raw
+        var out = consume raw
+        var trash: [String: JSONValue] = [:]
+        if case .object(let records)? = out.removeValue(forKey: "trash") { trash = records }
+        let changes = encodeTrash(meta.trash, into: &trash, was: was?.trash, touched: touched)
+        out["trash"] = .object(trash)
         out["version"] = .int(meta.version)
         out["type"] = .string(meta.type.id)
         out["created"] = .int(Int(meta.created))
         var folders: [String: JSONValue] = [:]
         for (role, path) in meta.folders { folders[role.rawValue] = .string(path) }
         out["folders"] = .object(folders)
-        let (trash, changes) = encodeTrash(meta.trash, over: raw["trash"]?.objectValue ?? [:], was: was?.trash, touched: touched)
-        out["trash"] = .object(trash)
-        var sort = raw["sort"]?.objectValue ?? [:]
+        var sort = out["sort"]?.objectValue ?? [:]
         sort["by"] = .string(meta.sort.by.rawValue)
         sort["descending"] = .bool(meta.sort.descending)
         out["sort"] = .object(sort)
-        var prefs = raw["preferences"]?.objectValue ?? [:]
+        var prefs = out["preferences"]?.objectValue ?? [:]
         prefs["confirmDelete"] = .bool(meta.confirmDelete)
         prefs["defaultExtension"] = .string(meta.defaultExtension)
         out["preferences"] = .object(prefs)
@@ -69,28 +73,28 @@ extension ProjectFile {
     /// possibly hundreds, and unknown keys in the others stay as they are.
     /// Records `decode` skipped (no "from") are dropped. The changes are
     /// nil when they were not tracked.
-    static func encodeTrash(_ records: [String: ProjectMetadata.TrashRecord], over before: [String: JSONValue],
-                            was: [String: ProjectMetadata.TrashRecord]?, touched: [String]?) -> ([String: JSONValue], Rendering.Changes?) {
+    static func encodeTrash(_ records: [String: ProjectMetadata.TrashRecord], into trash: inout [String: JSONValue],
+                            was: [String: ProjectMetadata.TrashRecord]?, touched: [String]?) -> Rendering.Changes? {
         func record(_ r: ProjectMetadata.TrashRecord, over old: JSONValue?) -> JSONValue {
             var record = old?.objectValue ?? [:]
             record["from"] = .string(r.originalPath)
             record["deleted"] = .int(Int(r.deleted))
             return .object(record)
         }
-        guard let was, was.count == before.count else {
-            var trash = before.filter { records[$0.key] != nil }
+        guard let was, was.count == trash.count else {
+            let before = trash
+            trash = before.filter { records[$0.key] != nil }
             for (name, r) in records {
                 if let old = before[name], old["from"] == .string(r.originalPath), old["deleted"] == .int(Int(r.deleted)) { continue }
                 trash[name] = record(r, over: before[name])
             }
-            return (trash, nil)
+            return nil
         }
-        var trash = before
         var changes = Rendering.Changes()
         if let touched {
             for name in touched where records[name] != was[name] {
                 if let r = records[name] {
-                    let value = record(r, over: before[name])
+                    let value = record(r, over: trash[name])
                     trash[name] = value
                     changes.set.append((name, value))
                 } else {
@@ -98,14 +102,14 @@ extension ProjectFile {
                     changes.removed.append(name)
                 }
             }
-            return (trash, changes)
+            return changes
         }
         var kept = 0
         for (name, r) in records {
             let old = was[name]
             if old != nil { kept += 1 }
             guard old != r else { continue }
-            let value = record(r, over: before[name])
+            let value = record(r, over: trash[name])
             trash[name] = value
             changes.set.append((name, value))
         }
@@ -115,6 +119,6 @@ extension ProjectFile {
                 changes.removed.append(name)
             }
         }
-        return (trash, changes)
+        return changes
     }
 }

@@ -128,22 +128,62 @@ public enum ProjectFile {
 
         /// `touching`: the one Trash record `change` may change, when that
         /// is all it may change.
+        ///
+        /// The last version seen is taken out of the cache rather than
+        /// copied, so its JSON and rendering change in place: copying each
+        /// and freeing the old one took time in proportion to the records in
+        /// Trash. `commit` puts the new version in. A version staged and
+        /// never committed leaves the cache empty, and the next reader parses
+        /// project.json again.
         private func stage(_ change: (inout ProjectMetadata) -> Void, touching name: String?) throws(Problem) -> Staged? {
-            let (raw, before, rendered, identity) = try readUnderLock()
+            var current = try takeUnderLock()
+            let before = current.meta, identity = current.identity
             var meta = before
-            let adopted = adoptRecordsStagedByOthers(into: &meta, current: identity)
+            let adopted = adoptRecordsStagedByOthers(into: &meta, current: identity, spareSeen: current.spareIdentity)
             change(&meta)
             let touched = name.map { name in [name] + adopted.filter { $0 != name } }
+            let changed: Bool
             if let touched {
-                guard touched.contains(where: { meta.trash[$0] != before.trash[$0] }) else { return nil }
+                changed = touched.contains(where: { meta.trash[$0] != before.trash[$0] })
             } else {
-                guard meta != before else { return nil }
+                changed = meta != before
             }
-            let (json, trashChanges) = encodeTracking(meta, over: raw, was: before, touched: touched)
-            let (bytes, rendering) = Rendering.render(json, reusing: rendered, trashChanges: trashChanges)
+            guard changed else {
+                putBack(current)
+                return nil
+            }
+            let (json, trashChanges) = encodeTracking(meta, over: moveOut(&current.raw, [:]), was: before, touched: touched)
+            let (bytes, rendering) = Rendering.render(json, reusing: moveOut(&current.rendering, nil), trashChanges: trashChanges)
             let inSpare: Bool
             do { inSpare = try writeSpare(bytes, in: carrelDir, overFile: identity != nil) } catch { throw .sys(error) }
             return Staged(meta: meta, json: json, bytes: bytes, rendering: rendering, inSpare: inSpare, replacing: identity)
+        }
+
+        /// project.json's last version, owned by the caller until it puts it back.
+        struct Current {
+            var raw: [String: JSONValue]
+            var meta: ProjectMetadata
+            var rendering: Rendering?
+            var identity: Identity?
+            var spareIdentity: Identity?
+        }
+
+        /// As `readUnderLock`, but the cached version is removed, so nothing
+        /// else shares its storage.
+        func takeUnderLock() throws(Problem) -> Current {
+            let identity = Identity.of(fileName, in: carrelDir)
+            if let identity, let known = versions.take(projectPath), known.identity == identity {
+                return Current(raw: known.raw, meta: known.meta, rendering: known.rendering, identity: identity,
+                               spareIdentity: known.spareIdentity)
+            }
+            let (raw, meta) = try readRaw(projectPath)
+            return Current(raw: raw, meta: meta, rendering: nil, identity: identity, spareIdentity: nil)
+        }
+
+        func putBack(_ current: Current) {
+            guard let identity = current.identity else { return }
+            versions.remember(projectPath, Version(identity: identity, raw: current.raw, meta: current.meta,
+                                                   rendering: current.rendering, spareIdentity: current.spareIdentity))
         }
 
         /// A spare newer than project.json is a version another Carrel
@@ -154,9 +194,10 @@ public enum ProjectFile {
         /// does the same.) A spare this process swapped out is skipped
         /// without being read.
         /// Returns the names of the records taken over.
-        func adoptRecordsStagedByOthers(into meta: inout ProjectMetadata, current: Identity?) -> [String] {
+        /// `spareSeen`: the spare as this process last left it.
+        func adoptRecordsStagedByOthers(into meta: inout ProjectMetadata, current: Identity?, spareSeen: Identity?) -> [String] {
             guard let spare = Identity.of(spareName, in: carrelDir) else { return [] }
-            if let known = versions.version(of: projectPath), known.spareIdentity == spare { return [] }
+            if spareSeen == spare { return [] }
             guard let current, spare.modifiedNs >= current.modifiedNs,
                   let staged = readSpare(projectPath), !staged.trash.isEmpty,
                   let trash = meta.type.folder(.trash).flatMap({ meta.path(of: $0) }) else { return [] }
@@ -261,6 +302,14 @@ public enum ProjectFile {
             return byProject[project]
         }
 
+        /// Removes and returns the project's version: its storage is then
+        /// the caller's alone.
+        func take(_ project: [UInt8]) -> Version? {
+            lock.lock()
+            defer { lock.unlock() }
+            return byProject.removeValue(forKey: project)
+        }
+
         func remember(_ project: [UInt8], _ version: Version) {
             lock.lock()
             defer { lock.unlock() }
@@ -269,6 +318,14 @@ public enum ProjectFile {
     }
 
     static let versions = Versions()
+
+    /// `value`, leaving `empty` in its place, so the returned copy is the
+    /// only reference to its storage and can be changed in place.
+    static func moveOut<T>(_ value: inout T, _ empty: T) -> T {
+        let taken = value
+        value = empty
+        return taken
+    }
 
     // MARK: Reading
 

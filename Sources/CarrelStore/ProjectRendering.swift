@@ -20,8 +20,9 @@ extension ProjectFile {
         /// `json` as pretty JSON with a final newline: byte for byte what
         /// `JSONValue.encoded(pretty:)` writes. With `previous` (a rendering
         /// of the version `trashChanges` is counted from), only changed
-        /// records are rendered.
-        static func render(_ json: [String: JSONValue], reusing previous: Rendering?, trashChanges: Changes?)
+        /// records are rendered; it is consumed, and changed in place when
+        /// the caller held the only reference.
+        static func render(_ json: [String: JSONValue], reusing previous: consuming Rendering?, trashChanges: Changes?)
             -> (bytes: [UInt8], rendering: Rendering)
         {
             guard let trash = json["trash"]?.objectValue else {
@@ -29,18 +30,19 @@ extension ProjectFile {
                 bytes.append(0x0A)
                 return (bytes, Rendering(size: bytes.count))
             }
-            var rendering = Rendering()
-            if let previous, let trashChanges {
-                rendering = previous
+            let reusable = previous != nil && trashChanges != nil
+            var rendering = (consume previous) ?? Rendering()
+            let previousSize = rendering.size > 0 ? rendering.size : 4096
+            if reusable, let trashChanges {
                 rendering.apply(trashChanges)
                 // The changes must account for every difference; tests stop
                 // here, and a release build renders everything instead.
                 assert(rendering.records.count == trash.count, "Trash changes missed a record")
             }
-            if rendering.records.count != trash.count || previous == nil || trashChanges == nil {
+            if !reusable || rendering.records.count != trash.count {
                 rendering = Rendering(records: trash.sorted { $0.key < $1.key }.map { ($0.key, member($0.key, $0.value)) })
             }
-            var w = JSONWriter(pretty: true, capacity: (previous?.size ?? 4096) + 512)
+            var w = JSONWriter(pretty: true, capacity: previousSize + 512)
             w.beginObject()
             for (key, value) in json.sorted(by: { $0.key < $1.key }) {
                 w.key(key)
