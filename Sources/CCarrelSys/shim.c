@@ -176,7 +176,12 @@ static void *fsync_helper_run(void *arg) {
 
 /* Called with fsync_lock held. Returns how many helpers are running. */
 static int fsync_helpers_ensure(int wanted) {
-    if (fsync_helpers_started == 0 && sem_init(&fsync_done, 0, 0) != 0) return 0;
+    static int done_ready = 0;
+    if (wanted <= 0) return fsync_helpers_started;
+    if (!done_ready) {
+        if (sem_init(&fsync_done, 0, 0) != 0) return 0;
+        done_ready = 1;
+    }
     while (fsync_helpers_started < wanted) {
         struct fsync_helper *h = &fsync_helpers[fsync_helpers_started];
         if (sem_init(&h->go, 0, 0) != 0) break;
