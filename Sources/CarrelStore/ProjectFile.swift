@@ -153,7 +153,8 @@ public enum ProjectFile {
                 return nil
             }
             let (json, trashChanges) = encodeTracking(meta, over: moveOut(&current.raw, [:]), was: before, touched: touched)
-            let (bytes, rendering) = Rendering.render(json, reusing: moveOut(&current.rendering, nil), trashChanges: trashChanges)
+            let (bytes, rendering) = Rendering.render(json, reusing: moveOut(&current.rendering, nil), trashChanges: trashChanges,
+                                                      onlyTrashChanged: touched != nil)
             let inSpare: Bool
             do { inSpare = try writeSpare(bytes, in: carrelDir, overFile: identity != nil) } catch { throw .sys(error) }
             return Staged(meta: meta, json: json, bytes: bytes, rendering: rendering, inSpare: inSpare, replacing: identity)
