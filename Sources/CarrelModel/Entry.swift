@@ -84,15 +84,18 @@ public final class Entry {
         return false
     }
 
-    /// The absolute path as raw bytes.
+    /// The absolute path as raw bytes. Every command builds a few, so the
+    /// names are copied straight into one buffer of the right size.
     public var path: [UInt8] {
-        var parts: [[UInt8]] = []
+        var chain: [Entry] = []
+        var size = 0
         var e: Entry? = self
-        while let x = e { parts.append(x.name.bytes); e = x.parent }
+        while let x = e { chain.append(x); size += x.name.byteCount + 1; e = x.parent }
         var out: [UInt8] = []
-        for (i, part) in parts.reversed().enumerated() {
+        out.reserveCapacity(size)
+        for (i, x) in chain.reversed().enumerated() {
             if i > 0, out.last != UInt8(ascii: "/") { out.append(UInt8(ascii: "/")) }
-            out.append(contentsOf: part)
+            x.name.appendBytes(to: &out)
         }
         return out
     }

@@ -23,6 +23,14 @@ public struct EntryName: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var bytes: [UInt8] { raw ?? Array(string.utf8) }
+    public var byteCount: Int { raw?.count ?? string.utf8.count }
+
+    /// Appends `bytes` without building them first.
+    public func appendBytes(to out: inout [UInt8]) {
+        if let raw { out.append(contentsOf: raw); return }
+        var s = string
+        s.withUTF8 { out.append(contentsOf: $0) }
+    }
     public var isValidUTF8: Bool { raw == nil }
     public var description: String { string }
 
