@@ -59,7 +59,11 @@ public final class Server: @unchecked Sendable {
 
     /// One framed body from the client. Cancellations are noted at once, so
     /// they overtake queued work; everything else runs in order.
-    public func receive(_ body: [UInt8]) {
+    ///
+    /// `mayRunHere`: the caller's thread has a stack of `workStackSize` and
+    /// holds no further message yet, so an idle server may run this one on
+    /// it (see `WorkThread.runHereIfIdle`).
+    public func receive(_ body: [UInt8], mayRunHere: Bool = false) {
         let decoded = Envelope.decode(body)
         if case .success(.notification(let method, let params)) = decoded, method == CancelRequestNotification.method {
             if let id = CancelRequestNotification.Params(json: params).id {
@@ -70,8 +74,15 @@ public final class Server: @unchecked Sendable {
             }
             return
         }
-        work.async { self.handle(decoded) }
+        if mayRunHere {
+            work.runHereIfIdle { self.handle(decoded) }
+        } else {
+            work.async { self.handle(decoded) }
+        }
     }
+
+    /// The stack the work runs on: node building recurses once per folder level.
+    public static let workStackSize = WorkThread.stackSize
 
     func takeCancellation(_ id: RequestID) -> Bool {
         cancelLock.lock()

@@ -73,26 +73,41 @@ public final class StdioTransport: MessageSink, @unchecked Sendable {
         }
     }
 
-    /// Reads stdin until it closes, handing each body to `server`.
+    /// Reads stdin until it closes, handing each body to `server`, then
+    /// exits. The reading happens on a thread with the work thread's stack,
+    /// so a request that finds the server idle runs right there.
     public func run(_ server: Server) -> Never {
+        let reader = Thread { [self] in self.readLoop(into: server) }
+        reader.name = "carrel-stdin"
+        reader.stackSize = Server.workStackSize
+        reader.start()
+        while true { pause() }
+    }
+
+    private func readLoop(into server: Server) -> Never {
         var framer = MessageFramer()
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        var frames: [MessageFramer.Frame] = []
         while true {
             let n = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress!, $0.count) }
             if n < 0 && errno == EINTR { continue }
             if n <= 0 { break }
             framer.feed(chunk[0..<n])
-            while let frame = framer.next() {
+            while let frame = framer.next() { frames.append(frame) }
+            for (i, frame) in frames.enumerated() {
                 switch frame {
                 case .body(let body):
                     log.traffic("->", body)
-                    server.receive(body)
+                    // Only the last message of a read may run here, so a
+                    // cancellation read with a request is noted before it runs.
+                    server.receive(body, mayRunHere: i == frames.count - 1)
                 case .malformedHeader(let why):
                     log.line("skipped a frame with a malformed header: \(why)")
                 case .tooLarge(let size):
                     log.line("skipped a \(size)-byte body: larger than \(MessageFramer.maxBody) bytes")
                 }
             }
+            frames.removeAll(keepingCapacity: true)
         }
         server.inputClosed()
         exit(server.exitCode)
