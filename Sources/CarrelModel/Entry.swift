@@ -84,20 +84,27 @@ public final class Entry {
         return false
     }
 
-    /// The absolute path as raw bytes. Every command builds a few, so the
-    /// names are copied straight into one buffer of the right size.
+    /// The absolute path as raw bytes. Every command builds a few, so it is
+    /// written back to front into one buffer of the right size.
     public var path: [UInt8] {
-        var chain: [Entry] = []
         var size = 0
         var e: Entry? = self
-        while let x = e { chain.append(x); size += x.name.byteCount + 1; e = x.parent }
-        var out: [UInt8] = []
-        out.reserveCapacity(size)
-        for (i, x) in chain.reversed().enumerated() {
-            if i > 0, out.last != UInt8(ascii: "/") { out.append(UInt8(ascii: "/")) }
-            x.name.appendBytes(to: &out)
+        while let x = e {
+            let p = x.parent
+            size += x.name.byteCount + (p == nil || p!.name.endsWithSlash ? 0 : 1)
+            e = p
         }
-        return out
+        return [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            var end = size
+            var e: Entry? = self
+            while let x = e {
+                end = x.name.copyBytes(into: buffer, endingAt: end)
+                let p = x.parent
+                if let p, !p.name.endsWithSlash { end -= 1; buffer[end] = UInt8(ascii: "/") }
+                e = p
+            }
+            count = size
+        }
     }
 
     /// Names from `ancestor` (exclusive) down to self, or nil when not below it.

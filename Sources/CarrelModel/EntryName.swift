@@ -25,11 +25,22 @@ public struct EntryName: Hashable, Sendable, CustomStringConvertible {
     public var bytes: [UInt8] { raw ?? Array(string.utf8) }
     public var byteCount: Int { raw?.count ?? string.utf8.count }
 
-    /// Appends `bytes` without building them first.
-    public func appendBytes(to out: inout [UInt8]) {
-        if let raw { out.append(contentsOf: raw); return }
+    /// Whether the last byte is "/" (only a library root's name can be "/").
+    public var endsWithSlash: Bool { (raw?.last ?? string.utf8.last) == UInt8(ascii: "/") }
+
+    /// Copies `bytes` to end just before `end`; returns where they start.
+    public func copyBytes(into buffer: UnsafeMutableBufferPointer<UInt8>, endingAt end: Int) -> Int {
+        if let raw {
+            let start = end - raw.count
+            _ = UnsafeMutableBufferPointer(rebasing: buffer[start..<end]).initialize(from: raw)
+            return start
+        }
         var s = string
-        s.withUTF8 { out.append(contentsOf: $0) }
+        return s.withUTF8 { utf8 in
+            let start = end - utf8.count
+            _ = UnsafeMutableBufferPointer(rebasing: buffer[start..<end]).initialize(from: utf8)
+            return start
+        }
     }
     public var isValidUTF8: Bool { raw == nil }
     public var description: String { string }

@@ -116,6 +116,24 @@ final class OrderingTests: XCTestCase {
         XCTAssertEqual(root.fileTotal, 0)
     }
 
+    func testPathsJoinNamesWithOneSlashAndKeepRawBytes() {
+        let root = Entry(name: EntryName("/tmp/Library"), kind: .directory)
+        let project = Entry(name: EntryName("Poetry Project"), kind: .directory)
+        let odd = Entry(name: EntryName(bytes: [0x61, 0xFF, 0x62]), kind: .directory)
+        let leaf = Entry(name: EntryName("Caf\u{E9} \u{65E5}\u{8A18}.md"), kind: .file)
+        root.add(project)
+        project.add(odd)
+        odd.add(leaf)
+        XCTAssertEqual(root.path, Array("/tmp/Library".utf8))
+        XCTAssertEqual(leaf.path, Array("/tmp/Library/Poetry Project/a".utf8) + [0xFF] + Array("b/Caf\u{E9} \u{65E5}\u{8A18}.md".utf8))
+        let filesystemRoot = Entry(name: EntryName("/"), kind: .directory)
+        let top = Entry(name: EntryName("x"), kind: .directory)
+        filesystemRoot.add(top)
+        XCTAssertEqual(top.path, Array("/x".utf8))
+        filesystemRoot.remove(top)
+        XCTAssertEqual(top.path, Array("x".utf8), "a detached entry's path is its name")
+    }
+
     func testNamesCompareByBytesSoNFCAndNFDAreDifferentEntries() {
         let nfc = EntryName("Caf\u{E9}")
         let nfd = EntryName("Cafe\u{301}")
