@@ -164,27 +164,33 @@ public final class Workspace {
     public static let allSuffix: [[UInt8]] = [Array(".carrel".utf8), Array("all".utf8)]
 
     /// Resolves an absolute path. `uri` is only for the error message.
+    /// Components stay slices of `path`: every command resolves one or two.
     public func locate(_ path: [UInt8], uri: String) throws(Failure) -> Target {
-        let parts = path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true).map { Array($0) }
-        guard path.first == UInt8(ascii: "/"), !parts.contains([UInt8(ascii: ".")]), !parts.contains([UInt8(ascii: "."), UInt8(ascii: ".")]) else {
+        let parts = path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true)
+        guard path.first == UInt8(ascii: "/"), !parts.contains(where: Self.isDots) else {
             throw Failure(.outsideWorkspace, .outsideWorkspace(uri: uri))
         }
         for library in libraries.sorted(by: { $0.path.count > $1.path.count }) {
             for base in [library.path, library.realPath] {
-                let baseParts = base.split(separator: UInt8(ascii: "/")).map { Array($0) }
-                guard parts.count >= baseParts.count, Array(parts[0..<baseParts.count]) == baseParts else { continue }
-                return try walk(Array(parts[baseParts.count...]), in: library, display: path)
+                let baseParts = base.split(separator: UInt8(ascii: "/"))
+                guard parts.count >= baseParts.count, zip(parts, baseParts).allSatisfy({ $0.elementsEqual($1) }) else { continue }
+                return try walk(parts[baseParts.count...], in: library, display: path)
             }
         }
         throw Failure(.outsideWorkspace, .outsideWorkspace(uri: uri))
     }
 
-    private func walk(_ components: [[UInt8]], in library: Library, display: [UInt8]) throws(Failure) -> Target {
+    private static func isDots(_ part: ArraySlice<UInt8>) -> Bool {
+        part.allSatisfy { $0 == UInt8(ascii: ".") } && part.count <= 2
+    }
+
+    private func walk(_ components: ArraySlice<ArraySlice<UInt8>>, in library: Library, display: [UInt8]) throws(Failure) -> Target {
         var e = library.root
-        var i = 0
-        while i < components.count {
+        var i = components.startIndex
+        while i < components.endIndex {
             let c = components[i]
-            if i + 2 == components.count, Array(components[i...]) == Self.allSuffix, let p = library.project(at: e) {
+            if i + 2 == components.endIndex, components[i...].elementsEqual(Self.allSuffix, by: { $0.elementsEqual($1) }),
+               let p = library.project(at: e) {
                 return .all(p, library)
             }
             guard let next = e.child(EntryName(bytes: c)) else {
