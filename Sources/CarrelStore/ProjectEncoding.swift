@@ -44,14 +44,26 @@ extension ProjectFile {
     /// `touched`: the only Trash records that may differ from `was`.
     /// `raw` is consumed: when the caller holds no other reference to it,
     /// its Trash records are changed in place, not copied.
+    /// `rawIsEncoded`: `raw` is this encoding of `was`, so with `touched`
+    /// only "trash" can change and every other key is left as it is.
     static func encodeTracking(_ meta: ProjectMetadata, over raw: consuming [String: JSONValue], was: ProjectMetadata?,
-                               touched: [String]?) -> (json: [String: JSONValue], trashChanges: Rendering.Changes?)
+                               touched: [String]?, rawIsEncoded: Bool = false) -> (json: [String: JSONValue], trashChanges: Rendering.Changes?)
     {
         var out = consume raw
         var trash: [String: JSONValue] = [:]
         if case .object(let records)? = out.removeValue(forKey: "trash") { trash = records }
         let changes = encodeTrash(meta.trash, into: &trash, was: was?.trash, touched: touched)
         out["trash"] = .object(trash)
+        if rawIsEncoded, touched != nil {
+            assert(out == encodeOthers(meta, over: out), "raw was not this encoding of the metadata")
+            return (out, changes)
+        }
+        return (encodeOthers(meta, over: out), changes)
+    }
+
+    /// Every key but "trash".
+    private static func encodeOthers(_ meta: ProjectMetadata, over raw: [String: JSONValue]) -> [String: JSONValue] {
+        var out = raw
         out["version"] = .int(meta.version)
         out["type"] = .string(meta.type.id)
         out["created"] = .int(Int(meta.created))
@@ -66,7 +78,7 @@ extension ProjectFile {
         prefs["confirmDelete"] = .bool(meta.confirmDelete)
         prefs["defaultExtension"] = .string(meta.defaultExtension)
         out["preferences"] = .object(prefs)
-        return (out, changes)
+        return out
     }
 
     /// Records are rebuilt only where they changed: a delete touches one of

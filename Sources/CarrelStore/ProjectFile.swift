@@ -152,7 +152,9 @@ public enum ProjectFile {
                 putBack(current)
                 return nil
             }
-            let (json, trashChanges) = encodeTracking(meta, over: moveOut(&current.raw, [:]), was: before, touched: touched)
+            // A version this process wrote (it has a rendering) is already encoded.
+            let (json, trashChanges) = encodeTracking(meta, over: moveOut(&current.raw, [:]), was: before, touched: touched,
+                                                      rawIsEncoded: current.rendering != nil)
             let (bytes, rendering) = Rendering.render(json, reusing: moveOut(&current.rendering, nil), trashChanges: trashChanges,
                                                       onlyTrashChanged: touched != nil)
             let inSpare: Bool
