@@ -82,7 +82,7 @@ public final class Server: @unchecked Sendable {
     }
 
     /// The stack the work runs on: node building recurses once per folder level.
-    public static let workStackSize = WorkThread.stackSize
+    static let workStackSize = WorkThread.stackSize
 
     func takeCancellation(_ id: RequestID) -> Bool {
         cancelLock.lock()
