@@ -369,27 +369,61 @@ public enum ProjectFile {
     /// is a plain file.
     static func writeSpare(_ bytes: [UInt8], in carrelDir: Directory, overFile: Bool = false) throws(SysError) -> Bool {
         guard overFile || carrelDir.stat(fileName)?.type == 1 else { return false }
-        let fd = BytePath.withCString(spareName) { openat(carrelDir.fd, $0, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644) }
+        let fd = BytePath.withCString(spareName) { openat(carrelDir.fd, $0, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644) }
         guard fd >= 0 else { return false }
         defer { close(fd) }
         // A spare hard-linked to project.json would make this an in-place write of project.json.
         var st = stat()
         guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_nlink == 1 else { return false }
         var failed: Int32 = 0
+        let unchanged = unchangedPrefix(of: fd, size: Int(st.st_size), comparedWith: bytes)
         bytes.withUnsafeBytes { buf in
-            var off = 0
+            var off = unchanged
             while off < buf.count {
                 let n = pwrite(fd, buf.baseAddress! + off, buf.count - off, off_t(off))
                 if n < 0 { if errno == EINTR { continue }; failed = errno; return }
                 off += n
             }
         }
-        if failed == 0 && ftruncate(fd, off_t(bytes.count)) != 0 { failed = errno }
+        if failed == 0 && Int(st.st_size) != bytes.count && ftruncate(fd, off_t(bytes.count)) != 0 { failed = errno }
         if failed == 0 && fsync(fd) != 0 { failed = errno }
         guard failed == 0 else {
             throw SysError("write", BytePath.display(BytePath.join(carrelDir.path, fileName)), code: failed)
         }
         return true
+    }
+
+    /// How many leading bytes of the open spare already read as `bytes`, so
+    /// only the rest is written. Every byte written dirties its block, and
+    /// fsync writes each dirty block: in a C loop, the fsync of a 200 KB
+    /// file rewritten whole took 390 µs, and 275 µs written from the first
+    /// change. At least the last byte is always written, so the spare's
+    /// mtime moves on: `adoptRecordsStagedByOthers` takes a spare newer
+    /// than project.json for a version staged and never swapped in.
+    /// Reading costs a copy from the page cache, which the spare is in.
+    static func unchangedPrefix(of fd: Int32, size: Int, comparedWith bytes: [UInt8]) -> Int {
+        let comparable = min(size, bytes.count - 1)
+        guard comparable > 0 else { return 0 }
+        let onDisk = [UInt8](unsafeUninitializedCapacity: comparable) { buf, count in
+            count = 0
+            while count < comparable {
+                let n = pread(fd, buf.baseAddress! + count, comparable - count, off_t(count))
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { break }
+                count += n
+            }
+        }
+        return onDisk.withUnsafeBytes { old in
+            bytes.withUnsafeBytes { new in
+                var same = 0
+                let stride = 256
+                while same + stride <= old.count, memcmp(old.baseAddress! + same, new.baseAddress! + same, stride) == 0 {
+                    same += stride
+                }
+                while same < old.count, old[same] == new[same] { same += 1 }
+                return same
+            }
+        }
     }
 
     /// Swaps the spare with project.json. False where the filesystem has no
