@@ -6,6 +6,7 @@
 #include <malloc.h>
 #include <pthread.h>
 #include <semaphore.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,7 +151,9 @@ int carrel_fsync_dir(int dirfd) { return fsync(dirfd); }
 
 /* Helpers for carrel_fsync_all. Each has a semaphore of its own, so waking
    two helpers costs two posts and both start at once. (A Dispatch queue woke
-   one worker, which woke the next: the second fsync started 60 µs late.) */
+   one worker, which woke the next: the second fsync started 60 µs late.)
+   Only the last helper to finish posts fsync_done, so the caller wakes once,
+   not once per helper. */
 enum { FSYNC_HELPERS_MAX = 7 };
 
 struct fsync_helper {
@@ -162,6 +165,7 @@ struct fsync_helper {
 static struct fsync_helper fsync_helpers[FSYNC_HELPERS_MAX];
 static int fsync_helpers_started = 0;
 static sem_t fsync_done;
+static atomic_int fsync_pending;
 static pthread_mutex_t fsync_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void *fsync_helper_run(void *arg) {
@@ -169,7 +173,7 @@ static void *fsync_helper_run(void *arg) {
     for (;;) {
         while (sem_wait(&h->go) != 0) {}
         h->result = fsync(h->fd);
-        sem_post(&fsync_done);
+        if (atomic_fetch_sub_explicit(&fsync_pending, 1, memory_order_acq_rel) == 1) sem_post(&fsync_done);
     }
     return NULL;
 }
@@ -204,6 +208,7 @@ int carrel_fsync_all(const int *fds, int count) {
     int wanted = count - 1 < FSYNC_HELPERS_MAX ? count - 1 : FSYNC_HELPERS_MAX;
     int helpers = fsync_helpers_ensure(wanted);
     if (helpers > wanted) helpers = wanted;
+    atomic_store_explicit(&fsync_pending, helpers, memory_order_relaxed);
     for (int i = 0; i < helpers; i++) {
         fsync_helpers[i].fd = fds[1 + i];
         sem_post(&fsync_helpers[i].go);
@@ -211,7 +216,7 @@ int carrel_fsync_all(const int *fds, int count) {
     int failed = fsync(fds[0]) != 0;
     /* What no helper took (none could be started, or more than the most) runs here. */
     for (int i = 1 + helpers; i < count; i++) failed |= fsync(fds[i]) != 0;
-    for (int i = 0; i < helpers; i++) {
+    if (helpers > 0) {
         while (sem_wait(&fsync_done) != 0) {}
     }
     for (int i = 0; i < helpers; i++) failed |= fsync_helpers[i].result != 0;
@@ -226,8 +231,6 @@ int carrel_flock_exclusive(int fd) {
     do { r = flock(fd, LOCK_EX); } while (r != 0 && errno == EINTR);
     return r;
 }
-
-int carrel_flock_unlock(int fd) { return flock(fd, LOCK_UN); }
 
 #include <sched.h>
 

@@ -63,9 +63,10 @@ public enum ProjectFile {
         // writing is an event for every watcher of `.carrel`.
         let lockFd = BytePath.withCString(lockName) { openat(carrelDir.fd, $0, O_RDONLY | O_CREAT | O_CLOEXEC, 0o644) }
         guard lockFd >= 0 else { throw .sys(SysError("open", BytePath.display(BytePath.join(carrelDir.path, lockName)))) }
+        // Closing releases the flock (this fd is never duplicated), so no
+        // separate unlock call.
         defer { close(lockFd) }
         _ = carrel_flock_exclusive(lockFd)
-        defer { _ = carrel_flock_unlock(lockFd) }
         return try body(Lock(projectPath: projectPath, carrelDir: carrelDir))
     }
 

@@ -77,6 +77,5 @@ int carrel_limit_malloc_arenas(int n);
 
 /// Advisory whole-file lock (flock LOCK_EX), blocking. Returns 0 or -1.
 int carrel_flock_exclusive(int fd);
-int carrel_flock_unlock(int fd);
 
 #endif
