@@ -101,6 +101,23 @@ final class ServerProcess {
     }
 }
 
+/// Runs a program with its output discarded and waits for it with
+/// `waitpid`, which returns the moment it exits.
+func runToExit(_ program: String, _ arguments: [String]) {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    let argv = ([program] + arguments).map { strdup($0) }
+    defer { argv.forEach { free($0) } }
+    var pid: pid_t = 0
+    guard posix_spawn(&pid, program, &actions, nil, argv + [nil], environ) == 0 else {
+        fatalError("could not run \(program)")
+    }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+}
+
 func uri(_ path: String) -> String { FileURI.uri(Array(path.utf8)) }
 
 func nowNs() -> UInt64 {
