@@ -8,10 +8,11 @@ import Glibc
 /// 2× over an hour, so only a floor from the same run means anything.
 ///
 /// The calls, as in `ProjectFile.Lock.stage` and `commit` around the move
-/// in `Workspace.moveToTrash`: stat project.json and the spare; rewrite the
-/// spare in place, one Trash record (70 bytes) longer than project.json, as
-/// the deletes before it grew Trash (then shorter, as restores shrink it),
-/// and fsync it; swap it with project.json; move an item between two
+/// in `Workspace.moveToTrash`: stat project.json and the spare; read the
+/// spare and rewrite it in place from its first changed byte (here the
+/// middle of its records), one Trash record (70 bytes) longer than
+/// project.json, as the deletes before it grew Trash (then shorter, as
+/// restores shrink it), and fsync it; swap it with project.json; move an item between two
 /// folders; fsync the three folders at once. The size changes on every
 /// write, as the server's does: a rewrite of the same size cost the fsync
 /// about a third less, because the file's inode need not be written.
@@ -25,6 +26,7 @@ func diskFloor(in dir: String, iterations: Int) -> [Double] {
     close(openat(c, "project.json", O_CREAT | O_WRONLY, 0o644))
     let record = 70, base = 1_000
     let content = [UInt8](repeating: 0x20, count: base + record * (iterations + 1))
+    var old = content
     var st = carrel_stat_t()
     return measure(iterations) { i in
         let (from, to) = i % 2 == 0 ? (a, b) : (b, a)
@@ -32,10 +34,12 @@ func diskFloor(in dir: String, iterations: Int) -> [Double] {
         let size = base + record * records
         _ = carrel_lstat_at(c, "project.json", &st)
         _ = carrel_lstat_at(c, "spare", &st)
-        let fd = openat(c, "spare", O_WRONLY | O_CREAT, 0o644)
+        let fd = openat(c, "spare", O_RDWR | O_CREAT, 0o644)
         var fdStat = stat()
         _ = fstat(fd, &fdStat)
-        _ = content.withUnsafeBytes { pwrite(fd, $0.baseAddress, size, 0) }
+        _ = old.withUnsafeMutableBytes { pread(fd, $0.baseAddress, min(Int(fdStat.st_size), size), 0) }
+        let changed = min(base + record * records / 2, size - 1)
+        _ = content.withUnsafeBytes { pwrite(fd, $0.baseAddress! + changed, size - changed, off_t(changed)) }
         _ = ftruncate(fd, off_t(size))
         fsync(fd)
         close(fd)
