@@ -20,9 +20,12 @@ public final class Entry {
     /// removing one must rebuild the index to find the other. Declared here
     /// to sit in the padding after the flags above: there are 130,000 entries.
     private var clashIndexHasDuplicates = false
+    /// On a root: bumped when a date of any entry below changes, so lists in
+    /// date order are rebuilt. Sits in the same padding as the flags.
+    public private(set) var datesGeneration: UInt32 = 0
     /// Milliseconds since the epoch; -1 when the filesystem does not know.
-    public var created: Int64
-    public var modified: Int64
+    public var created: Int64 { didSet { if created != oldValue { datesChanged() } } }
+    public var modified: Int64 { didSet { if modified != oldValue { datesChanged() } } }
     /// Directory mtime in nanoseconds, for the polling watcher.
     public var changeStamp: Int64 = 0
     public private(set) var children: [EntryName: Entry] = [:]
@@ -221,6 +224,16 @@ public final class Entry {
             if x.parent == nil { x.generation &+= 1 }
             e = x.parent
         }
+    }
+
+    /// The parent's cached order may sort by this date, and lists cached
+    /// against the root may too.
+    private func datesChanged() {
+        guard let p = parent else { datesGeneration &+= 1; return }
+        p.sortedCache = nil
+        var top = p
+        while let up = top.parent { top = up }
+        top.datesGeneration &+= 1
     }
 
     /// Drops this directory's caches: its children changed.

@@ -1,3 +1,4 @@
+import CarrelModel
 @testable import CarrelStore
 @testable import CarrelWorkspace
 import CarrelTestSupport
@@ -80,6 +81,35 @@ final class WatchingTests: XCTestCase {
         let changes = ws.apply(inbox.take { self.names($0).contains("More") })
         XCTAssertEqual(changes.map(\.path), [fx.bytes("P/Draft/More")])
         XCTAssertEqual(ws.watching!.folderReads, before + 1)
+    }
+
+    /// Sorted by date modified, a file another program saves moves to the
+    /// top of its folder and of "All" (both orders are cached).
+    func testASavedFileMovesUpInModifiedOrder() throws {
+        let (fx, ws, inbox) = try watched("""
+          P/.carrel/project.json = {"type":"blank"}
+          P/notes/old.md = o
+          P/notes/new.md = n
+          """)
+        let t = { (p: String) in try ws.locate(fx.bytes(p), uri: p) }
+        func setModified(_ rel: String, _ seconds: Int) {
+            var times = [timespec(tv_sec: seconds, tv_nsec: 0), timespec(tv_sec: seconds, tv_nsec: 0)]
+            XCTAssertEqual(utimensat(AT_FDCWD, fx.path + "/" + rel, &times, 0), 0)
+        }
+        setModified("P/notes/old.md", 1_000_000)
+        setModified("P/notes/new.md", 2_000_000)
+        _ = ws.apply(inbox.take { self.names($0).contains("new.md") })
+        _ = try ws.setSort(try t("P"), SortSetting(by: .modified, descending: true))
+        guard case .entry(let p, let l) = try t("P"), case .entry(let notes, _) = try t("P/notes") else { return XCTFail() }
+        let names = { (item: Item) in ws.children(item).map { ws.describe($0, .english).name } }
+        let all = ws.children(ws.children(.entry(p, l))[0]).first { if case .all = $0 { return true } else { return false } }!
+        XCTAssertEqual(names(.entry(notes, l)), ["new.md", "old.md"])
+        XCTAssertEqual(names(all), ["new.md", "old.md"])
+
+        setModified("P/notes/old.md", 3_000_000)
+        _ = ws.apply(inbox.take { self.names($0).contains("old.md") })
+        XCTAssertEqual(names(.entry(notes, l)), ["old.md", "new.md"])
+        XCTAssertEqual(names(all), ["old.md", "new.md"])
     }
 
     /// An expectation is used once: the same event again is another program's.
