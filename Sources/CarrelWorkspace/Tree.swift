@@ -181,24 +181,7 @@ extension Workspace {
             }
             return items
         case .all(let project, let library):
-            let folder = project.type.folder(.all) ?? .allOfWriting
-            var files: [Entry] = []
-            let trash = project.trash
-            let sources: [Entry]
-            switch folder.contents {
-            case .wholeProject: sources = [project.root]
-            case .filesOf(let roles): sources = roles.compactMap { project.type.folder($0).flatMap(project.entry(for:)) }
-            case .directory: sources = []
-            }
-            for source in sources {
-                source.walk { e in
-                    if e === trash { return false }
-                    if e.kind == .file { files.append(e) }
-                    return e.kind == .directory
-                }
-            }
-            let order = project.metadata.sort
-            return Ordering.sorted(files, order).map { .entry($0, library) }
+            return project.allFiles(under: library.root).map { .entry($0, library) }
         }
     }
 

@@ -74,6 +74,15 @@ final class WorkspaceTests: XCTestCase {
         XCTAssertEqual(ws.describe(.all(p, l), .english).fileCount, 3)
         XCTAssertEqual(titles(.all(b, bl)), ["x.md", "y.md"])
         XCTAssertEqual(ws.describe(.all(b, bl), .english).fileCount, 2)
+
+        // The list is kept between requests; every kind of change shows.
+        _ = try ws.newFile(in: try t("P/Ready"), name: "0 first.md")
+        _ = try ws.delete(try t("P/Draft/a.md"))
+        _ = try ws.rename(try t("P/Ready/c.md"), to: "z.md")
+        XCTAssertEqual(titles(.all(p, l)), ["0 first.md", "b.md", "z.md"])
+        _ = try ws.restore(try t("P/Trash/a.md"))
+        _ = try ws.setSort(try t("P"), SortSetting(by: .name, descending: true))
+        XCTAssertEqual(titles(.all(p, l)), ["z.md", "b.md", "a.md", "0 first.md"])
     }
 
     func testRenameRulesCaseOnlyAndNoClobber() throws {
