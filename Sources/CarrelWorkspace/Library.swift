@@ -48,13 +48,15 @@ public final class Project {
         let key = AllFilesKey(generation: top.generation, dates: top.datesGeneration, order: metadata.sort,
                               sources: sources.map(ObjectIdentifier.init), trash: trash.map(ObjectIdentifier.init))
         if let cached = allFilesCache, cached.key == key { return cached.files }
+        // Folders are walked in display order, so files with the same name
+        // keep their folders' order: a walk in hash order shuffled them
+        // from one start to the next.
         var files: [Entry] = []
-        for source in sources {
-            source.walk { e in
-                if e === trash { return false }
-                if e.kind == .file { files.append(e) }
-                return e.kind == .directory
-            }
+        var stack: [Entry] = sources.reversed()
+        while let e = stack.popLast() {
+            if e === trash { continue }
+            if e.kind == .file { files.append(e) }
+            if e.kind == .directory { stack.append(contentsOf: e.sortedChildren(metadata.sort).reversed()) }
         }
         let sorted = Ordering.sorted(files, metadata.sort)
         allFilesCache = (key, sorted)

@@ -85,6 +85,19 @@ final class WorkspaceTests: XCTestCase {
         XCTAssertEqual(titles(.all(p, l)), ["z.md", "b.md", "a.md", "0 first.md"])
     }
 
+    /// Files of one name in several folders appear in "All" in their
+    /// folders' order, the same from one start to the next.
+    func testAllListsFilesOfOneNameInTheirFoldersOrder() throws {
+        let parts = (1...9).map { "Part \($0)" }
+        try open((["P/.carrel/project.json = {\"type\":\"blank\"}"] + parts.reversed().map { "P/\($0)/Page.md" }).joined(separator: "\n"))
+        guard case .all(let p, let l) = try t("P/.carrel/all") else { return XCTFail() }
+        let folders = ws.children(.all(p, l)).map { item -> String in
+            guard case .entry(let e, _) = item, let parent = e.parent else { return "?" }
+            return parent.name.string
+        }
+        XCTAssertEqual(folders, parts)
+    }
+
     func testRenameRulesCaseOnlyAndNoClobber() throws {
         try open("""
           P/.carrel/project.json = {"type":"poetry"}
