@@ -54,22 +54,31 @@ final class ServerProcess {
     /// Files the whole messages already read. False when there were none.
     @discardableResult
     private func fileFramedMessages() -> Bool {
-        var any = false
+        var bodies = unfiled
+        unfiled.removeAll()
         while let frame = framer.next() {
-            any = true
-            guard case .body(let body) = frame, let m = try? JSONParser.parse(body) else { continue }
-            if m["method"] != nil {
-                if let id = m["id"] {
-                    send(["jsonrpc": "2.0", "id": id, "result": ["title": "Delete"]])
-                } else {
-                    notifications.append(m)
-                }
-            } else if case .int(let id)? = m["id"] {
-                responses[id] = m
-            }
+            if case .body(let body) = frame { bodies.append(body) }
         }
-        return any
+        for body in bodies { file(body) }
+        return !bodies.isEmpty
     }
+
+    private func file(_ body: [UInt8]) {
+        guard let m = try? JSONParser.parse(body) else { return }
+        if m["method"] != nil {
+            if let id = m["id"] {
+                send(["jsonrpc": "2.0", "id": id, "result": ["title": "Delete"]])
+            } else {
+                notifications.append(m)
+            }
+        } else if case .int(let id)? = m["id"] {
+            responses[id] = m
+        }
+    }
+
+    /// Bodies read while waiting for a response, kept unparsed until a
+    /// notification is waited for.
+    private var unfiled: [[UInt8]] = []
 
     @discardableResult
     func request(_ method: String, _ params: JSONValue) -> JSONValue {
@@ -87,28 +96,45 @@ final class ServerProcess {
         return r["result"] ?? .null
     }
 
-    @discardableResult
-    func command(_ name: String, _ args: JSONValue) -> JSONValue {
-        request("workspace/executeCommand", ["command": .string(name), "arguments": [args]])
-    }
-
     /// Sends a request and returns when its whole response has arrived,
-    /// without parsing it: the figure is the server's, not this parser's.
-    /// Responses start with their id (the server writes it first).
-    func requestUnparsed(_ method: String, _ params: JSONValue) -> Int {
+    /// without parsing it or anything read before it: the figure is the
+    /// server's, not this parser's. The server writes keys in order, so a
+    /// result starts with its id, and an error with "error" (parsed: rare).
+    func requestUnparsed(_ method: String, _ params: JSONValue) -> [UInt8] {
         let id = nextID
         nextID += 1
         send(["jsonrpc": "2.0", "id": .int(id), "method": .string(method), "params": params])
-        let prefix = Array(#"{"id":\#(id),"#.utf8)
+        let result = Array(#"{"id":\#(id),"jsonrpc":"2.0","result":"#.utf8)
+        let error = Array(#"{"error":"#.utf8), request = Array(#"{"id":"#.utf8)
         while true {
             while let frame = framer.next() {
                 guard case .body(let body) = frame else { continue }
-                if body.starts(with: prefix) { return body.count }
-                if let m = try? JSONParser.parse(body), m["method"] != nil, m["id"] == nil { notifications.append(m) }
+                if body.starts(with: result) { return body }
+                if body.starts(with: error), (try? JSONParser.parse(body))?["id"] == .int(id) { return body }
+                // The server's own request (a confirmation) is answered at
+                // once, or it would wait for the answer instead of responding.
+                if body.starts(with: request) || body.starts(with: error) { file(body) } else { unfiled.append(body) }
             }
             readAvailable()
         }
     }
+
+    /// A command whose response is checked later (`checkCommands`), so
+    /// its timing holds no parsing.
+    func commandUnparsed(_ name: String, _ args: JSONValue) {
+        unchecked.append((name, requestUnparsed("workspace/executeCommand", ["command": .string(name), "arguments": [args]])))
+    }
+
+    /// Stops the benchmark if any command since the last check failed.
+    func checkCommands() {
+        for (name, body) in unchecked {
+            guard let m = try? JSONParser.parse(body) else { fatalError("\(name): unreadable response") }
+            if let e = m["error"] { fatalError("\(name) failed: \(e.text())") }
+        }
+        unchecked.removeAll()
+    }
+
+    private var unchecked: [(name: String, body: [UInt8])] = []
 
     /// Reads what the server has written, up to 1 MiB at a time, as an
     /// editor's event loop does. (`FileHandle.availableData` read a pipe
@@ -124,7 +150,10 @@ final class ServerProcess {
 
     private var readBuffer = [UInt8](repeating: 0, count: 1 << 20)
 
-    func dropNotifications() { notifications.removeAll() }
+    func dropNotifications() {
+        notifications.removeAll()
+        unfiled.removeAll()
+    }
 
     /// The server's peak resident set, from /proc.
     var peakRSSKiB: Int {

@@ -99,7 +99,7 @@ server.send(["jsonrpc": "2.0", "method": "initialized", "params": [:]])
 var nodes = 0
 var bytes = 0
 let full = measure(iterations(7)) { _ in
-    bytes = server.requestUnparsed("carrel/tree", .object([:]))
+    bytes = server.requestUnparsed("carrel/tree", .object([:])).count
 }
 do {
     var stack = server.request("carrel/tree", .object([:])).arrayValue ?? []
@@ -118,22 +118,27 @@ for query in ["e", "sce", "chapter1"] {
 }
 
 figures.append(Figure(name: "carrel.newFolder", samples: measure(iterations(200)) { i in
-    server.command("carrel.newFolder", ["parentUri": .string(uri(library.scratch)), "name": .string("New \(i)")])
+    server.commandUnparsed("carrel.newFolder", ["parentUri": .string(uri(library.scratch)), "name": .string("New \(i)")])
 }))
+server.checkCommands()
 figures.append(Figure(name: "carrel.rename", samples: measure(iterations(200)) { i in
-    server.command("carrel.rename", ["uri": .string(uri(library.scratch + "/New \(i)")), "newName": .string("Renamed \(i)")])
+    server.commandUnparsed("carrel.rename", ["uri": .string(uri(library.scratch + "/New \(i)")), "newName": .string("Renamed \(i)")])
 }))
+server.checkCommands()
 let (from, to) = library.heavyParents
 figures.append(Figure(name: "carrel.moveTo, 1,000 descendants", samples: measure(iterations(100)) { i in
     let (src, dst) = i % 2 == 0 ? (from, to) : (to, from)
-    server.command("carrel.moveTo", ["uri": .string(uri(src + "/Heavy")), "destinationUri": .string(uri(dst))])
+    server.commandUnparsed("carrel.moveTo", ["uri": .string(uri(src + "/Heavy")), "destinationUri": .string(uri(dst))])
 }))
+server.checkCommands()
 figures.append(Figure(name: "carrel.delete", samples: measure(iterations(200)) { i in
-    server.command("carrel.delete", ["uri": .string(uri(library.scratch + "/Renamed \(i)")), "confirmed": true])
+    server.commandUnparsed("carrel.delete", ["uri": .string(uri(library.scratch + "/Renamed \(i)")), "confirmed": true])
 }))
+server.checkCommands()
 figures.append(Figure(name: "carrel.restore", samples: measure(iterations(200)) { i in
-    server.command("carrel.restore", ["uri": .string(uri(library.project + "/Trash/Renamed \(i)"))])
+    server.commandUnparsed("carrel.restore", ["uri": .string(uri(library.project + "/Trash/Renamed \(i)"))])
 }))
+server.checkCommands()
 // Right after them, while the disk is in the same mood.
 let floor = Figure(name: "disk floor of a Trash operation", samples: diskFloor(in: base + "/floor", iterations: iterations(200)))
 figures.append(floor)
