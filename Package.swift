@@ -25,7 +25,8 @@ let package = Package(
         .target(name: "CarrelServer", dependencies: ["CarrelProtocol", "CarrelWorkspace", "CarrelModel", "CarrelJSON"], swiftSettings: releaseSpeed),
         .executableTarget(name: "carrel", dependencies: ["CarrelServer", "CarrelWorkspace", "CarrelModel", "CarrelJSON", "CCarrelSys"]),
         // Drives the real `carrel lsp` over pipes on a synthetic library and reports timings (issue 3).
-        .executableTarget(name: "carrel-bench", dependencies: ["CarrelJSON", "CarrelProtocol", "CCarrelSys"]),
+        // It depends on `carrel` only so that `swift run carrel-bench` builds the server it runs.
+        .executableTarget(name: "carrel-bench", dependencies: ["carrel", "CarrelJSON", "CarrelProtocol", "CCarrelSys"]),
         // Kills the real `carrel lsp` mid-operation, over and over, and checks nothing was lost (issue 4).
         .executableTarget(name: "carrel-torture", dependencies: ["CarrelJSON", "CarrelProtocol"]),
 
