@@ -1,3 +1,5 @@
+import Foundation
+
 public enum SortKey: String, Sendable, CaseIterable {
     case name, modified, created
 }
@@ -36,6 +38,15 @@ public enum Ordering {
         let n = natural(fx, fy)
         if n != 0 { return n < 0 }
         return x.name.bytes.lexicographicallyPrecedes(y.name.bytes)
+    }
+
+    /// The key names are ordered and searched by: case, accents and width
+    /// folded away, so "Été" sorts with the E's and "ete" finds it. Two
+    /// names with one key are ordered by their bytes, so "Ete" comes before
+    /// "Été". An ASCII name only lowercases (`Entry.appendFolded` does that
+    /// byte by byte without calling this).
+    public static func folded(_ name: String) -> [UInt8] {
+        Array(name.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil).utf8)
     }
 
     static func compare<T: Comparable>(_ a: T, _ b: T) -> Int { a < b ? -1 : a > b ? 1 : 0 }

@@ -31,7 +31,7 @@ extension Server {
     /// Best matches first. Keeps only the best `limit` while walking, so a
     /// one-letter query over 100,000 names never sorts them all.
     func symbols(_ id: RequestID, _ params: WorkspaceSymbolRequest.Params) {
-        let query = Array(params.query.lowercased().utf8.filter { $0 != UInt8(ascii: " ") })
+        let query = Ordering.folded(params.query).filter { $0 != UInt8(ascii: " ") }
         var best = TopMatches(limit: WorkspaceSymbolRequest.limit)
         for library in workspace.libraries {
             let index = symbolIndex(library)
