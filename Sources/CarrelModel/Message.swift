@@ -10,6 +10,7 @@ public enum Message: Sendable, Equatable {
     case nameIsDots
     case nameReserved
     case nameHidden
+    case nameLooksLikeEditorFile(name: String)
     case nameTooLong(bytes: Int)
     case nameTaken(name: String, parent: String)
     // Permanent and virtual folders
@@ -87,6 +88,11 @@ public enum Message: Sendable, Equatable {
         case .nameHidden:
             return ("A name cannot start with “.”: such files are hidden from the binder.",
                     "Un nom ne peut pas commencer par « . » : ces fichiers sont cachés du classeur.")
+        case .nameLooksLikeEditorFile(let name):
+            return ("“\(name)” looks like a file an editor leaves behind (a backup, auto-save or swap file), "
+                        + "and the binder hides those. Choose another name.",
+                    "« \(name) » ressemble à un fichier laissé par un éditeur (copie de sauvegarde, "
+                        + "sauvegarde automatique ou fichier d’échange), que le classeur cache. Choisissez un autre nom.")
         case .nameTooLong(let bytes):
             return ("This name is \(bytes) bytes long in UTF-8; a name may be at most 255 bytes.",
                     "Ce nom fait \(bytes) octets en UTF-8 ; un nom peut en faire 255 au plus.")

@@ -16,6 +16,7 @@ public enum NameRules {
         if name == "." || name == ".." { throw Failure(.invalidName, .nameIsDots) }
         if name == ".carrel" { throw Failure(.invalidName, .nameReserved) }
         if name.hasPrefix(".") { throw Failure(.invalidName, .nameHidden) }
+        if HiddenNames.contains(name) { throw Failure(.invalidName, .nameLooksLikeEditorFile(name: name)) }
         let bytes = name.utf8.count
         if bytes > maxBytes { throw Failure(.invalidName, .nameTooLong(bytes: bytes)) }
         return name

@@ -7,12 +7,13 @@ import Glibc
 /// Iterative, never follows symlinks, and skips hidden names, so loops and
 /// 2,000-level trees terminate without deep recursion.
 public enum Scanner {
-    /// Names Carrel never shows: hidden files, its own `.carrel`, VCS folders.
+    /// Names Carrel never shows (`HiddenNames`): dot files, its own
+    /// `.carrel`, VCS folders, editors' and sync engines' droppings.
     @inline(__always) public static func isHidden(_ name: UnsafeRawBufferPointer) -> Bool {
-        name.first == UInt8(ascii: ".")
+        HiddenNames.contains(name)
     }
 
-    public static func isHidden(_ name: [UInt8]) -> Bool { name.first == UInt8(ascii: ".") }
+    public static func isHidden(_ name: [UInt8]) -> Bool { HiddenNames.contains(name) }
 
     /// Makes an entry for `name` in the open directory `dirfd`, or nil if it vanished.
     public static func entry(dirfd: Int32, name: [UInt8]) -> Entry? {
