@@ -41,10 +41,17 @@ public enum NameRules {
     }
 
     /// Adds the default extension when the name has none ("Poem" → "Poem.md").
+    /// A rename keeps the file's own extension the same way, so typing
+    /// "Dawn" for "Morning.md" gives "Dawn.md", and "Dawn.txt" gives that.
     public static func withDefaultExtension(_ name: String, _ ext: String) -> String {
-        guard !ext.isEmpty else { return name }
-        if let dot = name.lastIndex(of: "."), dot != name.startIndex, name.index(after: dot) != name.endIndex { return name }
+        guard !ext.isEmpty, fileExtension(name) == nil else { return name }
         return name + "." + ext
+    }
+
+    /// "md" for "Poem.md"; nil for "Poem", ".profile" and "Poem.".
+    public static func fileExtension(_ name: String) -> String? {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex, name.index(after: dot) != name.endIndex else { return nil }
+        return String(name[name.index(after: dot)...])
     }
 
     /// "Poem.md" → "Poem 2.md", "Notes" → "Notes 2": the suffix for clashes in Trash and restores.

@@ -133,7 +133,10 @@ extension Workspace {
         let (entry, library) = try entryTarget(target)
         try checkMovable(entry, library)
         guard let parent = entry.parent else { throw Failure(.permanentFolder, .libraryRoot(name: library.displayName)) }
-        let name = try NameRules.validate(raw)
+        var name = try NameRules.validate(raw)
+        if !entry.isFolderLike, let ext = NameRules.fileExtension(entry.name.string) {
+            name = try NameRules.validate(NameRules.withDefaultExtension(name, ext))
+        }
         if name.utf8.elementsEqual(entry.name.string.utf8) && entry.name.isValidUTF8 {
             return Outcome(result: .item(.entry(entry, library)), changes: [])
         }
