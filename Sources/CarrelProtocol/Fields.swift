@@ -48,6 +48,11 @@ public struct Fields {
         return s
     }
 
+    public func bool(_ key: String) throws(ParamError) -> Bool {
+        guard let b = try optionalBool(key) else { throw ParamError(prefix + key, .missing) }
+        return b
+    }
+
     public func optionalBool(_ key: String) throws(ParamError) -> Bool? {
         guard let v = present(key) else { return nil }
         guard let b = v.boolValue else { throw ParamError(prefix + key, .wrongType(expected: "a boolean", found: v.typeName)) }

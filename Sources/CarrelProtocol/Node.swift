@@ -25,6 +25,8 @@ public struct Node {
     public var inTrash = false
     public var link = false
     public var unreadable = false
+    /// False on a project or library whose deletes no longer ask first.
+    public var confirmDelete = true
 
     public init(uri: String?, name: String, title: String, kind: String, role: String? = nil, icon: String,
                 permanent: Bool = false, virtual: Bool = false, projectType: String? = nil,
@@ -61,6 +63,7 @@ public struct Node {
             writeChildren(&w)
             w.endArray()
         }
+        if !confirmDelete { w.key(literal: "confirmDelete"); w.bool(false) }
         if let created { w.key(literal: "created"); w.int(Int(created)) }
         w.key(literal: "fileCount"); w.int(fileCount)
         w.key(literal: "folderCount"); w.int(folderCount)

@@ -33,6 +33,8 @@ extension Server {
         case .setSort(let uri, let by, let descending):
             guard let key = SortKey(rawValue: by) else { throw Failure(.invalidParams, .unknownSort(given: by)) }
             finish(id, try workspace.setSort(try target(uri), SortSetting(by: key, descending: descending)))
+        case .setConfirmDelete(let uri, let confirm):
+            finish(id, try workspace.setConfirmDelete(try target(uri), confirm))
         }
     }
 

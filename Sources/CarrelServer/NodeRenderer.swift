@@ -109,6 +109,7 @@ public struct NodeRenderer {
         n.inTrash = info.inTrash
         n.link = info.link
         n.unreadable = info.unreadable
+        n.confirmDelete = info.confirmDelete
         return n
     }
 }

@@ -189,6 +189,19 @@ extension Workspace {
     // MARK: Sort
 
     public func setSort(_ target: Target, _ order: SortSetting) throws(Failure) -> Outcome {
+        try changeSettings(of: target, project: { $0.sort = order }, library: { $0.sort = order })
+    }
+
+    /// Whether deleting asks first: turns "Delete and Don't Ask Again" back
+    /// on (or off) for a project, or for a library's plain folders.
+    public func setConfirmDelete(_ target: Target, _ confirm: Bool) throws(Failure) -> Outcome {
+        try changeSettings(of: target, project: { $0.confirmDelete = confirm }, library: { $0.confirmDelete = confirm })
+    }
+
+    /// A setting kept in `project.json` for a project, or in the user's state
+    /// folder for a library outside projects. Answers the project or library.
+    private func changeSettings(of target: Target, project change: (inout ProjectMetadata) -> Void,
+                                library changeLibrary: (inout LibrarySettings) -> Void) throws(Failure) -> Outcome {
         let (entry, library): (Entry, Library)
         switch target {
         case .all(let p, let l): (entry, library) = (p.root, l)
@@ -196,10 +209,10 @@ extension Workspace {
         }
         try checkUnlocked(entry, library)
         if let p = library.project(containing: entry) {
-            try updateMetadataOrFail(p) { $0.sort = order }
+            try updateMetadataOrFail(p, change)
             return Outcome(result: .item(.entry(p.root, library)), changes: [Change(.changed, p.root.path)])
         }
-        library.settings.sort = order
+        changeLibrary(&library.settings)
         StateFiles.save(library.settings, for: library.path)
         return Outcome(result: .item(.entry(library.root, library)), changes: [Change(.changed, library.root.path)])
     }

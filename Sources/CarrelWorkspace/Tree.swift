@@ -28,6 +28,8 @@ public struct NodeInfo {
     public var inTrash = false
     public var link = false
     public var unreadable = false
+    /// On projects and libraries: whether deleting asks first.
+    public var confirmDelete = true
 }
 
 public let sectionIcon = "list.bullet"
@@ -105,9 +107,11 @@ extension Workspace {
             info.kind = .project
             info.icon = Icon.project
             info.projectType = project.type.id
+            info.confirmDelete = project.metadata.confirmDelete
         } else if entry === library.root {
             info.kind = library.lockedProjects[ObjectIdentifier(entry)] == nil ? .library : .project
             info.icon = info.kind == .library ? Icon.library : Icon.project
+            info.confirmDelete = library.settings.confirmDelete
         } else if library.lockedProjects[ObjectIdentifier(entry)] != nil {
             info.kind = .project
             info.icon = Icon.project

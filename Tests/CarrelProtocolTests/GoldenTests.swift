@@ -19,7 +19,7 @@ final class GoldenTests: XCTestCase {
             XCTAssertEqual($0 as? ParamError, ParamError("workspaceFolders[0].uri", .missing))
         }
         golden(InitializeRequest.result(version: "0.1.0"), #"""
-            {"capabilities":{"executeCommandProvider":{"commands":["carrel.newProject","carrel.newFolder","carrel.newFile","carrel.rename","carrel.moveTo","carrel.delete","carrel.restore","carrel.emptyTrash","carrel.setSort"]},"textDocumentSync":{"change":0,"openClose":false},"workspace":{"workspaceFolders":{"changeNotifications":true,"supported":true}},"workspaceSymbolProvider":true},"serverInfo":{"name":"carrel","version":"0.1.0"}}
+            {"capabilities":{"executeCommandProvider":{"commands":["carrel.newProject","carrel.newFolder","carrel.newFile","carrel.rename","carrel.moveTo","carrel.delete","carrel.restore","carrel.emptyTrash","carrel.setSort","carrel.setConfirmDelete"]},"textDocumentSync":{"change":0,"openClose":false},"workspace":{"workspaceFolders":{"changeNotifications":true,"supported":true}},"workspaceSymbolProvider":true},"serverInfo":{"name":"carrel","version":"0.1.0"}}
             """#)
     }
 
@@ -45,8 +45,9 @@ final class GoldenTests: XCTestCase {
                  children: [Node(uri: "file:///l/P/Trash/x", name: "x", title: "x", kind: "file", icon: "doc.text")])
         n.children![0].inTrash = true
         n.children![0].link = true
+        n.confirmDelete = false
         golden(n.json, #"""
-            {"children":[{"fileCount":0,"folderCount":0,"hasChildren":false,"icon":"doc.text","inTrash":true,"kind":"file","link":true,"name":"x","permanent":false,"title":"x","uri":"file:///l/P/Trash/x","virtual":false}],"fileCount":0,"folderCount":1,"hasChildren":true,"icon":"list.bullet","kind":"section","name":"TRASH","permanent":true,"title":"TRASH","virtual":true}
+            {"children":[{"fileCount":0,"folderCount":0,"hasChildren":false,"icon":"doc.text","inTrash":true,"kind":"file","link":true,"name":"x","permanent":false,"title":"x","uri":"file:///l/P/Trash/x","virtual":false}],"confirmDelete":false,"fileCount":0,"folderCount":1,"hasChildren":true,"icon":"list.bullet","kind":"section","name":"TRASH","permanent":true,"title":"TRASH","virtual":true}
             """#)
     }
 
@@ -69,6 +70,7 @@ final class GoldenTests: XCTestCase {
             (.restore, ["uri": "u"], .restore(uri: "u")),
             (.emptyTrash, ["projectUri": "p", "confirmed": true], .emptyTrash(projectUri: "p", confirmed: true)),
             (.setSort, ["uri": "u", "by": "modified", "descending": true], .setSort(uri: "u", by: "modified", descending: true)),
+            (.setConfirmDelete, ["uri": "u", "confirm": true], .setConfirmDelete(uri: "u", confirm: true)),
         ]
         for (name, args, expected) in cases {
             let p = try ExecuteCommandRequest.Params(json: ["command": .string(name.rawValue), "arguments": [args]])

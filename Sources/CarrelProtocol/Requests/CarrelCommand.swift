@@ -12,6 +12,7 @@ public enum CarrelCommand: Equatable {
         case restore = "carrel.restore"
         case emptyTrash = "carrel.emptyTrash"
         case setSort = "carrel.setSort"
+        case setConfirmDelete = "carrel.setConfirmDelete"
     }
 
     case newProject(parentUri: String, name: String, type: String)
@@ -23,6 +24,7 @@ public enum CarrelCommand: Equatable {
     case restore(uri: String)
     case emptyTrash(projectUri: String, confirmed: Bool)
     case setSort(uri: String, by: String, descending: Bool)
+    case setConfirmDelete(uri: String, confirm: Bool)
 
     /// Decodes the argument object of the named command.
     public init(_ name: Name, _ argument: JSONValue) throws(ParamError) {
@@ -37,6 +39,7 @@ public enum CarrelCommand: Equatable {
         case .restore: self = .restore(uri: try f.string("uri"))
         case .emptyTrash: self = .emptyTrash(projectUri: try f.string("projectUri"), confirmed: try f.optionalBool("confirmed") ?? false)
         case .setSort: self = .setSort(uri: try f.string("uri"), by: try f.string("by"), descending: try f.optionalBool("descending") ?? false)
+        case .setConfirmDelete: self = .setConfirmDelete(uri: try f.string("uri"), confirm: try f.bool("confirm"))
         }
     }
 

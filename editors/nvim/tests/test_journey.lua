@@ -29,25 +29,26 @@ H.test('a new writer makes a Poetry project, drafts, moves, renames, trashes and
   H.go('Ready')
   H.press('zo')
   H.go('Spring.md', 'Ready')
+  -- Typed without an extension, the name keeps the file's own.
   H.answer('Spring Song')
   H.press('r')
-  local renamed = project .. '/Ready/Spring Song'
+  local renamed = project .. '/Ready/Spring Song.md'
   H.wait(function() return H.exists(renamed) end, 'the rename')
   H.wait(function() return vim.api.nvim_buf_get_name(buf) == renamed end, 'the buffer to follow')
 
-  H.go('Spring Song', 'Ready')
+  H.go('Spring Song.md', 'Ready')
   H.answer('Delete')
   H.press('d')
-  local trashed = project .. '/Trash/Spring Song'
+  local trashed = project .. '/Trash/Spring Song.md'
   H.wait(function() return H.exists(trashed) end, 'the poem in the Trash')
 
   H.go('Trash')
   H.press('zo')
-  H.go('Spring Song', 'Trash')
+  H.go('Spring Song.md', 'Trash')
   H.press('u')
   H.wait(function() return H.exists(renamed) end, 'the poem restored to Ready')
   H.eq(H.read(renamed), 'Roses are red', 'the words survived')
-  H.wait(function() return H.row('Spring Song', 'Ready') end, 'the tree to show it in Ready')
+  H.wait(function() return H.row('Spring Song.md', 'Ready') end, 'the tree to show it in Ready')
 end)
 
 H.test('locale = "fr" shows French titles and server messages', function()

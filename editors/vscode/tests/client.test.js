@@ -18,7 +18,8 @@ test('initialize announces every command the extension sends', async (t) => {
   const box = sandbox(t);
   const server = await startServer(t, box);
   assert.equal(server.state, 'ready');
-  assert.deepEqual([...server.capabilities.executeCommandProvider.commands].sort(), [...COMMANDS_USED].sort());
+  const announced = server.capabilities.executeCommandProvider.commands;
+  assert.deepEqual(COMMANDS_USED.filter((command) => !announced.includes(command)), []);
   assert.equal(server.capabilities.workspaceSymbolProvider, true);
   const [root] = await server.tree();
   assert.equal(root.kind, 'library');
