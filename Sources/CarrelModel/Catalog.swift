@@ -153,3 +153,22 @@ public enum Icon {
     public static let project = "folder.badge.person.crop"
     public static let library = "books.vertical"
 }
+
+/// The sort choices every client offers, in menu order, with their titles.
+public struct SortChoice: Sendable {
+    public let setting: SortSetting
+    public let title: Localized
+
+    public static let all: [SortChoice] = [
+        SortChoice(setting: SortSetting(by: .name), title: Localized(en: "Name, A to Z", fr: "Nom, de A à Z")),
+        SortChoice(setting: SortSetting(by: .name, descending: true), title: Localized(en: "Name, Z to A", fr: "Nom, de Z à A")),
+        SortChoice(setting: SortSetting(by: .modified, descending: true),
+                   title: Localized(en: "Date Modified, Newest First", fr: "Date de modification, la plus récente d’abord")),
+        SortChoice(setting: SortSetting(by: .modified),
+                   title: Localized(en: "Date Modified, Oldest First", fr: "Date de modification, la plus ancienne d’abord")),
+        SortChoice(setting: SortSetting(by: .created, descending: true),
+                   title: Localized(en: "Date Created, Newest First", fr: "Date de création, la plus récente d’abord")),
+        SortChoice(setting: SortSetting(by: .created),
+                   title: Localized(en: "Date Created, Oldest First", fr: "Date de création, la plus ancienne d’abord")),
+    ]
+}

@@ -26,6 +26,8 @@ public struct ProjectMetadata: Sendable, Equatable {
     /// False once the writer chose "Delete and Don't Ask Again".
     public var confirmDelete: Bool
     public var defaultExtension: String
+    /// A new project's `defaultExtension`, and the one outside projects.
+    public static let standardExtension = "md"
 
     public init(type: ProjectType, created: Int64) {
         self.version = Self.currentVersion
@@ -35,7 +37,7 @@ public struct ProjectMetadata: Sendable, Equatable {
         self.trash = [:]
         self.sort = .byName
         self.confirmDelete = true
-        self.defaultExtension = "md"
+        self.defaultExtension = Self.standardExtension
     }
 
     /// The on-disk path of a permanent folder, falling back to the declared name.

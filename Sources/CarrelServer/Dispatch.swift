@@ -88,7 +88,7 @@ extension Server {
             workspace.addLibrary(path)
         }
         state = .running
-        reply(id, InitializeRequest.result(version: Server.version))
+        reply(id, InitializeRequest.result(version: Server.version, vocabulary: Server.vocabulary(language)))
     }
 
     /// A URI as a workspace target, or the precise reason it is not one.

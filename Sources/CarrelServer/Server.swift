@@ -10,6 +10,14 @@ import Foundation
 public final class Server: @unchecked Sendable {
     public static let version = "0.1.0"
 
+    /// The catalog's words that clients show, in `language`.
+    public static func vocabulary(_ language: Language) -> InitializeRequest.Vocabulary {
+        InitializeRequest.Vocabulary(
+            projectTypes: ProjectType.all.map { .init(id: $0.id, title: $0.title(language)) },
+            sorts: SortChoice.all.map { .init(by: $0.setting.by.rawValue, descending: $0.setting.descending, title: $0.title(language)) },
+            maxNameBytes: NameRules.maxBytes, defaultExtension: ProjectMetadata.standardExtension)
+    }
+
     enum State { case uninitialized, running, shutDown }
 
     let sink: MessageSink

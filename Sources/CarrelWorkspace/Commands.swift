@@ -78,7 +78,7 @@ extension Workspace {
 
     public func newFile(in target: Target, name raw: String) throws(Failure) -> Outcome {
         let (parent, library) = try folderForNewItems(target)
-        let ext = library.project(containing: parent)?.metadata.defaultExtension ?? "md"
+        let ext = library.project(containing: parent)?.metadata.defaultExtension ?? ProjectMetadata.standardExtension
         let name = NameRules.withDefaultExtension(try NameRules.validate(raw), ext)
         _ = try NameRules.validate(name)
         try checkFree(name, in: parent, library)

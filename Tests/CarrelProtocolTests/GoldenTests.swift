@@ -18,8 +18,11 @@ final class GoldenTests: XCTestCase {
         XCTAssertThrowsError(try InitializeRequest.Params(json: ["workspaceFolders": [["name": "x"]]])) {
             XCTAssertEqual($0 as? ParamError, ParamError("workspaceFolders[0].uri", .missing))
         }
-        golden(InitializeRequest.result(version: "0.1.0"), #"""
-            {"capabilities":{"executeCommandProvider":{"commands":["carrel.newProject","carrel.newFolder","carrel.newFile","carrel.rename","carrel.moveTo","carrel.delete","carrel.restore","carrel.emptyTrash","carrel.setSort","carrel.setConfirmDelete"]},"textDocumentSync":{"change":0,"openClose":false},"workspace":{"workspaceFolders":{"changeNotifications":true,"supported":true}},"workspaceSymbolProvider":true},"serverInfo":{"name":"carrel","version":"0.1.0"}}
+        let vocabulary = InitializeRequest.Vocabulary(
+            projectTypes: [.init(id: "poetry", title: "Poésie")], sorts: [.init(by: "name", descending: true, title: "Nom, de Z à A")],
+            maxNameBytes: 255, defaultExtension: "md")
+        golden(InitializeRequest.result(version: "0.1.0", vocabulary: vocabulary), #"""
+            {"capabilities":{"executeCommandProvider":{"commands":["carrel.newProject","carrel.newFolder","carrel.newFile","carrel.rename","carrel.moveTo","carrel.delete","carrel.restore","carrel.emptyTrash","carrel.setSort","carrel.setConfirmDelete"]},"experimental":{"carrel":{"names":{"defaultExtension":"md","maxBytes":255},"projectTypes":[{"id":"poetry","title":"Poésie"}],"sorts":[{"by":"name","descending":true,"title":"Nom, de Z à A"}]}},"textDocumentSync":{"change":0,"openClose":false},"workspace":{"workspaceFolders":{"changeNotifications":true,"supported":true}},"workspaceSymbolProvider":true},"serverInfo":{"name":"carrel","version":"0.1.0"}}
             """#)
     }
 

@@ -1,6 +1,7 @@
 import CarrelJSON
 import CarrelModel
 import CarrelProtocol
+import CarrelServer
 import Foundation
 import XCTest
 
@@ -52,7 +53,7 @@ final class ProtocolDocTests: XCTestCase {
     }
 
     func testInitializeExampleMatchesTheServer() throws {
-        let result = InitializeRequest.result(version: "0.1.0").text()
+        let result = InitializeRequest.result(version: "0.1.0", vocabulary: Server.vocabulary(.english)).text()
         let compact = doc.replacingOccurrences(of: "\n", with: "").replacingOccurrences(of: " ", with: "")
         let capabilities = result.replacingOccurrences(of: " ", with: "")
         XCTAssertTrue(compact.contains(String(capabilities.dropFirst().dropLast())), "the initialize example drifted from the code")

@@ -41,13 +41,14 @@ public enum InitializeRequest {
     /// Every command `workspace/executeCommand` accepts.
     public static let commands = CarrelCommand.Name.allCases.map(\.rawValue)
 
-    public static func result(version: String) -> JSONValue {
+    public static func result(version: String, vocabulary: Vocabulary) -> JSONValue {
         [
             "capabilities": [
                 "workspaceSymbolProvider": true,
                 "executeCommandProvider": ["commands": .array(commands.map { .string($0) })],
                 "workspace": ["workspaceFolders": ["supported": true, "changeNotifications": true]],
                 "textDocumentSync": ["openClose": false, "change": 0],
+                "experimental": ["carrel": vocabulary.json],
             ],
             "serverInfo": ["name": "carrel", "version": .string(version)],
         ]
