@@ -27,6 +27,10 @@ public struct Node {
     public var unreadable = false
     /// False on a project or library whose deletes no longer ask first.
     public var confirmDelete = true
+    /// Files below the row, each counted once; nil on files.
+    public var fileTotal: Int?
+    /// `fileTotal` in the client's words ("3 files"); nil when there is nothing to say.
+    public var summary: String?
 
     public init(uri: String?, name: String, title: String, kind: String, role: String? = nil, icon: String,
                 permanent: Bool = false, virtual: Bool = false, projectType: String? = nil,
@@ -66,6 +70,7 @@ public struct Node {
         if !confirmDelete { w.key(literal: "confirmDelete"); w.bool(false) }
         if let created { w.key(literal: "created"); w.int(Int(created)) }
         w.key(literal: "fileCount"); w.int(fileCount)
+        if let fileTotal { w.key(literal: "fileTotal"); w.int(fileTotal) }
         w.key(literal: "folderCount"); w.int(folderCount)
         w.key(literal: "hasChildren"); w.bool(hasChildren)
         w.key(literal: "icon"); w.string(icon)
@@ -77,6 +82,7 @@ public struct Node {
         w.key(literal: "permanent"); w.bool(permanent)
         if let projectType { w.key(literal: "projectType"); w.string(projectType) }
         if let role { w.key(literal: "role"); w.string(role) }
+        if let summary { w.key(literal: "summary"); w.string(summary) }
         w.key(literal: "title"); w.string(title)
         if unreadable { w.key(literal: "unreadable"); w.bool(true) }
         if let encodedURI {

@@ -110,6 +110,8 @@ public struct NodeRenderer {
         n.link = info.link
         n.unreadable = info.unreadable
         n.confirmDelete = info.confirmDelete
+        n.fileTotal = info.fileTotal
+        n.summary = info.fileTotal.flatMap { CountWords.summary(files: $0, language) }
         return n
     }
 }

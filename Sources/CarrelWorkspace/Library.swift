@@ -111,6 +111,11 @@ public final class Library {
 
     public func project(at entry: Entry) -> Project? { projects[ObjectIdentifier(entry)] }
 
+    /// Every file in the library but those in its projects' Trash.
+    public var fileTotalOutsideTrash: Int {
+        projects.values.reduce(root.fileTotal) { $0 - ($1.trash?.fileTotal ?? 0) }
+    }
+
     /// The project containing `entry` (or being it), if any.
     public func project(containing entry: Entry) -> Project? {
         if let p = projects[ObjectIdentifier(entry)] { return p }

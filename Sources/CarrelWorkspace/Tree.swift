@@ -30,6 +30,11 @@ public struct NodeInfo {
     public var unreadable = false
     /// On projects and libraries: whether deleting asks first.
     public var confirmDelete = true
+    /// Files below a row, each counted once, as the rows under it add up:
+    /// a folder's whole subtree; a section's folders (not "All", which
+    /// repeats them); a project's sections but its Trash; a library's rows.
+    /// Nil on files.
+    public var fileTotal: Int?
 }
 
 public let sectionIcon = "list.bullet"
@@ -50,7 +55,12 @@ extension Workspace {
             var info = NodeInfo(path: nil, name: section.header, title: section.title(language), kind: .section, icon: sectionIcon)
             info.permanent = true
             info.virtual = true
-            for child in children(item) { count(child, into: &info) }
+            var total = 0
+            for child in children(item) {
+                count(child, into: &info)
+                if case .entry(let e, _) = child { total += e.fileTotal }
+            }
+            info.fileTotal = total
             return info
         case .all(let project, _):
             let folder = project.type.folder(.all) ?? .allOfWriting
@@ -59,6 +69,7 @@ extension Workspace {
             info.permanent = true
             info.virtual = true
             info.fileCount = allFileCount(project, folder)
+            info.fileTotal = info.fileCount
             return info
         case .entry(let entry, let library):
             return describe(entry, library, language)
@@ -103,15 +114,18 @@ extension Workspace {
         info.link = entry.kind == .symlink
         info.unreadable = entry.unreadable
         if info.link { info.folderCount = 0; info.fileCount = 0 }
+        if entry.isFolderLike { info.fileTotal = info.link ? 0 : entry.fileTotal }
         if let project = library.project(at: entry) {
             info.kind = .project
             info.icon = Icon.project
             info.projectType = project.type.id
             info.confirmDelete = project.metadata.confirmDelete
+            info.fileTotal = project.root.fileTotal - (project.trash?.fileTotal ?? 0)
         } else if entry === library.root {
             info.kind = library.lockedProjects[ObjectIdentifier(entry)] == nil ? .library : .project
             info.icon = info.kind == .library ? Icon.library : Icon.project
             info.confirmDelete = library.settings.confirmDelete
+            info.fileTotal = library.fileTotalOutsideTrash
         } else if library.lockedProjects[ObjectIdentifier(entry)] != nil {
             info.kind = .project
             info.icon = Icon.project

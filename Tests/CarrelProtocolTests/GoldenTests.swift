@@ -41,8 +41,10 @@ final class GoldenTests: XCTestCase {
     func testNode() {
         var n = Node(uri: "file:///l/P/Draft", name: "Draft", title: "Brouillons", kind: "folder", role: "draft", icon: "doc.badge.ellipsis",
                      permanent: true, folderCount: 1, fileCount: 2, created: 10, modified: 20, hasChildren: true)
+        n.fileTotal = 3
+        n.summary = "3 fichiers"
         golden(n.json, #"""
-            {"created":10,"fileCount":2,"folderCount":1,"hasChildren":true,"icon":"doc.badge.ellipsis","kind":"folder","modified":20,"name":"Draft","permanent":true,"role":"draft","title":"Brouillons","uri":"file:///l/P/Draft","virtual":false}
+            {"created":10,"fileCount":2,"fileTotal":3,"folderCount":1,"hasChildren":true,"icon":"doc.badge.ellipsis","kind":"folder","modified":20,"name":"Draft","permanent":true,"role":"draft","summary":"3 fichiers","title":"Brouillons","uri":"file:///l/P/Draft","virtual":false}
             """#)
         n = Node(uri: nil, name: "TRASH", title: "TRASH", kind: "section", icon: "list.bullet", permanent: true, virtual: true, folderCount: 1, hasChildren: true,
                  children: [Node(uri: "file:///l/P/Trash/x", name: "x", title: "x", kind: "file", icon: "doc.text")])

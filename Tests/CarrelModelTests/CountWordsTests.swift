@@ -1,0 +1,24 @@
+import CarrelModel
+import XCTest
+
+/// The words every client shows for a row's counts.
+final class CountWordsTests: XCTestCase {
+    func testSummaries() {
+        let rows: [(Int, Language, String?)] = [
+            (0, .english, nil), (1, .english, "1 file"), (2, .english, "2 files"), (999, .english, "999 files"),
+            (1_243, .english, "1,243 files"), (1_000_000, .english, "1,000,000 files"),
+            (0, .french, nil), (1, .french, "1 fichier"), (12, .french, "12 fichiers"), (1_243, .french, "1\u{202F}243 fichiers"),
+        ]
+        for (n, language, expected) in rows {
+            XCTAssertEqual(CountWords.summary(files: n, language), expected, "\(n) \(language)")
+        }
+    }
+
+    func testNumbersGroupByThousands() {
+        XCTAssertEqual(CountWords.number(0, .english), "0")
+        XCTAssertEqual(CountWords.number(100, .english), "100")
+        XCTAssertEqual(CountWords.number(12_345, .english), "12,345")
+        XCTAssertEqual(CountWords.number(123_456, .french), "123\u{202F}456")
+        XCTAssertEqual(CountWords.number(-1_500, .english), "-1,500")
+    }
+}
