@@ -29,6 +29,10 @@ public struct Node {
     public var confirmDelete = true
     /// Files below the row, each counted once; nil on files.
     public var fileTotal: Int?
+    /// A row's identity where its URI is not enough (sections have none; a
+    /// row under "All" repeats a file shown in its folder), percent-encoded
+    /// ASCII. Clients key rows by `id` when present, else by `uri`.
+    public var id: [UInt8]?
     /// `fileTotal` in the client's words ("3 files"); nil when there is nothing to say.
     public var summary: String?
 
@@ -74,6 +78,7 @@ public struct Node {
         w.key(literal: "folderCount"); w.int(folderCount)
         w.key(literal: "hasChildren"); w.bool(hasChildren)
         w.key(literal: "icon"); w.string(icon)
+        if let id { w.key(literal: "id"); w.asciiString(id) }
         if inTrash { w.key(literal: "inTrash"); w.bool(true) }
         w.key(literal: "kind"); w.string(kind)
         if link { w.key(literal: "link"); w.bool(true) }

@@ -19,12 +19,33 @@ public struct NodeRenderer {
     /// The wire form of one row, without children.
     public func node(_ item: Item) -> Node {
         let info = workspace.describe(item, language)
-        let uri = info.path.map { p -> [UInt8] in
-            var u = Array("file://".utf8)
-            FileURI.appendEncoded(p, to: &u)
-            return u
-        }
-        return makeNode(info, uri: uri, hasChildren: workspace.hasChildren(item))
+        var n = makeNode(info, uri: info.path.map(Self.uri), hasChildren: workspace.hasChildren(item))
+        n.id = Self.sectionID(item)
+        return n
+    }
+
+    static func uri(_ path: [UInt8]) -> [UInt8] {
+        var u = Array("file://".utf8)
+        FileURI.appendEncoded(path, to: &u)
+        return u
+    }
+
+    /// A section's identity, which it has no URI to give: its project's
+    /// URI and its place in the project type ("…/My%20Poems#section-0").
+    static func sectionID(_ item: Item) -> [UInt8]? {
+        guard case .section(let project, let index, _) = item else { return nil }
+        return uri(project.root.path) + Array("#section-\(index)".utf8)
+    }
+
+    /// A row under "All": the same file shows in its own folder, so its
+    /// identity is "All"'s URI and the file's path in the project
+    /// ("…/.carrel/all#Draft/Spring.md").
+    static func idUnderAll(_ allURI: [UInt8], _ entry: Entry, _ project: Project) -> [UInt8] {
+        var id = allURI
+        id.append(UInt8(ascii: "#"))
+        let relative = entry.path.dropFirst(project.root.path.count + 1)
+        FileURI.appendEncoded(Array(relative), to: &id)
+        return id
     }
 
     /// A generous guess at the response size: unwritten capacity costs no memory.
@@ -49,20 +70,17 @@ public struct NodeRenderer {
 
     private func writeVirtual(_ item: Item, depth: Int, to w: inout JSONWriter) {
         let info = workspace.describe(item, language)
-        let uri = info.path.map { p -> [UInt8] in
-            var u = Array("file://".utf8)
-            FileURI.appendEncoded(p, to: &u)
-            return u
-        }
+        let uri = info.path.map(Self.uri)
+        var allProject: Project?
+        if case .all(let p, _) = item { allProject = p }
         let children = depth > 0 ? workspace.children(item) : []
-        writeFields(info, uri: uri, hasChildren: workspace.hasChildren(item), to: &w, children: depth > 0 ? { w in
+        writeFields(info, uri: uri, id: Self.sectionID(item), hasChildren: workspace.hasChildren(item), to: &w, children: depth > 0 ? { w in
             for child in children {
                 switch child {
                 case .entry(let e, let l):
                     // Children of sections live in the project root; of "All", anywhere in the project.
-                    var u = Array("file://".utf8)
-                    FileURI.appendEncoded(e.path, to: &u)
-                    writeEntry(e, uri: u, scope: workspace.scope(of: e, in: l), depth: depth - 1, to: &w)
+                    let id = allProject.map { Self.idUnderAll(uri ?? [], e, $0) }
+                    writeEntry(e, uri: Self.uri(e.path), id: id, scope: workspace.scope(of: e, in: l), depth: depth - 1, to: &w)
                 default:
                     writeVirtual(child, depth: depth - 1, to: &w)
                 }
@@ -70,13 +88,14 @@ public struct NodeRenderer {
         } : nil)
     }
 
-    private func writeEntry(_ entry: Entry, uri: [UInt8], scope: Scope, depth: Int, to w: inout JSONWriter) {
+    private func writeEntry(_ entry: Entry, uri: [UInt8], id: [UInt8]? = nil, scope: Scope, depth: Int, to w: inout JSONWriter) {
         let info = workspace.describe(entry, scope, language)
         let item = Item.entry(entry, scope.library)
         let hasChildren = workspace.hasChildren(item)
         guard depth > 0, hasChildren else {
             // An empty folder says so with []; files have no children at all.
-            writeFields(info, uri: uri, hasChildren: hasChildren, to: &w, children: depth > 0 && entry.kind == .directory ? { _ in } : nil)
+            writeFields(info, uri: uri, id: id, hasChildren: hasChildren, to: &w,
+                        children: depth > 0 && entry.kind == .directory ? { _ in } : nil)
             return
         }
         let children = workspace.children(item)
@@ -95,9 +114,11 @@ public struct NodeRenderer {
     }
 
     /// One writer for every node: `Node.write`, which the golden tests pin.
-    private func writeFields(_ info: NodeInfo, uri: [UInt8]?, hasChildren: Bool, to w: inout JSONWriter,
+    private func writeFields(_ info: NodeInfo, uri: [UInt8]?, id: [UInt8]? = nil, hasChildren: Bool, to w: inout JSONWriter,
                              children: ((inout JSONWriter) -> Void)?) {
-        makeNode(info, uri: uri, hasChildren: hasChildren).write(to: &w, children: children)
+        var n = makeNode(info, uri: uri, hasChildren: hasChildren)
+        n.id = id
+        n.write(to: &w, children: children)
     }
 
     private func makeNode(_ info: NodeInfo, uri: [UInt8]?, hasChildren: Bool) -> Node {

@@ -48,11 +48,12 @@ final class GoldenTests: XCTestCase {
             """#)
         n = Node(uri: nil, name: "TRASH", title: "TRASH", kind: "section", icon: "list.bullet", permanent: true, virtual: true, folderCount: 1, hasChildren: true,
                  children: [Node(uri: "file:///l/P/Trash/x", name: "x", title: "x", kind: "file", icon: "doc.text")])
+        n.id = Array("file:///l/P#section-2".utf8)
         n.children![0].inTrash = true
         n.children![0].link = true
         n.confirmDelete = false
         golden(n.json, #"""
-            {"children":[{"fileCount":0,"folderCount":0,"hasChildren":false,"icon":"doc.text","inTrash":true,"kind":"file","link":true,"name":"x","permanent":false,"title":"x","uri":"file:///l/P/Trash/x","virtual":false}],"confirmDelete":false,"fileCount":0,"folderCount":1,"hasChildren":true,"icon":"list.bullet","kind":"section","name":"TRASH","permanent":true,"title":"TRASH","virtual":true}
+            {"children":[{"fileCount":0,"folderCount":0,"hasChildren":false,"icon":"doc.text","inTrash":true,"kind":"file","link":true,"name":"x","permanent":false,"title":"x","uri":"file:///l/P/Trash/x","virtual":false}],"confirmDelete":false,"fileCount":0,"folderCount":1,"hasChildren":true,"icon":"list.bullet","id":"file:///l/P#section-2","kind":"section","name":"TRASH","permanent":true,"title":"TRASH","virtual":true}
             """#)
     }
 
