@@ -137,7 +137,9 @@ public final class Server: @unchecked Sendable {
             DidChangeNotification.Change(type: c.kind.rawValue, uri: FileURI.uri(c.path),
                                          oldUri: c.oldPath.map(FileURI.uri), inTrash: c.inTrash)
         }
-        send(Envelope.notification(DidChangeNotification.method, DidChangeNotification.params(wire)))
+        let renderer = NodeRenderer(workspace: workspace, language: language)
+        let updated = workspace.updatedRows(changes).map(renderer.node)
+        send(Envelope.notification(DidChangeNotification.method, DidChangeNotification.params(wire, updated: updated)))
     }
 
     // MARK: Errors

@@ -102,8 +102,8 @@ final class GoldenTests: XCTestCase {
         XCTAssertNil(ShowMessageRequest.chosenTitle(.failure(ResponseError(code: -32601, message: "no"))))
         golden(Envelope.notification(DidChangeNotification.method, DidChangeNotification.params([
             .init(type: "moved", uri: "file:///b", oldUri: "file:///a", inTrash: true), .init(type: "created", uri: "file:///c"),
-        ])), #"""
-            {"jsonrpc":"2.0","method":"carrel/didChange","params":{"changes":[{"inTrash":true,"oldUri":"file:///a","type":"moved","uri":"file:///b"},{"type":"created","uri":"file:///c"}]}}
+        ], updated: [Node(uri: "file:///", name: "l", title: "l", kind: "library", icon: "books.vertical", fileCount: 1)])), #"""
+            {"jsonrpc":"2.0","method":"carrel/didChange","params":{"changes":[{"inTrash":true,"oldUri":"file:///a","type":"moved","uri":"file:///b"},{"type":"created","uri":"file:///c"}],"updated":[{"fileCount":1,"folderCount":0,"hasChildren":false,"icon":"books.vertical","kind":"library","name":"l","permanent":false,"title":"l","uri":"file:///","virtual":false}]}}
             """#)
         golden(Envelope.request(id: .int(1), ShowMessageRequest.method, ["type": 2]), #"{"id":1,"jsonrpc":"2.0","method":"window/showMessageRequest","params":{"type":2}}"#)
     }

@@ -25,7 +25,9 @@ public enum DidChangeNotification {
         }
     }
 
-    public static func params(_ changes: [Change]) -> JSONValue {
-        ["changes": .array(changes.map(\.json))]
+    /// `updated`: every row the changes altered in place (counts, dates,
+    /// settings), without children; rows added or removed are in `changes`.
+    public static func params(_ changes: [Change], updated: [Node] = []) -> JSONValue {
+        ["changes": .array(changes.map(\.json)), "updated": .array(updated.map(\.json))]
     }
 }
