@@ -59,6 +59,8 @@ extension Server {
                 try tree(id, TreeRequest.Params(json: params))
             case WorkspaceSymbolRequest.method:
                 try symbols(id, WorkspaceSymbolRequest.Params(json: params))
+            case DestinationsRequest.method:
+                try destinations(id, DestinationsRequest.Params(json: params))
             case ExecuteCommandRequest.method:
                 try execute(id, ExecuteCommandRequest.Params(json: params))
             default:

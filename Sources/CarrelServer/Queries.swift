@@ -17,6 +17,11 @@ extension Server {
         }
     }
 
+    func destinations(_ id: RequestID, _ params: DestinationsRequest.Params) throws(Failure) {
+        let found = try workspace.moveDestinations(try target(params.uri), language)
+        reply(id, .array(found.map { DestinationsRequest.Destination(uri: FileURI.uri($0.folder.path), label: $0.label).json }))
+    }
+
     func symbolIndex(_ library: Library) -> SymbolIndex {
         let index = symbolIndexes[ObjectIdentifier(library)] ?? SymbolIndex()
         symbolIndexes[ObjectIdentifier(library)] = index

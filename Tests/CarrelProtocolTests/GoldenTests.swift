@@ -57,6 +57,14 @@ final class GoldenTests: XCTestCase {
             """#)
     }
 
+    func testDestinations() throws {
+        XCTAssertEqual(try DestinationsRequest.Params(json: ["uri": "file:///l/P/a.md"]), DestinationsRequest.Params(uri: "file:///l/P/a.md"))
+        XCTAssertThrowsError(try DestinationsRequest.Params(json: [:])) { XCTAssertEqual($0 as? ParamError, ParamError("uri", .missing)) }
+        golden(DestinationsRequest.Destination(uri: "file:///l/P/Ready", label: ["l", "P", "Prêts"]).json, #"""
+            {"label":["l","P","Prêts"],"uri":"file:///l/P/Ready"}
+            """#)
+    }
+
     func testWorkspaceSymbol() throws {
         XCTAssertEqual(try WorkspaceSymbolRequest.Params(json: ["query": "spr"]), WorkspaceSymbolRequest.Params(query: "spr"))
         golden(WorkspaceSymbolRequest.Symbol(name: "Spring.md", kind: .file, uri: "file:///l/P/Draft/Spring.md", containerName: "P › Draft").json, #"""

@@ -1,0 +1,80 @@
+import CarrelJSON
+import CarrelTestSupport
+import XCTest
+
+/// `carrel/destinations` offers exactly the folders a move would accept
+/// and change something by, labelled as the binder shows them.
+final class DestinationsTests: XCTestCase {
+    var fx: Fixture!
+    var client: InProcessClient!
+
+    override func tearDown() {
+        client = nil
+        fx = nil
+    }
+
+    func start(locale: String = "en") throws {
+        fx = try Fixture("""
+          Poems/.carrel/project.json = {"type":"poetry"}
+          Poems/Draft/Cycle/Inner/x.md = x
+          Poems/Draft/a.md = a
+          Poems/Own/
+          Poems/Trash/Old/
+          Novel/.carrel/project.json = {"type":"novel"}
+          plain/sub/
+          """)
+        Fixture.sh("ln -s '\(fx.path)/plain' '\(fx.path)/plain/link'")
+        client = InProcessClient()
+        _ = try client.initialize([fx.uri("")], locale: locale)
+    }
+
+    func labels(_ relative: String) throws -> [String] {
+        let found = try client.result("carrel/destinations", ["uri": .string(fx.uri(relative))]).arrayValue!
+        return found.map { row in row["label"]!.arrayValue!.compactMap(\.stringValue).dropFirst().joined(separator: "/") }
+    }
+
+    func testAFileCanGoToEveryFolderButItsOwnAndOtherTrashes() throws {
+        try start()
+        let found = try labels("Poems/Draft/a.md")
+        XCTAssertEqual(found.first, "", "the library root first")
+        XCTAssertTrue(found.contains("Poems/Draft/Cycle/Inner"))
+        XCTAssertTrue(found.contains("Poems/Trash"), "its own project's Trash: a delete")
+        XCTAssertTrue(found.contains("Novel/Chapters"))
+        XCTAssertTrue(found.contains("plain/sub"))
+        XCTAssertTrue(found.contains("Poems/Own"), "the project root's own folders")
+        for refused in ["Poems/Draft", "Novel/Trash", "Poems/Trash/Old", "Poems/All", "plain/link"] {
+            XCTAssertFalse(found.contains(refused), refused)
+        }
+        let order = ["Poems", "Poems/Draft/Cycle", "Poems/Draft/Cycle/Inner", "Poems/Ready", "Poems/Research", "Poems/Own", "Poems/Trash"]
+        XCTAssertEqual(found.filter(order.contains), order,
+                       "display order: permanent folders in template order, each folder's own under it, then the root's own")
+    }
+
+    func testAFolderCannotGoIntoItself() throws {
+        try start()
+        let found = try labels("Poems/Draft/Cycle")
+        XCTAssertFalse(found.contains("Poems/Draft/Cycle"))
+        XCTAssertFalse(found.contains("Poems/Draft/Cycle/Inner"))
+        XCTAssertFalse(found.contains("Poems/Draft"), "already there")
+        XCTAssertTrue(found.contains("Poems/Ready"))
+    }
+
+    /// Every destination offered is one `carrel.moveTo` accepts.
+    func testEveryDestinationIsAccepted() throws {
+        try start()
+        let found = try client.result("carrel/destinations", ["uri": .string(fx.uri("Poems/Draft/a.md"))]).arrayValue!
+        var current = fx.uri("Poems/Draft/a.md")
+        for destination in found {
+            let moved = try client.command("carrel.moveTo", ["uri": .string(current), "destinationUri": destination["uri"]!])
+            XCTAssertNil(moved["error"], "\(destination)")
+            current = moved["result"]?["uri"]?.stringValue ?? current
+        }
+    }
+
+    func testLabelsAreInTheClientsLanguageAndPermanentFoldersCannotMove() throws {
+        try start(locale: "fr")
+        XCTAssertTrue(try labels("Poems/Draft/a.md").contains("Poems/Prêts"))
+        let refused = try client.request("carrel/destinations", ["uri": .string(fx.uri("Poems/Draft"))])
+        XCTAssertEqual(refused["error"]?["data"]?["reason"], "permanentFolder")
+    }
+}
