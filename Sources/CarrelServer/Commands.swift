@@ -38,7 +38,8 @@ extension Server {
         }
     }
 
-    /// Answers with the command's result, then tells every client what changed.
+    /// Answers with the command's result, then tells every client what
+    /// changed, then the writer what was done, where the outcome says.
     func finish(_ id: RequestID, _ outcome: Outcome) {
         workspace.expectEvents(of: outcome.changes)
         switch outcome.result {
@@ -47,5 +48,8 @@ extension Server {
         case .systemTrash: reply(id, ["systemTrash": true])
         }
         notifyChanges(outcome.changes + workspace.settle())
+        if let report = outcome.report {
+            send(Envelope.notification(ShowMessageNotification.method, ShowMessageNotification.params(message: report.text(language))))
+        }
     }
 }

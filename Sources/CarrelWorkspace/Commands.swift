@@ -11,6 +11,8 @@ public struct Outcome {
     }
     public var result: Result
     public var changes: [Change]
+    /// What to tell the writer, where the change took writing out of sight or back.
+    public var report: Report? = nil
 }
 
 extension Workspace {

@@ -89,7 +89,8 @@ extension Workspace {
         case .noFreeName: throw Failure(.conflict, .appeared(name: entry.name.string, parent: trash.name.string))
         case .moved(let newName, _): entry.move(to: trash, as: newName)
         }
-        return Outcome(result: .item(.entry(entry, library)), changes: [Change(.moved, entry.path, from: oldPath, inTrash: true)])
+        return Outcome(result: .item(.entry(entry, library)), changes: [Change(.moved, entry.path, from: oldPath, inTrash: true)],
+                       report: .movedToTrash(name: entry.name.string))
     }
 
     /// Renames an item at the top of a project's Trash together with its
@@ -189,7 +190,7 @@ extension Workspace {
         entry.dismantle()
         if let n = topName, project.metadata.trash[n] != nil { updateMetadata(project) { $0.trash[n] = nil } }
         do { try purge.removeTree(hidden) } catch { log("could not finish deleting \(BytePath.display(path)) in \(BytePath.display(purge.path)): \(error); the next start finishes it") }
-        return Outcome(result: .deleted(1), changes: [Change(.deleted, path)])
+        return Outcome(result: .deleted(1), changes: [Change(.deleted, path)], report: .deletedForGood(name: BytePath.display(BytePath.split(path).name)))
     }
 
     public func emptyTrash(_ target: Target) throws(Failure) -> Outcome {
@@ -206,7 +207,7 @@ extension Workspace {
             count += 1
         }
         if !project.metadata.trash.isEmpty { updateMetadata(project) { $0.trash = [:] } }
-        return Outcome(result: .deleted(count), changes: changes)
+        return Outcome(result: .deleted(count), changes: changes, report: count == 0 ? .trashWasEmpty : .deletedItemsForGood(count: count))
     }
 
     /// The number of top-level items in a project's Trash, for the question.
@@ -224,7 +225,7 @@ extension Workspace {
         parent.remove(entry)
         watching?.unwatchTree(entry)
         entry.dismantle()
-        return Outcome(result: .systemTrash, changes: [Change(.deleted, path)])
+        return Outcome(result: .systemTrash, changes: [Change(.deleted, path)], report: .movedToSystemTrash(name: BytePath.display(BytePath.split(path).name)))
     }
 
     public func restore(_ target: Target) throws(Failure) -> Outcome {
@@ -276,7 +277,8 @@ extension Workspace {
         case .moved(let newName, _): entry.move(to: destination, as: newName)
         }
         changes.append(Change(.moved, entry.path, from: oldPath))
-        return Outcome(result: .item(.entry(entry, library)), changes: changes)
+        let into = project.permanentFolder(for: destination)?.title ?? Localized(en: destination.name.string, fr: destination.name.string)
+        return Outcome(result: .item(.entry(entry, library)), changes: changes, report: .restored(name: entry.name.string, to: into))
     }
 
     func purgeDirectory(_ project: Project) throws(Failure) -> Directory {

@@ -1,0 +1,35 @@
+/// What the server tells the writer after a command that moved writing out
+/// of sight or back: every client shows these words, and adds none.
+public enum Report: Sendable, Equatable {
+    case movedToTrash(name: String)
+    case movedToSystemTrash(name: String)
+    case restored(name: String, to: Localized)
+    case deletedForGood(name: String)
+    case deletedItemsForGood(count: Int)
+    case trashWasEmpty
+
+    public func text(_ language: Language) -> String {
+        let (en, fr) = texts
+        return language == .french ? fr : en
+    }
+
+    private var texts: (String, String) {
+        switch self {
+        case .movedToTrash(let name):
+            return ("Moved “\(name)” to the Trash.", "« \(name) » est dans la Corbeille.")
+        case .movedToSystemTrash(let name):
+            return ("Moved “\(name)” to the system trash.", "« \(name) » est dans la corbeille du système.")
+        case .restored(let name, let to):
+            return ("Restored “\(name)” to “\(to.en)”.", "« \(name) » est restauré dans « \(to.fr) ».")
+        case .deletedForGood(let name):
+            return ("Deleted “\(name)” for good.", "« \(name) » est supprimé définitivement.")
+        case .deletedItemsForGood(let count):
+            return count == 1
+                ? ("Emptied the Trash: 1 item deleted for good.", "Corbeille vidée : 1 élément supprimé définitivement.")
+                : ("Emptied the Trash: \(count) items deleted for good.",
+                   "Corbeille vidée : \(count) éléments supprimés définitivement.")
+        case .trashWasEmpty:
+            return ("The Trash was already empty.", "La Corbeille était déjà vide.")
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import CarrelJSON
+import CarrelTestSupport
+import XCTest
+
+/// After a command takes writing out of sight or brings it back, the server
+/// says so with `window/showMessage`, in the client's language, after the
+/// response and the didChange; other commands say nothing.
+final class ReportsTests: XCTestCase {
+    var fx: Fixture!
+    var home: Fixture!
+    var client: InProcessClient!
+
+    override func tearDown() {
+        unsetenv("XDG_DATA_HOME")
+        client = nil
+        fx = nil
+        home = nil
+    }
+
+    func start(locale: String = "en") throws {
+        home = try Fixture()
+        setenv("XDG_DATA_HOME", home.path + "/data", 1)
+        fx = try Fixture("""
+          P/.carrel/project.json = {"type":"poetry"}
+          P/Draft/a.md = a
+          P/Draft/b.md = b
+          P/Ready/c.md = c
+          loose.md = l
+          """)
+        client = InProcessClient()
+        _ = try client.initialize([fx.uri()], locale: locale)
+    }
+
+    /// Runs a command and returns what the server reported after it, if anything.
+    func report(_ command: String, _ args: JSONValue) throws -> String? {
+        _ = try takeReports()
+        let response = try client.command(command, args)
+        XCTAssertNil(response["error"], "\(command): \(response)")
+        let shown = try takeReports()
+        XCTAssertLessThanOrEqual(shown.count, 1)
+        if let m = shown.first { XCTAssertEqual(m["params"]?["type"], 3, "Info") }
+        return shown.first?["params"]?["message"]?.stringValue
+    }
+
+    /// Every report sent so far. A request is answered after everything
+    /// sent before it, so a marker request flushes what commands sent.
+    func takeReports() throws -> [JSONValue] {
+        _ = try client.result("carrel/tree", ["uri": .string(fx.uri("P")), "depth": 0])
+        var taken: [JSONValue] = []
+        while let m = try? client.inbox.take("showMessage", timeout: 0, { $0["method"] == "window/showMessage" }) { taken.append(m) }
+        return taken
+    }
+
+    func testDeleteRestoreEmptyAndSystemTrashAreReported() throws {
+        try start()
+        XCTAssertEqual(try report("carrel.delete", ["uri": .string(fx.uri("P/Draft/a.md")), "confirmed": true]), "Moved “a.md” to the Trash.")
+        XCTAssertEqual(try report("carrel.restore", ["uri": .string(fx.uri("P/Trash/a.md"))]), "Restored “a.md” to “Draft”.")
+        XCTAssertEqual(try report("carrel.moveTo", ["uri": .string(fx.uri("P/Draft/b.md")), "destinationUri": .string(fx.uri("P/Trash"))]),
+                       "Moved “b.md” to the Trash.", "a move into the Trash is a delete")
+        XCTAssertEqual(try report("carrel.delete", ["uri": .string(fx.uri("P/Trash/b.md")), "confirmed": true]), "Deleted “b.md” for good.")
+        XCTAssertEqual(try report("carrel.emptyTrash", ["projectUri": .string(fx.uri("P")), "confirmed": true]), "The Trash was already empty.")
+        _ = try client.command("carrel.delete", ["uri": .string(fx.uri("P/Draft/a.md")), "confirmed": true])
+        _ = try client.command("carrel.delete", ["uri": .string(fx.uri("P/Ready/c.md")), "confirmed": true])
+        XCTAssertEqual(try report("carrel.emptyTrash", ["projectUri": .string(fx.uri("P")), "confirmed": true]),
+                       "Emptied the Trash: 2 items deleted for good.")
+        XCTAssertEqual(try report("carrel.delete", ["uri": .string(fx.uri("loose.md")), "confirmed": true]), "Moved “loose.md” to the system trash.")
+    }
+
+    func testOtherCommandsSayNothing() throws {
+        try start()
+        XCTAssertNil(try report("carrel.newFolder", ["parentUri": .string(fx.uri("P/Draft")), "name": "Cycle"]))
+        XCTAssertNil(try report("carrel.rename", ["uri": .string(fx.uri("P/Draft/b.md")), "newName": "d"]))
+        XCTAssertNil(try report("carrel.moveTo", ["uri": .string(fx.uri("P/Draft/d.md")), "destinationUri": .string(fx.uri("P/Ready"))]))
+        XCTAssertNil(try report("carrel.setSort", ["uri": .string(fx.uri("P")), "by": "modified"]))
+    }
+
+    func testReportsAreInTheClientsLanguage() throws {
+        try start(locale: "fr")
+        XCTAssertEqual(try report("carrel.delete", ["uri": .string(fx.uri("P/Draft/a.md")), "confirmed": true]), "« a.md » est dans la Corbeille.")
+        XCTAssertEqual(try report("carrel.restore", ["uri": .string(fx.uri("P/Trash/a.md"))]), "« a.md » est restauré dans « Brouillons ».")
+    }
+
+    /// The report comes last: a client has the new rows before it speaks.
+    func testTheReportFollowsTheResponseAndTheChange() throws {
+        try start()
+        _ = try client.command("carrel.delete", ["uri": .string(fx.uri("P/Draft/a.md")), "confirmed": true])
+        _ = try client.result("carrel/tree", ["uri": .string(fx.uri("P")), "depth": 0])
+        let methods = client.inbox.pending.compactMap { $0["method"]?.stringValue }
+        XCTAssertEqual(methods.filter { ["carrel/didChange", "window/showMessage"].contains($0) }, ["carrel/didChange", "window/showMessage"])
+    }
+}
