@@ -79,7 +79,11 @@ extension Workspace {
     public func newFile(in target: Target, name raw: String) throws(Failure) -> Outcome {
         let (parent, library) = try folderForNewItems(target)
         let ext = library.project(containing: parent)?.metadata.defaultExtension ?? "md"
-        let name = NameRules.withDefaultExtension(try NameRules.validate(raw), ext)
+        let given = try NameRules.validate(raw)
+        let name = NameRules.withDefaultExtension(given, ext)
+        if name.utf8.count > NameRules.maxBytes, name != given {
+            throw Failure(.invalidName, .nameTooLongWithExtension(bytes: name.utf8.count, ext: ext))
+        }
         _ = try NameRules.validate(name)
         try checkFree(name, in: parent, library)
         let dir = try open(parent, in: library)
@@ -97,11 +101,15 @@ extension Workspace {
 
     public func newProject(in target: Target, name raw: String, type: ProjectType) throws(Failure) -> Outcome {
         let (parent, library) = try entryTarget(target)
+        let name = try NameRules.validate(raw)
+        if parent !== library.root, let p = library.project(containing: parent) {
+            throw Failure(.conflict, .projectInsideProject(name: name, project: BytePath.display(p.root.path)))
+        }
         guard parent === library.root else { throw Failure(.conflict, .projectPlacement) }
         if library.project(at: parent) != nil || library.lockedProjects[ObjectIdentifier(parent)] != nil {
             throw Failure(.conflict, .projectNested)
         }
-        let name = try NameRules.validate(raw)
+        try checkLibraryOutsideProjects(library, name: name)
         try checkFree(name, in: parent, library)
         let dir = try open(parent, in: library)
         // Built under a hidden name and renamed into place, so a crash never
