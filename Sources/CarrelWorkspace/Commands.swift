@@ -102,10 +102,13 @@ extension Workspace {
     public func newProject(in target: Target, name raw: String, type: ProjectType) throws(Failure) -> Outcome {
         let (parent, library) = try entryTarget(target)
         let name = try NameRules.validate(raw)
-        if parent !== library.root, let p = library.project(containing: parent) {
-            throw Failure(.conflict, .projectInsideProject(name: name, project: BytePath.display(p.root.path)))
+        if parent !== library.root {
+            // The model knows projects only at the top of a library; the disk knows deeper ones.
+            if let outer = library.project(containing: parent)?.root.path ?? Self.enclosingProject(of: parent.path) {
+                throw Failure(.conflict, .projectInsideProject(name: name, project: BytePath.display(outer)))
+            }
+            throw Failure(.conflict, .projectPlacement)
         }
-        guard parent === library.root else { throw Failure(.conflict, .projectPlacement) }
         if library.project(at: parent) != nil || library.lockedProjects[ObjectIdentifier(parent)] != nil {
             throw Failure(.conflict, .projectNested)
         }

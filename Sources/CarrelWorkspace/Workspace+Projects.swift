@@ -29,8 +29,10 @@ extension Workspace {
         if library.project(at: folder) != nil || Self.isProject(folder.path) {
             throw Failure(.conflict, .alreadyAProject(name: name))
         }
-        if let p = library.project(containing: folder) {
-            throw Failure(.conflict, .projectInsideProject(name: name, project: BytePath.display(p.root.path)))
+        let outer = library.project(containing: folder)?.root.path
+            ?? folder.parent.flatMap { Self.enclosingProject(of: $0.path) }
+        if let outer {
+            throw Failure(.conflict, .projectInsideProject(name: name, project: BytePath.display(outer)))
         }
         guard folder === library.root || folder.parent === library.root else {
             throw Failure(.conflict, .projectPlacement)
