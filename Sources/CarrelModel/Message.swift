@@ -75,6 +75,7 @@ public enum Message: Sendable, Equatable {
     case nameTooLongWithExtension(bytes: Int, ext: String)
     case sorted(path: String, key: String, descending: Bool)
     case deletedForever(path: String)
+    case projectToSystemTrashNotNamed(path: String)
 
     /// The JSON type words of parameter errors.
     static let frenchTypeWords = [
@@ -274,6 +275,9 @@ public enum Message: Sendable, Equatable {
                     "\(path) est maintenant trié par \(key)\(descending ? ", en ordre décroissant" : "").")
         case .deletedForever(let path):
             return ("Deleted \(path) for good.", "\(path) a été supprimé définitivement.")
+        case .projectToSystemTrashNotNamed(let path):
+            return ("\(path) is a project: deleting it moves the whole project to the system trash, outside the library. Pass --system-trash to do so; nothing was changed.",
+                    "\(path) est un projet : le supprimer met tout le projet à la corbeille du système, hors de la bibliothèque. Ajoutez --system-trash pour le faire ; rien n’a changé.")
         }
     }
 }

@@ -57,7 +57,9 @@ extension Workspace {
     /// Whether a direct subfolder of `path` is a project.
     static func holdsProject(_ path: [UInt8]) -> Bool {
         guard let dir = try? Directory.open(path), let children = try? dir.list() else { return false }
-        return children.contains { $0.type == 2 && !Scanner.isHidden($0.name) && isProject(BytePath.join(path, $0.name)) }
+        return children.contains {
+            $0.type == 2 && !Scanner.isHidden($0.name) && isProject(BytePath.join(path, $0.name))
+        }
     }
 
     static func parent(_ path: [UInt8]) -> [UInt8] {

@@ -49,7 +49,9 @@ enum CLI {
         if sub == "--help" || sub == "-h" { print(Help.overview); return 0 }
         if sub == "--version" { print("carrel \(Server.version)"); return 0 }
         if sub == "help" {
-            guard args.count <= 2 else { throw Usage(.wrongArguments(subcommand: "help", usage: "carrel help [SUBCOMMAND]")) }
+            guard args.count <= 2 else {
+                throw Usage(.wrongArguments(subcommand: "help", usage: "carrel help [SUBCOMMAND]"))
+            }
             guard let topic = args.dropFirst().first else { print(Help.overview); return 0 }
             guard let text = Help.subcommands[topic] else { throw Usage(.unknownSubcommand(name: topic)) }
             print(text)

@@ -88,7 +88,12 @@ extension CLI {
         case .systemTrash:
             // Outside projects the only way is the system trash, outside the
             // library: only when the writer names it.
-            guard options.has("--system-trash") else { throw Failure(.cancelled, .systemTrashNotNamed(path: display)) }
+            guard options.has("--system-trash") else {
+                if case .entry(let e, let l) = t, l.project(at: e) != nil {
+                    throw Failure(.cancelled, .projectToSystemTrashNotNamed(path: display))
+                }
+                throw Failure(.cancelled, .systemTrashNotNamed(path: display))
+            }
         case .toTrash:
             break  // the project's Trash gives it back: no question
         }

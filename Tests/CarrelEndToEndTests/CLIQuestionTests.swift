@@ -44,8 +44,8 @@ final class CLIQuestionTests: XCTestCase {
         defer { close(master) }
         let r = try CLIRunner().run(["empty-trash", "P"], in: fx.path, input: tty)
         XCTAssertEqual(r.status, 0, r.stderr)
-        XCTAssertTrue(r.stderr.contains("Delete the 1 item in the Trash of “\(fx.path)/P” forever? This cannot be undone. [y/N]"),
-                      r.stderr)
+        let question = "Delete the 1 item in the Trash of “\(fx.path)/P” forever? This cannot be undone. [y/N]"
+        XCTAssertTrue(r.stderr.contains(question), r.stderr)
         XCTAssertTrue(r.stdout.contains("Deleted 1 item from the Trash of \(fx.path)/P for good."), r.stdout)
         XCTAssertFalse(fx.exists("P/Trash/old.md"))
     }
