@@ -10,7 +10,7 @@ extension CLI {
         guard let typeName = options.value("--type") else { throw options.wrongArguments }
         guard let type = ProjectType.matching(typeName) else {
             let known = ProjectType.all.map(\.title.en).joined(separator: ", ")
-            throw Failure(.invalidName, .notAProjectType(given: typeName, known: known))
+            throw Failure(.invalidParams, .notAProjectType(given: typeName, known: known))
         }
         let ws = try library(options)
         let dir = absolute(options.positional[0])
@@ -63,9 +63,9 @@ extension CLI {
 
     static func sort(_ options: inout Options, _ language: Language) throws {
         let word = options.positional[1].lowercased()
-        if word == "manual" { throw Failure(.invalidName, .manualSortNotYet) }
+        if word == "manual" { throw Failure(.invalidParams, .manualSortNotYet) }
         guard let key = SortKey(rawValue: word) else {
-            throw Failure(.invalidName, .notASortOrder(given: options.positional[1]))
+            throw Failure(.invalidParams, .notASortOrder(given: options.positional[1]))
         }
         let ws = try library(options)
         let path = absolute(options.positional[0])
