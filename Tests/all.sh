@@ -2,8 +2,10 @@
 # Every test Carrel has: the Swift suites (unit, in-process server, end to end
 # over stdio), the three editor suites against the same built server, then
 # robustness (crash torture, fuzzing, ThreadSanitizer; Tests/robustness.sh).
-# With CI=true a missing editor is a failure; otherwise its suite is skipped.
-# FUZZ_SECONDS and TORTURE_KILLS shorten the robustness part for a quick run.
+# With CI=true a missing editor is a failure; otherwise its suite counts as
+# one skipped test and says how to install the editor. Every part streams its
+# lines as they come. FUZZ_SECONDS and TORTURE_KILLS shorten the robustness
+# part for a quick run.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -20,7 +22,9 @@ skipped=0
 status=0
 
 echo "== swift test"
-swift test 2>&1 | tee "$log/swift.txt" | grep -E "error:|failed|Executed [0-9]+ tests" | tail -n 20
+# One line per test class as it finishes, so a long run shows progress.
+swift test 2>&1 | tee "$log/swift.txt" \
+  | grep --line-buffered -E "error:|Test Suite '[A-Za-z]+' (passed|failed)|Executed [0-9]+ tests"
 [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 if line=$(grep -E "Executed [0-9]+ tests?, with .*[0-9]+ failures?" "$log/swift.txt" | tail -n 1); then
   n=$(echo "$line" | sed -E 's/.*Executed ([0-9]+) tests?.*/\1/')
@@ -34,25 +38,27 @@ if line=$(grep -E "Executed [0-9]+ tests?, with .*[0-9]+ failures?" "$log/swift.
   skipped=$((skipped + s))
 fi
 
-# Each runner ends with an "N passed, N failed" line and exits non-zero on failure.
-for suite in nvim emacs vscode robustness; do
+# Each runner ends with an "N passed, N failed[, N skipped]" line and exits
+# non-zero on failure. Its lines stream through as they come.
+for suite in nvim vim emacs vscode robustness; do
   runner="editors/$suite/tests/run.sh"
   [ "$suite" = robustness ] && runner="Tests/robustness.sh"
   [ -f "$runner" ] || continue
   echo "== $suite"
-  bash "$runner" > "$log/$suite.txt" 2>&1
-  rc=$?
-  if [ "$rc" -eq 0 ]; then
-    tail -n 40 "$log/$suite.txt"
-  else
-    # All of it: the reason for a failure is rarely in the last lines.
-    cat "$log/$suite.txt"
+  bash "$runner" 2>&1 | tee "$log/$suite.txt"
+  if [ "${PIPESTATUS[0]}" -ne 0 ]; then
     status=1
     echo "$suite suite FAILED"
   fi
   if line=$(grep -E "^[0-9]+ passed, [0-9]+ failed" "$log/$suite.txt" | tail -n 1); then
     passed=$((passed + $(echo "$line" | cut -d' ' -f1)))
-    failed=$((failed + $(echo "$line" | cut -d' ' -f3)))
+    failed=$((failed + $(echo "$line" | cut -d' ' -f3 | tr -d ,)))
+    if echo "$line" | grep -qE ", [0-9]+ skipped"; then
+      skipped=$((skipped + $(echo "$line" | sed -E 's/.*, ([0-9]+) skipped.*/\1/')))
+    fi
+  else
+    failed=$((failed + 1))
+    echo "$suite suite gave no summary line"
   fi
 done
 

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Issue 4 in CI: crash safety (carrel-torture), fuzzing (Tests/Fuzz/run.sh)
+# Robustness in CI: crash safety (carrel-torture), fuzzing (Tests/Fuzz/run.sh)
 # and ThreadSanitizer (swift test --sanitize=thread). Each part prints an
-# "N passed, N failed" line; the last line sums them. Exits non-zero when any
-# part fails. Tunable: TORTURE_KILLS (300), FUZZ_SECONDS (60 per target),
+# "N passed, N failed" line; the last line sums them. A torture run is one
+# test, however many kills it survives (that figure is on its own line).
+# A part prints a line at least every 30 s. Exits non-zero when any part
+# fails. Tunable: TORTURE_KILLS (300), FUZZ_SECONDS (60 per target),
 # ROBUSTNESS_PARTS ("torture fuzz tsan"). Tests/Robustness/REPORT.md explains
 # what each part proves.
 set -uo pipefail
@@ -13,20 +15,29 @@ trap 'rm -rf "$log"' EXIT
 parts=${ROBUSTNESS_PARTS:-torture fuzz tsan}
 passed=0
 failed=0
+skipped=0
 status=0
 
 count() {  # adds the last "N passed, N failed" line of $1
   local line
   if line=$(grep -E "^[0-9]+ passed, [0-9]+ failed" "$1" | tail -n 1); then
     passed=$((passed + $(echo "$line" | cut -d' ' -f1)))
-    failed=$((failed + $(echo "$line" | cut -d' ' -f3)))
+    failed=$((failed + $(echo "$line" | cut -d' ' -f3 | tr -d ,)))
   else
     failed=$((failed + 1))
   fi
 }
 
+# Prints a line every 30 s while a long part runs, so a log never goes quiet.
+heartbeat() {
+  local name=$1 since=$2
+  while sleep 30 </dev/null >/dev/null 2>&1; do echo "== robustness: $name still running ($(( $(date +%s) - since )) s)"; done
+}
+
 for part in $parts; do
   start=$(date +%s)
+  heartbeat "$part" "$start" &
+  beat=$!
   case "$part" in
   torture)
     echo "== robustness: carrel-torture (${TORTURE_KILLS:-300} kills)"
@@ -34,11 +45,11 @@ for part in $parts; do
     "$root/.build/debug/carrel-torture" --self-test 2>&1 | tee "$log/selftest.txt" | tail -n 3
     [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
     count "$log/selftest.txt"
-    "$root/.build/debug/carrel-torture" --kills "${TORTURE_KILLS:-300}" 2>&1 | tee "$log/torture.txt" | grep --line-buffered -vE "^torture: [0-9]+ kills survived \("
+    "$root/.build/debug/carrel-torture" --kills "${TORTURE_KILLS:-300}" 2>&1 | tee "$log/torture.txt" | grep --line-buffered -vE "^[0-9]+ passed, "
     [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
     count "$log/torture.txt"
     echo "== robustness: carrel-torture, two servers at once ($(( ${TORTURE_KILLS:-300} / 2 )) kills)"
-    "$root/.build/debug/carrel-torture" --servers 2 --kills "$(( ${TORTURE_KILLS:-300} / 2 ))" 2>&1 | tee "$log/torture2.txt" | grep --line-buffered -vE "^torture: [0-9]+ kills survived \("
+    "$root/.build/debug/carrel-torture" --servers 2 --kills "$(( ${TORTURE_KILLS:-300} / 2 ))" 2>&1 | tee "$log/torture2.txt" | grep --line-buffered -vE "^[0-9]+ passed, "
     [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
     count "$log/torture2.txt"
     ;;
@@ -68,21 +79,24 @@ for part in $parts; do
     n=$(echo "$line" | sed -E 's/.*Executed ([0-9]+) tests?.*/\1/')
     f=$(echo "$line" | sed -E 's/.* ([0-9]+) failures?.*/\1/')
     [ -n "$n" ] || { n=0; f=1; }
-    skipped=0
-    if echo "$line" | grep -qE "[0-9]+ tests? skipped"; then skipped=$(echo "$line" | sed -E 's/.* ([0-9]+) tests? skipped.*/\1/'); fi
-    n=$((n - skipped))
+    s=0
+    if echo "$line" | grep -qE "[0-9]+ tests? skipped"; then s=$(echo "$line" | sed -E 's/.* ([0-9]+) tests? skipped.*/\1/'); fi
+    n=$((n - s))
     [ "$rc" -eq 0 ] || [ "$f" -gt 0 ] || f=1
     [ "$rc" -eq 0 ] || status=1
-    echo "tsan: $races races; $((n - f)) passed, $f failed, $skipped skipped"
+    echo "tsan: $races races; $((n - f)) passed, $f failed, $s skipped"
     passed=$((passed + n - f))
     failed=$((failed + f))
+    skipped=$((skipped + s))
     ;;
   *) echo "unknown part $part"; status=1 ;;
   esac
+  kill "$beat" 2>/dev/null
+  wait "$beat" 2>/dev/null
   echo "== robustness: $part took $(( $(date +%s) - start )) s"
 done
 
 [ "$status" -eq 0 ] || [ "$failed" -gt 0 ] || failed=1
-echo "robustness: $passed passed, $failed failed"
-echo "$passed passed, $failed failed"
+echo "robustness: $passed passed, $failed failed, $skipped skipped"
+echo "$passed passed, $failed failed, $skipped skipped"
 exit "$status"

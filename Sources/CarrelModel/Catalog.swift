@@ -139,6 +139,16 @@ public struct ProjectType: Sendable, Hashable, CustomStringConvertible {
     public static func named(_ id: String) -> ProjectType? { all.first { $0.id == id } }
     public static var ids: [String] { all.map(\.id) }
 
+    /// A type as a writer may type it: its id or its title in any case,
+    /// with spaces, hyphens or underscores ("Short Story", `short-story`).
+    public static func matching(_ word: String) -> ProjectType? {
+        func key(_ s: String) -> String {
+            String(s.lowercased().filter { $0 != " " && $0 != "-" && $0 != "_" })
+        }
+        let wanted = key(word)
+        return all.first { [$0.id, $0.title.en, $0.title.fr].contains { key($0) == wanted } }
+    }
+
     /// Permanent folders in template order.
     public var folders: [PermanentFolder] { sections.flatMap(\.folders) }
     /// Permanent folders that exist on disk, in template order.

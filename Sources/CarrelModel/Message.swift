@@ -52,6 +52,31 @@ public enum Message: Sendable, Equatable {
     case unknownCommand(command: String)
     case unknownProjectType(given: String, known: String)
     case unknownSort(given: String)
+    // Command line and projects made from existing folders
+    case outsideLibrary(path: String, library: String)
+    case noSubcommand
+    case unknownSubcommand(name: String)
+    case unknownOption(option: String, subcommand: String)
+    case missingValue(option: String)
+    case wrongArguments(subcommand: String, usage: String)
+    case noAnswer
+    case trashAlreadyEmpty(project: String)
+    case deletedFromTrash(count: Int, project: String)
+    case movedToSystemTrash(path: String)
+    case systemTrashNotNamed(path: String)
+    case noProjectAt(path: String)
+    case emptyTrashOfFile(path: String)
+    case projectInsideProject(name: String, project: String)
+    case projectHoldsProject(name: String, project: String)
+    case alreadyAProject(name: String)
+    case templateNameIsNotAFolder(name: String, folder: String)
+    case notAProjectType(given: String, known: String)
+    case notASortOrder(given: String)
+    case manualSortNotYet
+    case nameTooLongWithExtension(bytes: Int, ext: String)
+    case sorted(path: String, key: String, descending: Bool)
+    case deletedForever(path: String)
+    case projectToSystemTrashNotNamed(path: String)
 
     /// The JSON type words of parameter errors.
     static let frenchTypeWords = [
@@ -191,6 +216,74 @@ public enum Message: Sendable, Equatable {
         case .unknownSort(let given):
             return ("Invalid params: “by” must be name, modified or created, not “\(given)”.",
                     "Paramètres invalides : « by » doit valoir name, modified ou created, pas « \(given) ».")
+        case .outsideLibrary(let path, let library):
+            return ("\(path) is outside the library \(library); Carrel only works inside it. Nothing was changed.",
+                    "\(path) est hors de la bibliothèque \(library) ; Carrel ne travaille qu’à l’intérieur. Rien n’a changé.")
+        case .noSubcommand:
+            return ("Usage: carrel <subcommand> [arguments]; “carrel --help” lists the subcommands.",
+                    "Usage : carrel <sous-commande> [arguments] ; « carrel --help » liste les sous-commandes.")
+        case .unknownSubcommand(let name):
+            return ("“\(name)” is not a carrel subcommand; “carrel --help” lists them.",
+                    "« \(name) » n’est pas une sous-commande de carrel ; « carrel --help » les liste.")
+        case .unknownOption(let option, let subcommand):
+            return ("“\(option)” is not an option of carrel \(subcommand); “carrel help \(subcommand)” lists them.",
+                    "« \(option) » n’est pas une option de carrel \(subcommand) ; « carrel help \(subcommand) » les liste.")
+        case .missingValue(let option):
+            return ("\(option) needs a value after it.", "\(option) doit être suivi d’une valeur.")
+        case .wrongArguments(let subcommand, let usage):
+            return ("Usage: \(usage); “carrel help \(subcommand)” explains it.",
+                    "Usage : \(usage) ; « carrel help \(subcommand) » l’explique.")
+        case .noAnswer:
+            return ("No answer came on standard input, so nothing was deleted. Pass --yes to delete without a question.",
+                    "Aucune réponse n’est arrivée sur l’entrée standard : rien n’a été supprimé. Ajoutez --yes pour supprimer sans question.")
+        case .trashAlreadyEmpty(let project):
+            return ("The Trash of \(project) is already empty; nothing was deleted.",
+                    "La Corbeille de \(project) est déjà vide ; rien n’a été supprimé.")
+        case .deletedFromTrash(let count, let project):
+            return ("Deleted \(count) item\(count == 1 ? "" : "s") from the Trash of \(project) for good.",
+                    "\(count == 1 ? "1 élément supprimé" : "\(count) éléments supprimés") définitivement de la Corbeille de \(project).")
+        case .movedToSystemTrash(let path):
+            return ("Moved \(path) to the system trash.", "\(path) a été mis à la corbeille du système.")
+        case .systemTrashNotNamed(let path):
+            return ("\(path) is not in a project, so it has no Trash. Pass --system-trash to move it to the system trash; nothing was changed.",
+                    "\(path) n’appartient à aucun projet et n’a donc pas de Corbeille. Ajoutez --system-trash pour le mettre à la corbeille du système ; rien n’a changé.")
+        case .noProjectAt(let path):
+            return ("There is no project at \(path), so there is no Trash to empty.",
+                    "Il n’y a pas de projet à \(path), donc pas de Corbeille à vider.")
+        case .emptyTrashOfFile(let path):
+            return ("\(path) is a file: empty-trash takes a project. To delete one item in the Trash for good, use carrel rm on it.",
+                    "\(path) est un fichier : empty-trash prend un projet. Pour supprimer définitivement un élément de la Corbeille, utilisez carrel rm.")
+        case .projectInsideProject(let name, let project):
+            return ("“\(name)” is inside the project \(project); projects cannot be nested.",
+                    "« \(name) » est dans le projet \(project) ; les projets ne s’imbriquent pas.")
+        case .projectHoldsProject(let name, let project):
+            return ("“\(name)” holds the project \(project); projects cannot be nested.",
+                    "« \(name) » contient le projet \(project) ; les projets ne s’imbriquent pas.")
+        case .alreadyAProject(let name):
+            return ("“\(name)” is already a project.", "« \(name) » est déjà un projet.")
+        case .templateNameIsNotAFolder(let name, let folder):
+            return ("“\(name)” is not a folder, but the project needs its permanent folder “\(folder)” there. Rename or move “\(name)” first; nothing was changed.",
+                    "« \(name) » n’est pas un dossier, mais le projet a besoin de son dossier permanent « \(folder) » à cet endroit. Renommez ou déplacez d’abord « \(name) » ; rien n’a changé.")
+        case .notAProjectType(let given, let known):
+            return ("“\(given)” is not a project type; choose one of \(known).",
+                    "« \(given) » n’est pas un type de projet ; choisissez parmi \(known).")
+        case .notASortOrder(let given):
+            return ("“\(given)” is not a sort order; choose name, modified or created.",
+                    "« \(given) » n’est pas un ordre de tri ; choisissez name, modified ou created.")
+        case .manualSortNotYet:
+            return ("A manual order does not exist yet: it will come with the binder’s own order. Choose name, modified or created.",
+                    "L’ordre manuel n’existe pas encore : il viendra avec l’ordre propre au classeur. Choisissez name, modified ou created.")
+        case .nameTooLongWithExtension(let bytes, let ext):
+            return ("With “.\(ext)” added, this name is \(bytes) bytes long in UTF-8; a name may be at most 255 bytes. Shorten it, or give it an extension of its own.",
+                    "Avec « .\(ext) » ajouté, ce nom fait \(bytes) octets en UTF-8 ; un nom peut en faire 255 au plus. Raccourcissez-le ou donnez-lui sa propre extension.")
+        case .sorted(let path, let key, let descending):
+            return ("\(path) is now sorted by \(key)\(descending ? ", descending" : "").",
+                    "\(path) est maintenant trié par \(key)\(descending ? ", en ordre décroissant" : "").")
+        case .deletedForever(let path):
+            return ("Deleted \(path) for good.", "\(path) a été supprimé définitivement.")
+        case .projectToSystemTrashNotNamed(let path):
+            return ("\(path) is a project: deleting it moves the whole project to the system trash, outside the library. Pass --system-trash to do so; nothing was changed.",
+                    "\(path) est un projet : le supprimer met tout le projet à la corbeille du système, hors de la bibliothèque. Ajoutez --system-trash pour le faire ; rien n’a changé.")
         }
     }
 }

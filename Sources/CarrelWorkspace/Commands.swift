@@ -81,7 +81,11 @@ extension Workspace {
     public func newFile(in target: Target, name raw: String) throws(Failure) -> Outcome {
         let (parent, library) = try folderForNewItems(target)
         let ext = library.project(containing: parent)?.metadata.defaultExtension ?? ProjectMetadata.standardExtension
-        let name = NameRules.withDefaultExtension(try NameRules.validate(raw), ext)
+        let given = try NameRules.validate(raw)
+        let name = NameRules.withDefaultExtension(given, ext)
+        if name.utf8.count > NameRules.maxBytes, name != given {
+            throw Failure(.invalidName, .nameTooLongWithExtension(bytes: name.utf8.count, ext: ext))
+        }
         _ = try NameRules.validate(name)
         try checkFree(name, in: parent, library)
         let dir = try open(parent, in: library)
@@ -99,11 +103,18 @@ extension Workspace {
 
     public func newProject(in target: Target, name raw: String, type: ProjectType) throws(Failure) -> Outcome {
         let (parent, library) = try entryTarget(target)
-        guard parent === library.root else { throw Failure(.conflict, .projectPlacement) }
+        let name = try NameRules.validate(raw)
+        if parent !== library.root {
+            // The model knows projects only at the top of a library; the disk knows deeper ones.
+            if let outer = library.project(containing: parent)?.root.path ?? Self.enclosingProject(of: parent.path) {
+                throw Failure(.conflict, .projectInsideProject(name: name, project: BytePath.display(outer)))
+            }
+            throw Failure(.conflict, .projectPlacement)
+        }
         if library.project(at: parent) != nil || library.lockedProjects[ObjectIdentifier(parent)] != nil {
             throw Failure(.conflict, .projectNested)
         }
-        let name = try NameRules.validate(raw)
+        try checkLibraryOutsideProjects(library, name: name)
         try checkFree(name, in: parent, library)
         let dir = try open(parent, in: library)
         // Built under a hidden name and renamed into place, so a crash never
@@ -137,7 +148,10 @@ extension Workspace {
         guard let parent = entry.parent else { throw Failure(.permanentFolder, .libraryRoot(name: library.displayName)) }
         var name = try NameRules.validate(raw)
         if !entry.isFolderLike, let ext = NameRules.fileExtension(entry.name.string) {
-            name = try NameRules.validate(NameRules.withDefaultExtension(name, ext))
+            name = NameRules.withDefaultExtension(name, ext)
+            if name.utf8.count > NameRules.maxBytes {
+                throw Failure(.invalidName, .nameTooLongWithExtension(bytes: name.utf8.count, ext: ext))
+            }
         }
         if name.utf8.elementsEqual(entry.name.string.utf8) && entry.name.isValidUTF8 {
             return Outcome(result: .item(.entry(entry, library)), changes: [])

@@ -1,54 +1,93 @@
 import CCarrelSys
-import CarrelJSON
 import CarrelModel
-import CarrelProtocol
 import CarrelServer
-import CarrelStore
 import CarrelWorkspace
 import Foundation
 import Glibc
 
-/// The command-line interface: the same rules and errors as the protocol.
+/// The command-line interface: a fourth client, with the server's rules and
+/// errors. It works in one library, found as an editor opens a workspace
+/// folder (`library(_:)`), and refuses every path outside it.
+///
+/// Exit codes: 0 done; 1 refused by Carrel's rules, nothing changed;
+/// 2 a mistake in the command line, or a path outside the library.
 enum CLI {
-    struct Usage: Error { let text: String }
+    /// A mistake in the command line itself, told in one line.
+    struct Usage: Error {
+        let message: Message
+        init(_ message: Message) { self.message = message }
+    }
 
     static func run(_ args: [String]) -> Int32 {
-        let language = Language(locale: Environment.get("LC_ALL") ?? Environment.get("LANG"))
-        guard let sub = args.first else { print(Help.overview); return 0 }
-        if sub == "--help" || sub == "-h" { print(Help.overview); return 0 }
-        if sub == "--version" { print("carrel \(Server.version)"); return 0 }
-        if sub == "help" {
-            guard let topic = args.dropFirst().first else { print(Help.overview); return 0 }
-            guard let text = Help.subcommands[topic] else { return fail("unknown subcommand “\(topic)”; see carrel --help") }
-            print(text)
-            return 0
-        }
-        if args.contains("--help") || args.contains("-h") {
-            guard let text = Help.subcommands[sub] else { return fail("unknown subcommand “\(sub)”; see carrel --help") }
-            print(text)
-            return 0
-        }
-        var options = Options(Array(args.dropFirst()))
+        let language = Language(locale: environment("LC_ALL") ?? environment("LANG"))
         do {
-            switch sub {
-            case "lsp": return lsp(options)
-            case "init": return try initProject(&options, language)
-            case "tree": return try tree(&options, language)
-            default: return try mutate(sub, &options, language)
-            }
+            return try dispatch(args, language)
         } catch let u as Usage {
-            return fail("\(u.text)\n\n\(Help.subcommands[sub] ?? Help.overview)")
+            return fail(u.message.text(language), code: 2)
         } catch let f as Failure {
-            return fail(f.message.text(language))
+            return fail(f.message.text(language), code: f.reason == .outsideWorkspace ? 2 : 1)
         } catch {
-            return fail("\(error)")
+            return fail("\(error)", code: 1)
         }
     }
 
-    static func fail(_ text: String) -> Int32 {
-        let line = "carrel: \(text)\n"
-        _ = line.withCString { write(2, $0, strlen($0)) }
-        return 1
+    static func dispatch(_ given: [String], _ language: Language) throws -> Int32 {
+        // `--library DIR` may also come before the subcommand: it moves after it.
+        var args = given
+        var leading: [String] = []
+        while let first = args.first, first == "--library" || first.hasPrefix("--library=") {
+            let take = first == "--library" ? 2 : 1
+            guard args.count >= take else { throw Usage(.missingValue(option: "--library")) }
+            leading += args.prefix(take)
+            args.removeFirst(take)
+        }
+        if !leading.isEmpty {
+            guard let sub = args.first else { throw Usage(.noSubcommand) }
+            args = [sub] + leading + args.dropFirst()
+        }
+        guard let sub = args.first else { throw Usage(.noSubcommand) }
+        if sub == "--help" || sub == "-h" { print(Help.overview); return 0 }
+        if sub == "--version" { print("carrel \(Server.version)"); return 0 }
+        if sub == "help" {
+            guard args.count <= 2 else {
+                throw Usage(.wrongArguments(subcommand: "help", usage: "carrel help [SUBCOMMAND]"))
+            }
+            guard let topic = args.dropFirst().first else { print(Help.overview); return 0 }
+            guard let text = Help.subcommands[topic] else { throw Usage(.unknownSubcommand(name: topic)) }
+            print(text)
+            return 0
+        }
+        guard let spec = Syntax.all[sub] else { throw Usage(.unknownSubcommand(name: sub)) }
+        if args.dropFirst().contains(where: { $0 == "--help" || $0 == "-h" }) {
+            print(Help.subcommands[sub] ?? Help.overview)
+            return 0
+        }
+        var options = try Options(Array(args.dropFirst()), spec, subcommand: sub)
+        switch sub {
+        case "lsp": return lsp(options)
+        case "init": try initProject(&options, language)
+        case "tree": try tree(&options, language)
+        case "sort": try sort(&options, language)
+        case "rm": try remove(&options, language)
+        case "empty-trash": try emptyTrash(&options, language)
+        default: try mutate(sub, &options, language)
+        }
+        return 0
+    }
+
+    static func fail(_ text: String, code: Int32) -> Int32 {
+        writeError("carrel: \(text)\n")
+        return code
+    }
+
+    static func writeError(_ text: String) {
+        _ = text.withCString { write(2, $0, strlen($0)) }
+    }
+
+    static func environment(_ name: String) -> String? {
+        guard let v = getenv(name) else { return nil }
+        let s = String(cString: v)
+        return s.isEmpty ? nil : s
     }
 
     static func lsp(_ options: Options) -> Int32 {
@@ -61,87 +100,75 @@ enum CLI {
         let server = Server(sink: transport, log: log) { code in exit(code) }
         transport.run(server)
     }
-
-    // MARK: Paths
-
-    /// An absolute, normalized path from a command-line argument.
-    static func absolute(_ arg: String) -> [UInt8] {
-        var base = FileManager.default.currentDirectoryPath
-        if arg.hasPrefix("/") { base = "" }
-        var parts: [String] = []
-        for p in (base + "/" + arg).split(separator: "/") {
-            if p == "." { continue }
-            if p == ".." { _ = parts.popLast(); continue }
-            parts.append(String(p))
-        }
-        return Array(("/" + parts.joined(separator: "/")).utf8)
-    }
-
-    static func parent(_ path: [UInt8]) -> [UInt8] {
-        guard let slash = path.lastIndex(of: UInt8(ascii: "/")), slash > 0 else { return [UInt8(ascii: "/")] }
-        return Array(path[..<slash])
-    }
-
-    /// The library for `path`: --library, else the folder holding the nearest project, else the current folder.
-    static func library(for path: [UInt8], _ options: Options) -> [UInt8] {
-        if let l = options.value("--library") { return absolute(l) }
-        var p = path
-        while p.count > 1 {
-            if Scanner.hasProjectMarker(p) { return parent(p) }
-            p = parent(p)
-        }
-        let cwd = absolute(".")
-        return path.starts(with: cwd) ? cwd : parent(path)
-    }
-
-    static func workspace(for paths: [[UInt8]], _ options: Options) -> Workspace {
-        let ws = Workspace()
-        ws.addLibrary(library(for: paths[0], options))
-        return ws
-    }
-
-    static func target(_ ws: Workspace, _ path: [UInt8]) throws(Failure) -> Workspace.Target {
-        try ws.locate(path, uri: BytePath.display(path))
-    }
-
-    static func printNode(_ ws: Workspace, _ outcome: Outcome, _ language: Language) {
-        switch outcome.result {
-        case .item(let item):
-            let info = ws.describe(item, language)
-            print(info.path.map(BytePath.display) ?? info.title)
-        case .deleted(let n):
-            print("deleted \(n)")
-        case .systemTrash:
-            print("moved to the system trash")
-        }
-    }
 }
 
-/// Flags and positional arguments.
+/// What each subcommand accepts. Anything else is a mistake, said in one line.
+struct Syntax {
+    let usage: String
+    let arguments: ClosedRange<Int>
+    var flags: Set<String> = []
+    var valued: Set<String> = []
+    /// Whether `--library` applies (not to `lsp`, which gets its folders from the editor).
+    var inLibrary = true
+
+    static let all: [String: Syntax] = [
+        "lsp": Syntax(usage: "carrel lsp [--stdio] [--log-file PATH]", arguments: 0...0,
+                      flags: ["--stdio"], valued: ["--log-file"], inLibrary: false),
+        "init": Syntax(usage: "carrel init DIR --type TYPE", arguments: 1...1, valued: ["--type"]),
+        "tree": Syntax(usage: "carrel tree [FOLDER] [--json] [--depth N]", arguments: 0...1,
+                       flags: ["--json"], valued: ["--depth"]),
+        "new-folder": Syntax(usage: "carrel new-folder PARENT NAME", arguments: 2...2),
+        "new-file": Syntax(usage: "carrel new-file PARENT NAME", arguments: 2...2),
+        "rename": Syntax(usage: "carrel rename PATH NEW-NAME", arguments: 2...2),
+        "mv": Syntax(usage: "carrel mv PATH DESTINATION-FOLDER", arguments: 2...2),
+        "rm": Syntax(usage: "carrel rm PATH [--yes] [--system-trash]", arguments: 1...1,
+                     flags: ["--yes", "--system-trash"]),
+        "restore": Syntax(usage: "carrel restore PATH", arguments: 1...1),
+        "empty-trash": Syntax(usage: "carrel empty-trash PROJECT [--yes]", arguments: 1...1, flags: ["--yes"]),
+        "sort": Syntax(usage: "carrel sort PATH name|modified|created [--descending]", arguments: 2...2,
+                       flags: ["--descending"]),
+    ]
+}
+
+/// A subcommand's flags and positional arguments, checked against its `Syntax`.
+/// `--library DIR` may come anywhere; `--` ends the options, so a name may start with "-".
 struct Options {
+    let subcommand: String
+    let syntax: Syntax
     var positional: [String] = []
     var flags: [String: String] = [:]
-    static let valued: Set<String> = ["--type", "--library", "--log-file", "--depth"]
 
-    init(_ args: [String]) {
+    init(_ args: [String], _ syntax: Syntax, subcommand: String) throws {
+        self.syntax = syntax
+        self.subcommand = subcommand
+        var valued = syntax.valued
+        if syntax.inLibrary { valued.insert("--library") }
         var i = 0
+        var optionsEnded = false
         while i < args.count {
             let a = args[i]
-            if Self.valued.contains(a), i + 1 < args.count {
-                flags[a] = args[i + 1]
-                i += 2
+            i += 1
+            if optionsEnded || !a.hasPrefix("-") || a == "-" {
+                positional.append(a)
                 continue
             }
-            if a.hasPrefix("--"), let eq = a.firstIndex(of: "="), Self.valued.contains(String(a[..<eq])) {
+            if a == "--" { optionsEnded = true; continue }
+            if let eq = a.firstIndex(of: "="), valued.contains(String(a[..<eq])) {
                 flags[String(a[..<eq])] = String(a[a.index(after: eq)...])
-            } else if a.hasPrefix("--") {
+            } else if valued.contains(a) {
+                guard i < args.count else { throw CLI.Usage(.missingValue(option: a)) }
+                flags[a] = args[i]
+                i += 1
+            } else if syntax.flags.contains(a) {
                 flags[a] = ""
             } else {
-                positional.append(a)
+                throw CLI.Usage(.unknownOption(option: a, subcommand: self.subcommand))
             }
-            i += 1
         }
+        guard syntax.arguments.contains(positional.count) else { throw wrongArguments }
     }
+
+    var wrongArguments: CLI.Usage { CLI.Usage(.wrongArguments(subcommand: subcommand, usage: syntax.usage)) }
 
     func value(_ flag: String) -> String? { flags[flag] }
     func has(_ flag: String) -> Bool { flags[flag] != nil }

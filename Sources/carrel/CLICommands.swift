@@ -1,56 +1,53 @@
 import CarrelJSON
 import CarrelModel
-import CarrelProtocol
 import CarrelServer
-import CarrelStore
 import CarrelWorkspace
 import Foundation
 import Glibc
 
 extension CLI {
-    static func initProject(_ options: inout Options, _ language: Language) throws -> Int32 {
-        guard options.positional.count == 1 else { throw Usage(text: "init takes one folder") }
-        guard let typeName = options.value("--type") else { throw Usage(text: "init needs --type") }
-        guard let type = ProjectType.named(typeName) else {
-            throw Failure(.invalidParams, .unknownProjectType(given: typeName, known: ProjectType.ids.joined(separator: ", ")))
+    static func initProject(_ options: inout Options, _ language: Language) throws {
+        guard let typeName = options.value("--type") else { throw options.wrongArguments }
+        guard let type = ProjectType.matching(typeName) else {
+            let known = ProjectType.all.map(\.title.en).joined(separator: ", ")
+            throw Failure(.invalidParams, .notAProjectType(given: typeName, known: known))
         }
+        let ws = try library(options)
         let dir = absolute(options.positional[0])
-        if let st = Scanner.stat(dir) {
-            guard st.type == 2 else { throw Failure(.notFound, .notAFolder(name: options.positional[0])) }
-            guard !Scanner.hasProjectMarker(dir) else { throw Failure(.conflict, .projectNested) }
-            // An existing folder becomes a project in place: only additions.
-            do throws(SysError) {
-                let d = try Directory.open(dir)
-                try ProjectFile.create(in: d, ProjectMetadata(type: type, created: Clock.nowMs()))
-                for folder in type.directories where !d.exists(Array(folder.diskName!.utf8)) {
-                    try d.makeDirectory(Array(folder.diskName!.utf8))
-                }
-                d.sync()
-            } catch {
-                throw Failure(.io, .io(path: error.path, detail: error.message))
-            }
-            print(BytePath.display(dir))
-            return 0
+        let outcome: Outcome
+        switch Workspace.kind(of: dir) {
+        case .missing:
+            outcome = try ws.newProject(in: try target(ws, parent(dir)), name: lastComponent(dir), type: type)
+        default:
+            // An existing folder becomes a project in place: the Workspace only adds.
+            outcome = try ws.makeProject(try target(ws, dir), type: type)
         }
-        let lib = parent(dir)
-        let ws = Workspace()
-        ws.addLibrary(lib)
-        let name = String(decoding: dir.split(separator: UInt8(ascii: "/")).last ?? [], as: UTF8.self)
-        let outcome = try ws.newProject(in: try target(ws, lib), name: name, type: type)
-        printNode(ws, outcome, language)
-        return 0
+        report(ws, outcome, language)
     }
 
-    static func tree(_ options: inout Options, _ language: Language) throws -> Int32 {
-        let dir = absolute(options.positional.first ?? ".")
-        let ws = Workspace()
-        ws.addLibrary(options.value("--library").map(absolute) ?? dir)
+    static func tree(_ options: inout Options, _ language: Language) throws {
+        var depth = Int.max
+        if let d = options.value("--depth") {
+            guard let n = Int(d), n >= 0 else { throw options.wrongArguments }
+            depth = n
+        }
+        let ws = try library(options)
+        let t: Workspace.Target
+        if let arg = options.positional.first {
+            t = try folder(try argument(ws, arg), Workspace.display(absolute(arg)))
+        } else {
+            // The current folder when it is in the library, else the whole library.
+            if let here = try? target(ws, absolute(".")) {
+                t = here
+            } else {
+                t = try target(ws, ws.libraries[0].path)
+            }
+        }
         let item: Item
-        switch try target(ws, dir) {
+        switch t {
         case .entry(let e, let l): item = .entry(e, l)
         case .all(let p, let l): item = .all(p, l)
         }
-        let depth = options.value("--depth").flatMap(Int.init) ?? Int.max
         if options.has("--json") {
             var w = JSONWriter()
             w.beginArray()
@@ -62,104 +59,112 @@ extension CLI {
             TreePrinter(workspace: ws, language: language).print(item, depth: depth, into: &out)
             Swift.print(out, terminator: "")
         }
-        return 0
     }
 
-    static func mutate(_ sub: String, _ options: inout Options, _ language: Language) throws -> Int32 {
+    static func sort(_ options: inout Options, _ language: Language) throws {
+        let word = options.positional[1].lowercased()
+        if word == "manual" { throw Failure(.invalidParams, .manualSortNotYet) }
+        guard let key = SortKey(rawValue: word) else {
+            throw Failure(.invalidParams, .notASortOrder(given: options.positional[1]))
+        }
+        let ws = try library(options)
+        let path = absolute(options.positional[0])
+        let t = try folder(try target(ws, path), Workspace.display(path))
+        let outcome = try ws.setSort(t, SortSetting(by: key, descending: options.has("--descending")))
+        guard case .item(.entry(let sorted, _)) = outcome.result else { return }
+        let message = Message.sorted(path: Workspace.display(sorted.path), key: key.rawValue,
+                                     descending: options.has("--descending"))
+        print(message.text(language))
+    }
+
+    static func remove(_ options: inout Options, _ language: Language) throws {
+        let ws = try library(options)
+        let path = absolute(options.positional[0])
+        let display = Workspace.display(path)
+        let t = try target(ws, path)
+        switch try ws.deletePlan(t) {
+        case .forever:
+            try confirm(Message.confirmDeleteForever(name: display).text(language), options, language)
+        case .systemTrash:
+            // Outside projects the only way is the system trash, outside the
+            // library: only when the writer names it.
+            guard options.has("--system-trash") else {
+                if case .entry(let e, let l) = t, l.project(at: e) != nil {
+                    throw Failure(.cancelled, .projectToSystemTrashNotNamed(path: display))
+                }
+                throw Failure(.cancelled, .systemTrashNotNamed(path: display))
+            }
+        case .toTrash:
+            break  // the project's Trash gives it back: no question
+        }
+        let outcome = try ws.delete(t)
+        switch outcome.result {
+        case .deleted: print(Message.deletedForever(path: display).text(language))
+        case .systemTrash: print(Message.movedToSystemTrash(path: display).text(language))
+        case .item: report(ws, outcome, language)
+        }
+    }
+
+    static func emptyTrash(_ options: inout Options, _ language: Language) throws {
+        let ws = try library(options)
+        let path = absolute(options.positional[0])
+        let display = Workspace.display(path)
+        let t = try target(ws, path)
+        let project: Project
+        switch t {
+        case .all(let p, _):
+            project = p
+        case .entry(let e, let l):
+            if e.kind == .symlink { throw Failure(.outsideWorkspace, .isLink(name: display)) }
+            guard e.kind == .directory else { throw Failure(.notFound, .emptyTrashOfFile(path: display)) }
+            guard let p = l.project(containing: e) else { throw Failure(.notInTrash, .noProjectAt(path: display)) }
+            project = p
+        }
+        let projectPath = Workspace.display(project.root.path)
+        let count = project.trash?.children.count ?? 0
+        if count == 0 {
+            print(Message.trashAlreadyEmpty(project: projectPath).text(language))
+            return
+        }
+        try confirm(Message.confirmEmptyTrash(project: projectPath, count: count).text(language), options, language)
+        let outcome = try ws.emptyTrash(t)
+        guard case .deleted(let n) = outcome.result else { return }
+        print(Message.deletedFromTrash(count: n, project: projectPath).text(language))
+    }
+
+    static func mutate(_ sub: String, _ options: inout Options, _ language: Language) throws {
         let p = options.positional
-        func need(_ n: Int) throws {
-            if p.count != n { throw Usage(text: "\(sub) takes \(n) argument\(n == 1 ? "" : "s")") }
-        }
+        let ws = try library(options)
+        let outcome: Outcome
         switch sub {
-        case "new-folder", "new-file":
-            try need(2)
-            let parentPath = absolute(p[0])
-            let ws = workspace(for: [parentPath], options)
-            let t = try target(ws, parentPath)
-            printNode(ws, sub == "new-folder" ? try ws.newFolder(in: t, name: p[1]) : try ws.newFile(in: t, name: p[1]), language)
-        case "rename":
-            try need(2)
-            let path = absolute(p[0])
-            let ws = workspace(for: [path], options)
-            printNode(ws, try ws.rename(try target(ws, path), to: p[1]), language)
-        case "mv":
-            try need(2)
-            let path = absolute(p[0])
-            let ws = workspace(for: [path], options)
-            printNode(ws, try ws.move(try target(ws, path), to: try target(ws, absolute(p[1]))), language)
-        case "rm":
-            try need(1)
-            let path = absolute(p[0])
-            let ws = workspace(for: [path], options)
-            let t = try target(ws, path)
-            if case .forever = try ws.deletePlan(t) {
-                try confirm(Message.confirmDeleteForever(name: p[0]).text(language), options, language)
-            }
-            printNode(ws, try ws.delete(t), language)
-        case "restore":
-            try need(1)
-            let path = absolute(p[0])
-            let ws = workspace(for: [path], options)
-            printNode(ws, try ws.restore(try target(ws, path)), language)
-        case "empty-trash":
-            try need(1)
-            let path = absolute(p[0])
-            let ws = workspace(for: [path], options)
-            let t = try target(ws, path)
-            if let (project, count) = ws.trashCount(t) {
-                try confirm(Message.confirmEmptyTrash(project: project, count: count).text(language), options, language)
-            }
-            printNode(ws, try ws.emptyTrash(t), language)
-        default:
-            throw Usage(text: "unknown subcommand “\(sub)”")
+        case "new-folder": outcome = try ws.newFolder(in: try argument(ws, p[0]), name: p[1])
+        case "new-file": outcome = try ws.newFile(in: try argument(ws, p[0]), name: p[1])
+        case "rename": outcome = try ws.rename(try argument(ws, p[0]), to: p[1])
+        case "mv": outcome = try ws.move(try argument(ws, p[0]), to: try argument(ws, p[1]))
+        case "restore": outcome = try ws.restore(try argument(ws, p[0]))
+        default: throw Usage(.unknownSubcommand(name: sub))
         }
-        return 0
+        report(ws, outcome, language)
     }
 
-    /// Asks on the terminal; without one, only --yes proceeds.
+    /// Prints the path a command acted on, as it is now.
+    static func report(_ ws: Workspace, _ outcome: Outcome, _ language: Language) {
+        guard case .item(let item) = outcome.result else { return }
+        let info = ws.describe(item, language)
+        print(info.path.map(Workspace.display) ?? info.title)
+    }
+
+    /// Asks on stderr and reads the answer from stdin, a terminal or not;
+    /// no answer at all (stdin closed or empty) is a refusal that names --yes.
     static func confirm(_ question: String, _ options: Options, _ language: Language) throws(Failure) {
         if options.has("--yes") { return }
-        guard isatty(0) != 0 else { throw Failure(.cancelled, .cancelled) }
-        Swift.print("\(question) [y/N] ", terminator: "")
-        fflush(nil)
-        let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+        writeError("\(question) [y/N] ")
+        guard let line = readLine() else {
+            writeError("\n")
+            throw Failure(.cancelled, .noAnswer)
+        }
+        if isatty(0) == 0 { writeError("\(line)\n") }
+        let answer = line.trimmingCharacters(in: .whitespaces).lowercased()
         guard ["y", "yes", "o", "oui"].contains(answer) else { throw Failure(.cancelled, .cancelled) }
-    }
-}
-
-/// `carrel tree` as text, like tree(1).
-struct TreePrinter {
-    let workspace: Workspace
-    let language: Language
-
-    func print(_ item: Item, depth: Int, into out: inout String) {
-        out += line(item) + "\n"
-        walk(item, prefix: "", depth: depth, into: &out)
-    }
-
-    private func walk(_ item: Item, prefix: String, depth: Int, into out: inout String) {
-        guard depth > 0 else { return }
-        let children = workspace.children(item)
-        for (i, child) in children.enumerated() {
-            let last = i == children.count - 1
-            out += prefix + (last ? "└── " : "├── ") + line(child) + "\n"
-            walk(child, prefix: prefix + (last ? "    " : "│   "), depth: depth - 1, into: &out)
-        }
-    }
-
-    private func line(_ item: Item) -> String {
-        let info = workspace.describe(item, language)
-        var s = "[\(info.icon)] \(info.title)"
-        if let type = info.projectType { s += " (\(type))" }
-        if info.link { s += " → link" }
-        if info.unreadable { s += " (unreadable)" }
-        if info.kind != .file {
-            var counts: [String] = []
-            if info.folderCount > 0 { counts.append("\(info.folderCount) ▸") }
-            if info.fileCount > 0 || info.folderCount > 0 { counts.append("\(info.fileCount)") }
-            if info.folderCount == 0 && info.fileCount > 0 { counts = ["\(info.fileCount)"] }
-            if !counts.isEmpty { s += "  " + counts.joined(separator: " ") }
-        }
-        return s
     }
 }

@@ -3,12 +3,12 @@ enum Help {
     static let overview = """
     carrel: a writer's binder over plain files.
 
-    USAGE: carrel <subcommand> [arguments]
+    USAGE: carrel <subcommand> [arguments] [--library DIR]
 
     SUBCOMMANDS:
       lsp                          Serve editors over LSP on stdin/stdout.
-      init DIR --type TYPE         Make DIR a project (blank, poetry, shortStory, novel, script).
-      tree [DIR] [--json]          Show the binder: sections, icons and counts.
+      init DIR --type TYPE         Make DIR a project (Blank, Poetry, Short Story, Novel, Script).
+      tree [FOLDER] [--json]       Show the binder: sections, icons and counts.
       new-folder PARENT NAME       Create a folder.
       new-file PARENT NAME         Create an empty file (".md" added when NAME has no extension).
       rename PATH NEW-NAME         Rename a file or folder.
@@ -16,47 +16,136 @@ enum Help {
       rm PATH [--yes]              Move to the project's Trash (inside Trash: delete for good).
       restore PATH                 Put an item in Trash back where it came from.
       empty-trash PROJECT [--yes]  Delete everything in a project's Trash for good.
+      sort PATH ORDER              Sort a project by name, modified or created [--descending].
       help SUBCOMMAND              Explain one subcommand.
 
-    OPTIONS:
-      --library DIR   The library (workspace folder) to work in. Default: the
-                      folder holding the nearest project, else the current folder.
-      --version       Print the version.
+    THE LIBRARY:
+      Like an editor's workspace folder, the CLI works in one library and
+      refuses any path outside it. The library is, first found:
+        --library DIR      (anywhere on the command line)
+        CARREL_LIBRARY     (environment variable)
+        the folder holding the nearest project around the current folder,
+        or the nearest folder around it that holds projects,
+        else the current folder itself.
+      Projects sit directly inside their library; projects cannot be nested.
 
-    Errors go to stderr with a non-zero exit code. Messages are in French when
-    LANG starts with "fr".
+    OPTIONS:
+      --library DIR   The library to work in (see above).
+      --version       Print the version.
+      --              Ends the options: what follows are paths and names.
+
+    EXIT CODES:
+      0 done; 1 refused (nothing changed); 2 a mistake in the command line,
+      or a path outside the library (nothing changed).
+
+    Results go to stdout, errors and questions to stderr. A question reads
+    its answer from stdin, terminal or pipe ("echo y | carrel empty-trash P");
+    --yes answers yes. Messages are in French when LANG starts with "fr".
     """
 
     static let subcommands: [String: String] = [
         "lsp": """
         USAGE: carrel lsp [--stdio] [--log-file PATH]
 
-        Speaks the Language Server Protocol on stdin and stdout; logs go to stderr.
-        --stdio is accepted for clients that pass it. --log-file appends every
-        message in and out to PATH, for debugging. The protocol is documented in
-        editors/PROTOCOL.md.
+        Speaks the Language Server Protocol on stdin and stdout; logs go to
+        stderr. Editors start it; you do not run it by hand. --stdio is
+        accepted for clients that pass it. --log-file appends every message in
+        and out to PATH, for debugging.
+
+        The workspace folders of `initialize` are the libraries; the server
+        never touches a path outside them. Besides the standard lifecycle, it
+        answers `carrel/tree` (the binder's rows), `workspace/symbol` (files by
+        fuzzy name) and `workspace/executeCommand` with carrel.newProject,
+        carrel.newFolder, carrel.newFile, carrel.rename, carrel.moveTo,
+        carrel.delete, carrel.restore, carrel.emptyTrash and carrel.setSort,
+        whose arguments are file: URIs and names. Every change is announced
+        with `carrel/didChange`. A refusal is an error whose `data.reason`
+        names it (invalidName, nameTaken, permanentFolder, notFound,
+        outsideWorkspace, intoItself, notInTrash, cancelled, conflict,
+        unsupportedVersion, io) and whose message is the sentence for the writer.
+        Deletes ask first with `window/showMessageRequest`.
         """,
         "init": """
-        USAGE: carrel init DIR --type blank|poetry|shortStory|novel|script
+        USAGE: carrel init DIR --type TYPE
 
-        Creates DIR as a project of that type, with its permanent folders. If DIR
-        already exists it becomes a project in place; nothing in it is changed.
+        Creates DIR as a project of that type, with its permanent folders. TYPE
+        is Blank, Poetry, Short Story, Novel or Script, in any case, with or
+        without spaces or hyphens ("short-story", shortStory).
+
+        DIR must be in the library: the library itself, or a folder directly
+        inside it. If DIR already exists it becomes a project in place; nothing
+        in it is changed or moved. A folder whose name differs from a permanent
+        folder's only in case or accents (draft for Draft) becomes that
+        permanent folder under its own name; a file in the way is refused.
+        A project inside a project, at any depth, is refused.
         """,
         "tree": """
-        USAGE: carrel tree [DIR] [--json] [--depth N]
+        USAGE: carrel tree [FOLDER] [--json] [--depth N]
 
-        Shows DIR (default: the current folder) as the binder: projects, their
-        sections and permanent folders, then folders and files, each with its
-        icon name and counts (folders ▸ files). --json prints the same nodes as
-        the protocol's carrel/tree.
+        Shows FOLDER (default: the current folder, or the library when you are
+        outside it) as the binder: projects, their sections and permanent
+        folders, then folders and files in the project's order, each with its
+        icon name and counts (folders ▸ files). --depth N stops N levels down.
+        --json prints the same nodes as the protocol's carrel/tree.
         """,
-        "new-folder": "USAGE: carrel new-folder PARENT NAME\n\nCreates the folder NAME inside PARENT. Names are trimmed, must be unique in\ntheir folder (ignoring case), and may not contain \"/\" or control characters.",
-        "new-file": "USAGE: carrel new-file PARENT NAME\n\nCreates an empty file NAME inside PARENT. When NAME has no extension the\nproject's default (\"md\") is added.",
-        "rename": "USAGE: carrel rename PATH NEW-NAME\n\nRenames a file or folder. Permanent folders cannot be renamed. Nothing is\never overwritten.",
-        "mv": "USAGE: carrel mv PATH DESTINATION-FOLDER\n\nMoves a file or folder (with everything in it) into DESTINATION-FOLDER in the\nsame library. A name clash is an error, never an overwrite.",
-        "rm": "USAGE: carrel rm PATH [--yes]\n\nMoves PATH to its project's Trash, remembering where it came from. Outside\nprojects it goes to the system trash. Inside Trash it deletes for good,\nafter asking (or with --yes).",
-        "restore": "USAGE: carrel restore PATH\n\nPuts an item in Trash back into the folder it came from, recreating missing\nfolders. A name clash gets a \" 2\" suffix.",
-        "empty-trash": "USAGE: carrel empty-trash PROJECT [--yes]\n\nDeletes everything in PROJECT's Trash for good. Asks first unless --yes.",
-        "help": "USAGE: carrel help [SUBCOMMAND]\n\nExplains a subcommand.",
+        "new-folder": """
+        USAGE: carrel new-folder PARENT NAME
+
+        Creates the folder NAME inside PARENT. Names are trimmed, must be unique
+        in their folder (ignoring case), and may not contain "/" or control
+        characters.
+        """,
+        "new-file": """
+        USAGE: carrel new-file PARENT NAME
+
+        Creates an empty file NAME inside PARENT. When NAME has no extension the
+        project's default (".md") is added, and counts towards the 255-byte limit.
+        """,
+        "rename": """
+        USAGE: carrel rename PATH NEW-NAME
+
+        Renames a file or folder. Permanent folders cannot be renamed. Nothing
+        is ever overwritten.
+        """,
+        "mv": """
+        USAGE: carrel mv PATH DESTINATION-FOLDER
+
+        Moves a file or folder (with everything in it) into DESTINATION-FOLDER in
+        the same library. A name clash is an error, never an overwrite.
+        """,
+        "rm": """
+        USAGE: carrel rm PATH [--yes] [--system-trash]
+
+        Moves PATH to its project's Trash, remembering where it came from.
+        Inside Trash it deletes for good, after asking (or with --yes).
+        Outside projects there is no Trash: the file goes to your system's
+        trash, outside the library, only when you say so with --system-trash.
+        """,
+        "restore": """
+        USAGE: carrel restore PATH
+
+        Puts an item in Trash back into the folder it came from, recreating
+        missing folders. A name clash gets a " 2" suffix.
+        """,
+        "empty-trash": """
+        USAGE: carrel empty-trash PROJECT [--yes]
+
+        Deletes everything in PROJECT's Trash for good (PROJECT may also be a
+        folder inside it; a file is refused). Asks first unless --yes; says so
+        and asks nothing when the Trash is already empty.
+        """,
+        "sort": """
+        USAGE: carrel sort PATH name|modified|created [--descending]
+
+        Sets the order of the project PATH is in (PATH may be any folder in it),
+        as the editors' Sort command does. Outside projects it sets the
+        library's order, kept on this computer only. Folders always come first.
+        A manual order does not exist yet.
+        """,
+        "help": """
+        USAGE: carrel help [SUBCOMMAND]
+
+        Explains a subcommand.
+        """,
     ]
 }

@@ -27,6 +27,17 @@ function filesToShip() {
   return files;
 }
 
+// The licence is the "## Licence" section of the repository's README.md,
+// whose code block is the MIT text: it ships as extension/LICENSE.txt, so
+// the repository keeps one copy.
+function licenceText() {
+  const readme = path.join(HERE, '..', '..', 'README.md');
+  const text = fs.existsSync(readme) ? fs.readFileSync(readme, 'utf8') : '';
+  const match = /^## Licence\n[\s\S]*?^```\n([\s\S]*?)^```$/m.exec(text);
+  if (!match) throw new Error(`no "## Licence" section with the licence text in ${readme}`);
+  return match[1];
+}
+
 function escapeXml(text) {
   return String(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
@@ -58,13 +69,14 @@ function manifestFor(pkg) {
   <Assets>
     <Asset Type="Microsoft.VisualStudio.Code.Manifest" Path="extension/package.json" Addressable="true" />
     <Asset Type="Microsoft.VisualStudio.Services.Content.Details" Path="extension/README.md" Addressable="true" />
+    <Asset Type="Microsoft.VisualStudio.Services.Content.License" Path="extension/LICENSE.txt" Addressable="true" />
   </Assets>
 </PackageManifest>
 `;
 }
 
 const CONTENT_TYPES = { '.json': 'application/json', '.js': 'application/javascript', '.md': 'text/markdown',
-  '.svg': 'image/svg+xml', '.vsixmanifest': 'text/xml', '.xml': 'text/xml' };
+  '.svg': 'image/svg+xml', '.txt': 'text/plain', '.vsixmanifest': 'text/xml', '.xml': 'text/xml' };
 
 function contentTypesFor(names) {
   const extensions = [...new Set(names.map((name) => path.extname(name)).filter(Boolean))].sort();
@@ -149,6 +161,7 @@ function zip(entries) {
 function build(output) {
   const pkg = JSON.parse(fs.readFileSync(path.join(HERE, 'package.json'), 'utf8'));
   const shipped = filesToShip().map((name) => ({ name: `extension/${name}`, data: fs.readFileSync(path.join(HERE, name)) }));
+  shipped.push({ name: 'extension/LICENSE.txt', data: Buffer.from(licenceText(), 'utf8') });
   const manifest = { name: 'extension.vsixmanifest', data: Buffer.from(manifestFor(pkg), 'utf8') };
   const names = [manifest.name, ...shipped.map((entry) => entry.name)];
   const contentTypes = { name: '[Content_Types].xml', data: Buffer.from(contentTypesFor(names), 'utf8') };

@@ -94,3 +94,18 @@ test('the packaged extension activates against the real server', async (t) => {
   assert.deepEqual(stub.record.errors, []);
   await keyAt(provider, ['Writing', 'My Poems', 'YOUR POETRY', 'Draft']);
 });
+
+test('the .vsix carries the MIT licence that package.json and README.md name', (t) => {
+  const box = sandbox(t);
+  const vsix = buildInto(box.root);
+  assert.equal(manifest.license, 'MIT');
+  const out = path.join(box.root, 'unzipped');
+  python('-e', vsix, out);
+  const licence = fs.readFileSync(path.join(out, 'extension', 'LICENSE.txt'), 'utf8');
+  assert.match(licence, /^MIT License\n\nCopyright \(c\) 2026 The Carrel authors\n/);
+  assert.match(licence, /THE SOFTWARE IS PROVIDED "AS IS"/);
+  const readme = fs.readFileSync(path.join(HERE, '..', '..', 'README.md'), 'utf8');
+  assert.ok(readme.includes(`## Licence\n`) && readme.includes(licence), 'the packaged text is the README\'s, word for word');
+  const vsixManifest = fs.readFileSync(path.join(out, 'extension.vsixmanifest'), 'utf8');
+  assert.match(vsixManifest, /Microsoft\.VisualStudio\.Services\.Content\.License" Path="extension\/LICENSE\.txt"/);
+});

@@ -1,0 +1,69 @@
+import CarrelModel
+import CarrelStore
+
+/// What is at a path on disk, without following a link.
+public enum PathKind: Sendable {
+    case missing, folder, file, link, other
+}
+
+/// Questions about the disk that a client asks before it opens a library:
+/// the CLI finds its library with them, as an editor opens a workspace folder.
+extension Workspace {
+    public static func kind(of path: [UInt8]) -> PathKind {
+        guard let st = Scanner.stat(path) else { return .missing }
+        switch st.type {
+        case 1: return .file
+        case 2: return .folder
+        case 3: return .link
+        default: return .other
+        }
+    }
+
+    /// Whether `path` holds `.carrel/project.json`.
+    public static func isProject(_ path: [UInt8]) -> Bool {
+        Scanner.hasProjectMarker(path)
+    }
+
+    /// A path as messages show it.
+    public static func display(_ path: [UInt8]) -> String {
+        BytePath.display(path)
+    }
+
+    /// The nearest folder that is a project: `path` itself or one of its
+    /// ancestors. Projects do not nest, so anything below one is its.
+    public static func enclosingProject(of path: [UInt8]) -> [UInt8]? {
+        var p = path
+        while true {
+            if isProject(p) { return p }
+            guard p.count > 1 else { return nil }
+            p = parent(p)
+        }
+    }
+
+    /// The library a folder is in, as a writer would open it: walking up
+    /// from `path`, the folder holding the first project met (a project
+    /// is opened with its siblings), or the first folder that holds a
+    /// project among its direct subfolders. Nil when neither exists.
+    public static func enclosingLibrary(of path: [UInt8]) -> [UInt8]? {
+        var p = path
+        while true {
+            if isProject(p) { return p.count > 1 ? parent(p) : p }
+            if holdsProject(p) { return p }
+            guard p.count > 1 else { return nil }
+            p = parent(p)
+        }
+    }
+
+    /// Whether a direct subfolder of `path` is a project.
+    static func holdsProject(_ path: [UInt8]) -> Bool {
+        guard let dir = try? Directory.open(path), let children = try? dir.list() else { return false }
+        return children.contains {
+            $0.type == 2 && !Scanner.isHidden($0.name) && isProject(BytePath.join(path, $0.name))
+        }
+    }
+
+    static func parent(_ path: [UInt8]) -> [UInt8] {
+        guard let slash = path.lastIndex(of: UInt8(ascii: "/")), slash > 0 else { return [UInt8(ascii: "/")] }
+        return Array(path[..<slash])
+    }
+}
