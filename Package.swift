@@ -45,6 +45,8 @@ let package = Package(
         .testTarget(name: "CarrelWorkspaceTests", dependencies: ["CarrelWorkspace", "CarrelStore", "CarrelModel", "CarrelTestSupport"]),
         .testTarget(name: "CarrelProtocolTests", dependencies: ["CarrelProtocol", "CarrelJSON"]),
         .testTarget(name: "CarrelServerTests", dependencies: ["CarrelServer", "CarrelProtocol", "CarrelJSON", "CarrelModel", "CarrelTestSupport"]),
+        // Holds the module map of Sources/ARCHITECTURE.md; reads files as text, so it depends on nothing.
+        .testTarget(name: "ArchitectureTests"),
         .testTarget(name: "CarrelEndToEndTests", dependencies: ["carrel", "CarrelJSON", "CarrelProtocol", "CarrelTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
