@@ -39,7 +39,4 @@ public enum CarrelCommand: Equatable {
         case .setSort: self = .setSort(uri: try f.string("uri"), by: try f.string("by"), descending: try f.optionalBool("descending") ?? false)
         }
     }
-
-    /// Whether it changes the disk (all do today; kept explicit for the queue).
-    public var isMutating: Bool { true }
 }
