@@ -62,7 +62,8 @@ public final class ServerProcess: @unchecked Sendable {
         posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
         switch errors {
         case .discard: posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        case .append(let path): posix_spawn_file_actions_addopen(&actions, 2, path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        case .append(let path):
+            posix_spawn_file_actions_addopen(&actions, 2, path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
         }
         let cArgv: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
         let cEnv: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -191,7 +192,8 @@ public final class ServerProcess: @unchecked Sendable {
 
     /// The server's peak resident set, from /proc.
     public var peakRSSKiB: Int {
-        guard let text = try? String(contentsOfFile: "/proc/\(processIdentifier)/status", encoding: .utf8) else { return 0 }
+        let status = "/proc/\(processIdentifier)/status"
+        guard let text = try? String(contentsOfFile: status, encoding: .utf8) else { return 0 }
         for line in text.split(separator: "\n") where line.hasPrefix("VmHWM:") {
             return Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]) ?? 0
         }

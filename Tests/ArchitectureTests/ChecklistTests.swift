@@ -21,7 +21,9 @@ final class ChecklistTests: XCTestCase {
     static func commands() throws -> [String] {
         let text = try String(contentsOf: ModuleMapTests.root
             .appendingPathComponent("Sources/CarrelProtocol/Requests/CarrelCommand.swift"), encoding: .utf8)
-        guard let start = text.range(of: "enum Name"), let end = text[start.upperBound...].range(of: "}") else { return [] }
+        guard let start = text.range(of: "enum Name"), let end = text[start.upperBound...].range(of: "}") else {
+            return []
+        }
         return text[start.upperBound..<end.lowerBound].split(separator: "\n").compactMap { line in
             let parts = line.split(separator: "\"")
             return line.contains("case ") && parts.count >= 2 ? String(parts[1]) : nil

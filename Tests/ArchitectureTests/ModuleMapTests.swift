@@ -23,7 +23,8 @@ final class ModuleMapTests: XCTestCase {
                     guard let imported = Self.importedModule(String(line)), targets[imported] != nil,
                           imported != target, !allowed.contains(imported) else { continue }
                     let path = file.path.dropFirst(Self.root.path.count + 1)
-                    violations.append("\(path):\(number + 1): \(target) imports \(imported), which ARCHITECTURE.md does not allow")
+                    violations.append(
+                        "\(path):\(number + 1): \(target) imports \(imported), which ARCHITECTURE.md does not allow")
                 }
             }
         }
@@ -91,13 +92,15 @@ struct ModuleMap {
     var allowed: [String: Set<String>] = [:]
 
     static func read() throws -> ModuleMap {
-        let text = try String(contentsOf: ModuleMapTests.root.appendingPathComponent("Sources/ARCHITECTURE.md"), encoding: .utf8)
+        let file = ModuleMapTests.root.appendingPathComponent("Sources/ARCHITECTURE.md")
+        let text = try String(contentsOf: file, encoding: .utf8)
         guard let start = text.range(of: "## Module map") else { throw Missing(what: "the Module map section") }
         let section = text[start.upperBound...]
         let end = section.range(of: "\n## ")?.lowerBound ?? section.endIndex
         var rows: [(target: String, allows: String)] = []
         for line in section[..<end].split(separator: "\n") where line.hasPrefix("| `") {
-            let cells = line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            let cells = line.split(separator: "|", omittingEmptySubsequences: false)
+                .map { $0.trimmingCharacters(in: .whitespaces) }
             guard cells.count >= 4, let name = cells[1].split(separator: "`").first else { continue }
             rows.append((String(name), cells[cells.count - 2]))
         }
@@ -127,7 +130,9 @@ struct PackageManifest {
             let head = rest.prefix { $0 != ")" }
             var dependencies: [String] = []
             if let d = head.range(of: #"^\s*,\s*dependencies:\s*\[[^\]]*\]"#, options: .regularExpression) {
-                dependencies = head[d].split(separator: "\"").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+                // Every second piece between quotes is a name.
+                dependencies = head[d].split(separator: "\"").enumerated()
+                    .filter { $0.offset % 2 == 1 }.map { String($0.element) }
             }
             manifest.targets[name] = dependencies
         }

@@ -55,7 +55,8 @@ public enum Scenarios {
     /// the library is given to it. `io` needs a folder the server may not
     /// write, which root can always write: a caller running the server as
     /// root passes `checksIO: false` and says where `io` is checked instead.
-    public static func everyErrorReason(_ client: some LSPTestClient, serverUser: uid_t? = nil, checksIO: Bool = true) throws {
+    public static func everyErrorReason(_ client: some LSPTestClient, serverUser: uid_t? = nil,
+                                        checksIO: Bool = true) throws {
         let fx = try Fixture("""
           P/.carrel/project.json = {"type":"poetry"}
           P/Draft/a.md
@@ -91,7 +92,7 @@ public enum Scenarios {
         chmod(fx.path + "/P/Draft/F", 0o555)
         defer { chmod(fx.path + "/P/Draft/F", 0o755) }
         if checksIO {
-            XCTAssertNotEqual(serverUser ?? getuid(), 0, "a server running as root can write any folder: io cannot be checked")
+            XCTAssertNotEqual(serverUser ?? getuid(), 0, "a server running as root writes any folder: no io to check")
             XCTAssertEqual(try cmd("carrel.newFile", ["parentUri": .string(fx.uri("P/Draft/F")), "name": "x"]), "io")
         }
         XCTAssertTrue(fx.exists("P/Draft/a.md"))
