@@ -177,6 +177,12 @@ public final class ServerProcess: @unchecked Sendable {
         return s & 0x7f == 0 ? (s >> 8) & 0xff : s & 0x7f
     }
 
+    /// SIGTERM, as Foundation's `Process.terminate()` sends.
+    public func terminate() { kill(SIGTERM) }
+
+    /// Waits for the process to end, however long it takes.
+    public func waitUntilExit() { reap() }
+
     /// Waits for the process to end, killing it after `timeout`: its exit
     /// code, or nil when it had to be killed.
     public func waitForExit(timeout: TimeInterval) -> Int32? {
