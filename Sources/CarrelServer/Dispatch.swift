@@ -1,7 +1,6 @@
 import CarrelJSON
 import CarrelModel
 import CarrelProtocol
-import CarrelStore
 import CarrelWorkspace
 
 extension Server {
@@ -83,7 +82,7 @@ extension Server {
         language = Language(locale: params.locale)
         symbolFolders = params.symbolFolders
         for uri in params.folders {
-            guard let path = try? FileURI.path(uri), Scanner.stat(path)?.type == 2 else {
+            guard let path = try? FileURI.path(uri), Workspace.isFolder(path) else {
                 log.line("ignoring workspace folder \(uri): not an existing local folder")
                 continue
             }

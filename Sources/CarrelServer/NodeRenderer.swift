@@ -1,7 +1,6 @@
 import CarrelJSON
 import CarrelModel
 import CarrelProtocol
-import CarrelStore
 import CarrelWorkspace
 
 /// Turns workspace items into wire Nodes. Shared by the server and `carrel tree --json`.

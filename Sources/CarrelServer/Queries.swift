@@ -1,7 +1,6 @@
 import CarrelJSON
 import CarrelModel
 import CarrelProtocol
-import CarrelStore
 import CarrelWorkspace
 
 extension Server {

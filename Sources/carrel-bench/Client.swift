@@ -1,33 +1,24 @@
+import CarrelClient
 import CarrelJSON
 import CarrelProtocol
 import Foundation
 import Glibc
 
-/// The real `carrel lsp` as a child process, spoken to over pipes exactly as an editor does.
-final class ServerProcess {
-    let process = Process()
-    private let input = Pipe()
-    private let output = Pipe()
+/// The real `carrel lsp` (the shared `ServerProcess`), read on the
+/// calling thread: a reader thread would put a hand-off between threads
+/// into every timing.
+final class BenchClient {
+    let server: ServerProcess
     private var framer = MessageFramer()
     private var notifications: [JSONValue] = []
     private var responses: [Int: JSONValue] = [:]
     private var nextID = 1
 
     init(binary: String, environment: [String: String]) throws {
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["lsp"]
-        var env = ProcessInfo.processInfo.environment
-        for (k, v) in environment { env[k] = v }
-        process.environment = env
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        server = try ServerProcess(binary: binary, environment: ServerProcess.inheriting(environment))
     }
 
-    func send(_ message: JSONValue) {
-        try? input.fileHandleForWriting.write(contentsOf: Data(MessageFramer.frame(message.encoded())))
-    }
+    func send(_ message: JSONValue) { server.send(message) }
 
     /// Reads until a notification matching `match` arrives; others are kept for later.
     func wait(_ match: (JSONValue) -> Bool) -> JSONValue {
@@ -79,6 +70,14 @@ final class ServerProcess {
     /// Bodies read while waiting for a response, kept unparsed until a
     /// notification is waited for.
     private var unfiled: [[UInt8]] = []
+
+    /// A typed request, parsed: for setting up, never timed alone.
+    @discardableResult
+    func send<R: ClientRequest>(_ request: R) -> R.Response {
+        let result = self.request(R.method, request.params)
+        guard let response = R.decode(result) else { fatalError("\(R.method): unexpected result \(result.text())") }
+        return response
+    }
 
     @discardableResult
     func request(_ method: String, _ params: JSONValue) -> JSONValue {
@@ -137,36 +136,21 @@ final class ServerProcess {
     private var unchecked: [(name: String, body: [UInt8])] = []
 
     /// Reads what the server has written, up to 1 MiB at a time, as an
-    /// editor's event loop does. (`FileHandle.availableData` read a pipe
-    /// 8 KiB at a time and copied each piece into a new `Data`: 6,300 reads
-    /// for the full tree.)
+    /// editor's event loop does (`ServerProcess.read(into:)`).
     private func readAvailable() {
-        let fd = output.fileHandleForReading.fileDescriptor
-        let n = readBuffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) }
-        if n < 0 && errno == EINTR { return }
-        if n <= 0 { fatalError("carrel lsp exited") }
-        readBuffer.withUnsafeBufferPointer { framer.feed(UnsafeBufferPointer(rebasing: $0[0..<n])) }
+        if !server.read(into: &framer) { fatalError("carrel lsp exited") }
     }
-
-    private var readBuffer = [UInt8](repeating: 0, count: 1 << 20)
 
     func dropNotifications() {
         notifications.removeAll()
         unfiled.removeAll()
     }
 
-    /// The server's peak resident set, from /proc.
-    var peakRSSKiB: Int {
-        guard let text = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8) else { return 0 }
-        for line in text.split(separator: "\n") where line.hasPrefix("VmHWM:") {
-            return Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]) ?? 0
-        }
-        return 0
-    }
+    var peakRSSKiB: Int { server.peakRSSKiB }
 
     func stop() {
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        server.kill()
+        server.reap()
     }
 }
 

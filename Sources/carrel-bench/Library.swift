@@ -1,18 +1,6 @@
+import CarrelRandom
 import Foundation
 import Glibc
-
-/// A deterministic pseudo-random generator (SplitMix64), so every run builds the same library.
-struct SeededRandom {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-}
 
 /// The synthetic library: projects of every type, plain folders, Unicode and
 /// long names, one folder with 1,000 children and one with 1,000 descendants.
@@ -33,7 +21,7 @@ struct SyntheticLibrary {
                         "Café", "Überblick", "日本の夏", "Crème brûlée", "Ode 🌊", "Résumé", "Naïve", "Ελληνικά", "Kapitel", "Mémoire"]
 
     func make() throws {
-        var rng = SeededRandom(state: 0xC0FFEE)
+        var rng = SeededRandom(seed: 0xC0FFEE)
         try mkdirs(root)
         let types = ["blank", "poetry", "shortStory", "novel", "script"]
         let template: [String: [String]] = [

@@ -1,3 +1,4 @@
+import CarrelClient
 import CarrelJSON
 import Foundation
 import Glibc
@@ -77,23 +78,23 @@ let findRuns = measure(iterations(7)) { _ in
 }
 figures.append(Figure(name: "find walk (reference)", samples: findRuns))
 
-let initialize: JSONValue = ["processId": .null, "capabilities": [:], "workspaceFolders": [["uri": .string(uri(library.root)), "name": "Library"]]]
+let initialize = Initialize(folders: [uri(library.root)], name: "Library")
 
 // Cold start: spawn, initialize (the scan), first depth-1 tree.
 // The clock stops at the answer: stopping the server is not part of it.
 let cold: [Double] = (0..<iterations(7)).map { _ in
     let start = nowNs()
-    let s = try! ServerProcess(binary: binary, environment: env)
-    s.request("initialize", initialize)
-    s.request("carrel/tree", ["depth": 1])
+    let s = try! BenchClient(binary: binary, environment: env)
+    s.send(initialize)
+    s.send(Tree(depth: 1))
     let elapsed = Double(nowNs() - start) / 1e6
     s.stop()
     return elapsed
 }
 figures.append(Figure(name: "cold start", samples: cold))
 
-let server = try ServerProcess(binary: binary, environment: env)
-server.request("initialize", initialize)
+let server = try BenchClient(binary: binary, environment: env)
+server.send(initialize)
 server.send(["jsonrpc": "2.0", "method": "initialized", "params": [:]])
 
 var nodes = 0
@@ -102,7 +103,7 @@ let full = measure(iterations(7)) { _ in
     bytes = server.requestUnparsed("carrel/tree", .object([:])).count
 }
 do {
-    var stack = server.request("carrel/tree", .object([:])).arrayValue ?? []
+    var stack = server.send(Tree())
     while let n = stack.popLast() { nodes += 1; stack += n["children"]?.arrayValue ?? [] }
 }
 figures.append(Figure(name: "full tree", samples: full, extra: ["nodes": .int(nodes), "bytes": .int(bytes)]))

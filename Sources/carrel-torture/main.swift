@@ -1,4 +1,4 @@
-// carrel-torture: crash safety proven by fault injection (issue 4, part 1).
+// carrel-torture: crash safety proven by fault injection.
 //
 // Drives a real `carrel lsp` with a seeded random stream of every mutating
 // command over a library of real files with unique random contents, kills it
@@ -11,8 +11,10 @@
 //   - no unexpected (temporary) name is visible anywhere in the library.
 //
 //   carrel-torture [--kills N] [--long] [--seed S] [--carrel PATH] [--keep] [--verbose]
+import CarrelClient
 import CarrelJSON
 import CarrelProtocol
+import CarrelRandom
 import Foundation
 import Glibc
 
@@ -103,7 +105,7 @@ final class Killer: @unchecked Sendable {
     }
     private var _pending: String?
 
-    func arm(_ server: ServerProcess, afterMicroseconds us: UInt32) {
+    func arm(_ server: LanguageClient, afterMicroseconds us: UInt32) {
         lock.lock()
         if armed { lock.unlock(); return }
         armed = true
@@ -112,7 +114,7 @@ final class Killer: @unchecked Sendable {
             if us > 0 { usleep(us) }
             lock.lock()
             inFlight = _pending
-            server.kill9()
+            server.process.kill()
             fired = true
             lock.broadcast()
             lock.unlock()
@@ -212,8 +214,8 @@ final class Torture: @unchecked Sendable {
 
     func uri(_ rel: String) -> String { Disk.uri(rel.isEmpty ? lib : lib + "/" + rel) }
 
-    func spawn() throws -> ServerProcess {
-        try ServerProcess(binary: opts.carrel, arguments: ["lsp"], environment: env, stderrPath: errLog)
+    func spawn() throws -> LanguageClient {
+        LanguageClient(try ServerProcess(binary: opts.carrel, environment: env, errors: .append(path: errLog)))
     }
 
     // MARK: The library as the disk has it
@@ -345,10 +347,13 @@ final class Torture: @unchecked Sendable {
                 guard opts.servers == 1, let p = pick(v.projects) else { continue }
                 return Op(name: "emptyTrash", command: "carrel.emptyTrash", args: ["projectUri": .string(uri(p.rel)), "confirmed": .bool(chance(0.5))],
                           doomed: contentsUnder(p.rel + "/Trash"))
-            case 86..<90:
+            case 86..<89:
                 guard let f = pick(v.folders) else { continue }
                 return Op(name: "setSort", command: "carrel.setSort",
                           args: ["uri": .string(uri(f)), "by": .string(pick(["name", "modified", "created"])!), "descending": .bool(chance(0.5))])
+            case 89..<90:
+                guard let f = pick(v.folders) else { continue }
+                return Op(name: "setConfirmDelete", command: "carrel.setConfirmDelete", args: ["uri": .string(uri(f)), "confirm": .bool(chance(0.5))])
             default:
                 // Commands that must be refused, so kills also land in refusals.
                 switch random(4) {
@@ -425,7 +430,7 @@ final class Torture: @unchecked Sendable {
 
     static let namePattern = try! NSRegularExpression(pattern: #"^[a-zA-Z]+[0-9]+( [0-9]+)*(\.md)?$"#)
 
-    func checkRepairedLibrary(_ server: ServerProcess?) {
+    func checkRepairedLibrary(_ server: LanguageClient?) {
         let phase = "after restart"
         for n in Disk.walk(lib, includeHidden: false) {
             // The server's clash suffix (" 2") can follow any name it was given.
@@ -461,10 +466,13 @@ final class Torture: @unchecked Sendable {
         }
         // The model the restarted server built equals the disk.
         guard let server else { return }
-        let id = server.request("carrel/tree", .object([:]))
-        guard let r = server.response(id) else { return }  // killed meanwhile: checked next time
-        guard let roots = r["result"]?.arrayValue else {
-            violation("\(phase): carrel/tree failed: \(r.text())")
+        let roots: [JSONValue]
+        do {
+            roots = try server.send(Tree())
+        } catch LanguageClient.Failure.serverGone, LanguageClient.Failure.timeout {
+            return  // killed meanwhile: checked next time
+        } catch {
+            violation("\(phase): carrel/tree failed: \(error)")
             return
         }
         var shown = Set<String>()
@@ -483,10 +491,9 @@ final class Torture: @unchecked Sendable {
 
     // MARK: Setup
 
-    func initialize(_ server: ServerProcess) -> JSONValue? {
-        let id = server.request("initialize", ["processId": .null, "capabilities": [:], "locale": "en",
-                                               "workspaceFolders": [["uri": .string(uri("")), "name": "lib"]]])
-        return server.response(id)
+    /// The whole response: a failed initialize is reported with its error.
+    func initialize(_ server: LanguageClient) -> JSONValue? {
+        server.response(server.request(Initialize.method, Initialize(folders: [uri("")]).params))
     }
 
     func populate(target: Int) {
@@ -506,13 +513,16 @@ final class Torture: @unchecked Sendable {
         let server = try spawn()
         guard let r = initialize(server), r["result"] != nil else { throw ServerProcess.SpawnError(description: "the first initialize failed") }
         for (name, type) in [("Poems", "poetry"), ("Novel", "novel"), ("Blank", "blank")] {
-            let id = server.request("workspace/executeCommand", ["command": "carrel.newProject",
-                "arguments": [["parentUri": .string(uri("")), "name": .string(name), "type": .string(type)]]])
-            guard server.response(id)?["result"] != nil else { throw ServerProcess.SpawnError(description: "cannot create project \(name)") }
+            do {
+                try server.send(ExecuteCommand("carrel.newProject",
+                                               ["parentUri": .string(uri("")), "name": .string(name), "type": .string(type)]))
+            } catch {
+                throw ServerProcess.SpawnError(description: "cannot create project \(name): \(error)")
+            }
         }
         mkdir(lib + "/Notes", 0o755)
-        server.kill9()
-        server.reap()
+        server.process.kill()
+        server.process.reap()
         populate(target: 60)
     }
 
@@ -521,12 +531,12 @@ final class Torture: @unchecked Sendable {
     /// One server's part of a cycle: it starts, is checked, takes commands
     /// and is killed. With `--servers 2`, two of these run at once.
     final class Run: @unchecked Sendable {
-        let server: ServerProcess
+        let server: LanguageClient
         let killer = Killer()
         var killDuringStartup = false
         var killAt = 0
         var delay: UInt32 = 0
-        init(_ server: ServerProcess) { self.server = server }
+        init(_ server: LanguageClient) { self.server = server }
     }
 
     func runCycle() {
@@ -555,7 +565,7 @@ final class Torture: @unchecked Sendable {
                 if r["result"]?["capabilities"] == nil || r["error"] != nil {
                     violation("the restarted server failed to initialize: \(r.text())")
                 } else {
-                    run.server.send(["jsonrpc": "2.0", "method": "initialized", "params": [:]])
+                    run.server.notify("initialized")
                     initialized.append(run)
                 }
             } else if !run.killer.isArmed {
@@ -564,12 +574,12 @@ final class Torture: @unchecked Sendable {
         }
         for run in initialized {
             checkRepairedLibrary(run.server)
-            if !run.server.dead { restartsChecked += 1 }
+            if !run.server.isDead { restartsChecked += 1 }
         }
         // Repair runs inside initialize: a restart killed before answering it
         // may have left purges unfinished, which the next restart finishes.
         checkContents(phase: "after restart", afterRestart: !initialized.isEmpty)
-        if violations.isEmpty && runs.contains(where: { !$0.server.dead }) { populate(target: 50) }
+        if violations.isEmpty && runs.contains(where: { !$0.server.isDead }) { populate(target: 50) }
 
         if violations.isEmpty {
             if runs.count == 1 {
@@ -589,7 +599,7 @@ final class Torture: @unchecked Sendable {
         for run in runs {
             if !run.killer.isArmed { run.killer.arm(run.server, afterMicroseconds: 0) }
             run.killer.waitFired()
-            let status = run.server.reap()
+            let status = run.server.process.reap()
             kills += 1
             if run.killDuringStartup { startupKills += 1 }
             if let what = run.killer.inFlight { inFlightKills[what, default: 0] += 1 }
@@ -606,7 +616,7 @@ final class Torture: @unchecked Sendable {
     func drive(_ run: Run) {
         let server = run.server
         var i = 0
-        while !server.dead && i < run.killAt + 60 {
+        while !server.isDead && i < run.killAt + 60 {
             state.lock()
             let op = chooseOp(view())
             for c in op.doomed where contents[c] == .alive { contents[c] = .doomed }
@@ -689,8 +699,8 @@ final class Torture: @unchecked Sendable {
             } else {
                 violation("the last restart failed to initialize")
             }
-            server.kill9()
-            server.reap()
+            server.process.kill()
+            server.process.reap()
         }
         let seconds = Date().timeIntervalSince(start)
         let total = sent.values.reduce(0, +)

@@ -5,7 +5,7 @@ import Foundation
 import Glibc
 import XCTest
 
-/// Issue 4, part 2: two real `carrel lsp` processes on one library get
+/// Two real `carrel lsp` processes on one library get
 /// conflicting commands at the same moment, while a shell script moves,
 /// creates and deletes files. Afterwards nothing is lost or duplicated, every
 /// refusal has a clear reason, neither server's Trash records were lost, and

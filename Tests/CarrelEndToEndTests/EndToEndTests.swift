@@ -1,6 +1,7 @@
 import CarrelJSON
 import CarrelProtocol
 import CarrelTestSupport
+import Foundation
 import Glibc
 import XCTest
 
@@ -12,9 +13,11 @@ final class EndToEndTests: XCTestCase {
     // fixture held here is removed only when let go of.
     override func tearDown() { home = nil }
 
-    func spawn() throws -> ProcessClient {
+    func spawn(launcher: [String] = []) throws -> ProcessClient {
         home = try Fixture()
-        return try ProcessClient(environment: ["XDG_DATA_HOME": home.path + "/data", "XDG_STATE_HOME": home.path + "/state", "HOME": home.path])
+        chmod(home.path, 0o777)
+        return try ProcessClient(environment: ["XDG_DATA_HOME": home.path + "/data", "XDG_STATE_HOME": home.path + "/state", "HOME": home.path],
+                                 launcher: launcher)
     }
 
     func testWholeWritingSessionOverStdio() throws {
@@ -49,8 +52,17 @@ final class EndToEndTests: XCTestCase {
         XCTAssertEqual(c.waitForExit(), 0)
     }
 
+    /// As root (CI), the server runs as `nobody`, so a folder it may not
+    /// write gives a real `io`.
     func testEveryErrorReasonOverStdio() throws {
-        try Scenarios.everyErrorReason(try spawn())
+        guard getuid() == 0 else { return try Scenarios.everyErrorReason(try spawn()) }
+        let tools = ["/usr/bin/setpriv", "/bin/setpriv"]
+        guard let setpriv = tools.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            throw XCTSkip("running as root without setpriv: the io reason cannot be tested")
+        }
+        let nobody: uid_t = 65534
+        try Scenarios.everyErrorReason(try spawn(launcher: [setpriv, "--reuid=\(nobody)", "--regid=\(nobody)", "--clear-groups"]),
+                                       serverUser: nobody)
     }
 
     func testConfirmationAnswersOverStdio() throws {

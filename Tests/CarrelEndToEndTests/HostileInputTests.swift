@@ -5,7 +5,7 @@ import Foundation
 import Glibc
 import XCTest
 
-/// Issue 4, part 3: hostile and malformed input, sent to the real binary over
+/// Hostile and malformed input, sent to the real binary over
 /// pipes. Each table row names the input and the exact `reason` (or the safe
 /// outcome), and every refusal is checked to have changed nothing on disk.
 /// Where a row is already covered elsewhere, Tests/Robustness/REPORT.md says where.
@@ -332,9 +332,11 @@ final class HostileInputTests: XCTestCase {
             ("carrel.restore", ["uri": u("P/Trash/t.md")]),
             ("carrel.emptyTrash", ["projectUri": u("P"), "confirmed": true]),
             ("carrel.setSort", ["uri": u("P"), "by": "modified"]),
+            ("carrel.setConfirmDelete", ["uri": u("P"), "confirm": false]),
             ("carrel.newFile", ["parentUri": u("Plain"), "name": "n"]),
             ("carrel.rename", ["uri": u("Plain/b.md"), "newName": "c.md"]),
         ]
+        XCTAssertEqual(Set(rows.map(\.0)), Set(InitializeRequest.commands), "every command is tried on a read-only library")
         for (command, args) in rows {
             let r = try c.command(command, args)
             XCTAssertEqual(reason(r), "io", "\(command) \(args.text())")
@@ -446,8 +448,10 @@ final class HostileInputTests: XCTestCase {
             "carrel.restore": ["uri": u],
             "carrel.emptyTrash": ["projectUri": u, "confirmed": true],
             "carrel.setSort": ["uri": u, "by": "name", "descending": true],
+            "carrel.setConfirmDelete": ["uri": u, "confirm": false],
         ]
         let optional: Set<String> = ["confirmed", "descending"]
+        XCTAssertEqual(Set(full.keys), Set(InitializeRequest.commands), "every command has a row")
         for (command, args) in full {
             for field in args.keys {
                 if !optional.contains(field) {

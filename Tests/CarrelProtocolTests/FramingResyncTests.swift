@@ -3,7 +3,7 @@ import XCTest
 
 /// A Content-Length larger than the body sent swallows the start of the next
 /// frame. The framer then resumes at the next "Content-Length:" it finds, so
-/// the session loses one message instead of every later one (issue 4, part 3).
+/// the session loses one message instead of every later one.
 final class FramingResyncTests: XCTestCase {
     func body(_ id: Int) -> String { #"{"jsonrpc":"2.0","id":\#(id),"method":"carrel/tree"}"# }
     func frame(_ id: Int) -> String { "Content-Length: \(body(id).utf8.count)\r\n\r\n" + body(id) }

@@ -1,5 +1,6 @@
 @testable import CarrelStore
 import CarrelJSON
+import CarrelRandom
 import XCTest
 
 /// `ProjectFile.Rendering` keeps project.json in pieces and patches them;
@@ -9,15 +10,8 @@ final class RenderingTests: XCTestCase {
     typealias Rendering = ProjectFile.Rendering
 
     func testPatchedRenderingsMatchAFullEncodingAfterEveryChange() {
-        var seed: UInt64 = 2026
-        func next(_ n: Int) -> Int {
-            // SplitMix64, so a failure replays.
-            seed &+= 0x9E37_79B9_7F4A_7C15
-            var z = seed
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return Int((z ^ (z >> 31)) % UInt64(n))
-        }
+        var random = SeededRandom(seed: 2026)  // so a failure replays
+        func next(_ n: Int) -> Int { random.below(n) }
         let names = ["a", "b", "Chapter 1.md", "Chapter 10.md", "Chapter 2.md", "Zebra", "zebra", "é", "日記", "x y"]
         var json: [String: JSONValue] = [
             "type": .string("novel"), "version": .int(1), "created": .int(7),

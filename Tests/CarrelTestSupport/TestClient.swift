@@ -1,3 +1,4 @@
+import CarrelClient
 import CarrelJSON
 import CarrelProtocol
 import CarrelServer
@@ -98,14 +99,11 @@ extension LSPTestClient {
     }
 
     public func command(_ name: String, _ args: JSONValue) throws -> JSONValue {
-        try request("workspace/executeCommand", ["command": .string(name), "arguments": [args]])
+        try request(ExecuteCommand.method, ExecuteCommand(name, args).params)
     }
 
     public func initialize(_ folders: [String], locale: String = "en") throws -> JSONValue {
-        let r = try result("initialize", [
-            "processId": .null, "locale": .string(locale), "capabilities": [:],
-            "workspaceFolders": .array(folders.map { ["uri": .string($0), "name": "lib"] }),
-        ])
+        let r = try result(Initialize.method, Initialize(folders: folders, locale: locale).params)
         notify("initialized")
         return r
     }

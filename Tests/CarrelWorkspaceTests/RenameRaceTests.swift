@@ -8,7 +8,7 @@ import XCTest
 /// Server B opened folder A to move B into it; meanwhile server A moved A into
 /// B. The kernel refuses B's rename with EINVAL ("into itself"): that must
 /// reach the writer as a conflict (changed on disk, try again), not as
-/// "Invalid argument". Found by ConcurrencyTests (issue 4, part 2).
+/// "Invalid argument". Found by ConcurrencyTests.
 final class RenameRaceTests: XCTestCase {
     func testDestinationMovedIntoTheSourceMeanwhileIsAConflict() throws {
         let fx = try Fixture("D/A/a.md = a\nD/B/b.md = b")

@@ -1,4 +1,4 @@
-// libFuzzer targets (issue 4, part 4), compiled by Tests/Fuzz/run.sh together
+// libFuzzer targets, compiled by Tests/Fuzz/run.sh together
 // with the sources of CarrelJSON, CarrelProtocol and CarrelModel as one module.
 // FUZZ_TARGET picks the target: framing, decoder or names. Each one checks
 // properties, not just "no crash": a violated property traps, which libFuzzer

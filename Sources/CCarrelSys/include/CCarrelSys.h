@@ -10,9 +10,10 @@
 /// with errno set. EXDEV across filesystems: never copy, report instead.
 int carrel_rename_noreplace(int olddirfd, const char *oldpath, int newdirfd, const char *newpath);
 
-/// renameat2(RENAME_EXCHANGE) is not used; plain renameat is never used for
-/// user files either. This checks at run time that the kernel supports
-/// RENAME_NOREPLACE on the filesystem of dirfd (some FUSE mounts do not).
+/// Plain renameat, which replaces silently, is never used for user files.
+/// This probes once, on the root filesystem, whether the kernel understands
+/// RENAME_NOREPLACE at all. A filesystem that refuses the flag (some FUSE
+/// mounts) makes each rename there fail with EINVAL instead.
 int carrel_rename_noreplace_supported(void);
 
 /// Atomically swaps two names in one directory (renameat2 RENAME_EXCHANGE).

@@ -42,7 +42,4 @@ public enum CarrelCommand: Equatable {
         case .setConfirmDelete: self = .setConfirmDelete(uri: try f.string("uri"), confirm: try f.bool("confirm"))
         }
     }
-
-    /// Whether it changes the disk (all do today; kept explicit for the queue).
-    public var isMutating: Bool { true }
 }

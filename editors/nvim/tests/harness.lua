@@ -214,7 +214,7 @@ end
 
 --- A project made through the server (as the P key would).
 function H.project(name, kind)
-  local result, err = H.execute('carrel.newProject', { parentUri = H.uri(H.library), name = name, type = kind or 'poetry' })
+  local _, err = H.execute('carrel.newProject', { parentUri = H.uri(H.library), name = name, type = kind or 'poetry' })
   if err then H.fail('newProject: ' .. err.message) end
   return H.library .. '/' .. name
 end

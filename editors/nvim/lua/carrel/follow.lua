@@ -72,6 +72,4 @@ function M.apply(changes)
   require('carrel.winbar').update_all()
 end
 
-function M.setup() end
-
 return M

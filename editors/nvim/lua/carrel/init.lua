@@ -126,7 +126,6 @@ function M.setup(opts)
   M.config = config
   if restart and package.loaded['carrel.client'] then require('carrel.client').stop() end
   require('carrel.highlights').setup()
-  require('carrel.follow').setup()
   require('carrel.winbar').setup()
   M.did_setup = true
   return true
