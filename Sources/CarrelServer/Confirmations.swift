@@ -52,7 +52,7 @@ extension Server {
         var actions: [Message] = [.actionCancel, .actionDelete]
         if offerStopAsking { actions.append(.actionDeleteDontAsk) }
         let params = ShowMessageRequest.params(message: message.text(language), actions: actions.map { $0.text(language) })
-        let question = request(ShowMessageRequest.method, params) { [self] result in
+        let question = request(ShowMessageRequest.method, params, avoiding: id) { [self] result in
             guard awaitingAnswer.removeValue(forKey: id) != nil else { return }  // cancelled or timed out meanwhile
             let answer = self.answer(ShowMessageRequest.chosenTitle(result), offerStopAsking: offerStopAsking)
             guard answer != .cancel else {

@@ -123,9 +123,16 @@ public final class Server: @unchecked Sendable {
         sink.send(w.bytes)
     }
 
+    /// Sends our own request. Its id also differs from `clientID` and from
+    /// every client request waiting on a question, whatever ids the client uses.
     @discardableResult
-    func request(_ method: String, _ params: JSONValue, then: @escaping (Result<JSONValue, ResponseError>) -> Void) -> RequestID {
-        let id = RequestID.int(nextOutgoingID)
+    func request(_ method: String, _ params: JSONValue, avoiding clientID: RequestID? = nil,
+                 then: @escaping (Result<JSONValue, ResponseError>) -> Void) -> RequestID {
+        var id = RequestID.int(nextOutgoingID)
+        while id == clientID || awaitingAnswer[id] != nil || outgoing[id] != nil {
+            nextOutgoingID += 1
+            id = .int(nextOutgoingID)
+        }
         nextOutgoingID += 1
         outgoing[id] = then
         send(Envelope.request(id: id, method, params))

@@ -47,16 +47,18 @@ final class StockClientTests: XCTestCase {
 
     func testQuestionIdsNeverCollideWithTheClientsOwn() throws {
         try start(twoFiles)
-        sendDelete(id: 1_000, "P/a.md")
-        sendDelete(id: 1_001, "P/b.md")
+        // Small ids, like every client's, and one the server's counter reaches.
+        sendDelete(id: 1, "P/a.md")
+        sendDelete(id: 1_000_001, "P/b.md")
         let first = try question(), second = try question()
         let ids = [first, second].compactMap { $0["id"]?.intValue }
         XCTAssertEqual(ids.count, 2, "integer ids: Vim 9.0 cannot answer a string id")
         XCTAssertTrue(ids.allSatisfy { $0 >= 1_000_000 }, "\(ids): far above the ids clients count from")
         XCTAssertNotEqual(ids[0], ids[1])
+        XCTAssertTrue(Set(ids).isDisjoint(with: [1, 1_000_001]), "\(ids): no question shares a pending request's id")
         // Answered in reverse order, each by its own id.
         for q in [second, first] { client.send(["jsonrpc": "2.0", "id": q["id"]!, "result": ["title": "Delete"]]) }
-        for id in [1_000, 1_001] {
+        for id in [1, 1_000_001] {
             XCTAssertEqual(try client.inbox.take("delete \(id)") { $0["id"] == .int(id) }["result"]?["inTrash"], true)
         }
         XCTAssertEqual(fx.listing("P/Trash"), ["a.md", "b.md"])
