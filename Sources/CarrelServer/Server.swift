@@ -33,7 +33,7 @@ public final class Server: @unchecked Sendable {
     /// message to its pending requests by id alone, so a question numbered
     /// like one of them would be taken for its answer. Vim 9.0 cannot answer
     /// a string id, so the ids stay integers.
-    static let firstOutgoingID = 1_000_000
+    public static let firstOutgoingID = 1_000_000
     var nextOutgoingID = Server.firstOutgoingID
     /// How long a confirmation waits for the writer (`initializationOptions.confirmationTimeout`).
     var confirmationTimeout = InitializeRequest.defaultConfirmationTimeout

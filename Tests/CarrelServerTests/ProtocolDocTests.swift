@@ -1,6 +1,7 @@
 import CarrelJSON
 import CarrelModel
 import CarrelProtocol
+import CarrelServer
 import Foundation
 import XCTest
 
@@ -56,6 +57,16 @@ final class ProtocolDocTests: XCTestCase {
         let compact = doc.replacingOccurrences(of: "\n", with: "").replacingOccurrences(of: " ", with: "")
         let capabilities = result.replacingOccurrences(of: " ", with: "")
         XCTAssertTrue(compact.contains(String(capabilities.dropFirst().dropLast())), "the initialize example drifted from the code")
+    }
+
+    func testWhatStockClientsRelyOnIsDocumentedAsTheCodeDoesIt() {
+        XCTAssertTrue(doc.contains("`initializationOptions.confirmationTimeout`"))
+        XCTAssertTrue(doc.contains("default \(Int(InitializeRequest.defaultConfirmationTimeout))"), "the timeout's default")
+        XCTAssertTrue(doc.contains(#""id":\#(Server.firstOutgoingID),"method":"window/showMessageRequest""#), "the first question id")
+        let actions = [Message.actionCancel, .actionDelete, .actionDeleteDontAsk].map { #"{"title":"\#($0.text(.english))"}"# }
+        XCTAssertTrue(doc.contains(#""actions":[\#(actions.joined(separator: ","))]"#), "the action order")
+        let timedOut = Message.confirmationTimedOut(seconds: 30).text(.english)
+        XCTAssertTrue(doc.contains(#""message":"\#(timedOut)","data":{"reason":"cancelled"}"#), "the timeout's message")
     }
 
     /// A fixed fragment of each message, for matching documented examples.
