@@ -227,7 +227,8 @@ private struct Cursor {
     /// A high surrogate escape followed by a low one, as one scalar; anything else is refused.
     mutating func surrogatePair(_ high: UInt32, escapeAt escape: Int) throws(JSONParseError) -> UInt32 {
         let lone = JSONParseError(offset: escape, reason: "a \\u escape of a lone surrogate is not a character")
-        guard high < 0xDC00, i + 6 <= buf.count, buf[i] == UInt8(ascii: "\\"), buf[i + 1] == UInt8(ascii: "u") else { throw lone }
+        guard high < 0xDC00, i + 6 <= buf.count, buf[i] == UInt8(ascii: "\\"), buf[i + 1] == UInt8(ascii: "u")
+        else { throw lone }
         i += 2
         let low = try hex4()
         guard (0xDC00..<0xE000).contains(low) else { throw lone }

@@ -141,9 +141,11 @@ public enum Message: Sendable, Equatable {
             return ("Cancelled: nothing was deleted.", "Annulé : rien n’a été supprimé.")
         case .confirmationTimedOut(let seconds):
             let number = seconds.rounded() == seconds && seconds < 1e9 ? String(Int(seconds)) : String(seconds)
-            return ("Cancelled: the question got no answer within \(number) second\(seconds == 1 ? "" : "s"), so nothing was deleted.",
-                    "Annulé : la question est restée sans réponse pendant \(String(number.map { $0 == "." ? "," : $0 })) "
-                        + "seconde\(seconds < 2 ? "" : "s"), donc rien n’a été supprimé.")
+            let french = String(number.map { $0 == "." ? "," : $0 })
+            return ("Cancelled: the question got no answer within \(number) second\(seconds == 1 ? "" : "s"), "
+                        + "so nothing was deleted.",
+                    "Annulé : la question est restée sans réponse pendant \(french) seconde\(seconds < 2 ? "" : "s"), "
+                        + "donc rien n’a été supprimé.")
         case .confirmDelete(let name):
             return ("Move “\(name)” to the Trash?", "Mettre « \(name) » à la Corbeille ?")
         case .confirmSystemTrash(let name):

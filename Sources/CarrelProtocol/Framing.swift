@@ -151,10 +151,11 @@ public struct MessageFramer {
             }
             return n
         }
-        guard run(16, { $0 == 0x20 || $0 == 0x09 }) != nil, let digits = run(12, { $0 &- 0x30 < 10 }) else { return .none }
+        let isSpace = { (b: UInt8) in b == 0x20 || b == 0x09 }
+        guard run(16, isSpace) != nil, let digits = run(12, { $0 &- 0x30 < 10 }) else { return .none }
         guard k < buffer.count else { return .undecided }
         guard digits > 0 else { return .none }
-        guard run(16, { $0 == 0x20 || $0 == 0x09 }) != nil else { return .none }
+        guard run(16, isSpace) != nil else { return .none }
         guard k < buffer.count else { return .undecided }
         return buffer[k] == 0x0D || buffer[k] == 0x0A ? .header : .none
     }

@@ -76,7 +76,8 @@ extension Server {
                 guard self.awaitingAnswer[id] == question else { return }
                 self.awaitingAnswer[id] = nil
                 self.outgoing[question] = nil
-                self.send(Envelope.notification(CancelRequestNotification.method, CancelRequestNotification.params(question)))
+                let withdrawn = CancelRequestNotification.params(question)
+                self.send(Envelope.notification(CancelRequestNotification.method, withdrawn))
                 self.reply(id, error: self.error(Failure(.cancelled, .confirmationTimedOut(seconds: seconds))))
             }
         }

@@ -59,7 +59,8 @@ final class VimChannelTests: XCTestCase {
         var deletes = split($CARREL_DELETE, '\n')
         for i in range(len(deletes))
           ch_sendexpr(server, {method: 'workspace/executeCommand',
-                           params: {command: 'carrel.delete', arguments: [{uri: deletes[i]}]}}, {callback: Keep('delete' .. i)})
+                               params: {command: 'carrel.delete', arguments: [{uri: deletes[i]}]}},
+                      {callback: Keep('delete' .. i)})
         endfor
         Wait(range(len(deletes))->mapnew((_, i) => 'delete' .. i), str2float($CARREL_WAIT))
         writefile([json_encode(results)], $CARREL_OUT)
@@ -80,9 +81,13 @@ final class VimChannelTests: XCTestCase {
         p.executableURL = URL(fileURLWithPath: vim)
         p.arguments = ["-Nu", "NONE", "-i", "NONE", "-n", "-es", "-S", scriptPath]
         var env = ProcessInfo.processInfo.environment
-        for (k, v) in ["CARREL": ProcessClient.binary, "CARREL_MODE": mode, "CARREL_LIBRARY": library, "CARREL_OUT": outPath,
-                       "CARREL_DELETE": deletes.joined(separator: "\n"), "CARREL_TIMEOUT": String(timeout), "CARREL_WAIT": String(wait),
-                       "XDG_DATA_HOME": home.path + "/data", "XDG_STATE_HOME": home.path + "/state", "HOME": home.path] {
+        let settings = [
+            "CARREL": ProcessClient.binary, "CARREL_MODE": mode, "CARREL_LIBRARY": library, "CARREL_OUT": outPath,
+            "CARREL_DELETE": deletes.joined(separator: "\n"), "CARREL_TIMEOUT": String(timeout),
+            "CARREL_WAIT": String(wait), "XDG_DATA_HOME": home.path + "/data", "XDG_STATE_HOME": home.path + "/state",
+            "HOME": home.path,
+        ]
+        for (k, v) in settings {
             env[k] = v
         }
         p.environment = env
@@ -115,7 +120,7 @@ final class VimChannelTests: XCTestCase {
         let r = try runVim(mode: "answer", deletes: [fx.uri("P/Draft/a.md"), fx.uri("P/Draft/b.md")], library: fx.uri(),
                            timeout: 120, wait: 15)
         XCTAssertNotNil(r["replies"]?["initialize"]?["result"]?["capabilities"])
-        XCTAssertEqual(r["questions"]?.arrayValue?.count, 2, "one question per delete, each reaching the channel callback")
+        XCTAssertEqual(r["questions"]?.arrayValue?.count, 2, "one question per delete, each reaching the callback")
         for (i, name) in ["a.md", "b.md"].enumerated() {
             let reply = r["replies"]?["delete\(i)"]
             XCTAssertNil(reply?["method"], "delete \(i): Vim handed a question to the request's callback")
@@ -134,7 +139,8 @@ final class VimChannelTests: XCTestCase {
         XCTAssertEqual(r["questions"]?.arrayValue?.count, 1)
         let error = r["replies"]?["delete0"]?["error"]
         XCTAssertEqual(error?["data"]?["reason"], "cancelled", r["replies"]?.text() ?? "no reply")
-        XCTAssertEqual(error?["message"], "Cancelled: the question got no answer within 1 second, so nothing was deleted.")
+        XCTAssertEqual(error?["message"],
+                       "Cancelled: the question got no answer within 1 second, so nothing was deleted.")
         XCTAssertEqual(fx.read("P/Draft/a.md"), "a")
         XCTAssertFalse(fx.exists("P/Trash/a.md"))
     }

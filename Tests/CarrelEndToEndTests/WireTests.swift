@@ -36,12 +36,15 @@ final class WireTests: XCTestCase {
           P/Draft/b.md = b
           """)
         outsideDigest = Self.digest(outside.path)
-        client = try ProcessClient(environment: ["XDG_DATA_HOME": home.path + "/data", "XDG_STATE_HOME": home.path + "/state",
-                                                 "HOME": home.path])
+        client = try ProcessClient(environment: [
+            "XDG_DATA_HOME": home.path + "/data", "XDG_STATE_HOME": home.path + "/state", "HOME": home.path,
+        ])
         var options: [String: JSONValue] = [:]
         if let confirmationTimeout { options["confirmationTimeout"] = .double(confirmationTimeout) }
-        _ = try client.result("initialize", ["processId": .null, "capabilities": [:], "initializationOptions": .object(options),
-                                             "workspaceFolders": [["uri": .string(fx.uri()), "name": "lib"]]])
+        _ = try client.result("initialize", [
+            "processId": .null, "capabilities": [:], "initializationOptions": .object(options),
+            "workspaceFolders": [["uri": .string(fx.uri()), "name": "lib"]],
+        ])
         client.notify("initialized")
     }
 
@@ -66,7 +69,8 @@ final class WireTests: XCTestCase {
 
     /// After each case: nothing outside changed, and the server still answers at once.
     func assertStillServing(_ what: String, file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertEqual(Self.digest(outside.path), outsideDigest, "\(what): the folder outside the workspace changed", file: file, line: line)
+        XCTAssertEqual(Self.digest(outside.path), outsideDigest, "\(what): the folder outside the workspace changed",
+                       file: file, line: line)
         do {
             let r = try client.request("carrel/tree", ["depth": 0], timeout: 1)
             XCTAssertNotNil(r["result"]?[0], "\(what): carrel/tree", file: file, line: line)
@@ -79,7 +83,9 @@ final class WireTests: XCTestCase {
 
     /// A request that is accepted as it stands: a new folder "Café".
     func newFolderBody(id: Int) -> [UInt8] {
-        Array(#"{"jsonrpc":"2.0","id":\#(id),"method":"workspace/executeCommand","params":{"command":"carrel.newFolder","arguments":[{"parentUri":"\#(fx.uri("P/Draft"))","name":"Café"}]}}"#.utf8)
+        let arguments = #"[{"parentUri":"\#(fx.uri("P/Draft"))","name":"Café"}]"#
+        let params = #"{"command":"carrel.newFolder","arguments":\#(arguments)}"#
+        return Array(#"{"jsonrpc":"2.0","id":\#(id),"method":"workspace/executeCommand","params":\#(params)}"#.utf8)
     }
 
     static let illFormed: [(String, [UInt8])] = [
@@ -103,9 +109,13 @@ final class WireTests: XCTestCase {
         let body = newFolderBody(id: 1)
         var cases: [(String, [UInt8])] = []
         for (what, bad) in Self.illFormed {
-            for p in 0...body.count { cases.append(("\(what) at byte \(p)", Array(body[..<p]) + bad + Array(body[p...]))) }
+            for p in 0...body.count {
+                cases.append(("\(what) at byte \(p)", Array(body[..<p]) + bad + Array(body[p...])))
+            }
         }
-        for p in body.indices { cases.append(("0xFF in place of byte \(p)", Array(body[..<p]) + [0xFF] + Array(body[(p + 1)...]))) }
+        for p in body.indices {
+            cases.append(("0xFF in place of byte \(p)", Array(body[..<p]) + [0xFF] + Array(body[(p + 1)...])))
+        }
         for (what, bytes) in cases {
             client.sendBody(bytes)
             let r = try client.inbox.take(what, timeout: 1) { $0["error"] != nil || $0["result"] != nil }
@@ -150,10 +160,10 @@ final class WireTests: XCTestCase {
                 if next == "carrel/tree" {
                     assertStillServing("declared \(declared)")
                 } else {
-                    let r = try client.request(next, ["command": "carrel.newFile",
-                                                      "arguments": [["parentUri": .string(fx.uri("P/Draft")), "name": .string("n\(n)")]]],
-                                               timeout: 1)
-                    XCTAssertEqual(r["result"]?["name"], .string("n\(n).md"), "declared \(declared): the command after it runs")
+                    let arguments: JSONValue = [["parentUri": .string(fx.uri("P/Draft")), "name": .string("n\(n)")]]
+                    let r = try client.request(next, ["command": "carrel.newFile", "arguments": arguments], timeout: 1)
+                    XCTAssertEqual(r["result"]?["name"], .string("n\(n).md"),
+                                   "declared \(declared): the command after it runs")
                     assertStillServing("declared \(declared), then a command")
                 }
             }
@@ -162,10 +172,13 @@ final class WireTests: XCTestCase {
         var burst: [UInt8] = []
         for id in 200..<210 {
             if id == 205 { burst += Array("Content-Length: \(limit + 1)\r\n\r\n{\"jsonrpc\":".utf8) }
-            burst += MessageFramer.frame(Array(#"{"jsonrpc":"2.0","id":\#(id),"method":"carrel/tree","params":{"depth":0}}"#.utf8))
+            let tree = #"{"jsonrpc":"2.0","id":\#(id),"method":"carrel/tree","params":{"depth":0}}"#
+            burst += MessageFramer.frame(Array(tree.utf8))
         }
         client.sendRaw(burst)
-        for id in 200..<210 { XCTAssertNotNil(try client.response(id: JSONValue.int(id), timeout: 1)["result"], "request \(id)") }
+        for id in 200..<210 {
+            XCTAssertNotNil(try client.response(id: JSONValue.int(id), timeout: 1)["result"], "request \(id)")
+        }
         assertStillServing("a lie inside a burst")
     }
 
@@ -188,21 +201,30 @@ final class WireTests: XCTestCase {
         try start()
         for (round, ids) in [[1, 2], [1_000_000, 1_000_001], [1_000_002, 1_000_003]].enumerated() {
             let files = ["a.md", "b.md"].map { round == 0 ? $0 : "r\(round)-\($0)" }
-            if round > 0 { for f in files { _ = try client.command("carrel.newFile", ["parentUri": .string(fx.uri("P/Draft")), "name": .string(f)]) } }
+            for f in files where round > 0 {
+                _ = try client.command("carrel.newFile", ["parentUri": .string(fx.uri("P/Draft")), "name": .string(f)])
+            }
             for (id, f) in zip(ids, files) {
                 client.send(["jsonrpc": "2.0", "id": .int(id), "method": "workspace/executeCommand",
-                             "params": ["command": "carrel.delete", "arguments": [["uri": .string(fx.uri("P/Draft/" + f))]]]])
+                             "params": ["command": "carrel.delete",
+                                        "arguments": [["uri": .string(fx.uri("P/Draft/" + f))]]]])
             }
             var questions: [JSONValue] = []
             for _ in ids {
                 let m = try client.inbox.take("a question", timeout: 5) { $0["method"] == "window/showMessageRequest" }
-                XCTAssertFalse(ids.map { JSONValue.int($0) }.contains(m["id"]!), "round \(round): question id \(m["id"]!.text()) is a pending request's")
+                XCTAssertFalse(ids.map { JSONValue.int($0) }.contains(m["id"]!),
+                               "round \(round): question id \(m["id"]!.text()) is a pending request's")
                 questions.append(m)
             }
-            XCTAssertTrue(client.inbox.pending.filter { ids.map(JSONValue.int).contains($0["id"] ?? .null) }.isEmpty, "no delete answered yet")
-            for q in questions.reversed() { client.send(["jsonrpc": "2.0", "id": q["id"]!, "result": ["title": "Delete"]]) }
+            let answered = client.inbox.pending.filter { ids.map(JSONValue.int).contains($0["id"] ?? .null) }
+            XCTAssertEqual(answered, [], "no delete answered before its question")
+            for q in questions.reversed() {
+                client.send(["jsonrpc": "2.0", "id": q["id"]!, "result": ["title": "Delete"]])
+            }
             for id in ids {
-                let r = try client.inbox.take("delete \(id)", timeout: 5) { $0["id"] == .int(id) && $0["method"] == nil }
+                let r = try client.inbox.take("delete \(id)", timeout: 5) { m in
+                    m["id"] == .int(id) && m["method"] == nil
+                }
                 XCTAssertEqual(r["result"]?["inTrash"], true, "round \(round): delete \(id)")
             }
             for f in files { XCTAssertTrue(fx.exists("P/Trash/" + f), f) }

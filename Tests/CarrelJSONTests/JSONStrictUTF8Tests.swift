@@ -36,7 +36,8 @@ final class JSONStrictUTF8Tests: XCTestCase {
                 XCTAssertEqual((error as? JSONParseError)?.offset, 4, "\(what): the offset of the first bad byte")
             }
             XCTAssertThrowsError(try strict(Array(#"{""#.utf8) + bytes + Array(#"":1}"#.utf8)), "\(what) in a key")
-            XCTAssertThrowsError(try strict(Array(#"["a\n"#.utf8) + bytes + Array(#"b"]"#.utf8)), "\(what) after an escape")
+            let afterEscape = Array(#"["a\n"#.utf8) + bytes + Array(#"b"]"#.utf8)
+            XCTAssertThrowsError(try strict(afterEscape), "\(what) after an escape")
             XCTAssertNoThrow(try JSONParser.parse(quoted(bytes)), "\(what): files on disk still read, repaired")
         }
     }

@@ -6,7 +6,8 @@ import XCTest
 /// the confirmation timeout for clients that never answer a question.
 final class StockClientParamsTests: XCTestCase {
     func testAStringHoldingAnObjectIsTheArgument() throws {
-        let p = try ExecuteCommandRequest.Params(json: ["command": "carrel.rename", "arguments": [#"{"uri":"u","newName":"n"}"#]])
+        let p = try ExecuteCommandRequest.Params(json: ["command": "carrel.rename",
+                                                        "arguments": [#"{"uri":"u","newName":"n"}"#]])
         XCTAssertEqual(try CarrelCommand(.rename, p.argument), .rename(uri: "u", newName: "n"))
         let padded = try ExecuteCommandRequest.Params(json: ["command": "carrel.emptyTrash", "arguments": [" {} "]])
         XCTAssertEqual(padded.argument, .object([:]))
@@ -14,8 +15,10 @@ final class StockClientParamsTests: XCTestCase {
 
     func testAnyOtherStringIsStillInvalidParams() {
         for text in ["", "nope", "[1]", "5", #""{}""#, "null", #"{"a":1"#, "{\"a\":\"\u{FFFD}\"} x"] {
-            XCTAssertThrowsError(try ExecuteCommandRequest.Params(json: ["command": "x", "arguments": [.string(text)]]), text) {
-                XCTAssertEqual($0 as? ParamError, ParamError("arguments[0]", .wrongType(expected: "an object", found: "string")), text)
+            let params: JSONValue = ["command": "x", "arguments": [.string(text)]]
+            XCTAssertThrowsError(try ExecuteCommandRequest.Params(json: params), text) {
+                let expected = ParamError("arguments[0]", .wrongType(expected: "an object", found: "string"))
+                XCTAssertEqual($0 as? ParamError, expected, text)
             }
         }
     }
@@ -27,14 +30,17 @@ final class StockClientParamsTests: XCTestCase {
             XCTAssertEqual(p.confirmationTimeout, seconds)
         }
         for bad: JSONValue in [0, -1, "60", true, [1]] {
-            XCTAssertThrowsError(try InitializeRequest.Params(json: ["initializationOptions": ["confirmationTimeout": bad]])) {
+            let params: JSONValue = ["initializationOptions": ["confirmationTimeout": bad]]
+            XCTAssertThrowsError(try InitializeRequest.Params(json: params)) {
                 XCTAssertEqual(($0 as? ParamError)?.field, "initializationOptions.confirmationTimeout")
             }
         }
     }
 
     func testABodyWithInvalidUTF8IsAParseError() {
-        let body = Array(#"{"jsonrpc":"2.0","id":1,"method":"workspace/executeCommand","params":{"command":"carrel.newFolder","arguments":[{"name":"Caf"#.utf8)
+        let start = #"{"jsonrpc":"2.0","id":1,"method":"workspace/executeCommand","#
+            + #""params":{"command":"carrel.newFolder","arguments":[{"name":"Caf"#
+        let body = Array(start.utf8)
             + [0xE9] + Array(#"","parentUri":"file:///l"}]}}"#.utf8)
         guard case .failure(let e) = Envelope.decode(body) else { return XCTFail("accepted") }
         XCTAssertEqual(e.error.code, -32700)

@@ -17,8 +17,10 @@ final class StockClientTests: XCTestCase {
         setenv("XDG_STATE_HOME", home.path + "/state", 1)
         fx = try Fixture(tree)
         client = InProcessClient()
-        _ = try client.result("initialize", ["capabilities": [:], "locale": .string(locale), "initializationOptions": options,
-                                             "workspaceFolders": [["uri": .string(fx.uri()), "name": "Writing"]]])
+        _ = try client.result("initialize", [
+            "capabilities": [:], "locale": .string(locale), "initializationOptions": options,
+            "workspaceFolders": [["uri": .string(fx.uri()), "name": "Writing"]],
+        ])
         client.notify("initialized")
     }
 
@@ -73,7 +75,8 @@ final class StockClientTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(started), 0.25, "not before the timeout")
         XCTAssertEqual(r["error"]?["code"], -32803)
         XCTAssertEqual(r["error"]?["data"]?["reason"], "cancelled")
-        XCTAssertEqual(r["error"]?["message"], "Cancelled: the question got no answer within 0.3 seconds, so nothing was deleted.")
+        XCTAssertEqual(r["error"]?["message"],
+                       "Cancelled: the question got no answer within 0.3 seconds, so nothing was deleted.")
         XCTAssertFalse(fx.exists("P/Trash/a.md"))
         let withdrawn = try client.inbox.take("$/cancelRequest for the question") { $0["method"] == "$/cancelRequest" }
         XCTAssertEqual(withdrawn["params"]?["id"], q["id"])
@@ -90,12 +93,14 @@ final class StockClientTests: XCTestCase {
         sendDelete(id: 3, "P/a.md")
         _ = try question()
         let r = try client.inbox.take("the expired delete") { $0["id"] == 3 }
-        XCTAssertEqual(r["error"]?["message"], "Annulé : la question est restée sans réponse pendant 1 seconde, donc rien n’a été supprimé.")
+        XCTAssertEqual(r["error"]?["message"],
+                       "Annulé : la question est restée sans réponse pendant 1 seconde, donc rien n’a été supprimé.")
     }
 
     func testAnAnswerInTimeIsNotExpiredLater() throws {
         try start(twoFiles, options: ["confirmationTimeout": 0.5])
-        XCTAssertEqual(try client.command("carrel.delete", ["uri": .string(fx.uri("P/a.md"))])["result"]?["inTrash"], true)
+        let deleted = try client.command("carrel.delete", ["uri": .string(fx.uri("P/a.md"))])
+        XCTAssertEqual(deleted["result"]?["inTrash"], true)
         usleep(800_000)
         XCTAssertNil(client.inbox.pending.first { $0["method"] == "$/cancelRequest" || $0["error"] != nil })
     }
@@ -103,11 +108,13 @@ final class StockClientTests: XCTestCase {
     func testArgumentsSentAsAStringHoldingAnObject() throws {
         try start(twoFiles)
         let args = JSONValue.object(["parentUri": .string(fx.uri("P")), "name": "Notes"]).text()
-        let r = try client.request("workspace/executeCommand", ["command": "carrel.newFolder", "arguments": [.string(args)]])
+        let r = try client.request("workspace/executeCommand",
+                                   ["command": "carrel.newFolder", "arguments": [.string(args)]])
         XCTAssertEqual(r["result"]?["name"], "Notes")
         XCTAssertTrue(fx.exists("P/Notes"))
         for bad: JSONValue in ["Notes", "[]", 5] {
-            let e = try client.request("workspace/executeCommand", ["command": "carrel.newFolder", "arguments": [bad]])["error"]
+            let e = try client.request("workspace/executeCommand",
+                                       ["command": "carrel.newFolder", "arguments": [bad]])["error"]
             XCTAssertEqual(e?["code"], -32602, bad.text())
             XCTAssertEqual(e?["data"]?["field"], "arguments[0]", bad.text())
         }
@@ -134,6 +141,6 @@ final class StockClientTests: XCTestCase {
         XCTAssertNotEqual(project["containerName"], "")
         XCTAssertEqual(project["containerName"], folder["containerName"])
         let draft = try XCTUnwrap(try client.result("workspace/symbol", ["query": "draft"]).arrayValue?.first)
-        XCTAssertEqual(draft["containerName"], "My Poems", "inside a project the breadcrumb still starts at the project")
+        XCTAssertEqual(draft["containerName"], "My Poems", "inside a project the breadcrumb starts at the project")
     }
 }

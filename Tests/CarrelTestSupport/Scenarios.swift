@@ -23,7 +23,8 @@ public enum Scenarios {
             XCTAssertTrue(fx.exists("P/a.md"))
         }
         let question = client.asked.last!["params"]!
-        XCTAssertEqual(question["actions"], [["title": "Cancel"], ["title": "Delete"], ["title": "Delete and Don't Ask Again"]],
+        XCTAssertEqual(question["actions"],
+                       [["title": "Cancel"], ["title": "Delete"], ["title": "Delete and Don't Ask Again"]],
                        "the harmless action first, for clients that pre-select the first")
         XCTAssertEqual(question["message"], "Move “a.md” to the Trash?")
         client.answer = .title("Delete")

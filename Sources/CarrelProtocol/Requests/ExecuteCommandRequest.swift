@@ -15,10 +15,10 @@ public enum ExecuteCommandRequest {
             command = try f.string("command")
             let args = try f.optionalArray("arguments") ?? []
             argument = args.first ?? .object([:])
-            if case .string(let text) = argument, let parsed = try? JSONParser.parse(Array(text.utf8), refusingInvalidUTF8: true),
-               case .object = parsed
+            if case .string(let text) = argument,
+               case .object(let fields)? = try? JSONParser.parse(Array(text.utf8), refusingInvalidUTF8: true)
             {
-                argument = parsed
+                argument = .object(fields)
             }
             if case .object = argument {} else if argument.isNull { argument = .object([:]) } else {
                 throw ParamError("arguments[0]", .wrongType(expected: "an object", found: argument.typeName))
