@@ -1,5 +1,12 @@
 /// A strict RFC 8259 parser over UTF-8 bytes. Iterative where it matters:
 /// nesting is bounded by `maxDepth` so hostile input cannot overflow the stack.
+///
+/// Ill-formed UTF-8 inside a string (a stray continuation byte, a truncated
+/// or overlong sequence, an encoded surrogate, anything above U+10FFFF) and
+/// `\u` escapes of lone surrogates are refused with `refusingInvalidUTF8`,
+/// as the wire does: a name typed as "Café" must never become "Caf\u{FFFD}"
+/// on disk. Without it they become U+FFFD, so a hand-edited file on disk
+/// stays readable.
 public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
     public let offset: Int
     public let reason: String
@@ -9,9 +16,9 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
 public enum JSONParser {
     public static let maxDepth = 256
 
-    public static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
+    public static func parse(_ bytes: [UInt8], refusingInvalidUTF8: Bool = false) throws(JSONParseError) -> JSONValue {
         try bytes.withUnsafeBufferPointer { buf throws(JSONParseError) in
-            var p = Cursor(buf: buf)
+            var p = Cursor(buf: buf, strictUTF8: refusingInvalidUTF8)
             p.skipSpace()
             let v = try p.value(depth: 0)
             p.skipSpace()
@@ -27,9 +34,13 @@ public enum JSONParser {
 
 private struct Cursor {
     let buf: UnsafeBufferPointer<UInt8>
+    let strictUTF8: Bool
     var i = 0
 
-    init(buf: UnsafeBufferPointer<UInt8>) { self.buf = buf }
+    init(buf: UnsafeBufferPointer<UInt8>, strictUTF8: Bool) {
+        self.buf = buf
+        self.strictUTF8 = strictUTF8
+    }
 
     func fail(_ reason: String) -> JSONParseError { JSONParseError(offset: i, reason: reason) }
 
@@ -134,6 +145,7 @@ private struct Cursor {
             }
             if c == UInt8(ascii: "\\") { break }
             if c < 0x20 { throw fail("control character in string") }
+            if c >= 0x80 && strictUTF8 { i += try wellFormedSequence(); continue }
             i += 1
         }
         var out = Array(buf[start..<i])
@@ -144,6 +156,12 @@ private struct Cursor {
                 return String(decoding: out, as: UTF8.self)
             }
             if c < 0x20 { throw fail("control character in string") }
+            if c >= 0x80 && strictUTF8 {
+                let n = try wellFormedSequence()
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: buf[i..<(i + n)]))
+                i += n
+                continue
+            }
             if c != UInt8(ascii: "\\") { out.append(c); i += 1; continue }
             i += 1
             guard i < buf.count else { throw fail("unexpected end of input") }
@@ -159,8 +177,11 @@ private struct Cursor {
             case UInt8(ascii: "r"): out.append(0x0D)
             case UInt8(ascii: "t"): out.append(0x09)
             case UInt8(ascii: "u"):
+                let escape = i - 2
                 var scalar = try hex4()
-                if (0xD800..<0xDC00).contains(scalar) {
+                if strictUTF8, (0xD800..<0xE000).contains(scalar) {
+                    scalar = try surrogatePair(scalar, escapeAt: escape)
+                } else if (0xD800..<0xDC00).contains(scalar) {
                     if i + 6 <= buf.count, buf[i] == UInt8(ascii: "\\"), buf[i + 1] == UInt8(ascii: "u") {
                         i += 2
                         let low = try hex4()
@@ -180,6 +201,38 @@ private struct Cursor {
             }
         }
         throw fail("unterminated string")
+    }
+
+    /// The length of the well-formed UTF-8 sequence at `i` (RFC 3629 table 3-7).
+    func wellFormedSequence() throws(JSONParseError) -> Int {
+        let lead = buf[i]
+        let length: Int
+        var low: UInt8 = 0x80, high: UInt8 = 0xBF
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; low = 0xA0  // below is overlong
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: length = 3; high = 0x9F  // above is a surrogate
+        case 0xF0: length = 4; low = 0x90  // below is overlong
+        case 0xF1...0xF3: length = 4
+        case 0xF4: length = 4; high = 0x8F  // above is past U+10FFFF
+        default: throw fail("invalid UTF-8 in a string (byte 0x\(String(lead, radix: 16, uppercase: true)))")
+        }
+        guard i + length <= buf.count, (low...high).contains(buf[i + 1]),
+              (2..<length).allSatisfy({ buf[i + $0] & 0xC0 == 0x80 })
+        else { throw fail("invalid UTF-8 in a string (a truncated or overlong sequence, or a surrogate)") }
+        return length
+    }
+
+    /// A high surrogate escape followed by a low one, as one scalar; anything else is refused.
+    mutating func surrogatePair(_ high: UInt32, escapeAt escape: Int) throws(JSONParseError) -> UInt32 {
+        let lone = JSONParseError(offset: escape, reason: "a \\u escape of a lone surrogate is not a character")
+        guard high < 0xDC00, i + 6 <= buf.count, buf[i] == UInt8(ascii: "\\"), buf[i + 1] == UInt8(ascii: "u")
+        else { throw lone }
+        i += 2
+        let low = try hex4()
+        guard (0xDC00..<0xE000).contains(low) else { throw lone }
+        return 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
     }
 
     mutating func number() throws(JSONParseError) -> JSONValue {

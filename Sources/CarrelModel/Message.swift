@@ -32,6 +32,7 @@ public enum Message: Sendable, Equatable {
     case noRestoreInPlainTree(name: String)
     // Confirmation
     case cancelled
+    case confirmationTimedOut(seconds: Double)
     case confirmDelete(name: String)
     case confirmSystemTrash(name: String)
     case confirmDeleteForever(name: String)
@@ -169,6 +170,13 @@ public enum Message: Sendable, Equatable {
                     "« \(name) » n’appartient à aucun projet et n’a donc pas de Corbeille ; utilisez la corbeille du système.")
         case .cancelled:
             return ("Cancelled: nothing was deleted.", "Annulé : rien n’a été supprimé.")
+        case .confirmationTimedOut(let seconds):
+            let number = seconds.rounded() == seconds && seconds < 1e9 ? String(Int(seconds)) : String(seconds)
+            let french = String(number.map { $0 == "." ? "," : $0 })
+            return ("Cancelled: the question got no answer within \(number) second\(seconds == 1 ? "" : "s"), "
+                        + "so nothing was deleted.",
+                    "Annulé : la question est restée sans réponse pendant \(french) seconde\(seconds < 2 ? "" : "s"), "
+                        + "donc rien n’a été supprimé.")
         case .confirmDelete(let name):
             return ("Move “\(name)” to the Trash?", "Mettre « \(name) » à la Corbeille ?")
         case .confirmSystemTrash(let name):

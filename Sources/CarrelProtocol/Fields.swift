@@ -65,6 +65,20 @@ public struct Fields {
         return i
     }
 
+    public func optionalPositiveNumber(_ key: String) throws(ParamError) -> Double? {
+        guard let v = present(key) else { return nil }
+        let number: Double?
+        switch v {
+        case .int(let i): number = Double(i)
+        case .double(let d): number = d
+        default: number = nil
+        }
+        guard let number, number > 0, number.isFinite else {
+            throw ParamError(prefix + key, .wrongType(expected: "a positive number", found: v.typeName))
+        }
+        return number
+    }
+
     public func optionalArray(_ key: String) throws(ParamError) -> [JSONValue]? {
         guard let v = present(key) else { return nil }
         guard let a = v.arrayValue else { throw ParamError(prefix + key, .wrongType(expected: "an array", found: v.typeName)) }

@@ -11,11 +11,17 @@ public struct MessageFramer {
         case malformedHeader(String)
         /// A body over the limit; its bytes are being skipped.
         case tooLarge(Int)
+        /// A new header began before the body reached its `Content-Length`:
+        /// the client lied about the length. The bytes before the header
+        /// were dropped and reading resumed at it.
+        case cutShort(declared: Int, received: Int)
     }
 
     private var buffer: [UInt8] = []
     private var start = 0
     private var expected: Int?
+    /// How far past `start` the expected body is known to hold no header.
+    private var scanned = 0
     private var skipping = 0
 
     public init() {}
@@ -25,20 +31,52 @@ public struct MessageFramer {
     }
 
     /// The next complete frame, or nil when more bytes are needed.
+    ///
+    /// A body is cut short, and an oversized body's skip ends, where a
+    /// plausible header line begins (see `sighting(at:)`): a well-formed
+    /// JSON body can never hold one, so only a client that lied about a
+    /// length loses anything, and it loses that one message.
     public mutating func next() -> Frame? {
         while true {
             if skipping > 0 {
-                let n = min(skipping, buffer.count - start)
-                start += n
-                skipping -= n
-                compact()
-                if skipping > 0 { return nil }
+                let limit = start + min(skipping, buffer.count - start)
+                switch scanForHeader(from: start, to: limit) {
+                case .header(let at):
+                    skipping = 0
+                    start = at
+                case .undecided(let at):
+                    skipping -= at - start
+                    start = at
+                    compact()
+                    return nil
+                case .clear:
+                    skipping -= limit - start
+                    start = limit
+                    compact()
+                    if skipping > 0 { return nil }
+                }
             }
             if let length = expected {
-                guard buffer.count - start >= length else { return nil }
-                let body = Array(buffer[start..<(start + length)])
-                start += length
+                let end = start + length
+                switch scanForHeader(from: start + scanned, to: min(end, buffer.count)) {
+                case .header(let at):
+                    let received = at - start
+                    start = at
+                    expected = nil
+                    scanned = 0
+                    compact()
+                    return .cutShort(declared: length, received: received)
+                case .undecided(let at):
+                    scanned = at - start
+                    return nil
+                case .clear:
+                    scanned = min(end, buffer.count) - start
+                }
+                guard buffer.count >= end else { return nil }
+                let body = Array(buffer[start..<end])
+                start = end
                 expected = nil
+                scanned = 0
                 compact()
                 return .body(body)
             }
@@ -69,6 +107,57 @@ public struct MessageFramer {
                 return .malformedHeader(problem.text)
             }
         }
+    }
+
+    private enum Scan { case clear, header(Int), undecided(Int) }
+
+    /// The first place in `from..<to` where a header line begins, or where
+    /// the bytes so far cannot tell yet.
+    private func scanForHeader(from: Int, to: Int) -> Scan {
+        var p = from
+        while p < to {
+            // "C" and "c" are the only bytes that become "c" with 0x20 set.
+            if buffer[p] | 0x20 == 0x63 {
+                switch sighting(at: p) {
+                case .none: break
+                case .header: return .header(p)
+                case .undecided: return .undecided(p)
+                }
+            }
+            p += 1
+        }
+        return .clear
+    }
+
+    private enum Sighting { case none, header, undecided }
+
+    /// Whether a header line begins at `p`: "Content-Length:" in any case,
+    /// at most 16 spaces or tabs, 1 to 12 digits, at most 16 spaces or tabs,
+    /// then CR or LF. JSON allows letters only inside strings and a string
+    /// cannot hold a raw CR or LF, so no well-formed JSON body holds one.
+    private func sighting(at p: Int) -> Sighting {
+        var k = p
+        for c in Self.contentLengthName {
+            guard k < buffer.count else { return .undecided }
+            guard buffer[k] | (buffer[k] &- 0x41 < 26 ? 0x20 : 0) == c else { return .none }
+            k += 1
+        }
+        func run(_ limit: Int, _ accept: (UInt8) -> Bool) -> Int? {
+            var n = 0
+            while k < buffer.count, accept(buffer[k]) {
+                n += 1
+                k += 1
+                if n > limit { return nil }
+            }
+            return n
+        }
+        let isSpace = { (b: UInt8) in b == 0x20 || b == 0x09 }
+        guard run(16, isSpace) != nil, let digits = run(12, { $0 &- 0x30 < 10 }) else { return .none }
+        guard k < buffer.count else { return .undecided }
+        guard digits > 0 else { return .none }
+        guard run(16, isSpace) != nil else { return .none }
+        guard k < buffer.count else { return .undecided }
+        return buffer[k] == 0x0D || buffer[k] == 0x0A ? .header : .none
     }
 
     private struct Problem: Error { let text: String }

@@ -76,7 +76,7 @@ public enum Envelope {
     /// Decodes a body.
     public static func decode(_ body: [UInt8]) -> Result<Incoming, EnvelopeError> {
         let json: JSONValue
-        do { json = try JSONParser.parse(body) } catch {
+        do { json = try JSONParser.parse(body, refusingInvalidUTF8: true) } catch {
             return .failure(EnvelopeError(nil, ResponseError(code: ResponseError.parseError, message: "Parse error: \(error.description)")))
         }
         if case .array = json {

@@ -2,6 +2,7 @@ import CarrelJSON
 import CarrelModel
 import CarrelProtocol
 import CarrelWorkspace
+import Foundation
 
 /// Deletions are confirmed by the server, so every client asks the same
 /// question. While the writer thinks, other requests keep being answered;
@@ -43,22 +44,42 @@ extension Server {
         }
     }
 
-    /// Asks the client; runs `then` only on a "Delete" answer.
+    /// Asks the client; runs `then` only on a "Delete" answer. The harmless
+    /// action comes first: some clients (eglot) pre-select the first, so a
+    /// bare Return must not delete.
     private func confirm(_ id: RequestID, _ message: Message, offerStopAsking: Bool,
                          then: @escaping (Answer) throws(Failure) -> Outcome) {
-        var actions: [Message] = [.actionDelete]
+        var actions: [Message] = [.actionCancel, .actionDelete]
         if offerStopAsking { actions.append(.actionDeleteDontAsk) }
-        actions.append(.actionCancel)
         let params = ShowMessageRequest.params(message: message.text(language), actions: actions.map { $0.text(language) })
-        awaitingAnswer[id] = id
-        request(ShowMessageRequest.method, params) { [self] result in
-            guard awaitingAnswer.removeValue(forKey: id) != nil else { return }  // cancelled meanwhile
+        let question = request(ShowMessageRequest.method, params, avoiding: id) { [self] result in
+            guard awaitingAnswer.removeValue(forKey: id) != nil else { return }  // cancelled or timed out meanwhile
             let answer = self.answer(ShowMessageRequest.chosenTitle(result), offerStopAsking: offerStopAsking)
             guard answer != .cancel else {
                 reply(id, error: error(Failure(.cancelled, .cancelled)))
                 return
             }
             do throws(Failure) { finish(id, try then(answer)) } catch { reply(id, error: self.error(error)) }
+        }
+        awaitingAnswer[id] = question
+        expireUnanswered(id, question)
+    }
+
+    /// A client that never answers (ALE has no `window/showMessageRequest`)
+    /// must not leave the command pending forever: after the timeout it
+    /// fails with `cancelled`, and the client is told the question is void.
+    private func expireUnanswered(_ id: RequestID, _ question: RequestID) {
+        let seconds = confirmationTimeout
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [weak self] in
+            guard let self else { return }
+            self.work.async {
+                guard self.awaitingAnswer[id] == question else { return }
+                self.awaitingAnswer[id] = nil
+                self.outgoing[question] = nil
+                let withdrawn = CancelRequestNotification.params(question)
+                self.send(Envelope.notification(CancelRequestNotification.method, withdrawn))
+                self.reply(id, error: self.error(Failure(.cancelled, .confirmationTimedOut(seconds: seconds))))
+            }
         }
     }
 

@@ -32,11 +32,18 @@ public final class Server: @unchecked Sendable {
     /// Requests cancelled before they ran; read and written under `cancelLock`.
     private var cancelled = Set<RequestID>()
     private let cancelLock = NSLock()
-    /// Requests waiting for the writer's answer to a confirmation.
+    /// Requests waiting for the writer's answer to a confirmation, with the id of our question.
     var awaitingAnswer: [RequestID: RequestID] = [:]
     /// Our own requests to the client, by id, with what to do with the answer.
     var outgoing: [RequestID: (Result<JSONValue, ResponseError>) -> Void] = [:]
-    var nextOutgoingID = 1
+    /// Far above the ids clients give their own requests: Vim 9 matches a
+    /// message to its pending requests by id alone, so a question numbered
+    /// like one of them would be taken for its answer. Vim 9.0 cannot answer
+    /// a string id, so the ids stay integers.
+    public static let firstOutgoingID = 1_000_000
+    var nextOutgoingID = Server.firstOutgoingID
+    /// How long a confirmation waits for the writer (`initializationOptions.confirmationTimeout`).
+    var confirmationTimeout = InitializeRequest.defaultConfirmationTimeout
     private var pollTimer: DispatchSourceTimer?
     /// Per library, rebuilt lazily after changes.
     var symbolIndexes: [ObjectIdentifier: SymbolIndex] = [:]
@@ -123,11 +130,20 @@ public final class Server: @unchecked Sendable {
         sink.send(w.bytes)
     }
 
-    func request(_ method: String, _ params: JSONValue, then: @escaping (Result<JSONValue, ResponseError>) -> Void) {
-        let id = RequestID.int(nextOutgoingID)
+    /// Sends our own request. Its id also differs from `clientID` and from
+    /// every client request waiting on a question, whatever ids the client uses.
+    @discardableResult
+    func request(_ method: String, _ params: JSONValue, avoiding clientID: RequestID? = nil,
+                 then: @escaping (Result<JSONValue, ResponseError>) -> Void) -> RequestID {
+        var id = RequestID.int(nextOutgoingID)
+        while id == clientID || awaitingAnswer[id] != nil || outgoing[id] != nil {
+            nextOutgoingID += 1
+            id = .int(nextOutgoingID)
+        }
         nextOutgoingID += 1
         outgoing[id] = then
         send(Envelope.request(id: id, method, params))
+        return id
     }
 
     func notifyChanges(_ changes: [Change]) {

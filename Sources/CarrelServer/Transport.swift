@@ -105,6 +105,8 @@ public final class StdioTransport: MessageSink, @unchecked Sendable {
                     log.line("skipped a frame with a malformed header: \(why)")
                 case .tooLarge(let size):
                     log.line("skipped a \(size)-byte body: larger than \(MessageFramer.maxBody) bytes")
+                case .cutShort(let declared, let received):
+                    log.line("dropped a body cut short: a new header began after \(received) of its \(declared) bytes")
                 }
             }
             frames.removeAll(keepingCapacity: true)

@@ -211,7 +211,9 @@ extension Workspace {
         var names: [String] = []
         let project = library.project(containing: entry)
         for e in entry.lineage.dropLast() {
-            if e === library.root, project != nil, project?.root !== e { continue }
+            // Inside a project the breadcrumb starts at the project; the
+            // project itself, like any folder beside it, sits in the library.
+            if e === library.root, let p = project, p.root !== e, p.root !== entry { continue }
             if let p = project, let folder = p.permanentFolder(for: e) { names.append(folder.title(language)); continue }
             names.append(e === library.root ? library.displayName : e.name.string)
         }

@@ -59,6 +59,19 @@ final class ProtocolDocTests: XCTestCase {
         XCTAssertTrue(compact.contains(String(capabilities.dropFirst().dropLast())), "the initialize example drifted from the code")
     }
 
+    func testWhatStockClientsRelyOnIsDocumentedAsTheCodeDoesIt() {
+        XCTAssertTrue(doc.contains("`initializationOptions.confirmationTimeout`"))
+        XCTAssertTrue(doc.contains("default \(Int(InitializeRequest.defaultConfirmationTimeout))"), "the timeout's default")
+        let firstQuestion = #""id":\#(Server.firstOutgoingID),"method":"window/showMessageRequest""#
+        XCTAssertTrue(doc.contains(firstQuestion), "the first question id")
+        let actions = [Message.actionCancel, .actionDelete, .actionDeleteDontAsk].map {
+            #"{"title":"\#($0.text(.english))"}"#
+        }
+        XCTAssertTrue(doc.contains(#""actions":[\#(actions.joined(separator: ","))]"#), "the action order")
+        let timedOut = Message.confirmationTimedOut(seconds: 30).text(.english)
+        XCTAssertTrue(doc.contains(#""message":"\#(timedOut)","data":{"reason":"cancelled"}"#), "the timeout's message")
+    }
+
     /// A fixed fragment of each message, for matching documented examples.
     func englishMessageStarts() -> [String] {
         let samples: [Message] = [

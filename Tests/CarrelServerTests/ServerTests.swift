@@ -157,7 +157,8 @@ final class ServerTests: XCTestCase {
         try start("P/.carrel/project.json = {\"type\":\"blank\"}\nP/a.md\nP/b.md", locale: "fr")
         client.answer = .title("Supprimer")
         _ = try client.command("carrel.delete", ["uri": .string(fx.uri("P/a.md"))])
-        XCTAssertEqual(client.asked.last?["params"]?["actions"]?[1]?["title"], "Supprimer et ne plus demander")
+        XCTAssertEqual(client.asked.last?["params"]?["actions"],
+                       [["title": "Annuler"], ["title": "Supprimer"], ["title": "Supprimer et ne plus demander"]])
         XCTAssertTrue(fx.exists("P/Trash/a.md"))
         client.answer = .title("Delete")
         _ = try client.command("carrel.delete", ["uri": .string(fx.uri("P/b.md"))])

@@ -23,7 +23,9 @@ public enum Scenarios {
             XCTAssertTrue(fx.exists("P/a.md"))
         }
         let question = client.asked.last!["params"]!
-        XCTAssertEqual(question["actions"], [["title": "Delete"], ["title": "Delete and Don't Ask Again"], ["title": "Cancel"]])
+        XCTAssertEqual(question["actions"],
+                       [["title": "Cancel"], ["title": "Delete"], ["title": "Delete and Don't Ask Again"]],
+                       "the harmless action first, for clients that pre-select the first")
         XCTAssertEqual(question["message"], "Move “a.md” to the Trash?")
         client.answer = .title("Delete")
         _ = try client.command("carrel.delete", ["uri": .string(fx.uri("P/a.md"))])
@@ -39,7 +41,7 @@ public enum Scenarios {
         // Deleting for good always asks, with no "don't ask again".
         let r = try client.command("carrel.delete", ["uri": .string(fx.uri("P/Trash/c.md"))])
         XCTAssertEqual(Self.errorReason(r), "cancelled")
-        XCTAssertEqual(client.asked.last?["params"]?["actions"], [["title": "Delete"], ["title": "Cancel"]])
+        XCTAssertEqual(client.asked.last?["params"]?["actions"], [["title": "Cancel"], ["title": "Delete"]])
         client.answer = .title("Delete")
         XCTAssertEqual(try client.command("carrel.delete", ["uri": .string(fx.uri("P/Trash/c.md"))])["result"], ["deleted": 1])
         XCTAssertFalse(fx.exists("P/Trash/c.md"))

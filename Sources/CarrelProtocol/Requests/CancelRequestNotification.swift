@@ -1,6 +1,7 @@
 import CarrelJSON
 
-/// `$/cancelRequest`: answers a pending request with -32800.
+/// `$/cancelRequest`: answers a pending request with -32800. The server
+/// sends it too, when it gives up waiting for the answer to its question.
 public enum CancelRequestNotification {
     public static let method = "$/cancelRequest"
 
@@ -10,4 +11,6 @@ public enum CancelRequestNotification {
             id = json["id"].flatMap(RequestID.init)
         }
     }
+
+    public static func params(_ id: RequestID) -> JSONValue { ["id": id.json] }
 }

@@ -1,12 +1,13 @@
 import CarrelJSON
 
-/// `workspace/executeCommand`: every mutation. `arguments` holds one object.
+/// `workspace/executeCommand`: every mutation. `arguments` holds one object,
+/// or one string holding a JSON object, as YouCompleteMe sends every argument.
 public enum ExecuteCommandRequest {
     public static let method = "workspace/executeCommand"
 
     public struct Params {
         public var command: String
-        /// The first argument object; `[]` reads as `{}`.
+        /// The first argument object; `[]` reads as `{}`, a string is parsed.
         public var argument: JSONValue
 
         public init(json: JSONValue) throws(ParamError) {
@@ -14,6 +15,11 @@ public enum ExecuteCommandRequest {
             command = try f.string("command")
             let args = try f.optionalArray("arguments") ?? []
             argument = args.first ?? .object([:])
+            if case .string(let text) = argument,
+               case .object(let fields)? = try? JSONParser.parse(Array(text.utf8), refusingInvalidUTF8: true)
+            {
+                argument = .object(fields)
+            }
             if case .object = argument {} else if argument.isNull { argument = .object([:]) } else {
                 throw ParamError("arguments[0]", .wrongType(expected: "an object", found: argument.typeName))
             }

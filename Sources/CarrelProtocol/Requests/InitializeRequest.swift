@@ -13,11 +13,17 @@ public enum InitializeRequest {
         /// and projects out of `workspace/symbol`, for clients (eglot 1.9) that
         /// open every result as a file.
         public var symbolFolders = true
+        /// `initializationOptions.confirmationTimeout`, in seconds: how long a
+        /// delete waits for the writer's answer before it fails with
+        /// `cancelled`, for clients that never answer `window/showMessageRequest`.
+        public var confirmationTimeout = InitializeRequest.defaultConfirmationTimeout
 
-        public init(folders: [String], locale: String?, symbolFolders: Bool = true) {
+        public init(folders: [String], locale: String?, symbolFolders: Bool = true,
+                    confirmationTimeout: Double = InitializeRequest.defaultConfirmationTimeout) {
             self.folders = folders
             self.locale = locale
             self.symbolFolders = symbolFolders
+            self.confirmationTimeout = confirmationTimeout
         }
 
         public init(json: JSONValue) throws(ParamError) {
@@ -34,9 +40,12 @@ public enum InitializeRequest {
             if let options = f.object["initializationOptions"], !options.isNull {
                 let o = try Fields(options, name: "initializationOptions", prefix: "initializationOptions.")
                 symbolFolders = try o.optionalBool("workspaceSymbolFolders") ?? true
+                confirmationTimeout = try o.optionalPositiveNumber("confirmationTimeout") ?? confirmationTimeout
             }
         }
     }
+
+    public static let defaultConfirmationTimeout: Double = 120
 
     /// Every command `workspace/executeCommand` accepts.
     public static let commands = CarrelCommand.Name.allCases.map(\.rawValue)

@@ -146,7 +146,7 @@ H.test('d: Delete, answered Cancel, changes nothing', function()
   H.wait_note('nothing was deleted')
   H.eq(H.exists(spring), true, 'Spring.md still in Draft')
   H.truthy(H.prompts[1]:find('Spring.md', 1, true), 'the server question names the file: ' .. H.prompts[1])
-  H.eq(H.last_select.labels, { 'Delete', "Delete and Don't Ask Again", 'Cancel' }, 'the server action titles, verbatim')
+  H.eq(H.last_select.labels, { 'Cancel', 'Delete', "Delete and Don't Ask Again" }, 'the server action titles, verbatim')
 end)
 
 H.test('d: Delete, answered Delete, moves to Trash and asks again next time', function()

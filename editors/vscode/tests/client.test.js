@@ -51,7 +51,7 @@ test('a confirmation answered null cancels; the chosen action deletes', async (t
   await assert.rejects(server.execute('carrel.delete', { uri: file.uri }), (error) => error.reason === 'cancelled' && /nothing was deleted/.test(error.message));
   assert.equal(asked[0].type, 2);
   assert.ok(fs.existsSync(path.join(box.library, 'Poems', 'Draft', 'Spring.md')));
-  server.confirm = async ({ actions }) => actions[0];
+  server.confirm = async ({ actions }) => actions.find((action) => action.title === 'Delete');
   const trashed = await server.execute('carrel.delete', { uri: file.uri });
   assert.equal(trashed.inTrash, true);
   assert.ok(fs.existsSync(path.join(box.library, 'Poems', 'Trash', 'Spring.md')));

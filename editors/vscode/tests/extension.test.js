@@ -314,7 +314,7 @@ test('Delete asks with the server’s words; dismissing deletes nothing', async 
   const asked = ext.record.asked.at(-1);
   assert.equal(asked.message, 'Move “Opening.md” to the Trash?');
   assert.equal(asked.options.modal, true);
-  assert.deepEqual(asked.items.map((item) => item.title), ['Delete', "Delete and Don't Ask Again", 'Cancel']);
+  assert.deepEqual(asked.items.map((item) => item.title), ['Cancel', 'Delete', "Delete and Don't Ask Again"]);
   assert.ok(fs.existsSync(story(ext.box, 'Draft', 'Opening.md')));
   assert.deepEqual(ext.record.errors, [], 'a cancel is not an error');
   ext.answers.message.push('Cancel');
@@ -365,7 +365,7 @@ test('Empty Trash: Cancel keeps everything, Delete empties it', async (t) => {
   assert.deepEqual(fs.readdirSync(story(ext.box, 'Trash')).sort(), ['One.md', 'Two.md']);
   ext.answers.message.push(({ message, items }) => {
     assert.match(message, /Trash of “My Story” forever/);
-    assert.deepEqual(items.map((item) => item.title), ['Delete', 'Cancel']);
+    assert.deepEqual(items.map((item) => item.title), ['Cancel', 'Delete']);
     return 'Delete';
   });
   await ext.run('carrel.emptyTrash', trash);
@@ -516,7 +516,7 @@ test('in French, the server’s question and buttons are shown verbatim, Annuler
   ext.answers.message.push(({ message, items }) => {
     assert.equal(message, 'Mettre « Ouverture.md » à la Corbeille ?');
     assert.deepEqual(items.map((item) => [item.title, item.isCloseAffordance]),
-      [['Supprimer', false], ['Supprimer et ne plus demander', false], ['Annuler', true]]);
+      [['Annuler', true], ['Supprimer', false], ['Supprimer et ne plus demander', false]]);
     return 'Supprimer';
   });
   await ext.run('carrel.delete', await keyAt(ext.provider, [...section, 'Brouillons', 'Ouverture.md']));
