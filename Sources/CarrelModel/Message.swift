@@ -76,6 +76,8 @@ public enum Message: Sendable, Equatable {
     case manualSortNotYet
     case nameTooLongWithExtension(bytes: Int, ext: String)
     case sorted(path: String, key: String, descending: Bool)
+    case asksBeforeDeleting(path: String, asks: Bool)
+    case notYesOrNo(given: String)
     case deletedForever(path: String)
     case projectToSystemTrashNotNamed(path: String)
 
@@ -287,6 +289,12 @@ public enum Message: Sendable, Equatable {
         case .sorted(let path, let key, let descending):
             return ("\(path) is now sorted by \(key)\(descending ? ", descending" : "").",
                     "\(path) est maintenant trié par \(key)\(descending ? ", en ordre décroissant" : "").")
+        case .asksBeforeDeleting(let path, let asks):
+            return asks
+                ? ("Deleting in \(path) now asks first.", "Supprimer dans \(path) demande désormais confirmation.")
+                : ("Deleting in \(path) no longer asks first.", "Supprimer dans \(path) ne demande plus confirmation.")
+        case .notYesOrNo(let given):
+            return ("Say yes or no, not “\(given)”.", "Répondez yes ou no, pas « \(given) ».")
         case .deletedForever(let path):
             return ("Deleted \(path) for good.", "\(path) a été supprimé définitivement.")
         case .projectToSystemTrashNotNamed(let path):

@@ -68,6 +68,7 @@ enum CLI {
         case "init": try initProject(&options, language)
         case "tree": try tree(&options, language)
         case "sort": try sort(&options, language)
+        case "ask-before-deleting": try askBeforeDeleting(&options, language)
         case "rm": try remove(&options, language)
         case "empty-trash": try emptyTrash(&options, language)
         default: try mutate(sub, &options, language)
@@ -115,8 +116,8 @@ struct Syntax {
         "lsp": Syntax(usage: "carrel lsp [--stdio] [--log-file PATH]", arguments: 0...0,
                       flags: ["--stdio"], valued: ["--log-file"], inLibrary: false),
         "init": Syntax(usage: "carrel init DIR --type TYPE", arguments: 1...1, valued: ["--type"]),
-        "tree": Syntax(usage: "carrel tree [FOLDER] [--json] [--depth N]", arguments: 0...1,
-                       flags: ["--json"], valued: ["--depth"]),
+        "tree": Syntax(usage: "carrel tree [FOLDER] [--json] [--icons] [--depth N]", arguments: 0...1,
+                       flags: ["--json", "--icons"], valued: ["--depth"]),
         "new-folder": Syntax(usage: "carrel new-folder PARENT NAME", arguments: 2...2),
         "new-file": Syntax(usage: "carrel new-file PARENT NAME", arguments: 2...2),
         "rename": Syntax(usage: "carrel rename PATH NEW-NAME", arguments: 2...2),
@@ -127,6 +128,7 @@ struct Syntax {
         "empty-trash": Syntax(usage: "carrel empty-trash PROJECT [--yes]", arguments: 1...1, flags: ["--yes"]),
         "sort": Syntax(usage: "carrel sort PATH name|modified|created [--descending]", arguments: 2...2,
                        flags: ["--descending"]),
+        "ask-before-deleting": Syntax(usage: "carrel ask-before-deleting PATH yes|no", arguments: 2...2),
     ]
 }
 

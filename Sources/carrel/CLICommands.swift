@@ -56,7 +56,8 @@ extension CLI {
             print(String(decoding: w.bytes, as: UTF8.self))
         } else {
             var out = ""
-            TreePrinter(workspace: ws, language: language).print(item, depth: depth, into: &out)
+            let printer = TreePrinter(workspace: ws, language: language, icons: options.has("--icons"), color: TreePrinter.wantsColor)
+            printer.print(item, depth: depth, into: &out)
             Swift.print(out, terminator: "")
         }
     }
@@ -75,6 +76,21 @@ extension CLI {
         let message = Message.sorted(path: Workspace.display(sorted.path), key: key.rawValue,
                                      descending: options.has("--descending"))
         print(message.text(language))
+    }
+
+    /// Turns the question before deleting back on (or off), as the editors'
+    /// "Ask before deleting" does, for the project PATH is in or the library.
+    static func askBeforeDeleting(_ options: inout Options, _ language: Language) throws {
+        let word = options.positional[1].lowercased()
+        guard ["yes", "no", "on", "off"].contains(word) else {
+            throw Failure(.invalidParams, .notYesOrNo(given: options.positional[1]))
+        }
+        let asks = word == "yes" || word == "on"
+        let ws = try library(options)
+        let path = absolute(options.positional[0])
+        let outcome = try ws.setConfirmDelete(try target(ws, path), asks)
+        guard case .item(.entry(let owner, _)) = outcome.result else { return }
+        print(Message.asksBeforeDeleting(path: Workspace.display(owner.path), asks: asks).text(language))
     }
 
     static func remove(_ options: inout Options, _ language: Language) throws {

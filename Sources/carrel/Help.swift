@@ -8,7 +8,7 @@ enum Help {
     SUBCOMMANDS:
       lsp                          Serve editors over LSP on stdin/stdout.
       init DIR --type TYPE         Make DIR a project (Blank, Poetry, Short Story, Novel, Script).
-      tree [FOLDER] [--json]       Show the binder: sections, icons and counts.
+      tree [FOLDER] [--json]       Show the binder: sections, folders, files and counts.
       new-folder PARENT NAME       Create a folder.
       new-file PARENT NAME         Create an empty file (".md" added when NAME has no extension).
       rename PATH NEW-NAME         Rename a file or folder.
@@ -17,6 +17,8 @@ enum Help {
       restore PATH                 Put an item in Trash back where it came from.
       empty-trash PROJECT [--yes]  Delete everything in a project's Trash for good.
       sort PATH ORDER              Sort a project by name, modified or created [--descending].
+      ask-before-deleting PATH yes|no
+                                   Whether the editors ask before deleting in PATH's project.
       help SUBCOMMAND              Explain one subcommand.
 
     THE LIBRARY:
@@ -80,13 +82,15 @@ enum Help {
         A project inside a project, at any depth, is refused.
         """,
         "tree": """
-        USAGE: carrel tree [FOLDER] [--json] [--depth N]
+        USAGE: carrel tree [FOLDER] [--json] [--icons] [--depth N]
 
         Shows FOLDER (default: the current folder, or the library when you are
         outside it) as the binder: projects, their sections and permanent
-        folders, then folders and files in the project's order, each with its
-        icon name and counts (folders ▸ files). --depth N stops N levels down.
-        --json prints the same nodes as the protocol's carrel/tree.
+        folders, then folders and files in the project's order, each with the
+        files it holds ("3 files", dimmed on a terminal unless NO_COLOR is
+        set). --icons puts each row's icon name first, for those who map them
+        to glyphs. --depth N stops N levels down. --json prints the same nodes
+        as the protocol's carrel/tree.
         """,
         "new-folder": """
         USAGE: carrel new-folder PARENT NAME
@@ -141,6 +145,14 @@ enum Help {
         as the editors' Sort command does. Outside projects it sets the
         library's order, kept on this computer only. Folders always come first.
         A manual order does not exist yet.
+        """,
+        "ask-before-deleting": """
+        USAGE: carrel ask-before-deleting PATH yes|no
+
+        Whether deleting asks first in the project PATH is in (or, outside
+        projects, in the library), as the editors' "Ask before deleting" does.
+        "yes" undoes "Delete and Don't Ask Again". The CLI itself asks only
+        before deleting for good.
         """,
         "help": """
         USAGE: carrel help [SUBCOMMAND]

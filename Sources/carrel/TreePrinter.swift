@@ -1,10 +1,24 @@
 import CarrelModel
 import CarrelWorkspace
+import Glibc
 
-/// `carrel tree` as text, like tree(1).
+/// `carrel tree` as text, drawn like tree(1): each row's title first, then
+/// its count in the same words every editor shows ("3 files"), dimmed on a
+/// terminal. Icon names are for editors to map to glyphs; `--icons` shows
+/// them for anyone mapping their own.
 struct TreePrinter {
     let workspace: Workspace
     let language: Language
+    var icons = false
+    /// Dim counts with ANSI escapes: only on a terminal, and never under NO_COLOR.
+    var color = false
+
+    /// Colour when standard output is a terminal and NO_COLOR is unset or empty.
+    static var wantsColor: Bool {
+        guard isatty(1) == 1 else { return false }
+        guard let noColor = getenv("NO_COLOR") else { return true }
+        return noColor.pointee == 0
+    }
 
     func print(_ item: Item, depth: Int, into out: inout String) {
         out += line(item) + "\n"
@@ -23,16 +37,12 @@ struct TreePrinter {
 
     private func line(_ item: Item) -> String {
         let info = workspace.describe(item, language)
-        var s = "[\(info.icon)] \(info.title)"
-        if let type = info.projectType { s += " (\(type))" }
+        var s = icons ? "[\(info.icon)] \(info.title)" : info.title
+        if let id = info.projectType, let type = ProjectType.named(id) { s += " (\(type.title(language)))" }
         if info.link { s += " → link" }
-        if info.unreadable { s += " (unreadable)" }
-        if info.kind != .file {
-            var counts: [String] = []
-            if info.folderCount > 0 { counts.append("\(info.folderCount) ▸") }
-            if info.fileCount > 0 || info.folderCount > 0 { counts.append("\(info.fileCount)") }
-            if info.folderCount == 0 && info.fileCount > 0 { counts = ["\(info.fileCount)"] }
-            if !counts.isEmpty { s += "  " + counts.joined(separator: " ") }
+        if info.unreadable { s += language == .french ? " (illisible)" : " (unreadable)" }
+        if let summary = info.fileTotal.flatMap({ CountWords.summary(files: $0, language) }) {
+            s += "  " + (color ? "\u{1B}[2m\(summary)\u{1B}[0m" : summary)
         }
         return s
     }

@@ -14,35 +14,19 @@ final class CLIQuestionTests: XCTestCase {
         Empty/Trash/
         """
 
-    /// Glibc declares the pseudo-terminal calls only under _XOPEN_SOURCE,
-    /// which Swift's Glibc module does not set: they are looked up by name.
-    func libc<T>(_ name: String, as type: T.Type) throws -> T {
-        guard let f = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else { throw XCTSkip("no \(name) here") }
-        return unsafeBitCast(f, to: type)
-    }
-
     /// A pseudo-terminal whose input already holds `typed`: the child's stdin.
-    func terminal(typing typed: String) throws -> (master: Int32, slave: FileHandle) {
-        typealias IntCall = @convention(c) (Int32) -> Int32
-        let posix_openpt = try libc("posix_openpt", as: IntCall.self)
-        let grantpt = try libc("grantpt", as: IntCall.self)
-        let unlockpt = try libc("unlockpt", as: IntCall.self)
-        let ptsname = try libc("ptsname", as: (@convention(c) (Int32) -> UnsafeMutablePointer<CChar>?).self)
-        let master = posix_openpt(O_RDWR | O_NOCTTY)
-        guard master >= 0, grantpt(master) == 0, unlockpt(master) == 0, let name = ptsname(master) else {
-            throw XCTSkip("no pseudo-terminal here")
-        }
-        let slave = open(name, O_RDWR | O_NOCTTY)
-        guard slave >= 0 else { throw XCTSkip("cannot open \(String(cString: name))") }
-        _ = typed.withCString { write(master, $0, strlen($0)) }
-        return (master, FileHandle(fileDescriptor: slave, closeOnDealloc: true))
+    func terminal(typing typed: String) throws -> PseudoTerminal {
+        do {
+            let terminal = try PseudoTerminal()
+            terminal.type(typed)
+            return terminal
+        } catch let e as PseudoTerminal.Unavailable { throw XCTSkip(e.description) }
     }
 
     func testOnATerminalYesDeletes() throws {
         let fx = try Fixture(Self.tree)
-        let (master, tty) = try terminal(typing: "y\n")
-        defer { close(master) }
-        let r = try CLIRunner().run(["empty-trash", "P"], in: fx.path, input: tty)
+        let tty = try terminal(typing: "y\n")
+        let r = try CLIRunner().run(["empty-trash", "P"], in: fx.path, input: tty.slave)
         XCTAssertEqual(r.status, 0, r.stderr)
         let question = "Delete the 1 item in the Trash of “\(fx.path)/P” forever? This cannot be undone. [y/N]"
         XCTAssertTrue(r.stderr.contains(question), r.stderr)
@@ -52,9 +36,8 @@ final class CLIQuestionTests: XCTestCase {
 
     func testOnATerminalAnythingElseCancels() throws {
         let fx = try Fixture(Self.tree)
-        let (master, tty) = try terminal(typing: "n\n")
-        defer { close(master) }
-        let r = try CLIRunner().run(["empty-trash", "P"], in: fx.path, input: tty)
+        let tty = try terminal(typing: "n\n")
+        let r = try CLIRunner().run(["empty-trash", "P"], in: fx.path, input: tty.slave)
         XCTAssertEqual(r.status, 1)
         XCTAssertTrue(r.stderr.contains("Cancelled: nothing was deleted."), r.stderr)
         XCTAssertTrue(fx.exists("P/Trash/old.md"))
@@ -62,9 +45,8 @@ final class CLIQuestionTests: XCTestCase {
 
     func testOnATerminalAnEmptyTrashAsksNothing() throws {
         let fx = try Fixture(Self.tree)
-        let (master, tty) = try terminal(typing: "y\n")
-        defer { close(master) }
-        let r = try CLIRunner().run(["empty-trash", "Empty"], in: fx.path, input: tty)
+        let tty = try terminal(typing: "y\n")
+        let r = try CLIRunner().run(["empty-trash", "Empty"], in: fx.path, input: tty.slave)
         XCTAssertEqual(r.status, 0)
         XCTAssertFalse((r.stdout + r.stderr).contains("[y/N]"), r.stdout + r.stderr)
         XCTAssertTrue(r.stdout.contains("The Trash of \(fx.path)/Empty is already empty"), r.stdout)
