@@ -120,11 +120,8 @@ extension Workspace {
             do throws(ProjectFile.Problem) {
                 project.metadata = try commitAfterMove(staged, lock, project, syncing: [dir])
             } catch {
-                guard undoMove(Array(name.utf8), from: dir, back: dir, as: entry.name.bytes) else {
-                    entry.rename(to: EntryName(name))
-                    throw error
-                }
-                throw error
+                // Refused even that, the rename stands without its record, as after a crash between the two.
+                if undoMove(Array(name.utf8), from: dir, back: dir, as: entry.name.bytes) { throw error }
             }
         }
         if let refused, let parent = entry.parent { throw failure(for: refused, target: name, in: parent, library) }
