@@ -112,6 +112,28 @@ final class UntrustedDiskDefectTests: XCTestCase {
         XCTAssertEqual(json["trash"]?["a.md"]?["from"], "a.md")
     }
 
+    func testRestoreWhoseRecordCannotBeDroppedFailsAndMovesNothing() throws {
+        let mountPoint = try Fixture()
+        let mount = "mount -t tmpfs -o size=1m,nr_inodes=64 carrel-inodes '\(mountPoint.path)' 2>/dev/null"
+        guard getuid() == 0, Fixture.sh(mount) == 0 else { throw XCTSkip("cannot mount a small tmpfs here (needs root)") }
+        defer { _ = Fixture.sh("umount '\(mountPoint.path)'") }
+        let lib = mountPoint.path
+        let json = #"{"type":"blank","trash":{"a.md":{"from":"a.md","deleted":1}}}"#
+        let setup = """
+          mkdir -p '\(lib)/P/.carrel' '\(lib)/P/Trash' &&
+          printf '%s' '\(json)' > '\(lib)/P/.carrel/project.json' &&
+          printf 'keep me' > '\(lib)/P/Trash/a.md' &&
+          i=0; while touch '\(lib)/.inode-'$i 2>/dev/null; do i=$((i+1)); done; rm '\(lib)/.inode-0'
+          """
+        XCTAssertEqual(Fixture.sh(setup), 0)
+        let r = try cli(["restore", lib + "/P/Trash/a.md"])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("so “a.md” stays in the Trash. Nothing was changed."), r.stderr)
+        XCTAssertEqual(try String(contentsOfFile: lib + "/P/Trash/a.md", encoding: .utf8), "keep me", "the move was undone")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: lib + "/P/a.md"))
+        XCTAssertEqual(try String(contentsOfFile: lib + "/P/.carrel/project.json", encoding: .utf8), json, "the record is kept")
+    }
+
     func testRefusedRestoreRemovesTheFoldersItMade() throws {
         guard let launcher = unprivilegedLauncher() else { throw XCTSkip("running as root without setpriv") }
         let fx = try Fixture("""
