@@ -65,7 +65,7 @@ extension Workspace {
 
     func moveToTrash(_ entry: Entry, _ project: Project, _ library: Library) throws(Failure) -> Outcome {
         if project.trash == nil { repair(project, in: library) }
-        guard let trash = project.trash, let parent = entry.parent else { throw noTrash(project) }
+        guard let trash = project.trash, let parent = entry.parent else { throw noFolder(.trash, in: project) }
         let original = (entry.components(below: project.root) ?? [entry.name]).map(\.string).joined(separator: "/")
         let (from, to) = try open(parent, trash, in: library)
         let oldPath = entry.path
@@ -202,9 +202,10 @@ extension Workspace {
         }
     }
 
-    /// Why a project has no Trash to delete into: what is at its name instead, or nothing.
-    func noTrash(_ project: Project) -> Failure {
-        let name = project.type.folder(.trash).flatMap { project.metadata.path(of: $0) } ?? "Trash"
+    /// Why a project lacks one of its permanent folders: what is at its
+    /// name instead (a link, a file, a pipe), or nothing.
+    func noFolder(_ role: FolderRole, in project: Project) -> Failure {
+        let name = project.type.folder(role).flatMap { project.metadata.path(of: $0) } ?? role.rawValue
         let path = BytePath.display(project.root.path) + "/" + name
         if let dir = try? Directory.open(project.root.path), let found = dir.kind(of: Array(name.utf8)),
            found != .folder {
@@ -247,7 +248,7 @@ extension Workspace {
         }
         // A Trash that is not a real, readable folder is refused, not taken
         // for an empty one: emptying it would drop every record.
-        guard let trash = project.trash else { throw noTrash(project) }
+        guard let trash = project.trash else { throw noFolder(.trash, in: project) }
         if trash.unreadable { _ = try open(trash, in: library) }
         var changes: [Change] = []
         var count = 0
@@ -321,6 +322,11 @@ extension Workspace {
             if let existing = destination.clash(with: c), existing.kind == .directory {
                 destination = existing
                 continue
+            }
+            // A permanent folder replaced by a link or a file is said to be that, not a name clash.
+            if destination === project.root, destination.clash(with: c) != nil,
+               let role = project.type.directories.first(where: { project.metadata.path(of: $0) == c })?.role {
+                throw noFolder(role, in: project)
             }
             let made = try newFolder(in: .entry(destination, library), name: c)
             changes += made.changes
