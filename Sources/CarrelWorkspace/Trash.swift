@@ -296,7 +296,7 @@ extension Workspace {
         // A record names folders the writer never typed: one Carrel could
         // not make (hidden, `.carrel`, control characters) makes the record
         // unusable, which is said as such rather than as a naming rule.
-        if let record, components.contains(where: { (try? NameRules.validate($0)) != $0 }) {
+        if let record, components.contains(where: { (try? NameRules.validate($0)) == nil }) {
             throw Failure(.io, .unusableTrashRecord(name: top.name.string, origin: Self.printable(record.originalPath)))
         }
         let inner = entry.components(below: top) ?? []

@@ -226,10 +226,11 @@ final class UntrustedDiskDefectTests: XCTestCase {
 
     func testTrashRecordsWhoseOriginCannotBeRecreatedAreCalledUnusable() throws {
         let fx = try Fixture(#"""
-          P/.carrel/project.json = {"type":"poetry","trash":{"x.md":{"from":".carrel/x.md","deleted":1},"y.md":{"from":"Dra\u001bft/y.md","deleted":1}}}
+          P/.carrel/project.json = {"type":"poetry","trash":{" w.md":{"from":"Draft/ w.md","deleted":1},"x.md":{"from":".carrel/x.md","deleted":1},"y.md":{"from":"Dra\u001bft/y.md","deleted":1}}}
           P/Draft/
           P/Trash/x.md = x
           P/Trash/y.md = y
+          P/Trash/ w.md = w
           """#)
         let c = try spawn()
         _ = try c.initialize([fx.uri()])
@@ -243,5 +244,9 @@ final class UntrustedDiskDefectTests: XCTestCase {
                            + "Move “\(name)” out of the Trash into the folder where it belongs.")
         }
         XCTAssertEqual(fingerprint(fx.path), before)
+        // A name another program made with a leading space is unusual, not unusable.
+        let restored = try c.command("carrel.restore", ["uri": .string(fx.uri("P/Trash/ w.md"))])
+        XCTAssertEqual(restored["result"]?["name"], " w.md", restored.text())
+        XCTAssertEqual(fx.read("P/Draft/ w.md"), "w")
     }
 }
