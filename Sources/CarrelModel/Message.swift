@@ -47,6 +47,12 @@ public enum Message: Sendable, Equatable {
     case corruptProjectFile(path: String, detail: String)
     case crossDevice(name: String)
     case io(path: String, detail: String)
+    // Untrusted disk: what Carrel keeps in `.carrel` and its permanent folders
+    case unusableEntry(path: String, found: FoundKind, expected: FoundKind)
+    case projectFileTooLarge(path: String, limit: Int)
+    case trashRecordNotWritten(name: String, path: String, detail: String)
+    case restoreNotRecorded(name: String, path: String, detail: String)
+    case unusableTrashRecord(name: String, origin: String)
     // Protocol
     case invalidParam(field: String, expected: String, found: String)
     case missingParam(field: String)
@@ -213,6 +219,34 @@ public enum Message: Sendable, Equatable {
         case .io(let path, let detail):
             return ("The disk refused the change at \(path): \(detail). Nothing was changed.",
                     "Le disque a refusé la modification à \(path) : \(detail). Rien n’a changé.")
+        case .unusableEntry(let path, let found, let expected):
+            let (en, fr) = (expected.words.en, expected.words.fr)
+            return ("\(path) is \(found.words.en) where Carrel keeps \(en); Carrel does not follow or open it. "
+                    + "Nothing was changed: remove it or put \(en) there.",
+                    "\(path) est \(found.words.fr) là où Carrel garde \(fr) ; Carrel ne le suit ni ne l’ouvre. "
+                    + "Rien n’a changé : supprimez-le ou mettez-y \(fr).")
+        case .projectFileTooLarge(let path, let limit):
+            return ("\(path) is larger than \(limit >> 20) MiB (\(limit) bytes), the most Carrel reads; "
+                    + "it was left untouched. Make it smaller or remove it.",
+                    "\(path) dépasse \(limit >> 20) Mio (\(limit) octets), le maximum que Carrel lit ; "
+                    + "il n’a pas été modifié. Réduisez-le ou supprimez-le.")
+        case .trashRecordNotWritten(let name, let path, let detail):
+            return ("Carrel could not record where “\(name)” came from in \(path) (\(detail)), "
+                    + "so it did not move it to the Trash. Nothing was changed.",
+                    "Carrel n’a pas pu noter dans \(path) d’où vient « \(name) » (\(detail)) ; "
+                    + "il ne l’a donc pas mis à la Corbeille. Rien n’a changé.")
+        case .restoreNotRecorded(let name, let path, let detail):
+            return ("Carrel could not update \(path) (\(detail)), so “\(name)” stays in the Trash. "
+                    + "Nothing was changed.",
+                    "Carrel n’a pas pu mettre à jour \(path) (\(detail)) ; « \(name) » reste donc dans la Corbeille. "
+                    + "Rien n’a changé.")
+        case .unusableTrashRecord(let name, let origin):
+            return ("The Trash record of “\(name)” names an origin Carrel cannot recreate (“\(origin)”): "
+                    + "the record is unusable, and nothing was changed. "
+                    + "Move “\(name)” out of the Trash into the folder where it belongs.",
+                    "L’enregistrement de Corbeille de « \(name) » indique une origine que Carrel ne peut pas "
+                    + "recréer (« \(origin) ») : il est inutilisable, et rien n’a changé. "
+                    + "Déplacez « \(name) » hors de la Corbeille, dans le dossier où il doit aller.")
         case .invalidParam(let field, let expected, let found):
             return ("Invalid params: “\(field)” must be \(expected), not \(found).",
                     "Paramètres invalides : « \(field) » doit être \(Self.french(expected)), pas \(Self.french(found)).")

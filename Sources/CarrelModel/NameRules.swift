@@ -55,10 +55,19 @@ public enum NameRules {
     }
 
     /// "Poem.md" → "Poem 2.md", "Notes" → "Notes 2": the suffix for clashes in Trash and restores.
+    /// A name already near the limit loses characters at the end of its
+    /// stem, whole characters only, so the numbered name still fits in
+    /// `maxBytes` and stays valid UTF-8.
     public static func numbered(_ name: String, _ n: Int, isFolder: Bool) -> String {
+        var stem = Substring(name), ext = Substring("")
         if !isFolder, let dot = name.lastIndex(of: "."), dot != name.startIndex {
-            return "\(name[..<dot]) \(n)\(name[dot...])"
+            stem = name[..<dot]
+            ext = name[dot...]
         }
-        return "\(name) \(n)"
+        let suffix = " \(n)"
+        while stem.count > 1, stem.utf8.count + suffix.utf8.count + ext.utf8.count > maxBytes {
+            stem.removeLast()
+        }
+        return "\(stem)\(suffix)\(ext)"
     }
 }

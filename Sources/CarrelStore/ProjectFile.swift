@@ -30,19 +30,28 @@ public enum ProjectFile {
     /// that touched `.carrel`, mostly for this process's own writes, so a
     /// file still at the version last seen is not parsed again.
     public static func read(_ projectPath: [UInt8]) throws(Problem) -> ProjectMetadata {
-        let identity = Identity.of(path: markerPath(projectPath))
+        let carrelDir: Directory
+        do { carrelDir = try carrelFolder(projectPath) } catch { throw .sys(error) }
+        let identity = Identity.of(fileName, in: carrelDir)
         if let identity, let known = versions.version(of: projectPath), known.identity == identity {
             return known.meta
         }
-        let (raw, meta) = try readRaw(projectPath)
+        let (raw, meta) = try readRaw(carrelDir)
         if let identity { versions.remember(projectPath, Version(identity: identity, raw: raw, meta: meta)) }
         return meta
+    }
+
+    /// A project's `.carrel`, opened from the project's folder without
+    /// following a link: everything Carrel reads or writes in it goes
+    /// through this descriptor (see the invariants in Sources/ARCHITECTURE.md).
+    public static func carrelFolder(_ projectPath: [UInt8]) throws(SysError) -> Directory {
+        try Directory.open(projectPath).realSubdirectory(directoryName)
     }
 
     /// Creates `.carrel/project.json` in a new project folder.
     public static func create(in project: Directory, _ meta: ProjectMetadata) throws(SysError) {
         if !project.exists(directoryName) { try project.makeDirectory(directoryName) }
-        let carrelDir = try project.subdirectory(directoryName)
+        let carrelDir = try project.realSubdirectory(directoryName)
         try write(.object(encode(meta, over: [:])), in: carrelDir)
     }
 
@@ -58,11 +67,13 @@ public enum ProjectFile {
     /// sees a record whose move has not happened yet.
     public static func locked<R>(_ projectPath: [UInt8], _ body: (Lock) throws(Problem) -> R) throws(Problem) -> R {
         let carrelDir: Directory
-        do { carrelDir = try Directory.open(BytePath.join(projectPath, directoryName)) } catch { throw .sys(error) }
-        // Read-only: flock needs no more, and closing a file opened for
-        // writing is an event for every watcher of `.carrel`.
-        let lockFd = BytePath.withCString(lockName) { openat(carrelDir.fd, $0, O_RDONLY | O_CREAT | O_CLOEXEC, 0o644) }
-        guard lockFd >= 0 else { throw .sys(SysError("open", BytePath.display(BytePath.join(carrelDir.path, lockName)))) }
+        let lockFd: Int32
+        do {
+            carrelDir = try carrelFolder(projectPath)
+            // Read-only: flock needs no more, and closing a file opened for
+            // writing is an event for every watcher of `.carrel`.
+            lockFd = try carrelDir.openPlainFile(lockName, O_RDONLY, create: true)
+        } catch { throw .sys(error) }
         // Closing releases the flock (this fd is never duplicated), so no
         // separate unlock call.
         defer { close(lockFd) }
@@ -73,7 +84,7 @@ public enum ProjectFile {
     /// Whether `.carrel` holds temporary files of interrupted writes. Read
     /// without the lock, so opening a clean project writes nothing at all.
     public static func hasTemporaries(_ projectPath: [UInt8]) -> Bool {
-        guard let dir = try? Directory.open(BytePath.join(projectPath, directoryName)), let items = try? dir.list() else { return false }
+        guard let dir = try? carrelFolder(projectPath), let items = try? dir.list() else { return false }
         return items.contains { $0.name.starts(with: Array(tempPrefix.utf8)) }
     }
 
@@ -180,7 +191,7 @@ public enum ProjectFile {
                 return Current(raw: known.raw, meta: known.meta, rendering: known.rendering, identity: identity,
                                spareIdentity: known.spareIdentity)
             }
-            let (raw, meta) = try readRaw(projectPath)
+            let (raw, meta) = try readRaw(carrelDir)
             return Current(raw: raw, meta: meta, rendering: nil, identity: identity, spareIdentity: nil)
         }
 
@@ -203,7 +214,7 @@ public enum ProjectFile {
             guard let spare = Identity.of(spareName, in: carrelDir) else { return [] }
             if spareSeen == spare { return [] }
             guard let current, spare.modifiedNs >= current.modifiedNs,
-                  let staged = readSpare(projectPath), !staged.trash.isEmpty,
+                  let staged = readSpare(in: carrelDir), !staged.trash.isEmpty,
                   let trash = meta.type.folder(.trash).flatMap({ meta.path(of: $0) }) else { return [] }
             let trashPath = BytePath.join(projectPath, Array(trash.utf8))
             var adopted: [String] = []
@@ -245,7 +256,7 @@ public enum ProjectFile {
             if let identity, let known = versions.version(of: projectPath), known.identity == identity {
                 return (known.raw, known.meta, known.rendering, identity)
             }
-            let (raw, meta) = try readRaw(projectPath)
+            let (raw, meta) = try readRaw(carrelDir)
             if let identity { versions.remember(projectPath, Version(identity: identity, raw: raw, meta: meta)) }
             return (raw, meta, nil, identity)
         }
@@ -262,12 +273,6 @@ public enum ProjectFile {
 
         static func of(_ name: [UInt8], in dir: Directory) -> Identity? {
             dir.stat(name).flatMap(Identity.init)
-        }
-
-        static func of(path: [UInt8]) -> Identity? {
-            var st = carrel_stat_t()
-            guard BytePath.withCString(path, { carrel_lstat_at(AT_FDCWD, $0, &st) }) == 0 else { return nil }
-            return Identity(st)
         }
 
         private init?(_ st: carrel_stat_t) {
@@ -333,10 +338,9 @@ public enum ProjectFile {
 
     // MARK: Reading
 
-    static func readRaw(_ projectPath: [UInt8]) throws(Problem) -> ([String: JSONValue], ProjectMetadata) {
-        let path = markerPath(projectPath)
+    static func readRaw(_ carrelDir: Directory) throws(Problem) -> ([String: JSONValue], ProjectMetadata) {
         let bytes: [UInt8]
-        do { bytes = try readFile(path) } catch { throw .sys(error) }
+        do { bytes = try carrelDir.readPlainFile(fileName) } catch { throw .sys(error) }
         let json: JSONValue
         do { json = try JSONParser.parse(bytes) } catch { throw .corrupt(error.reason) }
         guard case .object(let raw) = json else { throw .corrupt("not a JSON object") }
@@ -370,8 +374,7 @@ public enum ProjectFile {
     /// is a plain file.
     static func writeSpare(_ bytes: [UInt8], in carrelDir: Directory, overFile: Bool = false) throws(SysError) -> Bool {
         guard overFile || carrelDir.stat(fileName)?.type == 1 else { return false }
-        let fd = BytePath.withCString(spareName) { openat(carrelDir.fd, $0, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644) }
-        guard fd >= 0 else { return false }
+        guard let fd = try? carrelDir.openPlainFile(spareName, O_RDWR, create: true) else { return false }
         defer { close(fd) }
         // A spare hard-linked to project.json would make this an in-place write of project.json.
         var st = stat()
@@ -438,8 +441,11 @@ public enum ProjectFile {
     /// about to go in. Nil when it is missing or unreadable; it is only ever
     /// a hint.
     public static func readSpare(_ projectPath: [UInt8]) -> ProjectMetadata? {
-        let path = BytePath.join(BytePath.join(projectPath, directoryName), spareName)
-        guard let bytes = try? readFile(path), let json = try? JSONParser.parse(bytes),
+        (try? carrelFolder(projectPath)).flatMap(readSpare(in:))
+    }
+
+    static func readSpare(in carrelDir: Directory) -> ProjectMetadata? {
+        guard let bytes = try? carrelDir.readPlainFile(spareName), let json = try? JSONParser.parse(bytes),
               case .object(let raw) = json else { return nil }
         return try? decode(raw)
     }
@@ -449,7 +455,8 @@ public enum ProjectFile {
     /// Without `sync`, the caller fsyncs the folder.
     static func writeByRename(_ bytes: [UInt8], in carrelDir: Directory, sync: Bool) throws(SysError) {
         let tmp = Array("\(tempPrefix)\(getpid())-\(Clock.nowMs())".utf8)
-        let fd = BytePath.withCString(tmp) { openat(carrelDir.fd, $0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
+        let flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC
+        let fd = BytePath.withCString(tmp) { openat(carrelDir.fd, $0, flags, 0o644) }
         guard fd >= 0 else { throw SysError("create", BytePath.display(BytePath.join(carrelDir.path, tmp))) }
         var ok = true
         bytes.withUnsafeBytes { buf in

@@ -81,11 +81,19 @@ public enum Scanner {
         return made
     }
 
-    /// Whether `path/.carrel/project.json` exists: the project marker.
+    /// Whether `path` is marked as a project: `.carrel/project.json`
+    /// exists, whatever it is. A `.carrel` that is not a real folder (a
+    /// link, a file) marks one too, never looked through: such a project
+    /// is shown, and reading it refuses every command, naming what is wrong.
     public static func hasProjectMarker(_ path: [UInt8]) -> Bool {
-        var st = carrel_stat_t()
-        let marker = BytePath.join(BytePath.join(path, Array(".carrel".utf8)), Array("project.json".utf8))
-        return BytePath.withCString(marker) { carrel_lstat_at(AT_FDCWD, $0, &st) } == 0 && st.type == 1
+        let carrel = BytePath.join(path, Array(".carrel".utf8))
+        guard let st = stat(carrel) else { return false }
+        guard st.type == 2 else { return true }
+        let fd = BytePath.withCString(carrel) { open($0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
+        guard fd >= 0 else { return true }
+        defer { close(fd) }
+        var marker = carrel_stat_t()
+        return BytePath.withCString(Array("project.json".utf8)) { carrel_lstat_at(fd, $0, &marker) } == 0
     }
 
     /// lstat of an absolute path.

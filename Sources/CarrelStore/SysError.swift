@@ -1,3 +1,4 @@
+import CarrelModel
 import Glibc
 
 /// A failed system call: which call, on what, and errno.
@@ -5,6 +6,14 @@ public struct SysError: Error, Sendable, Equatable, CustomStringConvertible {
     public let code: Int32
     public let operation: String
     public let path: String
+    /// Why Carrel refused before asking the kernel, when it did.
+    public var refusal: Refusal?
+
+    /// What Carrel found where it keeps a file or folder of its own.
+    public enum Refusal: Sendable, Equatable {
+        case wrongKind(found: FoundKind, expected: FoundKind)
+        case tooLarge(limit: Int)
+    }
 
     public init(_ operation: String, _ path: String, code: Int32 = errno) {
         self.code = code
@@ -12,7 +21,18 @@ public struct SysError: Error, Sendable, Equatable, CustomStringConvertible {
         self.path = path
     }
 
-    public var message: String { String(cString: strerror(code)) }
+    public init(_ operation: String, _ path: String, refusal: Refusal) {
+        self.init(operation, path, code: EINVAL)
+        self.refusal = refusal
+    }
+
+    public var message: String {
+        switch refusal {
+        case .wrongKind(let found, let expected)?: return "\(found) where \(expected) belongs"
+        case .tooLarge(let limit)?: return "larger than \(limit) bytes"
+        case nil: return String(cString: strerror(code))
+        }
+    }
     public var description: String { "\(operation) \(path): \(message)" }
 }
 

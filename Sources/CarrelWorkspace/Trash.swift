@@ -65,9 +65,7 @@ extension Workspace {
 
     func moveToTrash(_ entry: Entry, _ project: Project, _ library: Library) throws(Failure) -> Outcome {
         if project.trash == nil { repair(project, in: library) }
-        guard let trash = project.trash, let parent = entry.parent else {
-            throw Failure(.notFound, .notFound(path: BytePath.display(project.root.path) + "/Trash"))
-        }
+        guard let trash = project.trash, let parent = entry.parent else { throw noFolder(.trash, in: project) }
         let original = (entry.components(below: project.root) ?? [entry.name]).map(\.string).joined(separator: "/")
         let (from, to) = try open(parent, trash, in: library)
         let oldPath = entry.path
@@ -76,13 +74,23 @@ extension Workspace {
         // spare before the move, so whichever half a crash keeps, the next
         // open can tell where the item came from.
         var moved = FreeNameMove.noFreeName
+        var unrecorded: ProjectFile.Problem?
         try withProjectLock(project) { lock throws(ProjectFile.Problem) in
+            let record = ProjectMetadata.TrashRecord(originalPath: original, deleted: Clock.nowMs())
             moved = try moveUnderFreeName(entry, base: entry.name.string, from: from, into: trash, to) { name throws(ProjectFile.Problem) in
-                try lock.stage(trash: name, .init(originalPath: original, deleted: Clock.nowMs()))
+                try lock.stage(trash: name, record)
             }
-            if case .moved(_, let staged) = moved {
-                project.metadata = try commitAfterMove(staged, lock, project, syncing: [to, from])
+            if case .moved(let newName, let staged) = moved {
+                do throws(ProjectFile.Problem) {
+                    project.metadata = try commitAfterMove(staged, lock, project, syncing: [to, from])
+                } catch {
+                    if undoMove(newName.bytes, from: to, back: from, as: entry.name.bytes) { unrecorded = error }
+                }
             }
+        }
+        if let unrecorded {
+            throw Failure(.io, .trashRecordNotWritten(name: entry.name.string, path: Self.projectFile(project),
+                                                      detail: Self.detail(of: unrecorded)))
         }
         switch moved {
         case .failed(let error): throw failure(for: error, name: entry.name.string)
@@ -110,7 +118,12 @@ extension Workspace {
                 refused = error  // The staged version stays unused in the spare.
                 return
             }
-            project.metadata = try commitAfterMove(staged, lock, project, syncing: [dir])
+            do throws(ProjectFile.Problem) {
+                project.metadata = try commitAfterMove(staged, lock, project, syncing: [dir])
+            } catch {
+                // Refused even that, the rename stands without its record, as after a crash between the two.
+                if undoMove(Array(name.utf8), from: dir, back: dir, as: entry.name.bytes) { throw error }
+            }
         }
         if let refused, let parent = entry.parent { throw failure(for: refused, target: name, in: parent, library) }
     }
@@ -149,22 +162,57 @@ extension Workspace {
     }
 
     /// Puts a staged project.json in place once its item has moved, and
-    /// makes both durable with one wait. The move already happened, so a
-    /// record that cannot be put in place is logged, not thrown: the item
-    /// is where the writer asked, and the next open adopts the record from
-    /// the spare.
+    /// makes both durable with one wait. A record that cannot be put in
+    /// place is thrown: the caller undoes the move, since an item whose
+    /// record lives nowhere but in memory would lose where it came from.
     func commitAfterMove(_ staged: ProjectFile.Lock.Staged?, _ lock: ProjectFile.Lock, _ project: Project,
                          syncing folders: [Directory]) throws(ProjectFile.Problem) -> ProjectMetadata {
         guard let staged else {
             Directory.sync(folders)
             return project.metadata
         }
+        return try lock.commit(staged, alsoSyncing: folders)
+    }
+
+    /// Moves an item back where it was, after its record could not be
+    /// written. False, logged, when even that is refused: the item then
+    /// stays where it went, once, as if the record had been written, and
+    /// the next open repairs what it can (as after a crash there).
+    func undoMove(_ name: [UInt8], from: Directory, back to: Directory, as oldName: [UInt8]) -> Bool {
         do {
-            return try lock.commit(staged, alsoSyncing: folders)
+            try from.move(name, to: to, as: oldName)
+            Directory.sync(from, to)
+            return true
         } catch {
-            log("could not update \(BytePath.display(ProjectFile.markerPath(project.root.path))) after a move: \(error); the next open repairs it")
-            return staged.meta
+            let path = BytePath.display(BytePath.join(from.path, name))
+            log("could not move \(path) back after its record failed: \(error); it stays there without its record")
+            return false
         }
+    }
+
+    static func projectFile(_ project: Project) -> String {
+        BytePath.display(ProjectFile.markerPath(project.root.path))
+    }
+
+    /// What went wrong with project.json, for a sentence that already names it.
+    static func detail(of problem: ProjectFile.Problem) -> String {
+        switch problem {
+        case .sys(let e): return e.message
+        case .corrupt(let detail): return detail
+        case .unsupportedVersion(let v): return "format version \(v)"
+        }
+    }
+
+    /// Why a project lacks one of its permanent folders: what is at its
+    /// name instead (a link, a file, a pipe), or nothing.
+    func noFolder(_ role: FolderRole, in project: Project) -> Failure {
+        let name = project.type.folder(role).flatMap { project.metadata.path(of: $0) } ?? role.rawValue
+        let path = BytePath.display(project.root.path) + "/" + name
+        if let dir = try? Directory.open(project.root.path), let found = dir.kind(of: Array(name.utf8)),
+           found != .folder {
+            return Failure(.io, .unusableEntry(path: path, found: found, expected: .folder))
+        }
+        return Failure(.notFound, .notFound(path: path))
     }
 
     /// Runs `body` holding the project's lock, mapping its problems to failures.
@@ -199,9 +247,13 @@ extension Workspace {
         guard let project = library.project(containing: entry) else {
             throw Failure(.notInTrash, .noRestoreInPlainTree(name: entry.name.string))
         }
+        // A Trash that is not a real, readable folder is refused, not taken
+        // for an empty one: emptying it would drop every record.
+        guard let trash = project.trash else { throw noFolder(.trash, in: project) }
+        if trash.unreadable { _ = try open(trash, in: library) }
         var changes: [Change] = []
         var count = 0
-        for item in project.trash?.sortedChildren(.byName) ?? [] {
+        for item in trash.sortedChildren(.byName) {
             let o = try deleteForever(item, project, library)
             changes += o.changes
             count += 1
@@ -242,10 +294,29 @@ extension Workspace {
         var components = (record?.originalPath ?? top.name.string).split(separator: "/").map(String.init)
         components.removeAll { $0.isEmpty || $0 == "." || $0 == ".." }
         if components.isEmpty { components = [top.name.string] }
+        // A record names folders the writer never typed: one Carrel could
+        // not make (hidden, `.carrel`, control characters) makes the record
+        // unusable, which is said as such rather than as a naming rule.
+        if let record, components.contains(where: { (try? NameRules.validate($0)) == nil }) {
+            throw Failure(.io, .unusableTrashRecord(name: top.name.string, origin: Self.printable(record.originalPath)))
+        }
         let inner = entry.components(below: top) ?? []
         let originalName = inner.isEmpty ? components.removeLast() : entry.name.string
         if !inner.isEmpty { components += inner.dropLast().map(\.string) }
 
+        var created: [Entry] = []
+        do {
+            return try restore(entry, top: top, from: parent, into: components, as: originalName, project, library,
+                               created: &created)
+        } catch {
+            removeCreatedFolders(created, library)
+            throw error
+        }
+    }
+
+    private func restore(_ entry: Entry, top: Entry, from parent: Entry, into components: [String],
+                         as originalName: String, _ project: Project, _ library: Library,
+                         created: inout [Entry]) throws(Failure) -> Outcome {
         var changes: [Change] = []
         var destination = project.root
         for c in components {
@@ -253,9 +324,15 @@ extension Workspace {
                 destination = existing
                 continue
             }
+            // A permanent folder replaced by a link or a file is said to be that, not a name clash.
+            if destination === project.root, destination.clash(with: c) != nil,
+               let role = project.type.directories.first(where: { project.metadata.path(of: $0) == c })?.role {
+                throw noFolder(role, in: project)
+            }
             let made = try newFolder(in: .entry(destination, library), name: c)
             changes += made.changes
             guard case .item(.entry(let e, _)) = made.result else { break }
+            created.append(e)
             destination = e
         }
         let (from, to) = try open(parent, destination, in: library)
@@ -263,39 +340,94 @@ extension Workspace {
         let wasTop = entry === top
         let topName = top.name.string
         var moved = FreeNameMove.noFreeName
+        var unrecorded: ProjectFile.Problem?
         // Move and record drop under one lock, as for a delete (see `moveToTrash`).
         try withProjectLock(project) { lock throws(ProjectFile.Problem) in
             let staged = wasTop ? try lock.stage(trash: topName, nil) : nil
             moved = try moveUnderFreeName(entry, base: originalName, from: from, into: destination, to) { _ throws(ProjectFile.Problem) in staged }
-            if case .moved(_, let staged) = moved {
-                project.metadata = try commitAfterMove(staged, lock, project, syncing: [to, from])
+            if case .moved(let newName, let staged) = moved {
+                do throws(ProjectFile.Problem) {
+                    project.metadata = try commitAfterMove(staged, lock, project, syncing: [to, from])
+                } catch {
+                    if undoMove(newName.bytes, from: to, back: from, as: entry.name.bytes) { unrecorded = error }
+                }
             }
+        }
+        if let unrecorded {
+            throw Failure(.io, .restoreNotRecorded(name: entry.name.string, path: Self.projectFile(project),
+                                                   detail: Self.detail(of: unrecorded)))
         }
         switch moved {
         case .failed(let error): throw failure(for: error, name: entry.name.string)
         case .noFreeName: throw Failure(.conflict, .appeared(name: originalName, parent: destination.name.string))
         case .moved(let newName, _): entry.move(to: destination, as: newName)
         }
+        created = []
         changes.append(Change(.moved, entry.path, from: oldPath))
         let into = project.permanentFolder(for: destination)?.title ?? Localized(en: destination.name.string, fr: destination.name.string)
         return Outcome(result: .item(.entry(entry, library)), changes: changes, report: .restored(name: entry.name.string, to: into))
     }
 
+    /// Removes the folders a refused restore made for the item's origin,
+    /// deepest first, each only while still empty: the refusal says
+    /// nothing was changed.
+    func removeCreatedFolders(_ created: [Entry], _ library: Library) {
+        for folder in created.reversed() {
+            guard let parent = folder.parent, folder.children.isEmpty,
+                  let dir = try? open(parent, in: library) else { continue }
+            do {
+                try dir.removeEmptyDirectory(folder.name.bytes)
+                dir.sync()
+            } catch {
+                log("could not remove \(BytePath.display(folder.path)), made for a refused restore: \(error)")
+                continue
+            }
+            parent.remove(folder)
+            watching?.unwatchTree(folder)
+            folder.dismantle()
+        }
+    }
+
+    /// A record's text for a message: control characters are spelled out, never sent to a terminal.
+    static func printable(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if scalar.properties.generalCategory == .control {
+                out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// `.carrel/purge`, made when missing. A link or anything else there is
+    /// refused: everything in it gets deleted.
     func purgeDirectory(_ project: Project) throws(Failure) -> Directory {
         do {
-            let carrel = try Directory.open(BytePath.join(project.root.path, ProjectFile.directoryName))
+            let carrel = try ProjectFile.carrelFolder(project.root.path)
             if !carrel.exists(Self.purgeDirectory) { try carrel.makeDirectory(Self.purgeDirectory) }
-            return try carrel.subdirectory(Self.purgeDirectory)
+            return try carrel.realSubdirectory(Self.purgeDirectory)
         } catch {
             throw failure(for: error)
         }
     }
 
     /// Finishes deletions a crash interrupted. Everything in `.carrel/purge`
-    /// was confirmed for deletion and already left the Trash.
+    /// was confirmed for deletion and already left the Trash. Only a real
+    /// folder, opened without following links from the project's, is emptied.
     func finishPurges(_ project: Project) {
         let path = BytePath.join(BytePath.join(project.root.path, ProjectFile.directoryName), Self.purgeDirectory)
-        guard let purge = try? Directory.open(path), let items = try? purge.list(), !items.isEmpty else { return }
+        let purge: Directory
+        do {
+            let carrel = try ProjectFile.carrelFolder(project.root.path)
+            guard carrel.exists(Self.purgeDirectory) else { return }
+            purge = try carrel.realSubdirectory(Self.purgeDirectory)
+        } catch {
+            log("repair: left \(BytePath.display(path)) alone: \(error)")
+            return
+        }
+        guard let items = try? purge.list(), !items.isEmpty else { return }
         for (name, _) in items {
             do { try purge.removeTree(name) } catch { log("repair: could not finish deleting \(BytePath.display(path))/\(BytePath.display(name)): \(error)") }
         }

@@ -137,6 +137,8 @@ public final class Workspace {
         // another process is about to honour is never dropped.
         guard let trashName = project.type.folder(.trash).flatMap({ project.metadata.path(of: $0) }) else { return }
         let trashPath = BytePath.join(rootPath, Array(trashName.utf8))
+        // A Trash that is not a real folder says nothing of which items are in it.
+        guard dir.kind(of: Array(trashName.utf8)) == .folder else { return }
         func missing(_ name: String) -> Bool { Scanner.stat(BytePath.join(trashPath, Array(name.utf8))) == nil }
         let unrecorded = Set((project.trash?.children.keys.map(\.string) ?? []).filter { project.metadata.trash[$0] == nil })
         let adoptable = unrecorded.isEmpty ? [:] : (ProjectFile.readSpare(rootPath)?.trash ?? [:]).filter { unrecorded.contains($0.key) }
@@ -240,6 +242,12 @@ public final class Workspace {
 
     /// Maps a refused system call to what the writer reads.
     func failure(for e: SysError, name: String? = nil) -> Failure {
+        switch e.refusal {
+        case .wrongKind(let found, let expected)?:
+            return Failure(.io, .unusableEntry(path: e.path, found: found, expected: expected))
+        case .tooLarge(let limit)?: return Failure(.io, .projectFileTooLarge(path: e.path, limit: limit))
+        case nil: break
+        }
         switch e.code {
         case EEXIST, ENOTEMPTY: return Failure(.conflict, .conflict(path: e.path))
         case ENOENT: return Failure(.notFound, .notFound(path: e.path))

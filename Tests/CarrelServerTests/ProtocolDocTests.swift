@@ -79,6 +79,10 @@ final class ProtocolDocTests: XCTestCase {
             .outsideWorkspace(uri: "\u{1}"), .intoItself(name: "\u{1}"), .notInTrash(name: "\u{1}"), .cancelled, .conflict(path: "\u{1}"), .appeared(name: "\u{1}", parent: "\u{1}"),
             .unsupportedVersion(path: "\u{1}", version: 9, known: 1), .io(path: "\u{1}", detail: "\u{1}"),
             .invalidParam(field: "\u{1}", expected: "a string", found: "number"),
+            .unusableEntry(path: "\u{1}", found: .pipe, expected: .file),
+            .unusableEntry(path: "\u{1}", found: .link, expected: .folder), .projectFileTooLarge(path: "\u{1}", limit: 1 << 24),
+            .trashRecordNotWritten(name: "\u{1}", path: "\u{1}", detail: "\u{1}"),
+            .restoreNotRecorded(name: "\u{1}", path: "\u{1}", detail: "\u{1}"), .unusableTrashRecord(name: "\u{1}", origin: "\u{1}"),
         ]
         return samples.map { m in
             let text = m.text(.english)
