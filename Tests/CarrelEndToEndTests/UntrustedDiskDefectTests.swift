@@ -28,11 +28,12 @@ final class UntrustedDiskDefectTests: XCTestCase {
     func reason(_ r: JSONValue) -> String? { r["error"]?["data"]?["reason"]?.stringValue }
     func message(_ r: JSONValue) -> String { r["error"]?["message"]?.stringValue ?? "" }
 
-    /// `carrel ARGS` as a shell user runs it: exit status and stderr, killed after `timeout`.
-    func cli(_ arguments: [String], timeout: TimeInterval = 10) throws -> (status: Int32?, stderr: String) {
+    /// `carrel ARGS --library LIBRARY` as a shell user runs it: exit status
+    /// and stderr, killed after `timeout`.
+    func cli(_ arguments: [String], library: String, timeout: TimeInterval = 10) throws -> (status: Int32?, stderr: String) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: ProcessClient.binary)
-        p.arguments = arguments
+        p.arguments = arguments + ["--library", library]
         if home == nil { home = try Fixture() }
         p.environment = environment
         let err = Pipe()
@@ -59,7 +60,7 @@ final class UntrustedDiskDefectTests: XCTestCase {
           P/.carrel/purge -> \(outside.path)
           """)
         let before = fingerprint(outside.path)
-        let r = try cli(["tree", fx.path])
+        let r = try cli(["tree"], library: fx.path)
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertEqual(fingerprint(outside.path), before, "opening the library deleted nothing through the link")
     }
@@ -72,7 +73,7 @@ final class UntrustedDiskDefectTests: XCTestCase {
           P/.carrel -> \(outside.path)
           """)
         let before = fingerprint(outside.path)
-        let r = try cli(["rm", fx.path + "/P/a.md"])
+        let r = try cli(["rm", fx.path + "/P/a.md"], library: fx.path)
         XCTAssertNotEqual(r.status, 0)
         XCTAssertTrue(r.stderr.contains(fx.path + "/P/.carrel is a symbolic link"), r.stderr)
         XCTAssertEqual(fingerprint(outside.path), before, "no record, lock or spare was written outside")
@@ -97,7 +98,7 @@ final class UntrustedDiskDefectTests: XCTestCase {
           i=0; while touch '\(lib)/.inode-'$i 2>/dev/null; do i=$((i+1)); done; rm '\(lib)/.inode-0'
           """
         XCTAssertEqual(Fixture.sh(setup), 0)
-        let r = try cli(["rm", lib + "/P/a.md"])
+        let r = try cli(["rm", lib + "/P/a.md"], library: lib)
         XCTAssertEqual(r.status, 1, r.stderr)
         XCTAssertTrue(r.stderr.contains("could not record where “a.md” came from"), r.stderr)
         XCTAssertTrue(r.stderr.contains("No space left on device"), r.stderr)
@@ -107,7 +108,7 @@ final class UntrustedDiskDefectTests: XCTestCase {
         XCTAssertEqual(try projectFile(), #"{"type":"blank"}"#)
         // With room again, the same delete records where the file came from.
         _ = Fixture.sh("rm -f '\(lib)'/.inode-*")
-        XCTAssertEqual(try cli(["rm", lib + "/P/a.md"]).status, 0)
+        XCTAssertEqual(try cli(["rm", lib + "/P/a.md"], library: lib).status, 0)
         let json = try JSONParser.parse(Array(try projectFile().utf8))
         XCTAssertEqual(json["trash"]?["a.md"]?["from"], "a.md")
     }
@@ -126,7 +127,7 @@ final class UntrustedDiskDefectTests: XCTestCase {
           i=0; while touch '\(lib)/.inode-'$i 2>/dev/null; do i=$((i+1)); done; rm '\(lib)/.inode-0'
           """
         XCTAssertEqual(Fixture.sh(setup), 0)
-        let r = try cli(["restore", lib + "/P/Trash/a.md"])
+        let r = try cli(["restore", lib + "/P/Trash/a.md"], library: lib)
         XCTAssertEqual(r.status, 1, r.stderr)
         XCTAssertTrue(r.stderr.contains("so “a.md” stays in the Trash. Nothing was changed."), r.stderr)
         XCTAssertEqual(try String(contentsOfFile: lib + "/P/Trash/a.md", encoding: .utf8), "keep me", "the move was undone")
