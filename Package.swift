@@ -19,35 +19,50 @@ let package = Package(
         .target(name: "CCarrelSys"),
         .target(name: "CarrelJSON", swiftSettings: releaseSpeed, linkerSettings: [.linkedLibrary("m")]),
         .target(name: "CarrelModel", swiftSettings: releaseSpeed),
-        .target(name: "CarrelStore", dependencies: ["CarrelModel", "CarrelJSON", "CCarrelSys"], swiftSettings: releaseSpeed),
+        .target(
+            name: "CarrelStore", dependencies: ["CarrelModel", "CarrelJSON", "CCarrelSys"], swiftSettings: releaseSpeed),
         .target(name: "CarrelWorkspace", dependencies: ["CarrelModel", "CarrelStore"], swiftSettings: releaseSpeed),
         .target(name: "CarrelProtocol", dependencies: ["CarrelJSON"], swiftSettings: releaseSpeed),
-        .target(name: "CarrelServer", dependencies: ["CarrelProtocol", "CarrelWorkspace", "CarrelModel", "CarrelJSON"], swiftSettings: releaseSpeed),
+        .target(
+            name: "CarrelServer", dependencies: ["CarrelProtocol", "CarrelWorkspace", "CarrelModel", "CarrelJSON"],
+            swiftSettings: releaseSpeed),
         // The one client of a real `carrel lsp` over pipes, for the tests, the benchmark and the crash harness.
         .target(name: "CarrelClient", dependencies: ["CarrelJSON", "CarrelProtocol"]),
         // One seeded generator, so a generated library or a random run replays exactly.
         .target(name: "CarrelRandom"),
-        .executableTarget(name: "carrel", dependencies: ["CarrelServer", "CarrelWorkspace", "CarrelModel", "CarrelJSON", "CCarrelSys"]),
+        .executableTarget(
+            name: "carrel",
+            dependencies: ["CarrelServer", "CarrelWorkspace", "CarrelModel", "CarrelJSON", "CCarrelSys"]),
         // Drives the real `carrel lsp` over pipes on a synthetic library and reports timings.
         // It depends on `carrel` only so that `swift run carrel-bench` builds the server it runs.
-        .executableTarget(name: "carrel-bench",
-                          dependencies: ["carrel", "CarrelClient", "CarrelRandom", "CarrelJSON", "CarrelProtocol", "CCarrelSys"]),
+        .executableTarget(
+            name: "carrel-bench",
+            dependencies: ["carrel", "CarrelClient", "CarrelRandom", "CarrelJSON", "CarrelProtocol", "CCarrelSys"]),
         // Kills the real `carrel lsp` mid-operation, over and over, and checks nothing was lost.
-        .executableTarget(name: "carrel-torture", dependencies: ["CarrelClient", "CarrelRandom", "CarrelJSON", "CarrelProtocol"]),
+        .executableTarget(
+            name: "carrel-torture", dependencies: ["CarrelClient", "CarrelRandom", "CarrelJSON", "CarrelProtocol"]),
 
         // Shared by the test targets: fixture trees, the in-process and stdio test clients.
-        .target(name: "CarrelTestSupport", dependencies: ["CarrelServer", "CarrelClient", "CarrelJSON", "CarrelProtocol"],
-                path: "Tests/CarrelTestSupport"),
+        .target(
+            name: "CarrelTestSupport", dependencies: ["CarrelServer", "CarrelClient", "CarrelJSON", "CarrelProtocol"],
+            path: "Tests/CarrelTestSupport"),
 
         .testTarget(name: "CarrelJSONTests", dependencies: ["CarrelJSON"]),
         .testTarget(name: "CarrelModelTests", dependencies: ["CarrelModel"]),
-        .testTarget(name: "CarrelStoreTests", dependencies: ["CarrelStore", "CarrelModel", "CCarrelSys", "CarrelRandom", "CarrelTestSupport"]),
-        .testTarget(name: "CarrelWorkspaceTests", dependencies: ["CarrelWorkspace", "CarrelStore", "CarrelModel", "CarrelTestSupport"]),
+        .testTarget(
+            name: "CarrelStoreTests",
+            dependencies: ["CarrelStore", "CarrelModel", "CCarrelSys", "CarrelRandom", "CarrelTestSupport"]),
+        .testTarget(
+            name: "CarrelWorkspaceTests",
+            dependencies: ["CarrelWorkspace", "CarrelStore", "CarrelModel", "CarrelTestSupport"]),
         .testTarget(name: "CarrelProtocolTests", dependencies: ["CarrelProtocol", "CarrelJSON"]),
-        .testTarget(name: "CarrelServerTests", dependencies: ["CarrelServer", "CarrelProtocol", "CarrelJSON", "CarrelModel", "CarrelTestSupport"]),
+        .testTarget(
+            name: "CarrelServerTests",
+            dependencies: ["CarrelServer", "CarrelProtocol", "CarrelJSON", "CarrelModel", "CarrelTestSupport"]),
         // Holds the module map of Sources/ARCHITECTURE.md; reads files as text, so it depends on nothing.
         .testTarget(name: "ArchitectureTests"),
-        .testTarget(name: "CarrelEndToEndTests", dependencies: ["carrel", "CarrelJSON", "CarrelProtocol", "CarrelTestSupport"]),
+        .testTarget(
+            name: "CarrelEndToEndTests", dependencies: ["carrel", "CarrelJSON", "CarrelProtocol", "CarrelTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

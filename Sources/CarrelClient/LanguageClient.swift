@@ -40,15 +40,16 @@ public final class LanguageClient: @unchecked Sendable {
         self.process = process
         let state = State()
         self.state = state
-        let handle = other ?? { [weak process] m in
-            guard m["method"] != nil else { return }
-            if let id = m["id"] {
-                state.countConfirmation()
-                process?.send(["jsonrpc": "2.0", "id": id, "result": ["title": "Delete"]])
-            } else {
-                state.keep(m)
+        let handle =
+            other ?? { [weak process] m in
+                guard m["method"] != nil else { return }
+                if let id = m["id"] {
+                    state.countConfirmation()
+                    process?.send(["jsonrpc": "2.0", "id": id, "result": ["title": "Delete"]])
+                } else {
+                    state.keep(m)
+                }
             }
-        }
         Thread.detachNewThread {
             var framer = MessageFramer()
             while process.read(into: &framer) {

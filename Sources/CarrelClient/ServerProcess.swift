@@ -40,8 +40,10 @@ public final class ServerProcess: @unchecked Sendable {
     /// `environment` is the child's whole environment (see `inheriting`).
     /// `launcher` runs the binary through another program, e.g.
     /// `["/usr/bin/setpriv", "--reuid=65534", ...]` to drop root.
-    public init(binary: String, arguments: [String] = ["lsp"], environment: [String: String],
-                launcher: [String] = [], errors: ErrorOutput = .discard) throws {
+    public init(
+        binary: String, arguments: [String] = ["lsp"], environment: [String: String],
+        launcher: [String] = [], errors: ErrorOutput = .discard
+    ) throws {
         let program = launcher.first ?? binary
         let argv = launcher + [binary] + arguments
         Self.spawnLock.lock()

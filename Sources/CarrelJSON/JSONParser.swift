@@ -207,7 +207,8 @@ private struct Cursor {
     func wellFormedSequence() throws(JSONParseError) -> Int {
         let lead = buf[i]
         let length: Int
-        var low: UInt8 = 0x80, high: UInt8 = 0xBF
+        var low: UInt8 = 0x80
+        var high: UInt8 = 0xBF
         switch lead {
         case 0xC2...0xDF: length = 2
         case 0xE0: length = 3; low = 0xA0  // below is overlong
@@ -219,7 +220,7 @@ private struct Cursor {
         default: throw fail("invalid UTF-8 in a string (byte 0x\(String(lead, radix: 16, uppercase: true)))")
         }
         guard i + length <= buf.count, (low...high).contains(buf[i + 1]),
-              (2..<length).allSatisfy({ buf[i + $0] & 0xC0 == 0x80 })
+            (2..<length).allSatisfy({ buf[i + $0] & 0xC0 == 0x80 })
         else { throw fail("invalid UTF-8 in a string (a truncated or overlong sequence, or a surrogate)") }
         return length
     }
@@ -239,7 +240,9 @@ private struct Cursor {
         let start = i
         var isInteger = true
         if buf[i] == UInt8(ascii: "-") { i += 1 }
-        guard i < buf.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(buf[i]) else { throw fail("invalid number") }
+        guard i < buf.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(buf[i]) else {
+            throw fail("invalid number")
+        }
         if buf[i] == UInt8(ascii: "0") {
             i += 1
         } else {

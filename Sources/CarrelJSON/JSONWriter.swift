@@ -86,8 +86,11 @@ public struct JSONWriter {
         beginItem()
         if v < 0 { bytes.append(UInt8(ascii: "-")) }
         var m = v.magnitude
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var digits:
+            (
+                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8
+            ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         var n = 0
         withUnsafeMutableBytes(of: &digits) { d in
             repeat {
@@ -109,7 +112,11 @@ public struct JSONWriter {
     public mutating func double(_ v: Double) {
         beginItem()
         if v.isFinite {
-            if v.rounded() == v, abs(v) < 1e15 { bytes.append(contentsOf: String(Int(v)).utf8) } else { bytes.append(contentsOf: "\(v)".utf8) }
+            if v.rounded() == v, abs(v) < 1e15 {
+                bytes.append(contentsOf: String(Int(v)).utf8)
+            } else {
+                bytes.append(contentsOf: "\(v)".utf8)
+            }
         } else {
             bytes.append(contentsOf: "null".utf8)
         }

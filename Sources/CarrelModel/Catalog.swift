@@ -44,8 +44,9 @@ public struct PermanentFolder: Sendable, Hashable {
     public var isVirtual: Bool { diskName == nil }
 
     static func directory(_ role: String, _ en: String, fr: String, icon: String) -> PermanentFolder {
-        PermanentFolder(role: FolderRole(rawValue: role), title: Localized(en: en, fr: fr), icon: icon,
-                        contents: .directory(name: en), newFilesGoTo: nil)
+        PermanentFolder(
+            role: FolderRole(rawValue: role), title: Localized(en: en, fr: fr), icon: icon,
+            contents: .directory(name: en), newFilesGoTo: nil)
     }
 }
 
@@ -58,7 +59,9 @@ extension FolderRole {
 extension PermanentFolder {
     public static let allOfWriting = PermanentFolder(
         role: .all, title: Localized(en: "All", fr: "Tout"), icon: "globe",
-        contents: .filesOf([.draft, FolderRole(rawValue: "ready"), FolderRole(rawValue: "setAside"), FolderRole(rawValue: "published")]),
+        contents: .filesOf([
+            .draft, FolderRole(rawValue: "ready"), FolderRole(rawValue: "setAside"), FolderRole(rawValue: "published"),
+        ]),
         newFilesGoTo: .draft)
     public static let allOfProject = PermanentFolder(
         role: .all, title: Localized(en: "All", fr: "Tout"), icon: "globe", contents: .wholeProject, newFilesGoTo: nil)
@@ -96,7 +99,9 @@ public struct Section: Sendable, Hashable {
         self.folders = folders
     }
 
-    static let writing: [PermanentFolder] = [.allOfWriting, .draft, .ready, .setAside, .published, .collections, .submissions, .research]
+    static let writing: [PermanentFolder] = [
+        .allOfWriting, .draft, .ready, .setAside, .published, .collections, .submissions, .research,
+    ]
     static let trash = Section("TRASH", fr: "CORBEILLE", [.trash])
 }
 
@@ -110,30 +115,44 @@ public struct ProjectType: Sendable, Hashable, CustomStringConvertible {
 
     /// Every project type. Each ends with the TRASH section.
     public static let all: [ProjectType] = [
-        ProjectType(id: "blank", title: Localized(en: "Blank", fr: "Vierge"), sections: [
-            Section("BLANK", fr: "VIERGE", [.allOfProject]),
-            Section.trash,
-        ]),
-        ProjectType(id: "poetry", title: Localized(en: "Poetry", fr: "Poésie"), sections: [
-            Section("YOUR POETRY", fr: "VOS POÈMES", Section.writing),
-            Section("PUBLICATIONS", fr: "PUBLICATIONS", [.magazines, .competitions, .commissions, .other]),
-            Section.trash,
-        ]),
-        ProjectType(id: "shortStory", title: Localized(en: "Short Story", fr: "Nouvelle"), sections: [
-            Section("YOUR STORIES", fr: "VOS NOUVELLES", Section.writing),
-            Section("PUBLICATIONS", fr: "PUBLICATIONS", [.magazines, .competitions, .commissions, .other]),
-            Section.trash,
-        ]),
-        ProjectType(id: "novel", title: Localized(en: "Novel", fr: "Roman"), sections: [
-            Section("YOUR NOVEL", fr: "VOTRE ROMAN", [.novel, .chapters, .scenes, .characters, .locations, .setAside, .research]),
-            Section("PUBLICATIONS", fr: "PUBLICATIONS", [.competitions, .commissions, .other]),
-            Section.trash,
-        ]),
-        ProjectType(id: "script", title: Localized(en: "Script", fr: "Scénario"), sections: [
-            Section("YOUR SCRIPT", fr: "VOTRE SCÉNARIO", [.script, .acts, .scenes, .characters, .locations, .setAside, .research]),
-            Section("PUBLICATIONS", fr: "PUBLICATIONS", [.competitions, .commissions, .other]),
-            Section.trash,
-        ]),
+        ProjectType(
+            id: "blank", title: Localized(en: "Blank", fr: "Vierge"),
+            sections: [
+                Section("BLANK", fr: "VIERGE", [.allOfProject]),
+                Section.trash,
+            ]),
+        ProjectType(
+            id: "poetry", title: Localized(en: "Poetry", fr: "Poésie"),
+            sections: [
+                Section("YOUR POETRY", fr: "VOS POÈMES", Section.writing),
+                Section("PUBLICATIONS", fr: "PUBLICATIONS", [.magazines, .competitions, .commissions, .other]),
+                Section.trash,
+            ]),
+        ProjectType(
+            id: "shortStory", title: Localized(en: "Short Story", fr: "Nouvelle"),
+            sections: [
+                Section("YOUR STORIES", fr: "VOS NOUVELLES", Section.writing),
+                Section("PUBLICATIONS", fr: "PUBLICATIONS", [.magazines, .competitions, .commissions, .other]),
+                Section.trash,
+            ]),
+        ProjectType(
+            id: "novel", title: Localized(en: "Novel", fr: "Roman"),
+            sections: [
+                Section(
+                    "YOUR NOVEL", fr: "VOTRE ROMAN",
+                    [.novel, .chapters, .scenes, .characters, .locations, .setAside, .research]),
+                Section("PUBLICATIONS", fr: "PUBLICATIONS", [.competitions, .commissions, .other]),
+                Section.trash,
+            ]),
+        ProjectType(
+            id: "script", title: Localized(en: "Script", fr: "Scénario"),
+            sections: [
+                Section(
+                    "YOUR SCRIPT", fr: "VOTRE SCÉNARIO",
+                    [.script, .acts, .scenes, .characters, .locations, .setAside, .research]),
+                Section("PUBLICATIONS", fr: "PUBLICATIONS", [.competitions, .commissions, .other]),
+                Section.trash,
+            ]),
     ]
 
     public static func named(_ id: String) -> ProjectType? { all.first { $0.id == id } }
@@ -171,14 +190,20 @@ public struct SortChoice: Sendable {
 
     public static let all: [SortChoice] = [
         SortChoice(setting: SortSetting(by: .name), title: Localized(en: "Name, A to Z", fr: "Nom, de A à Z")),
-        SortChoice(setting: SortSetting(by: .name, descending: true), title: Localized(en: "Name, Z to A", fr: "Nom, de Z à A")),
-        SortChoice(setting: SortSetting(by: .modified, descending: true),
-                   title: Localized(en: "Date Modified, Newest First", fr: "Date de modification, la plus récente d’abord")),
-        SortChoice(setting: SortSetting(by: .modified),
-                   title: Localized(en: "Date Modified, Oldest First", fr: "Date de modification, la plus ancienne d’abord")),
-        SortChoice(setting: SortSetting(by: .created, descending: true),
-                   title: Localized(en: "Date Created, Newest First", fr: "Date de création, la plus récente d’abord")),
-        SortChoice(setting: SortSetting(by: .created),
-                   title: Localized(en: "Date Created, Oldest First", fr: "Date de création, la plus ancienne d’abord")),
+        SortChoice(
+            setting: SortSetting(by: .name, descending: true), title: Localized(en: "Name, Z to A", fr: "Nom, de Z à A")
+        ),
+        SortChoice(
+            setting: SortSetting(by: .modified, descending: true),
+            title: Localized(en: "Date Modified, Newest First", fr: "Date de modification, la plus récente d’abord")),
+        SortChoice(
+            setting: SortSetting(by: .modified),
+            title: Localized(en: "Date Modified, Oldest First", fr: "Date de modification, la plus ancienne d’abord")),
+        SortChoice(
+            setting: SortSetting(by: .created, descending: true),
+            title: Localized(en: "Date Created, Newest First", fr: "Date de création, la plus récente d’abord")),
+        SortChoice(
+            setting: SortSetting(by: .created),
+            title: Localized(en: "Date Created, Oldest First", fr: "Date de création, la plus ancienne d’abord")),
     ]
 }

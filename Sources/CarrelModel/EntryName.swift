@@ -50,7 +50,8 @@ public struct EntryName: Hashable, Sendable, CustomStringConvertible {
         case (nil, nil):
             // Over the bytes in memory: every child lookup ends here, and
             // iterating two UTF8Views cost about 400 instructions a name.
-            var x = a.string, y = b.string
+            var x = a.string
+            var y = b.string
             return x.withUTF8 { xs in y.withUTF8 { ys in xs.count == ys.count && xs.elementsEqual(ys) } }
         case (let x?, let y?): return x == y
         default: return false

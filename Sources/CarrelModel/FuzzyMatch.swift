@@ -27,6 +27,7 @@ public enum FuzzyMatch {
     }
 
     private static func isBoundary(_ c: UInt8) -> Bool {
-        c == 0x20 || c == UInt8(ascii: "-") || c == UInt8(ascii: "_") || c == UInt8(ascii: ".") || c == UInt8(ascii: "/")
+        c == 0x20 || c == UInt8(ascii: "-") || c == UInt8(ascii: "_") || c == UInt8(ascii: ".")
+            || c == UInt8(ascii: "/")
     }
 }

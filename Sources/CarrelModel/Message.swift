@@ -113,88 +113,130 @@ public enum Message: Sendable, Equatable {
         case .nameHasNul:
             return ("A name cannot contain a NUL character.", "Un nom ne peut pas contenir de caractère NUL.")
         case .nameHasControl:
-            return ("A name cannot contain control characters such as newlines or tabs.",
-                    "Un nom ne peut pas contenir de caractères de contrôle (retour à la ligne, tabulation…).")
+            return (
+                "A name cannot contain control characters such as newlines or tabs.",
+                "Un nom ne peut pas contenir de caractères de contrôle (retour à la ligne, tabulation…)."
+            )
         case .nameIsDots:
             return ("“.” and “..” cannot be used as names.", "« . » et « .. » ne peuvent pas servir de nom.")
         case .nameReserved:
             return ("“.carrel” is reserved for Carrel’s own data.", "« .carrel » est réservé aux données de Carrel.")
         case .nameHidden:
-            return ("A name cannot start with “.”: such files are hidden from the binder.",
-                    "Un nom ne peut pas commencer par « . » : ces fichiers sont cachés du classeur.")
+            return (
+                "A name cannot start with “.”: such files are hidden from the binder.",
+                "Un nom ne peut pas commencer par « . » : ces fichiers sont cachés du classeur."
+            )
         case .nameLooksLikeEditorFile(let name):
-            return ("“\(name)” looks like a file an editor leaves behind (a backup, auto-save or swap file), "
-                        + "and the binder hides those. Choose another name.",
-                    "« \(name) » ressemble à un fichier laissé par un éditeur (copie de sauvegarde, "
-                        + "sauvegarde automatique ou fichier d’échange), que le classeur cache. Choisissez un autre nom.")
+            return (
+                "“\(name)” looks like a file an editor leaves behind (a backup, auto-save or swap file), "
+                    + "and the binder hides those. Choose another name.",
+                "« \(name) » ressemble à un fichier laissé par un éditeur (copie de sauvegarde, "
+                    + "sauvegarde automatique ou fichier d’échange), que le classeur cache. Choisissez un autre nom."
+            )
         case .nameTooLong(let bytes):
-            return ("This name is \(bytes) bytes long in UTF-8; a name may be at most 255 bytes.",
-                    "Ce nom fait \(bytes) octets en UTF-8 ; un nom peut en faire 255 au plus.")
+            return (
+                "This name is \(bytes) bytes long in UTF-8; a name may be at most 255 bytes.",
+                "Ce nom fait \(bytes) octets en UTF-8 ; un nom peut en faire 255 au plus."
+            )
         case .nameTaken(let name, let parent):
-            return ("“\(name)” already exists in “\(parent)” (names ignore case and Unicode spelling).",
-                    "« \(name) » existe déjà dans « \(parent) » (les noms ignorent la casse et la graphie Unicode).")
+            return (
+                "“\(name)” already exists in “\(parent)” (names ignore case and Unicode spelling).",
+                "« \(name) » existe déjà dans « \(parent) » (les noms ignorent la casse et la graphie Unicode)."
+            )
         case .permanentFolder(let name):
-            return ("“\(name)” is a permanent folder: it cannot be renamed, moved or deleted. Its contents can.",
-                    "« \(name) » est un dossier permanent : on ne peut ni le renommer, ni le déplacer, ni le supprimer. Son contenu, si.")
+            return (
+                "“\(name)” is a permanent folder: it cannot be renamed, moved or deleted. Its contents can.",
+                "« \(name) » est un dossier permanent : on ne peut ni le renommer, ni le déplacer, ni le supprimer. Son contenu, si."
+            )
         case .virtualFolder(let name):
-            return ("“\(name)” shows files that live in other folders; folders cannot be created or moved into it.",
-                    "« \(name) » montre des fichiers rangés ailleurs ; on ne peut pas y créer ni y déplacer de dossier.")
+            return (
+                "“\(name)” shows files that live in other folders; folders cannot be created or moved into it.",
+                "« \(name) » montre des fichiers rangés ailleurs ; on ne peut pas y créer ni y déplacer de dossier."
+            )
         case .notFound(let path):
             return ("Nothing exists at \(path).", "Rien n’existe à \(path).")
         case .notAFolder(let name):
             return ("“\(name)” is a file, not a folder.", "« \(name) » est un fichier, pas un dossier.")
         case .notAURI(let uri):
-            return ("“\(uri)” is not an absolute file: URI without query or fragment.",
-                    "« \(uri) » n’est pas une URI file: absolue sans requête ni fragment.")
+            return (
+                "“\(uri)” is not an absolute file: URI without query or fragment.",
+                "« \(uri) » n’est pas une URI file: absolue sans requête ni fragment."
+            )
         case .outsideWorkspace(let uri):
-            return ("\(uri) is outside every open workspace folder; Carrel only works inside them.",
-                    "\(uri) est hors de tous les dossiers de travail ouverts ; Carrel ne travaille qu’à l’intérieur.")
+            return (
+                "\(uri) is outside every open workspace folder; Carrel only works inside them.",
+                "\(uri) est hors de tous les dossiers de travail ouverts ; Carrel ne travaille qu’à l’intérieur."
+            )
         case .projectPlacement:
-            return ("Projects live directly inside a library folder: choose the library as the parent.",
-                    "Les projets se trouvent directement dans un dossier bibliothèque : choisissez la bibliothèque comme parent.")
+            return (
+                "Projects live directly inside a library folder: choose the library as the parent.",
+                "Les projets se trouvent directement dans un dossier bibliothèque : choisissez la bibliothèque comme parent."
+            )
         case .projectNested:
-            return ("This library is itself a project; projects cannot be nested.",
-                    "Cette bibliothèque est elle-même un projet ; les projets ne s’imbriquent pas.")
+            return (
+                "This library is itself a project; projects cannot be nested.",
+                "Cette bibliothèque est elle-même un projet ; les projets ne s’imbriquent pas."
+            )
         case .projectMove(let name):
-            return ("“\(name)” is a project; projects stay directly inside their library. Rename it instead.",
-                    "« \(name) » est un projet ; les projets restent directement dans leur bibliothèque. Renommez-le plutôt.")
+            return (
+                "“\(name)” is a project; projects stay directly inside their library. Rename it instead.",
+                "« \(name) » est un projet ; les projets restent directement dans leur bibliothèque. Renommez-le plutôt."
+            )
         case .otherLibrary:
-            return ("Items can only move within their own library (workspace folder).",
-                    "Un élément ne peut se déplacer que dans sa propre bibliothèque (dossier de travail).")
+            return (
+                "Items can only move within their own library (workspace folder).",
+                "Un élément ne peut se déplacer que dans sa propre bibliothèque (dossier de travail)."
+            )
         case .isLink(let name):
-            return ("“\(name)” is a link; Carrel shows links but never creates, moves or deletes anything through them.",
-                    "« \(name) » est un lien ; Carrel affiche les liens mais ne crée, ne déplace ni ne supprime rien à travers eux.")
+            return (
+                "“\(name)” is a link; Carrel shows links but never creates, moves or deletes anything through them.",
+                "« \(name) » est un lien ; Carrel affiche les liens mais ne crée, ne déplace ni ne supprime rien à travers eux."
+            )
         case .libraryRoot(let name):
-            return ("“\(name)” is a workspace folder; Carrel does not rename, move or delete it.",
-                    "« \(name) » est un dossier de travail ; Carrel ne le renomme, ne le déplace ni ne le supprime.")
+            return (
+                "“\(name)” is a workspace folder; Carrel does not rename, move or delete it.",
+                "« \(name) » est un dossier de travail ; Carrel ne le renomme, ne le déplace ni ne le supprime."
+            )
         case .intoItself(let name):
-            return ("“\(name)” cannot be moved into itself or one of its own folders.",
-                    "« \(name) » ne peut pas être déplacé dans lui-même ni dans un de ses dossiers.")
+            return (
+                "“\(name)” cannot be moved into itself or one of its own folders.",
+                "« \(name) » ne peut pas être déplacé dans lui-même ni dans un de ses dossiers."
+            )
         case .notInTrash(let name):
-            return ("“\(name)” is not in the Trash, so there is nothing to restore.",
-                    "« \(name) » n’est pas dans la Corbeille : il n’y a rien à restaurer.")
+            return (
+                "“\(name)” is not in the Trash, so there is nothing to restore.",
+                "« \(name) » n’est pas dans la Corbeille : il n’y a rien à restaurer."
+            )
         case .noRestoreInPlainTree(let name):
-            return ("“\(name)” is not in a project, so it has no Trash to restore from; use your system’s trash.",
-                    "« \(name) » n’appartient à aucun projet et n’a donc pas de Corbeille ; utilisez la corbeille du système.")
+            return (
+                "“\(name)” is not in a project, so it has no Trash to restore from; use your system’s trash.",
+                "« \(name) » n’appartient à aucun projet et n’a donc pas de Corbeille ; utilisez la corbeille du système."
+            )
         case .cancelled:
             return ("Cancelled: nothing was deleted.", "Annulé : rien n’a été supprimé.")
         case .confirmationTimedOut(let seconds):
             let number = seconds.rounded() == seconds && seconds < 1e9 ? String(Int(seconds)) : String(seconds)
             let french = String(number.map { $0 == "." ? "," : $0 })
-            return ("Cancelled: the question got no answer within \(number) second\(seconds == 1 ? "" : "s"), "
-                        + "so nothing was deleted.",
-                    "Annulé : la question est restée sans réponse pendant \(french) seconde\(seconds < 2 ? "" : "s"), "
-                        + "donc rien n’a été supprimé.")
+            return (
+                "Cancelled: the question got no answer within \(number) second\(seconds == 1 ? "" : "s"), "
+                    + "so nothing was deleted.",
+                "Annulé : la question est restée sans réponse pendant \(french) seconde\(seconds < 2 ? "" : "s"), "
+                    + "donc rien n’a été supprimé."
+            )
         case .confirmDelete(let name):
             return ("Move “\(name)” to the Trash?", "Mettre « \(name) » à la Corbeille ?")
         case .confirmSystemTrash(let name):
             return ("Move “\(name)” to the system trash?", "Mettre « \(name) » à la corbeille du système ?")
         case .confirmDeleteForever(let name):
-            return ("Delete “\(name)” forever? This cannot be undone.",
-                    "Supprimer « \(name) » définitivement ? Cette action est irréversible.")
+            return (
+                "Delete “\(name)” forever? This cannot be undone.",
+                "Supprimer « \(name) » définitivement ? Cette action est irréversible."
+            )
         case .confirmEmptyTrash(let project, let count):
-            return ("Delete the \(count) item\(count == 1 ? "" : "s") in the Trash of “\(project)” forever? This cannot be undone.",
-                    "Supprimer définitivement \(count == 1 ? "l’élément" : "les \(count) éléments") de la Corbeille de « \(project) » ? Cette action est irréversible.")
+            return (
+                "Delete the \(count) item\(count == 1 ? "" : "s") in the Trash of “\(project)” forever? This cannot be undone.",
+                "Supprimer définitivement \(count == 1 ? "l’élément" : "les \(count) éléments") de la Corbeille de « \(project) » ? Cette action est irréversible."
+            )
         case .actionDelete:
             return ("Delete", "Supprimer")
         case .actionDeleteDontAsk:
@@ -202,127 +244,193 @@ public enum Message: Sendable, Equatable {
         case .actionCancel:
             return ("Cancel", "Annuler")
         case .conflict(let path):
-            return ("\(path) changed on disk while Carrel was working; nothing was overwritten. Try again.",
-                    "\(path) a changé sur le disque pendant l’opération ; rien n’a été écrasé. Réessayez.")
+            return (
+                "\(path) changed on disk while Carrel was working; nothing was overwritten. Try again.",
+                "\(path) a changé sur le disque pendant l’opération ; rien n’a été écrasé. Réessayez."
+            )
         case .appeared(let name, let parent):
-            return ("“\(name)” appeared in “\(parent)” while Carrel was working; nothing was overwritten. Choose another name or try again.",
-                    "« \(name) » est apparu dans « \(parent) » pendant l’opération ; rien n’a été écrasé. Choisissez un autre nom ou réessayez.")
+            return (
+                "“\(name)” appeared in “\(parent)” while Carrel was working; nothing was overwritten. Choose another name or try again.",
+                "« \(name) » est apparu dans « \(parent) » pendant l’opération ; rien n’a été écrasé. Choisissez un autre nom ou réessayez."
+            )
         case .unsupportedVersion(let path, let version, let known):
-            return ("\(path) uses format version \(version), but this Carrel only knows up to \(known). Update Carrel; the file was left untouched.",
-                    "\(path) utilise la version \(version) du format, mais ce Carrel ne connaît que jusqu’à la \(known). Mettez Carrel à jour ; le fichier n’a pas été modifié.")
+            return (
+                "\(path) uses format version \(version), but this Carrel only knows up to \(known). Update Carrel; the file was left untouched.",
+                "\(path) utilise la version \(version) du format, mais ce Carrel ne connaît que jusqu’à la \(known). Mettez Carrel à jour ; le fichier n’a pas été modifié."
+            )
         case .corruptProjectFile(let path, let detail):
-            return ("\(path) could not be read (\(detail)); it was left untouched. Fix or remove it.",
-                    "\(path) est illisible (\(detail)) ; il n’a pas été modifié. Corrigez-le ou supprimez-le.")
+            return (
+                "\(path) could not be read (\(detail)); it was left untouched. Fix or remove it.",
+                "\(path) est illisible (\(detail)) ; il n’a pas été modifié. Corrigez-le ou supprimez-le."
+            )
         case .crossDevice(let name):
-            return ("“\(name)” and its destination are on different disks. Carrel never copies and deletes; nothing was changed.",
-                    "« \(name) » et sa destination sont sur des disques différents. Carrel ne copie jamais pour supprimer ensuite ; rien n’a changé.")
+            return (
+                "“\(name)” and its destination are on different disks. Carrel never copies and deletes; nothing was changed.",
+                "« \(name) » et sa destination sont sur des disques différents. Carrel ne copie jamais pour supprimer ensuite ; rien n’a changé."
+            )
         case .io(let path, let detail):
-            return ("The disk refused the change at \(path): \(detail). Nothing was changed.",
-                    "Le disque a refusé la modification à \(path) : \(detail). Rien n’a changé.")
+            return (
+                "The disk refused the change at \(path): \(detail). Nothing was changed.",
+                "Le disque a refusé la modification à \(path) : \(detail). Rien n’a changé."
+            )
         case .unusableEntry(let path, let found, let expected):
             let (en, fr) = (expected.words.en, expected.words.fr)
-            return ("\(path) is \(found.words.en) where Carrel keeps \(en); Carrel does not follow or open it. "
+            return (
+                "\(path) is \(found.words.en) where Carrel keeps \(en); Carrel does not follow or open it. "
                     + "Nothing was changed: remove it or put \(en) there.",
-                    "\(path) est \(found.words.fr) là où Carrel garde \(fr) ; Carrel ne le suit ni ne l’ouvre. "
-                    + "Rien n’a changé : supprimez-le ou mettez-y \(fr).")
+                "\(path) est \(found.words.fr) là où Carrel garde \(fr) ; Carrel ne le suit ni ne l’ouvre. "
+                    + "Rien n’a changé : supprimez-le ou mettez-y \(fr)."
+            )
         case .projectFileTooLarge(let path, let limit):
-            return ("\(path) is larger than \(limit >> 20) MiB (\(limit) bytes), the most Carrel reads; "
+            return (
+                "\(path) is larger than \(limit >> 20) MiB (\(limit) bytes), the most Carrel reads; "
                     + "it was left untouched. Make it smaller or remove it.",
-                    "\(path) dépasse \(limit >> 20) Mio (\(limit) octets), le maximum que Carrel lit ; "
-                    + "il n’a pas été modifié. Réduisez-le ou supprimez-le.")
+                "\(path) dépasse \(limit >> 20) Mio (\(limit) octets), le maximum que Carrel lit ; "
+                    + "il n’a pas été modifié. Réduisez-le ou supprimez-le."
+            )
         case .trashRecordNotWritten(let name, let path, let detail):
-            return ("Carrel could not record where “\(name)” came from in \(path) (\(detail)), "
+            return (
+                "Carrel could not record where “\(name)” came from in \(path) (\(detail)), "
                     + "so it did not move it to the Trash. Nothing was changed.",
-                    "Carrel n’a pas pu noter dans \(path) d’où vient « \(name) » (\(detail)) ; "
-                    + "il ne l’a donc pas mis à la Corbeille. Rien n’a changé.")
+                "Carrel n’a pas pu noter dans \(path) d’où vient « \(name) » (\(detail)) ; "
+                    + "il ne l’a donc pas mis à la Corbeille. Rien n’a changé."
+            )
         case .restoreNotRecorded(let name, let path, let detail):
-            return ("Carrel could not update \(path) (\(detail)), so “\(name)” stays in the Trash. "
+            return (
+                "Carrel could not update \(path) (\(detail)), so “\(name)” stays in the Trash. "
                     + "Nothing was changed.",
-                    "Carrel n’a pas pu mettre à jour \(path) (\(detail)) ; « \(name) » reste donc dans la Corbeille. "
-                    + "Rien n’a changé.")
+                "Carrel n’a pas pu mettre à jour \(path) (\(detail)) ; « \(name) » reste donc dans la Corbeille. "
+                    + "Rien n’a changé."
+            )
         case .unusableTrashRecord(let name, let origin):
-            return ("The Trash record of “\(name)” names an origin Carrel cannot recreate (“\(origin)”): "
+            return (
+                "The Trash record of “\(name)” names an origin Carrel cannot recreate (“\(origin)”): "
                     + "the record is unusable, and nothing was changed. "
                     + "Move “\(name)” out of the Trash into the folder where it belongs.",
-                    "L’enregistrement de Corbeille de « \(name) » indique une origine que Carrel ne peut pas "
+                "L’enregistrement de Corbeille de « \(name) » indique une origine que Carrel ne peut pas "
                     + "recréer (« \(origin) ») : il est inutilisable, et rien n’a changé. "
-                    + "Déplacez « \(name) » hors de la Corbeille, dans le dossier où il doit aller.")
+                    + "Déplacez « \(name) » hors de la Corbeille, dans le dossier où il doit aller."
+            )
         case .invalidParam(let field, let expected, let found):
-            return ("Invalid params: “\(field)” must be \(expected), not \(found).",
-                    "Paramètres invalides : « \(field) » doit être \(Self.french(expected)), pas \(Self.french(found)).")
+            return (
+                "Invalid params: “\(field)” must be \(expected), not \(found).",
+                "Paramètres invalides : « \(field) » doit être \(Self.french(expected)), pas \(Self.french(found))."
+            )
         case .missingParam(let field):
             return ("Invalid params: “\(field)” is required.", "Paramètres invalides : « \(field) » est requis.")
         case .unknownCommand(let command):
             return ("Unknown command “\(command)”.", "Commande inconnue « \(command) ».")
         case .unknownProjectType(let given, let known):
-            return ("Invalid params: “type” must be one of \(known), not “\(given)”.",
-                    "Paramètres invalides : « type » doit être parmi \(known), pas « \(given) ».")
+            return (
+                "Invalid params: “type” must be one of \(known), not “\(given)”.",
+                "Paramètres invalides : « type » doit être parmi \(known), pas « \(given) »."
+            )
         case .unknownSort(let given):
-            return ("Invalid params: “by” must be name, modified or created, not “\(given)”.",
-                    "Paramètres invalides : « by » doit valoir name, modified ou created, pas « \(given) ».")
+            return (
+                "Invalid params: “by” must be name, modified or created, not “\(given)”.",
+                "Paramètres invalides : « by » doit valoir name, modified ou created, pas « \(given) »."
+            )
         case .outsideLibrary(let path, let library):
-            return ("\(path) is outside the library \(library); Carrel only works inside it. Nothing was changed.",
-                    "\(path) est hors de la bibliothèque \(library) ; Carrel ne travaille qu’à l’intérieur. Rien n’a changé.")
+            return (
+                "\(path) is outside the library \(library); Carrel only works inside it. Nothing was changed.",
+                "\(path) est hors de la bibliothèque \(library) ; Carrel ne travaille qu’à l’intérieur. Rien n’a changé."
+            )
         case .noSubcommand:
-            return ("Usage: carrel <subcommand> [arguments]; “carrel --help” lists the subcommands.",
-                    "Usage : carrel <sous-commande> [arguments] ; « carrel --help » liste les sous-commandes.")
+            return (
+                "Usage: carrel <subcommand> [arguments]; “carrel --help” lists the subcommands.",
+                "Usage : carrel <sous-commande> [arguments] ; « carrel --help » liste les sous-commandes."
+            )
         case .unknownSubcommand(let name):
-            return ("“\(name)” is not a carrel subcommand; “carrel --help” lists them.",
-                    "« \(name) » n’est pas une sous-commande de carrel ; « carrel --help » les liste.")
+            return (
+                "“\(name)” is not a carrel subcommand; “carrel --help” lists them.",
+                "« \(name) » n’est pas une sous-commande de carrel ; « carrel --help » les liste."
+            )
         case .unknownOption(let option, let subcommand):
-            return ("“\(option)” is not an option of carrel \(subcommand); “carrel help \(subcommand)” lists them.",
-                    "« \(option) » n’est pas une option de carrel \(subcommand) ; « carrel help \(subcommand) » les liste.")
+            return (
+                "“\(option)” is not an option of carrel \(subcommand); “carrel help \(subcommand)” lists them.",
+                "« \(option) » n’est pas une option de carrel \(subcommand) ; « carrel help \(subcommand) » les liste."
+            )
         case .missingValue(let option):
             return ("\(option) needs a value after it.", "\(option) doit être suivi d’une valeur.")
         case .wrongArguments(let subcommand, let usage):
-            return ("Usage: \(usage); “carrel help \(subcommand)” explains it.",
-                    "Usage : \(usage) ; « carrel help \(subcommand) » l’explique.")
+            return (
+                "Usage: \(usage); “carrel help \(subcommand)” explains it.",
+                "Usage : \(usage) ; « carrel help \(subcommand) » l’explique."
+            )
         case .noAnswer:
-            return ("No answer came on standard input, so nothing was deleted. Pass --yes to delete without a question.",
-                    "Aucune réponse n’est arrivée sur l’entrée standard : rien n’a été supprimé. Ajoutez --yes pour supprimer sans question.")
+            return (
+                "No answer came on standard input, so nothing was deleted. Pass --yes to delete without a question.",
+                "Aucune réponse n’est arrivée sur l’entrée standard : rien n’a été supprimé. Ajoutez --yes pour supprimer sans question."
+            )
         case .trashAlreadyEmpty(let project):
-            return ("The Trash of \(project) is already empty; nothing was deleted.",
-                    "La Corbeille de \(project) est déjà vide ; rien n’a été supprimé.")
+            return (
+                "The Trash of \(project) is already empty; nothing was deleted.",
+                "La Corbeille de \(project) est déjà vide ; rien n’a été supprimé."
+            )
         case .deletedFromTrash(let count, let project):
-            return ("Deleted \(count) item\(count == 1 ? "" : "s") from the Trash of \(project) for good.",
-                    "\(count == 1 ? "1 élément supprimé" : "\(count) éléments supprimés") définitivement de la Corbeille de \(project).")
+            return (
+                "Deleted \(count) item\(count == 1 ? "" : "s") from the Trash of \(project) for good.",
+                "\(count == 1 ? "1 élément supprimé" : "\(count) éléments supprimés") définitivement de la Corbeille de \(project)."
+            )
         case .movedToSystemTrash(let path):
             return ("Moved \(path) to the system trash.", "\(path) a été mis à la corbeille du système.")
         case .systemTrashNotNamed(let path):
-            return ("\(path) is not in a project, so it has no Trash. Pass --system-trash to move it to the system trash; nothing was changed.",
-                    "\(path) n’appartient à aucun projet et n’a donc pas de Corbeille. Ajoutez --system-trash pour le mettre à la corbeille du système ; rien n’a changé.")
+            return (
+                "\(path) is not in a project, so it has no Trash. Pass --system-trash to move it to the system trash; nothing was changed.",
+                "\(path) n’appartient à aucun projet et n’a donc pas de Corbeille. Ajoutez --system-trash pour le mettre à la corbeille du système ; rien n’a changé."
+            )
         case .noProjectAt(let path):
-            return ("There is no project at \(path), so there is no Trash to empty.",
-                    "Il n’y a pas de projet à \(path), donc pas de Corbeille à vider.")
+            return (
+                "There is no project at \(path), so there is no Trash to empty.",
+                "Il n’y a pas de projet à \(path), donc pas de Corbeille à vider."
+            )
         case .emptyTrashOfFile(let path):
-            return ("\(path) is a file: empty-trash takes a project. To delete one item in the Trash for good, use carrel rm on it.",
-                    "\(path) est un fichier : empty-trash prend un projet. Pour supprimer définitivement un élément de la Corbeille, utilisez carrel rm.")
+            return (
+                "\(path) is a file: empty-trash takes a project. To delete one item in the Trash for good, use carrel rm on it.",
+                "\(path) est un fichier : empty-trash prend un projet. Pour supprimer définitivement un élément de la Corbeille, utilisez carrel rm."
+            )
         case .projectInsideProject(let name, let project):
-            return ("“\(name)” is inside the project \(project); projects cannot be nested.",
-                    "« \(name) » est dans le projet \(project) ; les projets ne s’imbriquent pas.")
+            return (
+                "“\(name)” is inside the project \(project); projects cannot be nested.",
+                "« \(name) » est dans le projet \(project) ; les projets ne s’imbriquent pas."
+            )
         case .projectHoldsProject(let name, let project):
-            return ("“\(name)” holds the project \(project); projects cannot be nested.",
-                    "« \(name) » contient le projet \(project) ; les projets ne s’imbriquent pas.")
+            return (
+                "“\(name)” holds the project \(project); projects cannot be nested.",
+                "« \(name) » contient le projet \(project) ; les projets ne s’imbriquent pas."
+            )
         case .alreadyAProject(let name):
             return ("“\(name)” is already a project.", "« \(name) » est déjà un projet.")
         case .templateNameIsNotAFolder(let name, let folder):
-            return ("“\(name)” is not a folder, but the project needs its permanent folder “\(folder)” there. Rename or move “\(name)” first; nothing was changed.",
-                    "« \(name) » n’est pas un dossier, mais le projet a besoin de son dossier permanent « \(folder) » à cet endroit. Renommez ou déplacez d’abord « \(name) » ; rien n’a changé.")
+            return (
+                "“\(name)” is not a folder, but the project needs its permanent folder “\(folder)” there. Rename or move “\(name)” first; nothing was changed.",
+                "« \(name) » n’est pas un dossier, mais le projet a besoin de son dossier permanent « \(folder) » à cet endroit. Renommez ou déplacez d’abord « \(name) » ; rien n’a changé."
+            )
         case .notAProjectType(let given, let known):
-            return ("“\(given)” is not a project type; choose one of \(known).",
-                    "« \(given) » n’est pas un type de projet ; choisissez parmi \(known).")
+            return (
+                "“\(given)” is not a project type; choose one of \(known).",
+                "« \(given) » n’est pas un type de projet ; choisissez parmi \(known)."
+            )
         case .notASortOrder(let given):
-            return ("“\(given)” is not a sort order; choose name, modified or created.",
-                    "« \(given) » n’est pas un ordre de tri ; choisissez name, modified ou created.")
+            return (
+                "“\(given)” is not a sort order; choose name, modified or created.",
+                "« \(given) » n’est pas un ordre de tri ; choisissez name, modified ou created."
+            )
         case .manualSortNotYet:
-            return ("A manual order does not exist yet: it will come with the binder’s own order. Choose name, modified or created.",
-                    "L’ordre manuel n’existe pas encore : il viendra avec l’ordre propre au classeur. Choisissez name, modified ou created.")
+            return (
+                "A manual order does not exist yet: it will come with the binder’s own order. Choose name, modified or created.",
+                "L’ordre manuel n’existe pas encore : il viendra avec l’ordre propre au classeur. Choisissez name, modified ou created."
+            )
         case .nameTooLongWithExtension(let bytes, let ext):
-            return ("With “.\(ext)” added, this name is \(bytes) bytes long in UTF-8; a name may be at most 255 bytes. Shorten it, or give it an extension of its own.",
-                    "Avec « .\(ext) » ajouté, ce nom fait \(bytes) octets en UTF-8 ; un nom peut en faire 255 au plus. Raccourcissez-le ou donnez-lui sa propre extension.")
+            return (
+                "With “.\(ext)” added, this name is \(bytes) bytes long in UTF-8; a name may be at most 255 bytes. Shorten it, or give it an extension of its own.",
+                "Avec « .\(ext) » ajouté, ce nom fait \(bytes) octets en UTF-8 ; un nom peut en faire 255 au plus. Raccourcissez-le ou donnez-lui sa propre extension."
+            )
         case .sorted(let path, let key, let descending):
-            return ("\(path) is now sorted by \(key)\(descending ? ", descending" : "").",
-                    "\(path) est maintenant trié par \(key)\(descending ? ", en ordre décroissant" : "").")
+            return (
+                "\(path) is now sorted by \(key)\(descending ? ", descending" : "").",
+                "\(path) est maintenant trié par \(key)\(descending ? ", en ordre décroissant" : "")."
+            )
         case .asksBeforeDeleting(let path, let asks):
             return asks
                 ? ("Deleting in \(path) now asks first.", "Supprimer dans \(path) demande désormais confirmation.")
@@ -332,8 +440,10 @@ public enum Message: Sendable, Equatable {
         case .deletedForever(let path):
             return ("Deleted \(path) for good.", "\(path) a été supprimé définitivement.")
         case .projectToSystemTrashNotNamed(let path):
-            return ("\(path) is a project: deleting it moves the whole project to the system trash, outside the library. Pass --system-trash to do so; nothing was changed.",
-                    "\(path) est un projet : le supprimer met tout le projet à la corbeille du système, hors de la bibliothèque. Ajoutez --system-trash pour le faire ; rien n’a changé.")
+            return (
+                "\(path) is a project: deleting it moves the whole project to the system trash, outside the library. Pass --system-trash to do so; nothing was changed.",
+                "\(path) est un projet : le supprimer met tout le projet à la corbeille du système, hors de la bibliothèque. Ajoutez --system-trash pour le faire ; rien n’a changé."
+            )
         }
     }
 }

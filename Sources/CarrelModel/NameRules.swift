@@ -50,7 +50,9 @@ public enum NameRules {
 
     /// "md" for "Poem.md"; nil for "Poem", ".profile" and "Poem.".
     public static func fileExtension(_ name: String) -> String? {
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex, name.index(after: dot) != name.endIndex else { return nil }
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex, name.index(after: dot) != name.endIndex else {
+            return nil
+        }
         return String(name[name.index(after: dot)...])
     }
 
@@ -59,7 +61,8 @@ public enum NameRules {
     /// stem, whole characters only, so the numbered name still fits in
     /// `maxBytes` and stays valid UTF-8.
     public static func numbered(_ name: String, _ n: Int, isFolder: Bool) -> String {
-        var stem = Substring(name), ext = Substring("")
+        var stem = Substring(name)
+        var ext = Substring("")
         if !isFolder, let dot = name.lastIndex(of: "."), dot != name.startIndex {
             stem = name[..<dot]
             ext = name[dot...]

@@ -26,7 +26,8 @@ public enum Ordering {
     }
 
     private static func precedes(_ a: (Entry, [UInt8]), _ b: (Entry, [UInt8]), _ order: SortSetting) -> Bool {
-        let (x, fx) = a, (y, fy) = b
+        let (x, fx) = a
+        let (y, fy) = b
         if x.isFolderLike != y.isFolderLike { return x.isFolderLike }
         let c: Int
         switch order.by {
@@ -54,17 +55,22 @@ public enum Ordering {
     /// Natural order on folded UTF-8: digit runs compare as numbers, so
     /// "chapter 2" < "chapter 10". Returns -1, 0 or 1.
     public static func natural(_ a: [UInt8], _ b: [UInt8]) -> Int {
-        var i = 0, j = 0
+        var i = 0
+        var j = 0
         while i < a.count, j < b.count {
-            let x = a[i], y = b[j]
+            let x = a[i]
+            let y = b[j]
             if isDigit(x), isDigit(y) {
-                var i0 = i, j0 = j
+                var i0 = i
+                var j0 = j
                 while i0 < a.count, a[i0] == UInt8(ascii: "0") { i0 += 1 }
                 while j0 < b.count, b[j0] == UInt8(ascii: "0") { j0 += 1 }
-                var i1 = i0, j1 = j0
+                var i1 = i0
+                var j1 = j0
                 while i1 < a.count, isDigit(a[i1]) { i1 += 1 }
                 while j1 < b.count, isDigit(b[j1]) { j1 += 1 }
-                let la = i1 - i0, lb = j1 - j0
+                let la = i1 - i0
+                let lb = j1 - j0
                 if la != lb { return la < lb ? -1 : 1 }
                 for k in 0..<la where a[i0 + k] != b[j0 + k] { return a[i0 + k] < b[j0 + k] ? -1 : 1 }
                 i = i1

@@ -25,9 +25,14 @@ public enum Report: Sendable, Equatable {
             return ("Deleted “\(name)” for good.", "« \(name) » est supprimé définitivement.")
         case .deletedItemsForGood(let count):
             return count == 1
-                ? ("Emptied the Trash: 1 item deleted for good.", "Corbeille vidée : 1 élément supprimé définitivement.")
-                : ("Emptied the Trash: \(count) items deleted for good.",
-                   "Corbeille vidée : \(count) éléments supprimés définitivement.")
+                ? (
+                    "Emptied the Trash: 1 item deleted for good.",
+                    "Corbeille vidée : 1 élément supprimé définitivement."
+                )
+                : (
+                    "Emptied the Trash: \(count) items deleted for good.",
+                    "Corbeille vidée : \(count) éléments supprimés définitivement."
+                )
         case .trashWasEmpty:
             return ("The Trash was already empty.", "La Corbeille était déjà vide.")
         }

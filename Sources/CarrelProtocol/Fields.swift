@@ -44,7 +44,9 @@ public struct Fields {
 
     public func optionalString(_ key: String) throws(ParamError) -> String? {
         guard let v = present(key) else { return nil }
-        guard let s = v.stringValue else { throw ParamError(prefix + key, .wrongType(expected: "a string", found: v.typeName)) }
+        guard let s = v.stringValue else {
+            throw ParamError(prefix + key, .wrongType(expected: "a string", found: v.typeName))
+        }
         return s
     }
 
@@ -55,13 +57,17 @@ public struct Fields {
 
     public func optionalBool(_ key: String) throws(ParamError) -> Bool? {
         guard let v = present(key) else { return nil }
-        guard let b = v.boolValue else { throw ParamError(prefix + key, .wrongType(expected: "a boolean", found: v.typeName)) }
+        guard let b = v.boolValue else {
+            throw ParamError(prefix + key, .wrongType(expected: "a boolean", found: v.typeName))
+        }
         return b
     }
 
     public func optionalNonNegativeInt(_ key: String) throws(ParamError) -> Int? {
         guard let v = present(key) else { return nil }
-        guard let i = v.intValue, i >= 0 else { throw ParamError(prefix + key, .wrongType(expected: "a non-negative integer", found: v.typeName)) }
+        guard let i = v.intValue, i >= 0 else {
+            throw ParamError(prefix + key, .wrongType(expected: "a non-negative integer", found: v.typeName))
+        }
         return i
     }
 
@@ -81,7 +87,9 @@ public struct Fields {
 
     public func optionalArray(_ key: String) throws(ParamError) -> [JSONValue]? {
         guard let v = present(key) else { return nil }
-        guard let a = v.arrayValue else { throw ParamError(prefix + key, .wrongType(expected: "an array", found: v.typeName)) }
+        guard let a = v.arrayValue else {
+            throw ParamError(prefix + key, .wrongType(expected: "an array", found: v.typeName))
+        }
         return a
     }
 }

@@ -10,12 +10,15 @@ public enum FileURI {
         // The scheme's letters in any case; "://" exactly (folding case there
         // would let control bytes 0x0F and 0x1A pass for "/" and ":").
         guard bytes.count > scheme.count, bytes[0..<4].map({ $0 | 0x20 }) == scheme[0..<4].map({ $0 }),
-              bytes[4..<7].elementsEqual(scheme[4..<7]) else { throw .notFileURI }
+            bytes[4..<7].elementsEqual(scheme[4..<7])
+        else { throw .notFileURI }
         var rest = Array(bytes[scheme.count...])
         // Authority: empty or "localhost".
         guard let slash = rest.firstIndex(of: UInt8(ascii: "/")) else { throw .notFileURI }
         let host = rest[..<slash]
-        guard host.isEmpty || String(decoding: host, as: UTF8.self).lowercased() == "localhost" else { throw .notFileURI }
+        guard host.isEmpty || String(decoding: host, as: UTF8.self).lowercased() == "localhost" else {
+            throw .notFileURI
+        }
         rest = Array(rest[slash...])
         if rest.contains(UInt8(ascii: "?")) || rest.contains(UInt8(ascii: "#")) { throw .notFileURI }
         var out: [UInt8] = []
@@ -62,7 +65,8 @@ public enum FileURI {
     private static let plain: [Bool] = (0..<256).map { b in
         let c = UInt8(b)
         return (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A) || (c >= 0x30 && c <= 0x39)
-            || c == UInt8(ascii: "/") || c == UInt8(ascii: "-") || c == UInt8(ascii: "_") || c == UInt8(ascii: ".") || c == UInt8(ascii: "~")
+            || c == UInt8(ascii: "/") || c == UInt8(ascii: "-") || c == UInt8(ascii: "_") || c == UInt8(ascii: ".")
+            || c == UInt8(ascii: "~")
     }
 
     /// Percent-encodes `bytes` onto `out`: for building a child's URI from its parent's.

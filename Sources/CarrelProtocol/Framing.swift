@@ -109,7 +109,11 @@ public struct MessageFramer {
         }
     }
 
-    private enum Scan { case clear, header(Int), undecided(Int) }
+    private enum Scan {
+        case clear
+        case header(Int)
+        case undecided(Int)
+    }
 
     /// The first place in `from..<to` where a header line begins, or where
     /// the bytes so far cannot tell yet.
@@ -181,7 +185,11 @@ public struct MessageFramer {
             guard isContentLength(trimmingSpaces(header[lineStart..<colon])) else { continue }
             let value = trimmingSpaces(header[(colon + 1)..<lineEnd])
             guard !value.isEmpty, value.count <= 12, value.allSatisfy({ $0 &- 0x30 < 10 }) else {
-                return .failure(Problem(text: "Content-Length is not a non-negative integer: “\(String(decoding: value, as: UTF8.self))”"))
+                return .failure(
+                    Problem(
+                        text:
+                            "Content-Length is not a non-negative integer: “\(String(decoding: value, as: UTF8.self))”")
+                )
             }
             length = value.reduce(0) { $0 * 10 + Int($1 - 0x30) }
         }
@@ -211,7 +219,9 @@ public struct MessageFramer {
         var i = block.startIndex + 1
         while i + name.count <= block.endIndex {
             var j = 0
-            while j < name.count, block[i + j] | (block[i + j] >= 0x41 && block[i + j] <= 0x5A ? 0x20 : 0) == name[j] { j += 1 }
+            while j < name.count, block[i + j] | (block[i + j] >= 0x41 && block[i + j] <= 0x5A ? 0x20 : 0) == name[j] {
+                j += 1
+            }
             if j == name.count { return i - block.startIndex }
             i += 1
         }

@@ -77,37 +77,73 @@ public enum Envelope {
     public static func decode(_ body: [UInt8]) -> Result<Incoming, EnvelopeError> {
         let json: JSONValue
         do { json = try JSONParser.parse(body, refusingInvalidUTF8: true) } catch {
-            return .failure(EnvelopeError(nil, ResponseError(code: ResponseError.parseError, message: "Parse error: \(error.description)")))
+            return .failure(
+                EnvelopeError(
+                    nil, ResponseError(code: ResponseError.parseError, message: "Parse error: \(error.description)")))
         }
         if case .array = json {
-            return .failure(EnvelopeError(nil, ResponseError(code: ResponseError.invalidRequest, message: "Invalid request: JSON-RPC batches are not supported by LSP")))
+            return .failure(
+                EnvelopeError(
+                    nil,
+                    ResponseError(
+                        code: ResponseError.invalidRequest,
+                        message: "Invalid request: JSON-RPC batches are not supported by LSP")))
         }
         guard case .object(let o) = json else {
-            return .failure(EnvelopeError(nil, ResponseError(code: ResponseError.invalidRequest, message: "Invalid request: the body must be a JSON object, not \(json.typeName)")))
+            return .failure(
+                EnvelopeError(
+                    nil,
+                    ResponseError(
+                        code: ResponseError.invalidRequest,
+                        message: "Invalid request: the body must be a JSON object, not \(json.typeName)")))
         }
         let rawID = o["id"]
         let id = rawID.flatMap(RequestID.init)
         if let rawID, id == nil, !rawID.isNull || o["method"] != nil {
-            return .failure(EnvelopeError(nil, ResponseError(code: ResponseError.invalidRequest, message: "Invalid request: “id” must be an integer or a string, not \(rawID.typeName)")))
+            return .failure(
+                EnvelopeError(
+                    nil,
+                    ResponseError(
+                        code: ResponseError.invalidRequest,
+                        message: "Invalid request: “id” must be an integer or a string, not \(rawID.typeName)")))
         }
         if o["jsonrpc"] != .string("2.0") {
-            return .failure(EnvelopeError(id, ResponseError(code: ResponseError.invalidRequest, message: "Invalid request: “jsonrpc” must be \"2.0\"")))
+            return .failure(
+                EnvelopeError(
+                    id,
+                    ResponseError(
+                        code: ResponseError.invalidRequest, message: "Invalid request: “jsonrpc” must be \"2.0\"")))
         }
         if let method = o["method"] {
             guard let name = method.stringValue else {
-                return .failure(EnvelopeError(id, ResponseError(code: ResponseError.invalidRequest, message: "Invalid request: “method” must be a string, not \(method.typeName)")))
+                return .failure(
+                    EnvelopeError(
+                        id,
+                        ResponseError(
+                            code: ResponseError.invalidRequest,
+                            message: "Invalid request: “method” must be a string, not \(method.typeName)")))
             }
             let params = o["params"] ?? .null
             switch params {
             case .object, .array, .null: break
             default:
-                return .failure(EnvelopeError(id, ResponseError(code: ResponseError.invalidParams, message: "Invalid params: “params” must be an object or an array, not \(params.typeName)")))
+                return .failure(
+                    EnvelopeError(
+                        id,
+                        ResponseError(
+                            code: ResponseError.invalidParams,
+                            message: "Invalid params: “params” must be an object or an array, not \(params.typeName)")))
             }
             if let id { return .success(.request(id: id, method: name, params: params)) }
             return .success(.notification(method: name, params: params))
         }
         guard let id else {
-            return .failure(EnvelopeError(nil, ResponseError(code: ResponseError.invalidRequest, message: "Invalid request: no “method”, and no “id” for a response")))
+            return .failure(
+                EnvelopeError(
+                    nil,
+                    ResponseError(
+                        code: ResponseError.invalidRequest,
+                        message: "Invalid request: no “method”, and no “id” for a response")))
         }
         if let error = o["error"] { return .success(.response(id: id, result: .failure(ResponseError(json: error)))) }
         return .success(.response(id: id, result: .success(o["result"] ?? .null)))

@@ -36,10 +36,12 @@ public struct Node {
     /// `fileTotal` in the client's words ("3 files"); nil when there is nothing to say.
     public var summary: String?
 
-    public init(uri: String?, name: String, title: String, kind: String, role: String? = nil, icon: String,
-                permanent: Bool = false, virtual: Bool = false, projectType: String? = nil,
-                folderCount: Int = 0, fileCount: Int = 0, created: Int64? = nil, modified: Int64? = nil,
-                hasChildren: Bool = false, children: [Node]? = nil) {
+    public init(
+        uri: String?, name: String, title: String, kind: String, role: String? = nil, icon: String,
+        permanent: Bool = false, virtual: Bool = false, projectType: String? = nil,
+        folderCount: Int = 0, fileCount: Int = 0, created: Int64? = nil, modified: Int64? = nil,
+        hasChildren: Bool = false, children: [Node]? = nil
+    ) {
         self.uri = uri
         self.name = name
         self.title = title

@@ -12,7 +12,9 @@ extension Server {
         switch command {
         case .newProject(let parentUri, let name, let typeName):
             guard let type = ProjectType.named(typeName) else {
-                throw Failure(.invalidParams, .unknownProjectType(given: typeName, known: ProjectType.ids.joined(separator: ", ")))
+                throw Failure(
+                    .invalidParams, .unknownProjectType(given: typeName, known: ProjectType.ids.joined(separator: ", "))
+                )
             }
             finish(id, try workspace.newProject(in: try target(parentUri), name: name, type: type))
         case .newFolder(let parentUri, let name):
@@ -49,7 +51,9 @@ extension Server {
         }
         notifyChanges(outcome.changes + workspace.settle())
         if let report = outcome.report {
-            send(Envelope.notification(ShowMessageNotification.method, ShowMessageNotification.params(message: report.text(language))))
+            send(
+                Envelope.notification(
+                    ShowMessageNotification.method, ShowMessageNotification.params(message: report.text(language))))
         }
     }
 }

@@ -19,22 +19,32 @@ extension Server {
             guard ask, !confirmed else { finish(id, try workspace.delete(now)); return }
             let name = itemName(now)
             let message: Message
-            if case .toTrash = plan { message = .confirmDelete(name: name) } else { message = .confirmSystemTrash(name: name) }
+            if case .toTrash = plan {
+                message = .confirmDelete(name: name)
+            } else {
+                message = .confirmSystemTrash(name: name)
+            }
             confirm(id, message, offerStopAsking: true) { [self] answer throws(Failure) in
                 if answer == .deleteAndStopAsking { workspace.stopAskingBeforeDelete(try target(uri)) }
                 return try run()
             }
         case .forever:
             guard !confirmed else { finish(id, try workspace.delete(now)); return }
-            confirm(id, .confirmDeleteForever(name: itemName(now)), offerStopAsking: false) { _ throws(Failure) in try run() }
+            confirm(id, .confirmDeleteForever(name: itemName(now)), offerStopAsking: false) { _ throws(Failure) in
+                try run()
+            }
         }
     }
 
     func emptyTrash(_ id: RequestID, projectUri: String, confirmed: Bool) throws(Failure) {
         let t = try target(projectUri)
-        let run: () throws(Failure) -> Outcome = { [self] () throws(Failure) in try workspace.emptyTrash(try target(projectUri)) }
+        let run: () throws(Failure) -> Outcome = { [self] () throws(Failure) in
+            try workspace.emptyTrash(try target(projectUri))
+        }
         guard !confirmed, let (project, count) = workspace.trashCount(t) else { finish(id, try run()); return }
-        confirm(id, .confirmEmptyTrash(project: project, count: count), offerStopAsking: false) { _ throws(Failure) in try run() }
+        confirm(id, .confirmEmptyTrash(project: project, count: count), offerStopAsking: false) { _ throws(Failure) in
+            try run()
+        }
     }
 
     private func itemName(_ target: Workspace.Target) -> String {
@@ -47,11 +57,14 @@ extension Server {
     /// Asks the client; runs `then` only on a "Delete" answer. The harmless
     /// action comes first: some clients (eglot) pre-select the first, so a
     /// bare Return must not delete.
-    private func confirm(_ id: RequestID, _ message: Message, offerStopAsking: Bool,
-                         then: @escaping (Answer) throws(Failure) -> Outcome) {
+    private func confirm(
+        _ id: RequestID, _ message: Message, offerStopAsking: Bool,
+        then: @escaping (Answer) throws(Failure) -> Outcome
+    ) {
         var actions: [Message] = [.actionCancel, .actionDelete]
         if offerStopAsking { actions.append(.actionDeleteDontAsk) }
-        let params = ShowMessageRequest.params(message: message.text(language), actions: actions.map { $0.text(language) })
+        let params = ShowMessageRequest.params(
+            message: message.text(language), actions: actions.map { $0.text(language) })
         let question = request(ShowMessageRequest.method, params, avoiding: id) { [self] result in
             guard awaitingAnswer.removeValue(forKey: id) != nil else { return }  // cancelled or timed out meanwhile
             let answer = self.answer(ShowMessageRequest.chosenTitle(result), offerStopAsking: offerStopAsking)

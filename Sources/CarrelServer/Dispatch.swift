@@ -30,7 +30,9 @@ extension Server {
         case ExitNotification.method:
             onExit(state == .shutDown ? 0 : 1)
         case DidChangeWorkspaceFoldersNotification.method:
-            guard state == .running, let p = try? DidChangeWorkspaceFoldersNotification.Params(json: params) else { return }
+            guard state == .running, let p = try? DidChangeWorkspaceFoldersNotification.Params(json: params) else {
+                return
+            }
             for uri in p.removed { if let path = try? FileURI.path(uri) { workspace.removeLibrary(path) } }
             for uri in p.added { if let path = try? FileURI.path(uri) { workspace.addLibrary(path) } }
         default:
@@ -40,11 +42,19 @@ extension Server {
 
     func handleRequest(_ id: RequestID, _ method: String, _ params: JSONValue) {
         if state == .shutDown {
-            reply(id, error: ResponseError(code: ResponseError.invalidRequest, message: "Invalid request: the server is shut down; only “exit” is accepted"))
+            reply(
+                id,
+                error: ResponseError(
+                    code: ResponseError.invalidRequest,
+                    message: "Invalid request: the server is shut down; only “exit” is accepted"))
             return
         }
         if state == .uninitialized && method != InitializeRequest.method {
-            reply(id, error: ResponseError(code: ResponseError.serverNotInitialized, message: "Server not initialized: send “initialize” first"))
+            reply(
+                id,
+                error: ResponseError(
+                    code: ResponseError.serverNotInitialized, message: "Server not initialized: send “initialize” first"
+                ))
             return
         }
         do {
@@ -63,7 +73,9 @@ extension Server {
             case ExecuteCommandRequest.method:
                 try execute(id, ExecuteCommandRequest.Params(json: params))
             default:
-                reply(id, error: ResponseError(code: ResponseError.methodNotFound, message: "Method not found: \(method)"))
+                reply(
+                    id, error: ResponseError(code: ResponseError.methodNotFound, message: "Method not found: \(method)")
+                )
             }
         } catch let e as ParamError {
             reply(id, error: error(e))
@@ -76,7 +88,10 @@ extension Server {
 
     func initialize(_ id: RequestID, _ params: InitializeRequest.Params) throws {
         if state != .uninitialized {
-            reply(id, error: ResponseError(code: ResponseError.invalidRequest, message: "Invalid request: “initialize” was already received"))
+            reply(
+                id,
+                error: ResponseError(
+                    code: ResponseError.invalidRequest, message: "Invalid request: “initialize” was already received"))
             return
         }
         language = Language(locale: params.locale)

@@ -73,28 +73,36 @@ public struct NodeRenderer {
         var allProject: Project?
         if case .all(let p, _) = item { allProject = p }
         let children = depth > 0 ? workspace.children(item) : []
-        writeFields(info, uri: uri, id: Self.sectionID(item), hasChildren: workspace.hasChildren(item), to: &w, children: depth > 0 ? { w in
-            for child in children {
-                switch child {
-                case .entry(let e, let l):
-                    // Children of sections live in the project root; of "All", anywhere in the project.
-                    let id = allProject.map { Self.idUnderAll(uri ?? [], e, $0) }
-                    writeEntry(e, uri: Self.uri(e.path), id: id, scope: workspace.scope(of: e, in: l), depth: depth - 1, to: &w)
-                default:
-                    writeVirtual(child, depth: depth - 1, to: &w)
-                }
-            }
-        } : nil)
+        writeFields(
+            info, uri: uri, id: Self.sectionID(item), hasChildren: workspace.hasChildren(item), to: &w,
+            children: depth > 0
+                ? { w in
+                    for child in children {
+                        switch child {
+                        case .entry(let e, let l):
+                            // Children of sections live in the project root; of "All", anywhere in the project.
+                            let id = allProject.map { Self.idUnderAll(uri ?? [], e, $0) }
+                            writeEntry(
+                                e, uri: Self.uri(e.path), id: id, scope: workspace.scope(of: e, in: l),
+                                depth: depth - 1, to: &w)
+                        default:
+                            writeVirtual(child, depth: depth - 1, to: &w)
+                        }
+                    }
+                } : nil)
     }
 
-    private func writeEntry(_ entry: Entry, uri: [UInt8], id: [UInt8]? = nil, scope: Scope, depth: Int, to w: inout JSONWriter) {
+    private func writeEntry(
+        _ entry: Entry, uri: [UInt8], id: [UInt8]? = nil, scope: Scope, depth: Int, to w: inout JSONWriter
+    ) {
         let info = workspace.describe(entry, scope, language)
         let item = Item.entry(entry, scope.library)
         let hasChildren = workspace.hasChildren(item)
         guard depth > 0, hasChildren else {
             // An empty folder says so with []; files have no children at all.
-            writeFields(info, uri: uri, id: id, hasChildren: hasChildren, to: &w,
-                        children: depth > 0 && entry.kind == .directory ? { _ in } : nil)
+            writeFields(
+                info, uri: uri, id: id, hasChildren: hasChildren, to: &w,
+                children: depth > 0 && entry.kind == .directory ? { _ in } : nil)
             return
         }
         let children = workspace.children(item)
@@ -107,24 +115,28 @@ public struct NodeRenderer {
                 var u = uri
                 u.append(UInt8(ascii: "/"))
                 FileURI.appendEncoded(c.name.bytes, to: &u)
-                writeEntry(c, uri: u, scope: workspace.scope(ofChild: c, parent: entry, scope), depth: depth - 1, to: &w)
+                writeEntry(
+                    c, uri: u, scope: workspace.scope(ofChild: c, parent: entry, scope), depth: depth - 1, to: &w)
             }
         }
     }
 
     /// One writer for every node: `Node.write`, which the golden tests pin.
-    private func writeFields(_ info: NodeInfo, uri: [UInt8]?, id: [UInt8]? = nil, hasChildren: Bool, to w: inout JSONWriter,
-                             children: ((inout JSONWriter) -> Void)?) {
+    private func writeFields(
+        _ info: NodeInfo, uri: [UInt8]?, id: [UInt8]? = nil, hasChildren: Bool, to w: inout JSONWriter,
+        children: ((inout JSONWriter) -> Void)?
+    ) {
         var n = makeNode(info, uri: uri, hasChildren: hasChildren)
         n.id = id
         n.write(to: &w, children: children)
     }
 
     private func makeNode(_ info: NodeInfo, uri: [UInt8]?, hasChildren: Bool) -> Node {
-        var n = Node(uri: nil, name: info.name, title: info.title,
-                     kind: info.kind.rawValue, role: info.role?.rawValue, icon: info.icon, permanent: info.permanent,
-                     virtual: info.virtual, projectType: info.projectType, folderCount: info.folderCount,
-                     fileCount: info.fileCount, created: info.created, modified: info.modified, hasChildren: hasChildren)
+        var n = Node(
+            uri: nil, name: info.name, title: info.title,
+            kind: info.kind.rawValue, role: info.role?.rawValue, icon: info.icon, permanent: info.permanent,
+            virtual: info.virtual, projectType: info.projectType, folderCount: info.folderCount,
+            fileCount: info.fileCount, created: info.created, modified: info.modified, hasChildren: hasChildren)
         n.encodedURI = uri
         n.inTrash = info.inTrash
         n.link = info.link

@@ -18,7 +18,10 @@ extension Server {
 
     func destinations(_ id: RequestID, _ params: DestinationsRequest.Params) throws(Failure) {
         let found = try workspace.moveDestinations(try target(params.uri), language)
-        reply(id, .array(found.map { DestinationsRequest.Destination(uri: FileURI.uri($0.folder.path), label: $0.label).json }))
+        reply(
+            id,
+            .array(
+                found.map { DestinationsRequest.Destination(uri: FileURI.uri($0.folder.path), label: $0.label).json }))
     }
 
     func symbolIndex(_ library: Library) -> SymbolIndex {
@@ -40,14 +43,19 @@ extension Server {
         for library in workspace.libraries {
             let index = symbolIndex(library)
             let folders = symbolFolders
+            // A trailing closure with a closure argument: the closure stays
+            // non-escaping, so the matches it keeps are not boxed.
             index.search(query, wanted: { best.wouldKeep($0) }) { e, s in
                 if folders || !e.isFolderLike { best.offer(s, e, library) }
             }
         }
         let symbols: [JSONValue] = best.ranked.map { m in
-            let kind: WorkspaceSymbolRequest.Kind = m.library.project(at: m.entry) != nil ? .package : m.entry.isFolderLike ? .namespace : .file
+            let kind: WorkspaceSymbolRequest.Kind =
+                m.library.project(at: m.entry) != nil ? .package : m.entry.isFolderLike ? .namespace : .file
             let crumb = workspace.breadcrumb(m.entry, m.library, language).joined(separator: " › ")
-            return WorkspaceSymbolRequest.Symbol(name: m.entry.name.string, kind: kind, uri: FileURI.uri(m.entry.path), containerName: crumb).json
+            return WorkspaceSymbolRequest.Symbol(
+                name: m.entry.name.string, kind: kind, uri: FileURI.uri(m.entry.path), containerName: crumb
+            ).json
         }
         reply(id, .array(symbols))
     }
@@ -83,7 +91,8 @@ struct TopMatches {
     mutating func offer(_ score: Int, _ entry: Entry, _ library: Library) {
         if matches.count == limit, let last = matches.last, score <= last.score { return }
         let m = Match(score: score, entry: entry, library: library)
-        var lo = 0, hi = matches.count
+        var lo = 0
+        var hi = matches.count
         while lo < hi {
             let mid = (lo + hi) / 2
             if matches[mid].score >= score { lo = mid + 1 } else { hi = mid }

@@ -13,7 +13,9 @@ public final class Server: @unchecked Sendable {
     public static func vocabulary(_ language: Language) -> InitializeRequest.Vocabulary {
         InitializeRequest.Vocabulary(
             projectTypes: ProjectType.all.map { .init(id: $0.id, title: $0.title(language)) },
-            sorts: SortChoice.all.map { .init(by: $0.setting.by.rawValue, descending: $0.setting.descending, title: $0.title(language)) },
+            sorts: SortChoice.all.map {
+                .init(by: $0.setting.by.rawValue, descending: $0.setting.descending, title: $0.title(language))
+            },
             maxNameBytes: NameRules.maxBytes, defaultExtension: ProjectMetadata.standardExtension)
     }
 
@@ -59,7 +61,9 @@ public final class Server: @unchecked Sendable {
     public var exitCode: Int32 {
         var code: Int32 = 1
         let done = DispatchSemaphore(value: 0)
-        work.async { code = self.state == .shutDown ? 0 : 1; done.signal() }
+        work.async {
+            code = self.state == .shutDown ? 0 : 1; done.signal()
+        }
         done.wait()
         return code
     }
@@ -133,8 +137,10 @@ public final class Server: @unchecked Sendable {
     /// Sends our own request. Its id also differs from `clientID` and from
     /// every client request waiting on a question, whatever ids the client uses.
     @discardableResult
-    func request(_ method: String, _ params: JSONValue, avoiding clientID: RequestID? = nil,
-                 then: @escaping (Result<JSONValue, ResponseError>) -> Void) -> RequestID {
+    func request(
+        _ method: String, _ params: JSONValue, avoiding clientID: RequestID? = nil,
+        then: @escaping (Result<JSONValue, ResponseError>) -> Void
+    ) -> RequestID {
         var id = RequestID.int(nextOutgoingID)
         while id == clientID || awaitingAnswer[id] != nil || outgoing[id] != nil {
             nextOutgoingID += 1
@@ -149,8 +155,9 @@ public final class Server: @unchecked Sendable {
     func notifyChanges(_ changes: [Change]) {
         guard !changes.isEmpty, state != .uninitialized else { return }
         let wire = changes.map { c in
-            DidChangeNotification.Change(type: c.kind.rawValue, uri: FileURI.uri(c.path),
-                                         oldUri: c.oldPath.map(FileURI.uri), inTrash: c.inTrash)
+            DidChangeNotification.Change(
+                type: c.kind.rawValue, uri: FileURI.uri(c.path),
+                oldUri: c.oldPath.map(FileURI.uri), inTrash: c.inTrash)
         }
         let renderer = NodeRenderer(workspace: workspace, language: language)
         let updated = workspace.updatedRows(changes).map(renderer.node)
@@ -163,27 +170,32 @@ public final class Server: @unchecked Sendable {
         if failure.reason == .invalidParams {
             return ResponseError(code: ResponseError.invalidParams, message: failure.message.text(language))
         }
-        return ResponseError(code: ResponseError.requestFailed, message: failure.message.text(language),
-                             data: ["reason": .string(failure.reason.rawValue)])
+        return ResponseError(
+            code: ResponseError.requestFailed, message: failure.message.text(language),
+            data: ["reason": .string(failure.reason.rawValue)])
     }
 
     func error(_ p: ParamError) -> ResponseError {
         let message: Message
         switch p.problem {
         case .missing: message = .missingParam(field: p.field)
-        case .wrongType(let expected, let found): message = .invalidParam(field: p.field, expected: expected, found: found)
+        case .wrongType(let expected, let found):
+            message = .invalidParam(field: p.field, expected: expected, found: found)
         case .invalidValue(let text): message = .invalidParam(field: p.field, expected: "valid", found: text)
         }
-        return ResponseError(code: ResponseError.invalidParams, message: message.text(language), data: ["field": .string(p.field)])
+        return ResponseError(
+            code: ResponseError.invalidParams, message: message.text(language), data: ["field": .string(p.field)])
     }
 
     // MARK: Watching
 
     func startWatching() {
-        workspace.startWatching(log: { [log] in log.line($0) }) { [weak self] events in
-            guard let self else { return }
-            self.work.async { self.notifyChanges(self.workspace.apply(events)) }
-        }
+        workspace.startWatching(
+            log: { [log] in log.line($0) },
+            deliver: { [weak self] events in
+                guard let self else { return }
+                self.work.async { self.notifyChanges(self.workspace.apply(events)) }
+            })
         notifyChanges(workspace.settle())
         let timer = DispatchSource.makeTimerSource(queue: DispatchQueue.global())
         timer.schedule(deadline: .now() + .milliseconds(500), repeating: .milliseconds(500))

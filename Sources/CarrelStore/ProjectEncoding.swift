@@ -36,7 +36,9 @@ extension ProjectFile {
     /// `meta` written over the JSON it was read from, keeping unknown keys.
     /// `was`, the metadata `raw` decodes to, lets the Trash records be
     /// compared as values rather than as JSON.
-    public static func encode(_ meta: ProjectMetadata, over raw: [String: JSONValue], was: ProjectMetadata? = nil) -> [String: JSONValue] {
+    public static func encode(_ meta: ProjectMetadata, over raw: [String: JSONValue], was: ProjectMetadata? = nil)
+        -> [String: JSONValue]
+    {
         encodeTracking(meta, over: raw, was: was, touched: nil).json
     }
 
@@ -46,9 +48,10 @@ extension ProjectFile {
     /// its Trash records are changed in place, not copied.
     /// `rawIsEncoded`: `raw` is this encoding of `was`, so with `touched`
     /// only "trash" can change and every other key is left as it is.
-    static func encodeTracking(_ meta: ProjectMetadata, over raw: consuming [String: JSONValue], was: ProjectMetadata?,
-                               touched: [String]?, rawIsEncoded: Bool = false) -> (json: [String: JSONValue], trashChanges: Rendering.Changes?)
-    {
+    static func encodeTracking(
+        _ meta: ProjectMetadata, over raw: consuming [String: JSONValue], was: ProjectMetadata?,
+        touched: [String]?, rawIsEncoded: Bool = false
+    ) -> (json: [String: JSONValue], trashChanges: Rendering.Changes?) {
         var out = consume raw
         var trash: [String: JSONValue] = [:]
         if case .object(let records)? = out.removeValue(forKey: "trash") { trash = records }
@@ -85,8 +88,10 @@ extension ProjectFile {
     /// possibly hundreds, and unknown keys in the others stay as they are.
     /// Records `decode` skipped (no "from") are dropped. The changes are
     /// nil when they were not tracked.
-    static func encodeTrash(_ records: [String: ProjectMetadata.TrashRecord], into trash: inout [String: JSONValue],
-                            was: [String: ProjectMetadata.TrashRecord]?, touched: [String]?) -> Rendering.Changes? {
+    static func encodeTrash(
+        _ records: [String: ProjectMetadata.TrashRecord], into trash: inout [String: JSONValue],
+        was: [String: ProjectMetadata.TrashRecord]?, touched: [String]?
+    ) -> Rendering.Changes? {
         func record(_ r: ProjectMetadata.TrashRecord, over old: JSONValue?) -> JSONValue {
             var record = old?.objectValue ?? [:]
             record["from"] = .string(r.originalPath)
@@ -97,7 +102,11 @@ extension ProjectFile {
             let before = trash
             trash = before.filter { records[$0.key] != nil }
             for (name, r) in records {
-                if let old = before[name], old["from"] == .string(r.originalPath), old["deleted"] == .int(Int(r.deleted)) { continue }
+                if let old = before[name], old["from"] == .string(r.originalPath),
+                    old["deleted"] == .int(Int(r.deleted))
+                {
+                    continue
+                }
                 trash[name] = record(r, over: before[name])
             }
             return nil

@@ -57,7 +57,9 @@ public enum ProjectFile {
 
     /// Locked read-modify-write. Returns the metadata as written.
     @discardableResult
-    public static func update(_ projectPath: [UInt8], _ change: (inout ProjectMetadata) -> Void) throws(Problem) -> ProjectMetadata {
+    public static func update(_ projectPath: [UInt8], _ change: (inout ProjectMetadata) -> Void) throws(Problem)
+        -> ProjectMetadata
+    {
         try locked(projectPath) { lock throws(Problem) in try lock.update(change) }
     }
 
@@ -147,9 +149,11 @@ public enum ProjectFile {
         /// Trash. `commit` puts the new version in. A version staged and
         /// never committed leaves the cache empty, and the next reader parses
         /// project.json again.
-        private func stage(_ change: (inout ProjectMetadata) -> Void, touching name: String?) throws(Problem) -> Staged? {
+        private func stage(_ change: (inout ProjectMetadata) -> Void, touching name: String?) throws(Problem) -> Staged?
+        {
             var current = try takeUnderLock()
-            let before = current.meta, identity = current.identity
+            let before = current.meta
+            let identity = current.identity
             var meta = before
             let adopted = adoptRecordsStagedByOthers(into: &meta, current: identity, spareSeen: current.spareIdentity)
             change(&meta)
@@ -165,13 +169,16 @@ public enum ProjectFile {
                 return nil
             }
             // A version this process wrote (it has a rendering) is already encoded.
-            let (json, trashChanges) = encodeTracking(meta, over: moveOut(&current.raw, [:]), was: before, touched: touched,
-                                                      rawIsEncoded: current.rendering != nil)
-            let (bytes, rendering) = Rendering.render(json, reusing: moveOut(&current.rendering, nil), trashChanges: trashChanges,
-                                                      onlyTrashChanged: touched != nil)
+            let (json, trashChanges) = encodeTracking(
+                meta, over: moveOut(&current.raw, [:]), was: before, touched: touched,
+                rawIsEncoded: current.rendering != nil)
+            let (bytes, rendering) = Rendering.render(
+                json, reusing: moveOut(&current.rendering, nil), trashChanges: trashChanges,
+                onlyTrashChanged: touched != nil)
             let inSpare: Bool
             do { inSpare = try writeSpare(bytes, in: carrelDir, overFile: identity != nil) } catch { throw .sys(error) }
-            return Staged(meta: meta, json: json, bytes: bytes, rendering: rendering, inSpare: inSpare, replacing: identity)
+            return Staged(
+                meta: meta, json: json, bytes: bytes, rendering: rendering, inSpare: inSpare, replacing: identity)
         }
 
         /// project.json's last version, owned by the caller until it puts it back.
@@ -188,8 +195,9 @@ public enum ProjectFile {
         func takeUnderLock() throws(Problem) -> Current {
             let identity = Identity.of(fileName, in: carrelDir)
             if let identity, let known = versions.take(projectPath), known.identity == identity {
-                return Current(raw: known.raw, meta: known.meta, rendering: known.rendering, identity: identity,
-                               spareIdentity: known.spareIdentity)
+                return Current(
+                    raw: known.raw, meta: known.meta, rendering: known.rendering, identity: identity,
+                    spareIdentity: known.spareIdentity)
             }
             let (raw, meta) = try readRaw(carrelDir)
             return Current(raw: raw, meta: meta, rendering: nil, identity: identity, spareIdentity: nil)
@@ -197,8 +205,11 @@ public enum ProjectFile {
 
         func putBack(_ current: Current) {
             guard let identity = current.identity else { return }
-            versions.remember(projectPath, Version(identity: identity, raw: current.raw, meta: current.meta,
-                                                   rendering: current.rendering, spareIdentity: current.spareIdentity))
+            versions.remember(
+                projectPath,
+                Version(
+                    identity: identity, raw: current.raw, meta: current.meta,
+                    rendering: current.rendering, spareIdentity: current.spareIdentity))
         }
 
         /// A spare newer than project.json is a version another Carrel
@@ -210,12 +221,15 @@ public enum ProjectFile {
         /// without being read.
         /// Returns the names of the records taken over.
         /// `spareSeen`: the spare as this process last left it.
-        func adoptRecordsStagedByOthers(into meta: inout ProjectMetadata, current: Identity?, spareSeen: Identity?) -> [String] {
+        func adoptRecordsStagedByOthers(into meta: inout ProjectMetadata, current: Identity?, spareSeen: Identity?)
+            -> [String]
+        {
             guard let spare = Identity.of(spareName, in: carrelDir) else { return [] }
             if spareSeen == spare { return [] }
             guard let current, spare.modifiedNs >= current.modifiedNs,
-                  let staged = readSpare(in: carrelDir), !staged.trash.isEmpty,
-                  let trash = meta.type.folder(.trash).flatMap({ meta.path(of: $0) }) else { return [] }
+                let staged = readSpare(in: carrelDir), !staged.trash.isEmpty,
+                let trash = meta.type.folder(.trash).flatMap({ meta.path(of: $0) })
+            else { return [] }
             let trashPath = BytePath.join(projectPath, Array(trash.utf8))
             var adopted: [String] = []
             for (name, record) in staged.trash where meta.trash[name] == nil {
@@ -242,16 +256,21 @@ public enum ProjectFile {
             }
             Directory.sync([carrelDir] + folders)
             if let identity = Identity.of(fileName, in: carrelDir) {
-                versions.remember(projectPath, Version(identity: identity, raw: staged.json, meta: staged.meta,
-                                                       rendering: staged.rendering,
-                                                       spareIdentity: swapped ? staged.replacing : nil))
+                versions.remember(
+                    projectPath,
+                    Version(
+                        identity: identity, raw: staged.json, meta: staged.meta,
+                        rendering: staged.rendering,
+                        spareIdentity: swapped ? staged.replacing : nil))
             }
             return staged.meta
         }
 
         /// project.json as it is now: the version this process last saw when
         /// the file is still that version, else read and parsed again.
-        func readUnderLock() throws(Problem) -> (raw: [String: JSONValue], meta: ProjectMetadata, rendering: Rendering?, identity: Identity?) {
+        func readUnderLock() throws(Problem) -> (
+            raw: [String: JSONValue], meta: ProjectMetadata, rendering: Rendering?, identity: Identity?
+        ) {
             let identity = Identity.of(fileName, in: carrelDir)
             if let identity, let known = versions.version(of: projectPath), known.identity == identity {
                 return (known.raw, known.meta, known.rendering, identity)
@@ -421,7 +440,8 @@ public enum ProjectFile {
             bytes.withUnsafeBytes { new in
                 var same = 0
                 let stride = 256
-                while same + stride <= old.count, memcmp(old.baseAddress! + same, new.baseAddress! + same, stride) == 0 {
+                while same + stride <= old.count, memcmp(old.baseAddress! + same, new.baseAddress! + same, stride) == 0
+                {
                     same += stride
                 }
                 while same < old.count, old[same] == new[same] { same += 1 }
@@ -433,7 +453,9 @@ public enum ProjectFile {
     /// Swaps the spare with project.json. False where the filesystem has no
     /// RENAME_EXCHANGE; nothing changed then.
     static func exchangeSpare(in carrelDir: Directory) -> Bool {
-        BytePath.withCString(spareName) { a in BytePath.withCString(fileName) { b in carrel_rename_exchange(carrelDir.fd, a, b) } } == 0
+        BytePath.withCString(spareName) { a in
+            BytePath.withCString(fileName) { b in carrel_rename_exchange(carrelDir.fd, a, b) }
+        } == 0
     }
 
     /// The spare: the version before the last write, or, after a crash
@@ -446,7 +468,8 @@ public enum ProjectFile {
 
     static func readSpare(in carrelDir: Directory) -> ProjectMetadata? {
         guard let bytes = try? carrelDir.readPlainFile(spareName), let json = try? JSONParser.parse(bytes),
-              case .object(let raw) = json else { return nil }
+            case .object(let raw) = json
+        else { return nil }
         return try? decode(raw)
     }
 
@@ -472,10 +495,13 @@ public enum ProjectFile {
         close(fd)
         guard ok else {
             _ = BytePath.withCString(tmp) { unlinkat(carrelDir.fd, $0, 0) }
-            throw SysError("write", BytePath.display(BytePath.join(carrelDir.path, fileName)), code: code == 0 ? errno : code)
+            throw SysError(
+                "write", BytePath.display(BytePath.join(carrelDir.path, fileName)), code: code == 0 ? errno : code)
         }
         // The one deliberate replacing rename: our own metadata file, atomically.
-        let r = BytePath.withCString(tmp) { src in BytePath.withCString(fileName) { dst in renameat(carrelDir.fd, src, carrelDir.fd, dst) } }
+        let r = BytePath.withCString(tmp) { src in
+            BytePath.withCString(fileName) { dst in renameat(carrelDir.fd, src, carrelDir.fd, dst) }
+        }
         guard r == 0 else {
             let e = SysError("rename", BytePath.display(BytePath.join(carrelDir.path, fileName)))
             _ = BytePath.withCString(tmp) { unlinkat(carrelDir.fd, $0, 0) }

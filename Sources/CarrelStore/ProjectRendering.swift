@@ -33,9 +33,10 @@ extension ProjectFile {
         /// records are rendered; it is consumed, and changed in place when
         /// the caller held the only reference. `onlyTrashChanged`: every key
         /// but "trash" is as in the version `previous` renders.
-        static func render(_ json: [String: JSONValue], reusing previous: consuming Rendering?, trashChanges: Changes?,
-                           onlyTrashChanged: Bool = false) -> (bytes: [UInt8], rendering: Rendering)
-        {
+        static func render(
+            _ json: [String: JSONValue], reusing previous: consuming Rendering?, trashChanges: Changes?,
+            onlyTrashChanged: Bool = false
+        ) -> (bytes: [UInt8], rendering: Rendering) {
             guard let trash = json["trash"]?.objectValue else {
                 var bytes = JSONValue.object(json).encoded(pretty: true)
                 bytes.append(0x0A)
@@ -177,7 +178,8 @@ extension ProjectFile {
 
         /// The first index whose name is not before `name`, in the writer's order.
         private func position(of name: String) -> Int {
-            var low = 0, high = names.count
+            var low = 0
+            var high = names.count
             while low < high {
                 let mid = (low + high) / 2
                 if names[mid] < name { low = mid + 1 } else { high = mid }

@@ -15,12 +15,12 @@ public enum StateFiles {
     /// `~/Library/Application Support/Carrel` on macOS.
     public static func directory() -> [UInt8]? {
         #if os(macOS)
-        guard let home = Environment.get("HOME") else { return nil }
-        return Array((home + "/Library/Application Support/Carrel").utf8)
+            guard let home = Environment.get("HOME") else { return nil }
+            return Array((home + "/Library/Application Support/Carrel").utf8)
         #else
-        if let s = Environment.get("XDG_STATE_HOME"), s.hasPrefix("/") { return Array((s + "/carrel").utf8) }
-        guard let home = Environment.get("HOME"), home.hasPrefix("/") else { return nil }
-        return Array((home + "/.local/state/carrel").utf8)
+            if let s = Environment.get("XDG_STATE_HOME"), s.hasPrefix("/") { return Array((s + "/carrel").utf8) }
+            guard let home = Environment.get("HOME"), home.hasPrefix("/") else { return nil }
+            return Array((home + "/.local/state/carrel").utf8)
         #endif
     }
 
@@ -29,7 +29,8 @@ public enum StateFiles {
     public static func settings(for library: [UInt8]) -> LibrarySettings {
         var s = LibrarySettings()
         guard let file = librariesFile, let bytes = try? ProjectFile.readFile(file),
-              let json = try? JSONParser.parse(bytes), let entry = json[BytePath.display(library)] else { return s }
+            let json = try? JSONParser.parse(bytes), let entry = json[BytePath.display(library)]
+        else { return s }
         if let by = entry["sort"]?["by"]?.stringValue, let key = SortKey(rawValue: by) { s.sort.by = key }
         if let d = entry["sort"]?["descending"]?.boolValue { s.sort.descending = d }
         if let c = entry["confirmDelete"]?.boolValue { s.confirmDelete = c }
@@ -60,7 +61,9 @@ public enum StateFiles {
         _ = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress!, $0.count) }
         fsync(fd)
         close(fd)
-        _ = BytePath.withCString(tmp) { src in BytePath.withCString(Array("libraries.json".utf8)) { renameat(d.fd, src, d.fd, $0) } }
+        _ = BytePath.withCString(tmp) { src in
+            BytePath.withCString(Array("libraries.json".utf8)) { renameat(d.fd, src, d.fd, $0) }
+        }
         d.sync()
     }
 }

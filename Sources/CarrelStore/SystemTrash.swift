@@ -11,9 +11,9 @@ public enum SystemTrash {
         if let d = Environment.get("XDG_DATA_HOME"), d.hasPrefix("/") { return Array((d + "/Trash").utf8) }
         guard let home = Environment.get("HOME"), home.hasPrefix("/") else { return nil }
         #if os(macOS)
-        return Array((home + "/.Trash").utf8)
+            return Array((home + "/.Trash").utf8)
         #else
-        return Array((home + "/.local/share/Trash").utf8)
+            return Array((home + "/.local/share/Trash").utf8)
         #endif
     }
 
@@ -23,17 +23,19 @@ public enum SystemTrash {
         let original = BytePath.join(dir.path, name)
         guard let home = homeTrash() else { throw SysError("trash", BytePath.display(original), code: ENOENT) }
         #if os(macOS)
-        // The Finder's trash is a plain folder: the item goes in under a free name.
-        let trashDir = try Directory.open(home)
-        for n in 1...10_000 {
-            let candidate: [UInt8] = n == 1 ? name : name + Array(" \(n)".utf8)
-            do { try dir.move(name, to: trashDir, as: candidate); return } catch where error.code == EEXIST { continue }
-        }
-        throw SysError("trash", BytePath.display(original), code: EEXIST)
+            // The Finder's trash is a plain folder: the item goes in under a free name.
+            let trashDir = try Directory.open(home)
+            for n in 1...10_000 {
+                let candidate: [UInt8] = n == 1 ? name : name + Array(" \(n)".utf8)
+                do { try dir.move(name, to: trashDir, as: candidate); return } catch  where error.code == EEXIST {
+                    continue
+                }
+            }
+            throw SysError("trash", BytePath.display(original), code: EEXIST)
         #endif
         do {
             try trash(name, in: dir, trashDir: home, infoPath: original)
-        } catch where error.code == EXDEV {
+        } catch  where error.code == EXDEV {
             guard let top = topDirectory(of: dir.path) else { throw error }
             let volumeTrash = BytePath.join(top, Array(".Trash-\(getuid())".utf8))
             let relative = Array(original.dropFirst(top.count == 1 ? 1 : top.count + 1))
@@ -41,14 +43,17 @@ public enum SystemTrash {
         }
     }
 
-    private static func trash(_ name: [UInt8], in dir: Directory, trashDir: [UInt8], infoPath: [UInt8]) throws(SysError) {
+    private static func trash(_ name: [UInt8], in dir: Directory, trashDir: [UInt8], infoPath: [UInt8]) throws(SysError)
+    {
         try makeDirectories(trashDir)
         let files = try Directory.open(BytePath.join(trashDir, Array("files".utf8)))
         let info = try Directory.open(BytePath.join(trashDir, Array("info".utf8)))
         for n in 1...10_000 {
             let candidate: [UInt8] = n == 1 ? name : name + Array(" \(n)".utf8)
             let infoName = candidate + Array(".trashinfo".utf8)
-            let fd = BytePath.withCString(infoName) { openat(info.fd, $0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600) }
+            let fd = BytePath.withCString(infoName) {
+                openat(info.fd, $0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            }
             if fd < 0 {
                 if errno == EEXIST { continue }
                 throw SysError("create", BytePath.display(BytePath.join(info.path, infoName)))
@@ -103,8 +108,9 @@ public enum SystemTrash {
         var out = ""
         for b in path {
             switch b {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "/"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "/"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
                 out.unicodeScalars.append(Unicode.Scalar(b))
             default:
                 out += "%" + String(b, radix: 16, uppercase: true).leftPadded(2)
@@ -118,12 +124,15 @@ public enum SystemTrash {
         var tmv = tm()
         localtime_r(&t, &tmv)
         func two(_ v: Int32) -> String { String(v).leftPadded(2) }
-        return "\(tmv.tm_year + 1900)-\(two(tmv.tm_mon + 1))-\(two(tmv.tm_mday))T\(two(tmv.tm_hour)):\(two(tmv.tm_min)):\(two(tmv.tm_sec))"
+        return
+            "\(tmv.tm_year + 1900)-\(two(tmv.tm_mon + 1))-\(two(tmv.tm_mday))T\(two(tmv.tm_hour)):\(two(tmv.tm_min)):\(two(tmv.tm_sec))"
     }
 }
 
 extension String {
-    func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: "0", count: width - count) + self }
+    func leftPadded(_ width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
 }
 
 public enum Environment {

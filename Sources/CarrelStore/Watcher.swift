@@ -22,8 +22,9 @@ public struct WatchEvent: Sendable {
 /// one batch, then handed to `deliver`. Directories that cannot get a watch
 /// (max_user_watches reached) are polled by the owner instead.
 public final class Watcher: @unchecked Sendable {
-    public static let mask = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_CLOSE_WRITE | IN_ATTRIB
-        | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR | IN_DONT_FOLLOW | IN_EXCL_UNLINK)
+    public static let mask = UInt32(
+        IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_CLOSE_WRITE | IN_ATTRIB
+            | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR | IN_DONT_FOLLOW | IN_EXCL_UNLINK)
 
     /// How long a burst may pause and still be one batch.
     static let gatherMs: UInt32 = 10
@@ -46,7 +47,11 @@ public final class Watcher: @unchecked Sendable {
         t.start()
     }
 
-    public enum AddResult { case added(Int32), noWatchesLeft, failed(Int32) }
+    public enum AddResult {
+        case added(Int32)
+        case noWatchesLeft
+        case failed(Int32)
+    }
 
     public func add(_ path: [UInt8]) -> AddResult {
         let wd = BytePath.withCString(path) { inotify_add_watch(fd, $0, Self.mask) }

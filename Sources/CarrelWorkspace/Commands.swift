@@ -21,7 +21,8 @@ extension Workspace {
     func entryTarget(_ target: Target) throws(Failure) -> (Entry, Library) {
         switch target {
         case .entry(let e, let l): return (e, l)
-        case .all(let p, _): throw Failure(.permanentFolder, .permanentFolder(name: p.type.folder(.all)?.title.en ?? "All"))
+        case .all(let p, _):
+            throw Failure(.permanentFolder, .permanentFolder(name: p.type.folder(.all)?.title.en ?? "All"))
         }
     }
 
@@ -43,7 +44,9 @@ extension Workspace {
         switch target {
         case .all(let project, let library):
             let folder = project.type.folder(.all) ?? .allOfWriting
-            if let dest = folder.newFilesGoTo, let e = project.type.folder(dest).flatMap(project.entry(for:)) { return (e, library) }
+            if let dest = folder.newFilesGoTo, let e = project.type.folder(dest).flatMap(project.entry(for:)) {
+                return (e, library)
+            }
             return (project.root, library)
         case .entry(let e, let library):
             if e.kind == .symlink { throw Failure(.outsideWorkspace, .isLink(name: e.name.string)) }
@@ -73,7 +76,9 @@ extension Workspace {
         let name = try NameRules.validate(raw)
         try checkFree(name, in: parent, library)
         let dir = try open(parent, in: library)
-        do { try dir.makeDirectory(Array(name.utf8)) } catch { throw failure(for: error, target: name, in: parent, library) }
+        do { try dir.makeDirectory(Array(name.utf8)) } catch {
+            throw failure(for: error, target: name, in: parent, library)
+        }
         dir.sync()
         return added(name, in: parent, dir: dir, library: library)
     }
@@ -89,7 +94,9 @@ extension Workspace {
         _ = try NameRules.validate(name)
         try checkFree(name, in: parent, library)
         let dir = try open(parent, in: library)
-        do { try dir.createEmptyFile(Array(name.utf8)) } catch { throw failure(for: error, target: name, in: parent, library) }
+        do { try dir.createEmptyFile(Array(name.utf8)) } catch {
+            throw failure(for: error, target: name, in: parent, library)
+        }
         dir.sync()
         return added(name, in: parent, dir: dir, library: library)
     }
@@ -98,7 +105,8 @@ extension Workspace {
         let e = Scanner.entry(dirfd: dir.fd, name: Array(name.utf8)) ?? Entry(name: EntryName(name), kind: .file)
         parent.add(e)
         if e.kind == .directory { watching?.watchTree(e, library: library, workspace: self) }
-        return Outcome(result: .item(.entry(e, library)), changes: [Change(.created, e.path, inTrash: inTrashFlag(e, library))])
+        return Outcome(
+            result: .item(.entry(e, library)), changes: [Change(.created, e.path, inTrash: inTrashFlag(e, library))])
     }
 
     public func newProject(in target: Target, name raw: String, type: ProjectType) throws(Failure) -> Outcome {
@@ -145,7 +153,9 @@ extension Workspace {
     public func rename(_ target: Target, to raw: String) throws(Failure) -> Outcome {
         let (entry, library) = try entryTarget(target)
         try checkMovable(entry, library)
-        guard let parent = entry.parent else { throw Failure(.permanentFolder, .libraryRoot(name: library.displayName)) }
+        guard let parent = entry.parent else {
+            throw Failure(.permanentFolder, .libraryRoot(name: library.displayName))
+        }
         var name = try NameRules.validate(raw)
         if !entry.isFolderLike, let ext = NameRules.fileExtension(entry.name.string) {
             name = NameRules.withDefaultExtension(name, ext)
@@ -164,12 +174,15 @@ extension Workspace {
         if let p = project, let t = p.trash, parent === t, p.metadata.trash[oldName] != nil {
             try renameWithRecord(entry, to: name, in: dir, p, library)
         } else {
-            do { try dir.move(entry.name.bytes, to: dir, as: Array(name.utf8)) } catch { throw failure(for: error, target: name, in: parent, library) }
+            do { try dir.move(entry.name.bytes, to: dir, as: Array(name.utf8)) } catch {
+                throw failure(for: error, target: name, in: parent, library)
+            }
             dir.sync()
         }
         entry.rename(to: EntryName(name))
-        return Outcome(result: .item(.entry(entry, library)),
-                       changes: [Change(.moved, entry.path, from: oldPath, inTrash: inTrashFlag(entry, library))])
+        return Outcome(
+            result: .item(.entry(entry, library)),
+            changes: [Change(.moved, entry.path, from: oldPath, inTrash: inTrashFlag(entry, library))])
     }
 
     public func move(_ target: Target, to destination: Target) throws(Failure) -> Outcome {
@@ -182,7 +195,9 @@ extension Workspace {
         let (dest, destLibrary) = try folderForNewItems(destination)
         guard destLibrary === library else { throw Failure(.outsideWorkspace, .otherLibrary) }
         if dest.isDescendant(of: entry) { throw Failure(.intoItself, .intoItself(name: entry.name.string)) }
-        guard let parent = entry.parent else { throw Failure(.permanentFolder, .libraryRoot(name: library.displayName)) }
+        guard let parent = entry.parent else {
+            throw Failure(.permanentFolder, .libraryRoot(name: library.displayName))
+        }
         if dest === parent { return Outcome(result: .item(.entry(entry, library)), changes: []) }
         if let p = library.project(containing: dest), dest === p.trash, library.project(containing: entry) === p {
             return try moveToTrash(entry, p, library)
@@ -192,14 +207,17 @@ extension Workspace {
         let trashItemName = source.flatMap { p in p.trash.flatMap { parent === $0 ? entry.name.string : nil } }
         let (from, to) = try open(parent, dest, in: library)
         let oldPath = entry.path
-        do { try from.move(entry.name.bytes, to: to, as: entry.name.bytes) } catch { throw failure(for: error, target: entry.name.string, in: dest, library) }
+        do { try from.move(entry.name.bytes, to: to, as: entry.name.bytes) } catch {
+            throw failure(for: error, target: entry.name.string, in: dest, library)
+        }
         Directory.sync(to, from)
         entry.move(to: dest, as: entry.name)
         if let p = source, let n = trashItemName, p.metadata.trash[n] != nil {
             updateMetadata(p) { $0.trash[n] = nil }
         }
-        return Outcome(result: .item(.entry(entry, library)),
-                       changes: [Change(.moved, entry.path, from: oldPath, inTrash: inTrashFlag(entry, library))])
+        return Outcome(
+            result: .item(.entry(entry, library)),
+            changes: [Change(.moved, entry.path, from: oldPath, inTrash: inTrashFlag(entry, library))])
     }
 
     // MARK: Sort
@@ -216,8 +234,10 @@ extension Workspace {
 
     /// A setting kept in `project.json` for a project, or in the user's state
     /// folder for a library outside projects. Answers the project or library.
-    private func changeSettings(of target: Target, project change: (inout ProjectMetadata) -> Void,
-                                library changeLibrary: (inout LibrarySettings) -> Void) throws(Failure) -> Outcome {
+    private func changeSettings(
+        of target: Target, project change: (inout ProjectMetadata) -> Void,
+        library changeLibrary: (inout LibrarySettings) -> Void
+    ) throws(Failure) -> Outcome {
         let (entry, library): (Entry, Library)
         switch target {
         case .all(let p, let l): (entry, library) = (p.root, l)

@@ -45,8 +45,9 @@ public final class Project {
         case .directory: sources = []
         }
         let trash = self.trash
-        let key = AllFilesKey(generation: top.generation, dates: top.datesGeneration, order: metadata.sort,
-                              sources: sources.map(ObjectIdentifier.init), trash: trash.map(ObjectIdentifier.init))
+        let key = AllFilesKey(
+            generation: top.generation, dates: top.datesGeneration, order: metadata.sort,
+            sources: sources.map(ObjectIdentifier.init), trash: trash.map(ObjectIdentifier.init))
         if let cached = allFilesCache, cached.key == key { return cached.files }
         // Folders are walked in display order, so files with the same name
         // keep their folders' order: a walk in hash order shuffled them

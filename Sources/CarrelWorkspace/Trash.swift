@@ -77,7 +77,8 @@ extension Workspace {
         var unrecorded: ProjectFile.Problem?
         try withProjectLock(project) { lock throws(ProjectFile.Problem) in
             let record = ProjectMetadata.TrashRecord(originalPath: original, deleted: Clock.nowMs())
-            moved = try moveUnderFreeName(entry, base: entry.name.string, from: from, into: trash, to) { name throws(ProjectFile.Problem) in
+            moved = try moveUnderFreeName(entry, base: entry.name.string, from: from, into: trash, to) {
+                name throws(ProjectFile.Problem) in
                 try lock.stage(trash: name, record)
             }
             if case .moved(let newName, let staged) = moved {
@@ -89,23 +90,29 @@ extension Workspace {
             }
         }
         if let unrecorded {
-            throw Failure(.io, .trashRecordNotWritten(name: entry.name.string, path: Self.projectFile(project),
-                                                      detail: Self.detail(of: unrecorded)))
+            throw Failure(
+                .io,
+                .trashRecordNotWritten(
+                    name: entry.name.string, path: Self.projectFile(project),
+                    detail: Self.detail(of: unrecorded)))
         }
         switch moved {
         case .failed(let error): throw failure(for: error, name: entry.name.string)
         case .noFreeName: throw Failure(.conflict, .appeared(name: entry.name.string, parent: trash.name.string))
         case .moved(let newName, _): entry.move(to: trash, as: newName)
         }
-        return Outcome(result: .item(.entry(entry, library)), changes: [Change(.moved, entry.path, from: oldPath, inTrash: true)],
-                       report: .movedToTrash(name: entry.name.string))
+        return Outcome(
+            result: .item(.entry(entry, library)), changes: [Change(.moved, entry.path, from: oldPath, inTrash: true)],
+            report: .movedToTrash(name: entry.name.string))
     }
 
     /// Renames an item at the top of a project's Trash together with its
     /// record, in the order a delete uses: the record under the new name is
     /// fsynced into the spare before the rename, so whichever of the two a
     /// crash keeps, the item's origin can still be found (see `repair`).
-    func renameWithRecord(_ entry: Entry, to name: String, in dir: Directory, _ project: Project, _ library: Library) throws(Failure) {
+    func renameWithRecord(_ entry: Entry, to name: String, in dir: Directory, _ project: Project, _ library: Library)
+        throws(Failure)
+    {
         let oldName = entry.name.string
         var refused: SysError?
         try withProjectLock(project) { lock throws(ProjectFile.Problem) in
@@ -140,8 +147,10 @@ extension Workspace {
     /// project.json that names the candidate. A name that appears between
     /// the check and the move (EEXIST) is skipped; its staged version stays
     /// unused in the spare.
-    func moveUnderFreeName(_ entry: Entry, base: String, from: Directory, into folder: Entry, _ to: Directory,
-                           staging: (String) throws(ProjectFile.Problem) -> ProjectFile.Lock.Staged?) throws(ProjectFile.Problem) -> FreeNameMove {
+    func moveUnderFreeName(
+        _ entry: Entry, base: String, from: Directory, into folder: Entry, _ to: Directory,
+        staging: (String) throws(ProjectFile.Problem) -> ProjectFile.Lock.Staged?
+    ) throws(ProjectFile.Problem) -> FreeNameMove {
         var n = 1
         while n < 10_000 {
             let candidate = n == 1 ? base : NameRules.numbered(base, n, isFolder: entry.isFolderLike)
@@ -165,8 +174,10 @@ extension Workspace {
     /// makes both durable with one wait. A record that cannot be put in
     /// place is thrown: the caller undoes the move, since an item whose
     /// record lives nowhere but in memory would lose where it came from.
-    func commitAfterMove(_ staged: ProjectFile.Lock.Staged?, _ lock: ProjectFile.Lock, _ project: Project,
-                         syncing folders: [Directory]) throws(ProjectFile.Problem) -> ProjectMetadata {
+    func commitAfterMove(
+        _ staged: ProjectFile.Lock.Staged?, _ lock: ProjectFile.Lock, _ project: Project,
+        syncing folders: [Directory]
+    ) throws(ProjectFile.Problem) -> ProjectMetadata {
         guard let staged else {
             Directory.sync(folders)
             return project.metadata
@@ -209,14 +220,17 @@ extension Workspace {
         let name = project.type.folder(role).flatMap { project.metadata.path(of: $0) } ?? role.rawValue
         let path = BytePath.display(project.root.path) + "/" + name
         if let dir = try? Directory.open(project.root.path), let found = dir.kind(of: Array(name.utf8)),
-           found != .folder {
+            found != .folder
+        {
             return Failure(.io, .unusableEntry(path: path, found: found, expected: .folder))
         }
         return Failure(.notFound, .notFound(path: path))
     }
 
     /// Runs `body` holding the project's lock, mapping its problems to failures.
-    func withProjectLock(_ project: Project, _ body: (ProjectFile.Lock) throws(ProjectFile.Problem) -> Void) throws(Failure) {
+    func withProjectLock(_ project: Project, _ body: (ProjectFile.Lock) throws(ProjectFile.Problem) -> Void)
+        throws(Failure)
+    {
         do {
             try ProjectFile.locked(project.root.path, body)
         } catch {
@@ -230,15 +244,23 @@ extension Workspace {
         let purge = try purgeDirectory(project)
         let hidden = Array("\(getpid())-\(Clock.nowMs())-\(UInt32.random(in: 0...UInt32.max))".utf8)
         let path = entry.path
-        do { try from.move(entry.name.bytes, to: purge, as: hidden) } catch { throw failure(for: error, name: entry.name.string) }
+        do { try from.move(entry.name.bytes, to: purge, as: hidden) } catch {
+            throw failure(for: error, name: entry.name.string)
+        }
         Directory.sync(purge, from)
         let topName = parent === project.trash ? entry.name.string : nil
         parent.remove(entry)
         watching?.unwatchTree(entry)
         entry.dismantle()
         if let n = topName, project.metadata.trash[n] != nil { updateMetadata(project) { $0.trash[n] = nil } }
-        do { try purge.removeTree(hidden) } catch { log("could not finish deleting \(BytePath.display(path)) in \(BytePath.display(purge.path)): \(error); the next start finishes it") }
-        return Outcome(result: .deleted(1), changes: [Change(.deleted, path)], report: .deletedForGood(name: BytePath.display(BytePath.split(path).name)))
+        do { try purge.removeTree(hidden) } catch {
+            log(
+                "could not finish deleting \(BytePath.display(path)) in \(BytePath.display(purge.path)): \(error); the next start finishes it"
+            )
+        }
+        return Outcome(
+            result: .deleted(1), changes: [Change(.deleted, path)],
+            report: .deletedForGood(name: BytePath.display(BytePath.split(path).name)))
     }
 
     public func emptyTrash(_ target: Target) throws(Failure) -> Outcome {
@@ -259,25 +281,35 @@ extension Workspace {
             count += 1
         }
         if !project.metadata.trash.isEmpty { updateMetadata(project) { $0.trash = [:] } }
-        return Outcome(result: .deleted(count), changes: changes, report: count == 0 ? .trashWasEmpty : .deletedItemsForGood(count: count))
+        return Outcome(
+            result: .deleted(count), changes: changes,
+            report: count == 0 ? .trashWasEmpty : .deletedItemsForGood(count: count))
     }
 
     /// The number of top-level items in a project's Trash, for the question.
     public func trashCount(_ target: Target) -> (project: String, count: Int)? {
-        guard case .entry(let entry, let library) = target, let p = library.project(containing: entry) else { return nil }
+        guard case .entry(let entry, let library) = target, let p = library.project(containing: entry) else {
+            return nil
+        }
         return (title(of: p.root, in: library), p.trash?.children.count ?? 0)
     }
 
     func moveToSystemTrash(_ entry: Entry, _ library: Library) throws(Failure) -> Outcome {
-        guard let parent = entry.parent else { throw Failure(.permanentFolder, .libraryRoot(name: library.displayName)) }
+        guard let parent = entry.parent else {
+            throw Failure(.permanentFolder, .libraryRoot(name: library.displayName))
+        }
         let dir = try open(parent, in: library)
         let path = entry.path
-        do { try SystemTrash.trash(entry.name.bytes, in: dir) } catch { throw failure(for: error, name: entry.name.string) }
+        do { try SystemTrash.trash(entry.name.bytes, in: dir) } catch {
+            throw failure(for: error, name: entry.name.string)
+        }
         if let p = library.project(at: entry) { library.projects[ObjectIdentifier(p.root)] = nil }
         parent.remove(entry)
         watching?.unwatchTree(entry)
         entry.dismantle()
-        return Outcome(result: .systemTrash, changes: [Change(.deleted, path)], report: .movedToSystemTrash(name: BytePath.display(BytePath.split(path).name)))
+        return Outcome(
+            result: .systemTrash, changes: [Change(.deleted, path)],
+            report: .movedToSystemTrash(name: BytePath.display(BytePath.split(path).name)))
     }
 
     public func restore(_ target: Target) throws(Failure) -> Outcome {
@@ -306,17 +338,20 @@ extension Workspace {
 
         var created: [Entry] = []
         do {
-            return try restore(entry, top: top, from: parent, into: components, as: originalName, project, library,
-                               created: &created)
+            return try restore(
+                entry, top: top, from: parent, into: components, as: originalName, project, library,
+                created: &created)
         } catch {
             removeCreatedFolders(created, library)
             throw error
         }
     }
 
-    private func restore(_ entry: Entry, top: Entry, from parent: Entry, into components: [String],
-                         as originalName: String, _ project: Project, _ library: Library,
-                         created: inout [Entry]) throws(Failure) -> Outcome {
+    private func restore(
+        _ entry: Entry, top: Entry, from parent: Entry, into components: [String],
+        as originalName: String, _ project: Project, _ library: Library,
+        created: inout [Entry]
+    ) throws(Failure) -> Outcome {
         var changes: [Change] = []
         var destination = project.root
         for c in components {
@@ -326,7 +361,8 @@ extension Workspace {
             }
             // A permanent folder replaced by a link or a file is said to be that, not a name clash.
             if destination === project.root, destination.clash(with: c) != nil,
-               let role = project.type.directories.first(where: { project.metadata.path(of: $0) == c })?.role {
+                let role = project.type.directories.first(where: { project.metadata.path(of: $0) == c })?.role
+            {
                 throw noFolder(role, in: project)
             }
             let made = try newFolder(in: .entry(destination, library), name: c)
@@ -344,7 +380,9 @@ extension Workspace {
         // Move and record drop under one lock, as for a delete (see `moveToTrash`).
         try withProjectLock(project) { lock throws(ProjectFile.Problem) in
             let staged = wasTop ? try lock.stage(trash: topName, nil) : nil
-            moved = try moveUnderFreeName(entry, base: originalName, from: from, into: destination, to) { _ throws(ProjectFile.Problem) in staged }
+            moved = try moveUnderFreeName(entry, base: originalName, from: from, into: destination, to) {
+                _ throws(ProjectFile.Problem) in staged
+            }
             if case .moved(let newName, let staged) = moved {
                 do throws(ProjectFile.Problem) {
                     project.metadata = try commitAfterMove(staged, lock, project, syncing: [to, from])
@@ -354,8 +392,11 @@ extension Workspace {
             }
         }
         if let unrecorded {
-            throw Failure(.io, .restoreNotRecorded(name: entry.name.string, path: Self.projectFile(project),
-                                                   detail: Self.detail(of: unrecorded)))
+            throw Failure(
+                .io,
+                .restoreNotRecorded(
+                    name: entry.name.string, path: Self.projectFile(project),
+                    detail: Self.detail(of: unrecorded)))
         }
         switch moved {
         case .failed(let error): throw failure(for: error, name: entry.name.string)
@@ -364,8 +405,12 @@ extension Workspace {
         }
         created = []
         changes.append(Change(.moved, entry.path, from: oldPath))
-        let into = project.permanentFolder(for: destination)?.title ?? Localized(en: destination.name.string, fr: destination.name.string)
-        return Outcome(result: .item(.entry(entry, library)), changes: changes, report: .restored(name: entry.name.string, to: into))
+        let into =
+            project.permanentFolder(for: destination)?.title
+            ?? Localized(en: destination.name.string, fr: destination.name.string)
+        return Outcome(
+            result: .item(.entry(entry, library)), changes: changes,
+            report: .restored(name: entry.name.string, to: into))
     }
 
     /// Removes the folders a refused restore made for the item's origin,
@@ -374,7 +419,8 @@ extension Workspace {
     func removeCreatedFolders(_ created: [Entry], _ library: Library) {
         for folder in created.reversed() {
             guard let parent = folder.parent, folder.children.isEmpty,
-                  let dir = try? open(parent, in: library) else { continue }
+                let dir = try? open(parent, in: library)
+            else { continue }
             do {
                 try dir.removeEmptyDirectory(folder.name.bytes)
                 dir.sync()
@@ -429,7 +475,9 @@ extension Workspace {
         }
         guard let items = try? purge.list(), !items.isEmpty else { return }
         for (name, _) in items {
-            do { try purge.removeTree(name) } catch { log("repair: could not finish deleting \(BytePath.display(path))/\(BytePath.display(name)): \(error)") }
+            do { try purge.removeTree(name) } catch {
+                log("repair: could not finish deleting \(BytePath.display(path))/\(BytePath.display(name)): \(error)")
+            }
         }
         log("repair: finished \(items.count) interrupted deletion(s) in \(BytePath.display(path))")
     }

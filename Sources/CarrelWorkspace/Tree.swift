@@ -52,7 +52,8 @@ extension Workspace {
         switch item {
         case .section(let project, let index, _):
             let section = project.type.sections[index]
-            var info = NodeInfo(path: nil, name: section.header, title: section.title(language), kind: .section, icon: sectionIcon)
+            var info = NodeInfo(
+                path: nil, name: section.header, title: section.title(language), kind: .section, icon: sectionIcon)
             info.permanent = true
             info.virtual = true
             var total = 0
@@ -64,8 +65,9 @@ extension Workspace {
             return info
         case .all(let project, _):
             let folder = project.type.folder(.all) ?? .allOfWriting
-            var info = NodeInfo(path: project.root.path + [UInt8(ascii: "/")] + Array(".carrel/all".utf8),
-                                name: folder.title.en, title: folder.title(language), kind: .folder, role: .all, icon: folder.icon)
+            var info = NodeInfo(
+                path: project.root.path + [UInt8(ascii: "/")] + Array(".carrel/all".utf8),
+                name: folder.title.en, title: folder.title(language), kind: .folder, role: .all, icon: folder.icon)
             info.permanent = true
             info.virtual = true
             info.fileCount = allFileCount(project, folder)
@@ -97,7 +99,9 @@ extension Workspace {
     /// The scope of `child`, from its parent's.
     public func scope(ofChild child: Entry, parent: Entry, _ scope: Scope) -> Scope {
         let project = scope.library.project(at: child) ?? scope.project
-        let inTrash = scope.inTrash || (scope.project != nil && scope.project?.root === parent.parent && scope.project?.trash === parent)
+        let inTrash =
+            scope.inTrash
+            || (scope.project != nil && scope.project?.root === parent.parent && scope.project?.trash === parent)
         return Scope(library: scope.library, project: project, inTrash: inTrash)
     }
 
@@ -105,8 +109,9 @@ extension Workspace {
         let library = scope.library
         let name = entry === library.root ? library.displayName : entry.name.string
         // No path here: building it walks every ancestor, and renderers build URIs from their parent's.
-        var info = NodeInfo(path: nil, name: name, title: name, kind: entry.isFolderLike ? .folder : .file,
-                            icon: entry.isFolderLike ? Icon.folder : Icon.file)
+        var info = NodeInfo(
+            path: nil, name: name, title: name, kind: entry.isFolderLike ? .folder : .file,
+            icon: entry.isFolderLike ? Icon.folder : Icon.file)
         info.created = entry.created >= 0 ? entry.created : nil
         info.modified = entry.modified
         info.folderCount = entry.folderCount
@@ -146,7 +151,9 @@ extension Workspace {
         case .wholeProject:
             return project.root.fileTotal - (project.trash?.fileTotal ?? 0)
         case .filesOf(let roles):
-            return roles.compactMap { project.type.folder($0).flatMap(project.entry(for:)) }.reduce(0) { $0 + $1.fileTotal }
+            return roles.compactMap { project.type.folder($0).flatMap(project.entry(for:)) }.reduce(0) {
+                $0 + $1.fileTotal
+            }
         case .directory:
             return 0
         }
@@ -177,8 +184,12 @@ extension Workspace {
             }
             let sorted = entry.sortedChildren(order(for: entry, in: library))
             if entry === library.root {
-                let projects = sorted.filter { library.project(at: $0) != nil || library.lockedProjects[ObjectIdentifier($0)] != nil }
-                let rest = sorted.filter { library.project(at: $0) == nil && library.lockedProjects[ObjectIdentifier($0)] == nil }
+                let projects = sorted.filter {
+                    library.project(at: $0) != nil || library.lockedProjects[ObjectIdentifier($0)] != nil
+                }
+                let rest = sorted.filter {
+                    library.project(at: $0) == nil && library.lockedProjects[ObjectIdentifier($0)] == nil
+                }
                 return (projects + rest).map { .entry($0, library) }
             }
             return sorted.map { .entry($0, library) }
@@ -192,8 +203,10 @@ extension Workspace {
                 }
             }
             if index == 0 {
-                let permanent = Set(project.type.directories.compactMap { project.entry(for: $0) }.map(ObjectIdentifier.init))
-                for e in project.root.sortedChildren(project.metadata.sort) where !permanent.contains(ObjectIdentifier(e)) {
+                let permanent = Set(
+                    project.type.directories.compactMap { project.entry(for: $0) }.map(ObjectIdentifier.init))
+                for e in project.root.sortedChildren(project.metadata.sort)
+                where !permanent.contains(ObjectIdentifier(e)) {
                     items.append(.entry(e, library))
                 }
             }
@@ -214,7 +227,9 @@ extension Workspace {
             // Inside a project the breadcrumb starts at the project; the
             // project itself, like any folder beside it, sits in the library.
             if e === library.root, let p = project, p.root !== e, p.root !== entry { continue }
-            if let p = project, let folder = p.permanentFolder(for: e) { names.append(folder.title(language)); continue }
+            if let p = project, let folder = p.permanentFolder(for: e) {
+                names.append(folder.title(language)); continue
+            }
             names.append(e === library.root ? library.displayName : e.name.string)
         }
         return names

@@ -46,7 +46,9 @@ final class WatchState {
         case .noWatchesLeft:
             if !warned {
                 warned = true
-                log("warning: inotify watches exhausted (fs.inotify.max_user_watches); polling the remaining folders every 0.5 s")
+                log(
+                    "warning: inotify watches exhausted (fs.inotify.max_user_watches); polling the remaining folders every 0.5 s"
+                )
             }
             polled[id] = e
         case .failed:
@@ -120,7 +122,15 @@ struct ExpectedEvents {
     mutating func consume(_ event: WatchEvent, in folder: [UInt8], nowMs: Int64) -> Bool {
         guard !pending.isEmpty else { return false }
         let kind: Kind
-        if event.isMovedFrom { kind = .movedFrom } else if event.isMovedTo { kind = .movedTo } else if event.isCreate { kind = .created } else { return false }
+        if event.isMovedFrom {
+            kind = .movedFrom
+        } else if event.isMovedTo {
+            kind = .movedTo
+        } else if event.isCreate {
+            kind = .created
+        } else {
+            return false
+        }
         let key = Key(folder: folder, name: event.name, kind: kind)
         guard let found = pending[key], nowMs - found.sinceMs <= Self.lifetimeMs else { return false }
         pending[key] = found.count > 1 ? (found.count - 1, found.sinceMs) : nil
@@ -210,7 +220,9 @@ extension Workspace {
         }
         for dir in dirty.values where library(of: dir) != nil { changes += reconcile(dir) }
         for (dir, name) in contentChanged {
-            guard let e = dir.child(EntryName(bytes: name)), e.kind == .file, let st = Scanner.stat(e.path) else { continue }
+            guard let e = dir.child(EntryName(bytes: name)), e.kind == .file, let st = Scanner.stat(e.path) else {
+                continue
+            }
             if st.modified_ms != e.modified {
                 e.modified = st.modified_ms
                 changes.append(Change(.changed, e.path, inTrash: inTrashFlag(e)))
@@ -229,9 +241,10 @@ extension Workspace {
     /// entry, subtree and watches intact.
     private func applyMove(_ fromDir: Entry, _ fromName: [UInt8], to toDir: Entry, _ toName: [UInt8]) -> Change? {
         guard let e = fromDir.child(EntryName(bytes: fromName)), toDir.child(EntryName(bytes: toName)) == nil,
-              Scanner.stat(BytePath.join(fromDir.path, fromName)) == nil,
-              Scanner.stat(BytePath.join(toDir.path, toName)) != nil,
-              !toDir.isDescendant(of: e) else { return nil }
+            Scanner.stat(BytePath.join(fromDir.path, fromName)) == nil,
+            Scanner.stat(BytePath.join(toDir.path, toName)) != nil,
+            !toDir.isDescendant(of: e)
+        else { return nil }
         let old = e.path
         e.move(to: toDir, as: EntryName(bytes: toName))
         return Change(.moved, e.path, from: old, inTrash: inTrashFlag(e))

@@ -26,7 +26,8 @@ extension Workspace {
             if folder !== entry.parent { out.append(Destination(folder: folder, label: label)) }
             guard enter else { continue }
             var below: [(Entry, [String], Bool)] = []
-            for child in folders(in: folder, library) where child !== entry && !child.unreadable && library.lock(containing: child) == nil {
+            for child in folders(in: folder, library)
+            where child !== entry && !child.unreadable && library.lock(containing: child) == nil {
                 let project = library.project(containing: child)
                 let title = project?.permanentFolder(for: child)?.title(language) ?? child.name.string
                 if let p = project, child === p.trash {

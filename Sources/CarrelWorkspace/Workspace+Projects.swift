@@ -29,7 +29,8 @@ extension Workspace {
         if library.project(at: folder) != nil || Self.isProject(folder.path) {
             throw Failure(.conflict, .alreadyAProject(name: name))
         }
-        let outer = library.project(containing: folder)?.root.path
+        let outer =
+            library.project(containing: folder)?.root.path
             ?? folder.parent.flatMap { Self.enclosingProject(of: $0.path) }
         if let outer {
             throw Failure(.conflict, .projectInsideProject(name: name, project: BytePath.display(outer)))

@@ -13,7 +13,9 @@ extension Workspace {
             if change.kind == .changed, let (entry, library) = deepestEntry(change.path), entry.path == change.path {
                 rows.addChain(from: entry, library)
             }
-            if let (entry, library) = deepestEntry(BytePath.split(change.path).folder) { rows.addChain(from: entry, library) }
+            if let (entry, library) = deepestEntry(BytePath.split(change.path).folder) {
+                rows.addChain(from: entry, library)
+            }
             if let old = change.oldPath, let (entry, library) = deepestEntry(BytePath.split(old).folder) {
                 rows.addChain(from: entry, library)
             }
@@ -27,7 +29,9 @@ extension Workspace {
         for library in libraries.sorted(by: { $0.path.count > $1.path.count }) {
             for base in [library.path, library.realPath] {
                 let baseParts = base.split(separator: UInt8(ascii: "/"))
-                guard parts.count >= baseParts.count, zip(parts, baseParts).allSatisfy({ $0.elementsEqual($1) }) else { continue }
+                guard parts.count >= baseParts.count, zip(parts, baseParts).allSatisfy({ $0.elementsEqual($1) }) else {
+                    continue
+                }
                 var entry = library.root
                 for part in parts[baseParts.count...] {
                     guard let next = entry.child(EntryName(bytes: Array(part))) else { break }
@@ -58,7 +62,9 @@ private struct UpdatedRows {
         var current: Entry? = entry
         while let e = current, seen.insert(ObjectIdentifier(e)).inserted {
             items.append(.entry(e, library))
-            if let parent = e.parent, let project = library.project(at: parent) { addVirtualRows(above: e, in: project, library) }
+            if let parent = e.parent, let project = library.project(at: parent) {
+                addVirtualRows(above: e, in: project, library)
+            }
             current = e.parent
         }
     }
@@ -66,9 +72,12 @@ private struct UpdatedRows {
     /// The section that shows `child` of a project root, and the project's "All".
     private mutating func addVirtualRows(above child: Entry, in project: Project, _ library: Library) {
         let permanent = project.permanentFolder(for: child)
-        let index = permanent.flatMap { folder in project.type.sections.firstIndex { $0.folders.contains(folder) } } ?? 0
+        let index =
+            permanent.flatMap { folder in project.type.sections.firstIndex { $0.folders.contains(folder) } } ?? 0
         let id = ObjectIdentifier(project.root)
-        if seenVirtual.insert(VirtualRow(project: id, index: index)).inserted { items.append(.section(project, index: index, library)) }
+        if seenVirtual.insert(VirtualRow(project: id, index: index)).inserted {
+            items.append(.section(project, index: index, library))
+        }
         if permanent?.role != .trash, seenVirtual.insert(VirtualRow(project: id, index: -1)).inserted {
             items.append(.all(project, library))
         }

@@ -97,7 +97,8 @@ public final class Workspace {
         let file = BytePath.display(ProjectFile.markerPath(projectPath))
         switch problem {
         case .unsupportedVersion(let v):
-            return Failure(.unsupportedVersion, .unsupportedVersion(path: file, version: v, known: ProjectMetadata.currentVersion))
+            return Failure(
+                .unsupportedVersion, .unsupportedVersion(path: file, version: v, known: ProjectMetadata.currentVersion))
         case .corrupt(let detail):
             return Failure(.io, .corruptProjectFile(path: file, detail: detail))
         case .sys(let e):
@@ -115,7 +116,9 @@ public final class Workspace {
         for folder in project.type.directories {
             guard let name = project.metadata.path(of: folder), !name.contains("/") else { continue }
             if root.child(name) == nil, !dir.exists(Array(name.utf8)) {
-                if (try? dir.makeDirectory(Array(name.utf8))) != nil, let e = Scanner.entry(dirfd: dir.fd, name: Array(name.utf8)) {
+                if (try? dir.makeDirectory(Array(name.utf8))) != nil,
+                    let e = Scanner.entry(dirfd: dir.fd, name: Array(name.utf8))
+                {
                     log("repair: recreated the permanent folder \(BytePath.display(rootPath))/\(name)")
                     recreated = true
                     root.add(e)
@@ -126,8 +129,11 @@ public final class Workspace {
         if recreated { dir.sync() }
         finishPurges(project)
         if ProjectFile.hasTemporaries(rootPath),
-           let n = try? ProjectFile.locked(rootPath, { lock in lock.removeAbandonedTemporaries() }), n > 0 {
-            log("repair: removed \(n) temporary file(s) of interrupted project.json writes in \(BytePath.display(rootPath))/.carrel")
+            let n = try? ProjectFile.locked(rootPath, { lock in lock.removeAbandonedTemporaries() }), n > 0
+        {
+            log(
+                "repair: removed \(n) temporary file(s) of interrupted project.json writes in \(BytePath.display(rootPath))/.carrel"
+            )
         }
         // A crash during a delete or a restore keeps the move, the swap of
         // project.json, or both (see `moveToTrash`). Records whose item is
@@ -140,10 +146,14 @@ public final class Workspace {
         // A Trash that is not a real folder says nothing of which items are in it.
         guard dir.kind(of: Array(trashName.utf8)) == .folder else { return }
         func missing(_ name: String) -> Bool { Scanner.stat(BytePath.join(trashPath, Array(name.utf8))) == nil }
-        let unrecorded = Set((project.trash?.children.keys.map(\.string) ?? []).filter { project.metadata.trash[$0] == nil })
-        let adoptable = unrecorded.isEmpty ? [:] : (ProjectFile.readSpare(rootPath)?.trash ?? [:]).filter { unrecorded.contains($0.key) }
+        let unrecorded = Set(
+            (project.trash?.children.keys.map(\.string) ?? []).filter { project.metadata.trash[$0] == nil })
+        let adoptable =
+            unrecorded.isEmpty
+            ? [:] : (ProjectFile.readSpare(rootPath)?.trash ?? [:]).filter { unrecorded.contains($0.key) }
         guard project.metadata.trash.keys.contains(where: missing) || !adoptable.isEmpty else { return }
-        var dropped = 0, adopted = 0
+        var dropped = 0
+        var adopted = 0
         let meta = try? ProjectFile.update(rootPath) { m in
             let stale = m.trash.keys.filter(missing)
             for name in stale { m.trash[name] = nil }
@@ -155,8 +165,14 @@ public final class Workspace {
         }
         guard let meta else { return }
         project.metadata = meta
-        if dropped > 0 { log("repair: dropped \(dropped) Trash record(s) of items no longer in \(BytePath.display(trashPath))") }
-        if adopted > 0 { log("repair: took \(adopted) Trash record(s) from .carrel/.project.json.previous for items in \(BytePath.display(trashPath))") }
+        if dropped > 0 {
+            log("repair: dropped \(dropped) Trash record(s) of items no longer in \(BytePath.display(trashPath))")
+        }
+        if adopted > 0 {
+            log(
+                "repair: took \(adopted) Trash record(s) from .carrel/.project.json.previous for items in \(BytePath.display(trashPath))"
+            )
+        }
     }
 
     // MARK: Finding things
@@ -179,7 +195,9 @@ public final class Workspace {
         for library in libraries.sorted(by: { $0.path.count > $1.path.count }) {
             for base in [library.path, library.realPath] {
                 let baseParts = base.split(separator: UInt8(ascii: "/"))
-                guard parts.count >= baseParts.count, zip(parts, baseParts).allSatisfy({ $0.elementsEqual($1) }) else { continue }
+                guard parts.count >= baseParts.count, zip(parts, baseParts).allSatisfy({ $0.elementsEqual($1) }) else {
+                    continue
+                }
                 return try walk(parts[baseParts.count...], in: library, display: path)
             }
         }
@@ -190,13 +208,17 @@ public final class Workspace {
         part.allSatisfy { $0 == UInt8(ascii: ".") } && part.count <= 2
     }
 
-    private func walk(_ components: ArraySlice<ArraySlice<UInt8>>, in library: Library, display: [UInt8]) throws(Failure) -> Target {
+    private func walk(_ components: ArraySlice<ArraySlice<UInt8>>, in library: Library, display: [UInt8])
+        throws(Failure) -> Target
+    {
         var e = library.root
         var i = components.startIndex
         while i < components.endIndex {
             let c = components[i]
-            if i + 2 == components.endIndex, components[i...].elementsEqual(Self.allSuffix, by: { $0.elementsEqual($1) }),
-               let p = library.project(at: e) {
+            if i + 2 == components.endIndex,
+                components[i...].elementsEqual(Self.allSuffix, by: { $0.elementsEqual($1) }),
+                let p = library.project(at: e)
+            {
                 return .all(p, library)
             }
             guard let next = e.child(EntryName(bytes: c)) else {

@@ -104,7 +104,8 @@ final class BenchClient {
         nextID += 1
         send(["jsonrpc": "2.0", "id": .int(id), "method": .string(method), "params": params])
         let result = Array(#"{"id":\#(id),"jsonrpc":"2.0","result":"#.utf8)
-        let error = Array(#"{"error":"#.utf8), request = Array(#"{"id":"#.utf8)
+        let error = Array(#"{"error":"#.utf8)
+        let request = Array(#"{"id":"#.utf8)
         while true {
             while let frame = framer.next() {
                 guard case .body(let body) = frame else { continue }
@@ -121,7 +122,8 @@ final class BenchClient {
     /// A command whose response is checked later (`checkCommands`), so
     /// its timing holds no parsing.
     func commandUnparsed(_ name: String, _ args: JSONValue) {
-        unchecked.append((name, requestUnparsed("workspace/executeCommand", ["command": .string(name), "arguments": [args]])))
+        unchecked.append(
+            (name, requestUnparsed("workspace/executeCommand", ["command": .string(name), "arguments": [args]])))
     }
 
     /// Stops the benchmark if any command since the last check failed.
@@ -162,7 +164,7 @@ func runToExit(_ program: String, _ arguments: [String]) {
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
     let argv = ([program] + arguments).map { strdup($0) }
-    defer { argv.forEach { free($0) } }
+    defer { for arg in argv { free(arg) } }
     var pid: pid_t = 0
     guard posix_spawn(&pid, program, &actions, nil, argv + [nil], environ) == 0 else {
         fatalError("could not run \(program)")

@@ -19,12 +19,14 @@ import Glibc
 func diskFloor(in dir: String, iterations: Int) -> [Double] {
     mkdir(dir, 0o755)
     for sub in ["a", "b", "c"] { mkdir(dir + "/" + sub, 0o755) }
-    let a = open(dir + "/a", O_RDONLY | O_DIRECTORY), b = open(dir + "/b", O_RDONLY | O_DIRECTORY)
+    let a = open(dir + "/a", O_RDONLY | O_DIRECTORY)
+    let b = open(dir + "/b", O_RDONLY | O_DIRECTORY)
     let c = open(dir + "/c", O_RDONLY | O_DIRECTORY)
     defer { close(a); close(b); close(c) }
     close(openat(a, "item.md", O_CREAT | O_WRONLY, 0o644))
     close(openat(c, "project.json", O_CREAT | O_WRONLY, 0o644))
-    let record = 70, base = 1_000
+    let record = 70
+    let base = 1_000
     let content = [UInt8](repeating: 0x20, count: base + record * (iterations + 1))
     var old = content
     var st = carrel_stat_t()

@@ -17,8 +17,10 @@ struct SyntheticLibrary {
     var project: String { root + "/Poetry Project" }
     var scratch: String { root + "/Poetry Project/Research/Bench" }
 
-    static let words = ["Chapter", "Scene", "Draft", "Notes", "Letter", "Poem", "Sonnet", "Essay", "Journal", "Outline",
-                        "Café", "Überblick", "日本の夏", "Crème brûlée", "Ode 🌊", "Résumé", "Naïve", "Ελληνικά", "Kapitel", "Mémoire"]
+    static let words = [
+        "Chapter", "Scene", "Draft", "Notes", "Letter", "Poem", "Sonnet", "Essay", "Journal", "Outline",
+        "Café", "Überblick", "日本の夏", "Crème brûlée", "Ode 🌊", "Résumé", "Naïve", "Ελληνικά", "Kapitel", "Mémoire",
+    ]
 
     func make() throws {
         var rng = SeededRandom(seed: 0xC0FFEE)
@@ -26,17 +28,30 @@ struct SyntheticLibrary {
         let types = ["blank", "poetry", "shortStory", "novel", "script"]
         let template: [String: [String]] = [
             "blank": ["Trash"],
-            "poetry": ["Draft", "Ready", "Set Aside", "Published", "Collections", "Submissions", "Research", "Magazines", "Competitions", "Commissions", "Other", "Trash"],
-            "shortStory": ["Draft", "Ready", "Set Aside", "Published", "Collections", "Submissions", "Research", "Magazines", "Competitions", "Commissions", "Other", "Trash"],
-            "novel": ["Novel", "Chapters", "Scenes", "Characters", "Locations", "Set Aside", "Research", "Competitions", "Commissions", "Other", "Trash"],
-            "script": ["Script", "Acts", "Scenes", "Characters", "Locations", "Set Aside", "Research", "Competitions", "Commissions", "Other", "Trash"],
+            "poetry": [
+                "Draft", "Ready", "Set Aside", "Published", "Collections", "Submissions", "Research", "Magazines",
+                "Competitions", "Commissions", "Other", "Trash",
+            ],
+            "shortStory": [
+                "Draft", "Ready", "Set Aside", "Published", "Collections", "Submissions", "Research", "Magazines",
+                "Competitions", "Commissions", "Other", "Trash",
+            ],
+            "novel": [
+                "Novel", "Chapters", "Scenes", "Characters", "Locations", "Set Aside", "Research", "Competitions",
+                "Commissions", "Other", "Trash",
+            ],
+            "script": [
+                "Script", "Acts", "Scenes", "Characters", "Locations", "Set Aside", "Research", "Competitions",
+                "Commissions", "Other", "Trash",
+            ],
         ]
         var folderPool: [(path: String, depth: Int)] = []
         for type in types {
             let name = type == "poetry" ? "Poetry Project" : "\(type.prefix(1).uppercased())\(type.dropFirst()) Project"
             let p = root + "/" + name
             try mkdirs(p + "/.carrel")
-            try #"{"type":"\#(type)","version":1}"#.write(toFile: p + "/.carrel/project.json", atomically: false, encoding: .utf8)
+            try #"{"type":"\#(type)","version":1}"#.write(
+                toFile: p + "/.carrel/project.json", atomically: false, encoding: .utf8)
             for f in template[type]! where f != "Trash" { try mkdirs(p + "/" + f); folderPool.append((p + "/" + f, 2)) }
             try mkdirs(p + "/Trash")
         }

@@ -29,7 +29,9 @@ struct Options {
             case "--keep": keep = true
             case "--iterations": scale = Double(value()) ?? 1
             case "--help", "-h":
-                print("USAGE: carrel-bench [--files N] [--folders N] [--depth N] [--iterations SCALE] [--carrel PATH] [--json] [--keep]")
+                print(
+                    "USAGE: carrel-bench [--files N] [--folders N] [--depth N] [--iterations SCALE] [--carrel PATH] [--json] [--keep]"
+                )
                 exit(0)
             default:
                 FileHandle.standardError.write(Data("carrel-bench: unknown option \(args[i])\n".utf8))
@@ -48,22 +50,29 @@ struct Figure {
 
     var sorted: [Double] { samples.sorted() }
     var median: Double { let s = sorted; return s.isEmpty ? 0 : s[s.count / 2] }
-    var p99: Double { let s = sorted; return s.isEmpty ? 0 : s[min(s.count - 1, Int((Double(s.count) * 0.99).rounded(.up)) - 1)] }
+    var p99: Double {
+        let s = sorted; return s.isEmpty ? 0 : s[min(s.count - 1, Int((Double(s.count) * 0.99).rounded(.up)) - 1)]
+    }
 }
 
 let options = Options(Array(CommandLine.arguments.dropFirst()))
-let binary = options.carrel ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("carrel").path
+let binary =
+    options.carrel
+    ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("carrel").path
 guard FileManager.default.isExecutableFile(atPath: binary) else {
-    FileHandle.standardError.write(Data("carrel-bench: no carrel binary at \(binary); build it or pass --carrel PATH\n".utf8))
+    FileHandle.standardError.write(
+        Data("carrel-bench: no carrel binary at \(binary); build it or pass --carrel PATH\n".utf8))
     exit(2)
 }
 func iterations(_ n: Int) -> Int { max(3, Int(Double(n) * options.scale)) }
 
 let base = NSTemporaryDirectory() + "carrel-bench-\(getpid())"
-let library = SyntheticLibrary(root: base + "/Library", files: options.files, folders: options.folders, depth: options.depth)
+let library = SyntheticLibrary(
+    root: base + "/Library", files: options.files, folders: options.folders, depth: options.depth)
 let state = base + "/state"
 let env = ["XDG_STATE_HOME": state, "XDG_DATA_HOME": state, "HOME": state]
-FileHandle.standardError.write(Data("carrel-bench: generating \(options.files) files in \(options.folders) folders…\n".utf8))
+FileHandle.standardError.write(
+    Data("carrel-bench: generating \(options.files) files in \(options.folders) folders…\n".utf8))
 try library.make()
 sync()
 defer { if !options.keep { try? FileManager.default.removeItem(atPath: base) } }
@@ -108,53 +117,84 @@ do {
 }
 figures.append(Figure(name: "full tree", samples: full, extra: ["nodes": .int(nodes), "bytes": .int(bytes)]))
 
-figures.append(Figure(name: "depth-1 tree, 1,000 children", samples: measure(iterations(200)) { _ in
-    _ = server.requestUnparsed("carrel/tree", ["uri": .string(uri(library.wide)), "depth": 1])
-}))
+figures.append(
+    Figure(
+        name: "depth-1 tree, 1,000 children",
+        samples: measure(iterations(200)) { _ in
+            _ = server.requestUnparsed("carrel/tree", ["uri": .string(uri(library.wide)), "depth": 1])
+        }))
 
 for query in ["e", "sce", "chapter1"] {
-    figures.append(Figure(name: "workspace/symbol \"\(query)\"", samples: measure(iterations(100)) { _ in
-        _ = server.requestUnparsed("workspace/symbol", ["query": .string(query)])
-    }))
+    figures.append(
+        Figure(
+            name: "workspace/symbol \"\(query)\"",
+            samples: measure(iterations(100)) { _ in
+                _ = server.requestUnparsed("workspace/symbol", ["query": .string(query)])
+            }))
 }
 
-figures.append(Figure(name: "carrel.newFolder", samples: measure(iterations(200)) { i in
-    server.commandUnparsed("carrel.newFolder", ["parentUri": .string(uri(library.scratch)), "name": .string("New \(i)")])
-}))
+figures.append(
+    Figure(
+        name: "carrel.newFolder",
+        samples: measure(iterations(200)) { i in
+            server.commandUnparsed(
+                "carrel.newFolder", ["parentUri": .string(uri(library.scratch)), "name": .string("New \(i)")])
+        }))
 server.checkCommands()
-figures.append(Figure(name: "carrel.rename", samples: measure(iterations(200)) { i in
-    server.commandUnparsed("carrel.rename", ["uri": .string(uri(library.scratch + "/New \(i)")), "newName": .string("Renamed \(i)")])
-}))
+figures.append(
+    Figure(
+        name: "carrel.rename",
+        samples: measure(iterations(200)) { i in
+            server.commandUnparsed(
+                "carrel.rename",
+                ["uri": .string(uri(library.scratch + "/New \(i)")), "newName": .string("Renamed \(i)")])
+        }))
 server.checkCommands()
 let (from, to) = library.heavyParents
-figures.append(Figure(name: "carrel.moveTo, 1,000 descendants", samples: measure(iterations(100)) { i in
-    let (src, dst) = i % 2 == 0 ? (from, to) : (to, from)
-    server.commandUnparsed("carrel.moveTo", ["uri": .string(uri(src + "/Heavy")), "destinationUri": .string(uri(dst))])
-}))
+figures.append(
+    Figure(
+        name: "carrel.moveTo, 1,000 descendants",
+        samples: measure(iterations(100)) { i in
+            let (src, dst) = i % 2 == 0 ? (from, to) : (to, from)
+            server.commandUnparsed(
+                "carrel.moveTo", ["uri": .string(uri(src + "/Heavy")), "destinationUri": .string(uri(dst))])
+        }))
 server.checkCommands()
-figures.append(Figure(name: "carrel.delete", samples: measure(iterations(200)) { i in
-    server.commandUnparsed("carrel.delete", ["uri": .string(uri(library.scratch + "/Renamed \(i)")), "confirmed": true])
-}))
+figures.append(
+    Figure(
+        name: "carrel.delete",
+        samples: measure(iterations(200)) { i in
+            server.commandUnparsed(
+                "carrel.delete", ["uri": .string(uri(library.scratch + "/Renamed \(i)")), "confirmed": true])
+        }))
 server.checkCommands()
-figures.append(Figure(name: "carrel.restore", samples: measure(iterations(200)) { i in
-    server.commandUnparsed("carrel.restore", ["uri": .string(uri(library.project + "/Trash/Renamed \(i)"))])
-}))
+figures.append(
+    Figure(
+        name: "carrel.restore",
+        samples: measure(iterations(200)) { i in
+            server.commandUnparsed("carrel.restore", ["uri": .string(uri(library.project + "/Trash/Renamed \(i)"))])
+        }))
 server.checkCommands()
 // Right after them, while the disk is in the same mood.
-let floor = Figure(name: "disk floor of a Trash operation", samples: diskFloor(in: base + "/floor", iterations: iterations(200)))
+let floor = Figure(
+    name: "disk floor of a Trash operation", samples: diskFloor(in: base + "/floor", iterations: iterations(200)))
 figures.append(floor)
 
 // Another process renames a file; time until the server says so.
 server.dropNotifications()
 let target = uri(library.wide + "/Moved.md")
-figures.append(Figure(name: "external change → carrel/didChange", samples: measure(iterations(50)) { i in
-    let (a, b) = i % 2 == 0 ? ("Wide 0.md", "Moved.md") : ("Moved.md", "Wide 0.md")
-    rename(library.wide + "/" + a, library.wide + "/" + b)
-    let wanted = i % 2 == 0 ? target : uri(library.wide + "/Wide 0.md")
-    _ = server.wait { m in
-        m["method"] == "carrel/didChange" && (m["params"]?["changes"]?.arrayValue ?? []).contains { $0["uri"]?.stringValue == wanted }
-    }
-}))
+figures.append(
+    Figure(
+        name: "external change → carrel/didChange",
+        samples: measure(iterations(50)) { i in
+            let (a, b) = i % 2 == 0 ? ("Wide 0.md", "Moved.md") : ("Moved.md", "Wide 0.md")
+            rename(library.wide + "/" + a, library.wide + "/" + b)
+            let wanted = i % 2 == 0 ? target : uri(library.wide + "/Wide 0.md")
+            _ = server.wait { m in
+                m["method"] == "carrel/didChange"
+                    && (m["params"]?["changes"]?.arrayValue ?? []).contains { $0["uri"]?.stringValue == wanted }
+            }
+        }))
 let rss = server.peakRSSKiB
 server.stop()
 
@@ -164,26 +204,34 @@ let ratio = figures[1].median / findMedian
 if options.json {
     var out: [String: JSONValue] = [
         "files": .int(options.files), "folders": .int(options.folders), "depth": .int(options.depth),
-        "peakRSSMiB": .double((Double(rss) / 1024 * 10).rounded() / 10), "coldStartOverFind": .double((ratio * 100).rounded() / 100),
+        "peakRSSMiB": .double((Double(rss) / 1024 * 10).rounded() / 10),
+        "coldStartOverFind": .double((ratio * 100).rounded() / 100),
         "diskFloorMs": .double((floor.median * 1000).rounded() / 1000),
         "fullTreeOverFind": .double((figures[2].median / findMedian * 100).rounded() / 100),
     ]
-    out["figures"] = .array(figures.map { f in
-        var o: [String: JSONValue] = ["name": .string(f.name), "medianMs": .double((f.median * 1000).rounded() / 1000),
-                                      "p99Ms": .double((f.p99 * 1000).rounded() / 1000), "samples": .int(f.samples.count)]
-        for (k, v) in f.extra { o[k] = v }
-        return .object(o)
-    })
+    out["figures"] = .array(
+        figures.map { f in
+            var o: [String: JSONValue] = [
+                "name": .string(f.name), "medianMs": .double((f.median * 1000).rounded() / 1000),
+                "p99Ms": .double((f.p99 * 1000).rounded() / 1000), "samples": .int(f.samples.count),
+            ]
+            for (k, v) in f.extra { o[k] = v }
+            return .object(o)
+        })
     print(JSONValue.object(out).text(pretty: true))
 } else {
     print("carrel-bench: \(options.files) files, \(options.folders) folders, depth \(options.depth), \(nodes) nodes")
     for f in figures {
-        let extra = f.extra.isEmpty ? "" : "  (" + f.extra.keys.sorted().map { "\($0) \(f.extra[$0]!.text())" }.joined(separator: ", ") + ")"
+        let extra =
+            f.extra.isEmpty
+            ? "" : "  (" + f.extra.keys.sorted().map { "\($0) \(f.extra[$0]!.text())" }.joined(separator: ", ") + ")"
         let label = f.name.padding(toLength: 38, withPad: " ", startingAt: 0)
         print(label + String(format: " median %9.3f ms   p99 %9.3f ms", f.median, f.p99) + extra)
     }
-    print(String(format: "cold start / find walk: %.2f×   full tree / find walk: %.2f×   peak RSS: %.1f MiB",
-                 ratio, figures[2].median / findMedian, Double(rss) / 1024))
+    print(
+        String(
+            format: "cold start / find walk: %.2f×   full tree / find walk: %.2f×   peak RSS: %.1f MiB",
+            ratio, figures[2].median / findMedian, Double(rss) / 1024))
     let serverShare = figures.filter { $0.name == "carrel.delete" || $0.name == "carrel.restore" }
         .map { String(format: "%@ %.3f ms", $0.name, $0.median - floor.median) }.joined(separator: ", ")
     print("above the disk floor (server work): " + serverShare)

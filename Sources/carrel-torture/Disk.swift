@@ -86,14 +86,22 @@ enum Disk {
 /// The permanent folders each project type has on disk (Sources/CarrelModel/Catalog.swift),
 /// written out again here so the harness checks the server against an independent list.
 enum Templates {
-    static let writing = ["Draft", "Ready", "Set Aside", "Published", "Collections", "Submissions", "Research",
-                          "Magazines", "Competitions", "Commissions", "Other", "Trash"]
+    static let writing = [
+        "Draft", "Ready", "Set Aside", "Published", "Collections", "Submissions", "Research",
+        "Magazines", "Competitions", "Commissions", "Other", "Trash",
+    ]
     static let byType: [String: [String]] = [
         "blank": ["Trash"],
         "poetry": writing,
         "shortStory": writing,
-        "novel": ["Novel", "Chapters", "Scenes", "Characters", "Locations", "Set Aside", "Research", "Competitions", "Commissions", "Other", "Trash"],
-        "script": ["Script", "Acts", "Scenes", "Characters", "Locations", "Set Aside", "Research", "Competitions", "Commissions", "Other", "Trash"],
+        "novel": [
+            "Novel", "Chapters", "Scenes", "Characters", "Locations", "Set Aside", "Research", "Competitions",
+            "Commissions", "Other", "Trash",
+        ],
+        "script": [
+            "Script", "Acts", "Scenes", "Characters", "Locations", "Set Aside", "Research", "Competitions",
+            "Commissions", "Other", "Trash",
+        ],
     ]
     static let allNames = Set(byType.values.flatMap { $0 })
 }

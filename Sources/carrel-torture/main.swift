@@ -78,17 +78,18 @@ struct Options {
 
     static func usage(_ problem: String?) -> Never {
         if let problem { FileHandle.standardError.write(Data("carrel-torture: \(problem)\n".utf8)) }
-        print("""
-          USAGE: carrel-torture [--kills N] [--long] [--seed S] [--carrel PATH] [--keep] [--verbose]
-            --kills N      SIGKILLs to survive (default 300; 3000 with --long)
-            --seed S       replay a run (the seed is printed at the start)
-            --carrel PATH  the server binary (default: carrel next to this binary)
-            --keep         keep the temporary library (always kept on failure)
-            --self-test    plant each kind of fault and check that the checks catch it
-            --servers 2    two servers on the library at once, each killed at random
-                           (no deletes for good then; the order of the two streams
-                           depends on timing, so --seed does not replay it exactly)
-          """)
+        print(
+            """
+            USAGE: carrel-torture [--kills N] [--long] [--seed S] [--carrel PATH] [--keep] [--verbose]
+              --kills N      SIGKILLs to survive (default 300; 3000 with --long)
+              --seed S       replay a run (the seed is printed at the start)
+              --carrel PATH  the server binary (default: carrel next to this binary)
+              --keep         keep the temporary library (always kept on failure)
+              --self-test    plant each kind of fault and check that the checks catch it
+              --servers 2    two servers on the library at once, each killed at random
+                             (no deletes for good then; the order of the two streams
+                             depends on timing, so --seed does not replay it exactly)
+            """)
         exit(problem == nil ? 0 : 2)
     }
 }
@@ -233,7 +234,8 @@ final class Torture: @unchecked Sendable {
 
     func projectType(_ rel: String) -> String? {
         guard let bytes = Disk.read(lib + "/" + rel + "/.carrel/project.json"),
-              let json = try? JSONParser.parse(bytes) else { return nil }
+            let json = try? JSONParser.parse(bytes)
+        else { return nil }
         return json["type"]?.stringValue
     }
 
@@ -302,14 +304,20 @@ final class Torture: @unchecked Sendable {
             case 0..<14:
                 guard var folder = pick(v.folders) else { continue }
                 if chance(0.15), let p = pick(v.projects) { folder = p.rel + "/.carrel/all" }
-                return Op(name: "newFile", command: "carrel.newFile", args: ["parentUri": .string(uri(folder)), "name": .string(newName("f"))])
+                return Op(
+                    name: "newFile", command: "carrel.newFile",
+                    args: ["parentUri": .string(uri(folder)), "name": .string(newName("f"))])
             case 14..<22:
                 guard let folder = pick(v.folders), v.folders.count < 120 else { continue }
-                return Op(name: "newFolder", command: "carrel.newFolder", args: ["parentUri": .string(uri(folder)), "name": .string(newName("d"))])
+                return Op(
+                    name: "newFolder", command: "carrel.newFolder",
+                    args: ["parentUri": .string(uri(folder)), "name": .string(newName("d"))])
             case 22..<24:
                 guard v.projects.count < 8 else { continue }
                 let type = pick(["blank", "poetry", "shortStory", "novel", "script"])!
-                return Op(name: "newProject", command: "carrel.newProject", args: ["parentUri": .string(uri("")), "name": .string(newName("p")), "type": .string(type)])
+                return Op(
+                    name: "newProject", command: "carrel.newProject",
+                    args: ["parentUri": .string(uri("")), "name": .string(newName("p")), "type": .string(type)])
             case 24..<36:
                 guard let item = pick(v.movable + v.inTrash + v.projects.map { ($0.rel, true) }) else { continue }
                 if protectSeedProjects && ["Poems", "Novel", "Blank"].contains(item.rel) { continue }
@@ -319,53 +327,79 @@ final class Torture: @unchecked Sendable {
                     // Case-only rename, which must work.
                     let flipped = first.isUppercase ? first.lowercased() : first.uppercased()
                     newName = flipped + name.dropFirst()
-                } else if chance(0.1), let sibling = pick((v.movable + v.inTrash).filter { parent($0.rel) == parent(item.rel) && $0.rel != item.rel }) {
+                } else if chance(0.1),
+                    let sibling = pick(
+                        (v.movable + v.inTrash).filter { parent($0.rel) == parent(item.rel) && $0.rel != item.rel })
+                {
                     newName = sibling.rel.split(separator: "/").last.map(String.init) ?? newName  // refused: nameTaken
                 }
-                return Op(name: "rename", command: "carrel.rename", args: ["uri": .string(uri(item.rel)), "newName": .string(newName)])
+                return Op(
+                    name: "rename", command: "carrel.rename",
+                    args: ["uri": .string(uri(item.rel)), "newName": .string(newName)])
             case 36..<52:
                 guard let item = pick(v.movable + v.inTrash), let dest = pick(v.folders) else { continue }
-                return Op(name: "moveTo", command: "carrel.moveTo", args: ["uri": .string(uri(item.rel)), "destinationUri": .string(uri(dest))])
+                return Op(
+                    name: "moveTo", command: "carrel.moveTo",
+                    args: ["uri": .string(uri(item.rel)), "destinationUri": .string(uri(dest))])
             case 52..<66:
                 guard let item = pick(v.movable) else { continue }
                 var args: JSONValue = ["uri": .string(uri(item.rel))]
                 if chance(0.7) { args = ["uri": .string(uri(item.rel)), "confirmed": true] }
-                return Op(name: v.plainFolders.contains(where: { item.rel == $0 || item.rel.hasPrefix($0 + "/") }) || !item.rel.contains("/") ? "delete(system trash)" : "delete",
-                          command: "carrel.delete", args: args)
+                return Op(
+                    name: v.plainFolders.contains(where: { item.rel == $0 || item.rel.hasPrefix($0 + "/") })
+                        || !item.rel.contains("/") ? "delete(system trash)" : "delete",
+                    command: "carrel.delete", args: args)
             case 66..<67:
                 guard v.projects.count > 2, let p = pick(v.projects) else { continue }
                 if protectSeedProjects && ["Poems", "Novel", "Blank"].contains(p.rel) { continue }
-                return Op(name: "delete(project)", command: "carrel.delete", args: ["uri": .string(uri(p.rel)), "confirmed": true])
+                return Op(
+                    name: "delete(project)", command: "carrel.delete",
+                    args: ["uri": .string(uri(p.rel)), "confirmed": true])
             case 67..<72:
                 guard opts.servers == 1, let item = pick(v.inTrash) else { continue }
-                return Op(name: "deleteForever", command: "carrel.delete", args: ["uri": .string(uri(item.rel)), "confirmed": .bool(chance(0.5))],
-                          doomed: contentsUnder(item.rel))
+                return Op(
+                    name: "deleteForever", command: "carrel.delete",
+                    args: ["uri": .string(uri(item.rel)), "confirmed": .bool(chance(0.5))],
+                    doomed: contentsUnder(item.rel))
             case 72..<84:
                 guard let item = pick(v.inTrash) else { continue }
                 return Op(name: "restore", command: "carrel.restore", args: ["uri": .string(uri(item.rel))])
             case 84..<86:
                 guard opts.servers == 1, let p = pick(v.projects) else { continue }
-                return Op(name: "emptyTrash", command: "carrel.emptyTrash", args: ["projectUri": .string(uri(p.rel)), "confirmed": .bool(chance(0.5))],
-                          doomed: contentsUnder(p.rel + "/Trash"))
+                return Op(
+                    name: "emptyTrash", command: "carrel.emptyTrash",
+                    args: ["projectUri": .string(uri(p.rel)), "confirmed": .bool(chance(0.5))],
+                    doomed: contentsUnder(p.rel + "/Trash"))
             case 86..<89:
                 guard let f = pick(v.folders) else { continue }
-                return Op(name: "setSort", command: "carrel.setSort",
-                          args: ["uri": .string(uri(f)), "by": .string(pick(["name", "modified", "created"])!), "descending": .bool(chance(0.5))])
+                return Op(
+                    name: "setSort", command: "carrel.setSort",
+                    args: [
+                        "uri": .string(uri(f)), "by": .string(pick(["name", "modified", "created"])!),
+                        "descending": .bool(chance(0.5)),
+                    ])
             case 89..<90:
                 guard let f = pick(v.folders) else { continue }
-                return Op(name: "setConfirmDelete", command: "carrel.setConfirmDelete", args: ["uri": .string(uri(f)), "confirm": .bool(chance(0.5))])
+                return Op(
+                    name: "setConfirmDelete", command: "carrel.setConfirmDelete",
+                    args: ["uri": .string(uri(f)), "confirm": .bool(chance(0.5))])
             default:
                 // Commands that must be refused, so kills also land in refusals.
                 switch random(4) {
                 case 0:
                     guard let p = pick(v.permanent) else { continue }
-                    return Op(name: "refused", command: "carrel.rename", args: ["uri": .string(uri(p)), "newName": "X"])
+                    return Op(
+                        name: "refused", command: "carrel.rename", args: ["uri": .string(uri(p)), "newName": "X"])
                 case 1:
                     guard let d = pick(v.movable.filter(\.isDir)) else { continue }
-                    return Op(name: "refused", command: "carrel.moveTo", args: ["uri": .string(uri(d.rel)), "destinationUri": .string(uri(d.rel))])
+                    return Op(
+                        name: "refused", command: "carrel.moveTo",
+                        args: ["uri": .string(uri(d.rel)), "destinationUri": .string(uri(d.rel))])
                 case 2:
                     guard let f = pick(v.folders) else { continue }
-                    return Op(name: "refused", command: "carrel.newFolder", args: ["parentUri": .string(uri(f)), "name": "bad/name"])
+                    return Op(
+                        name: "refused", command: "carrel.newFolder",
+                        args: ["parentUri": .string(uri(f)), "name": "bad/name"])
                 default:
                     guard let m = pick(v.movable) else { continue }
                     return Op(name: "refused", command: "carrel.restore", args: ["uri": .string(uri(m.rel))])
@@ -382,7 +416,8 @@ final class Torture: @unchecked Sendable {
         for (base, label) in [(lib, "lib"), (dataHome + "/Trash/files", "system-trash")] {
             for n in Disk.walk(base, includeHidden: true) where !n.isDir && !n.isLink {
                 let parts = n.rel.split(separator: "/")
-                if let i = parts.firstIndex(of: ".carrel"), i + 1 < parts.count, parts[i + 1] != "purge" { continue }  // metadata
+                // Carrel's metadata, but for what waits in purge to be deleted.
+                if let i = parts.firstIndex(of: ".carrel"), i + 1 < parts.count, parts[i + 1] != "purge" { continue }
                 guard let bytes = Disk.read(base + "/" + n.rel) else {
                     violation("\(phase): cannot read \(label)/\(n.rel)")
                     continue
@@ -390,7 +425,9 @@ final class Torture: @unchecked Sendable {
                 if bytes.isEmpty { continue }  // a new empty file
                 let text = String(decoding: bytes, as: UTF8.self)
                 if contents[text] == nil {
-                    violation("\(phase): \(label)/\(n.rel) holds content the harness never wrote (truncated or garbled): \(text.prefix(60).debugDescription)")
+                    violation(
+                        "\(phase): \(label)/\(n.rel) holds content the harness never wrote (truncated or garbled): \(text.prefix(60).debugDescription)"
+                    )
                     continue
                 }
                 found[text, default: []].append("\(label)/\(n.rel)")
@@ -407,9 +444,13 @@ final class Torture: @unchecked Sendable {
             let inPurge = places.filter { $0.contains("/.carrel/purge/") }
             switch state {
             case .alive:
-                if places.isEmpty { violation("\(phase): content #\(id) is lost (it should be in the library or a Trash)") }
+                if places.isEmpty {
+                    violation("\(phase): content #\(id) is lost (it should be in the library or a Trash)")
+                }
                 if places.count > 1 { violation("\(phase): content #\(id) is duplicated: \(places)") }
-                if !inPurge.isEmpty { violation("\(phase): content #\(id), never deleted for good, is in a purge folder: \(places)") }
+                if !inPurge.isEmpty {
+                    violation("\(phase): content #\(id), never deleted for good, is in a purge folder: \(places)")
+                }
             case .doomed:
                 if places.count > 1 { violation("\(phase): content #\(id) is duplicated: \(places)") }
                 if places.isEmpty {
@@ -435,9 +476,13 @@ final class Torture: @unchecked Sendable {
         for n in Disk.walk(lib, includeHidden: false) {
             // The server's clash suffix (" 2") can follow any name it was given.
             let base = n.name.replacingOccurrences(of: #"( [0-9]+)+$"#, with: "", options: .regularExpression)
-            let ok = Templates.allNames.contains(base) || ["notes", "poems", "novel", "blank"].contains(base.lowercased())
+            let ok =
+                Templates.allNames.contains(base) || ["notes", "poems", "novel", "blank"].contains(base.lowercased())
                 || Self.namePattern.firstMatch(in: n.name, range: NSRange(n.name.startIndex..., in: n.name)) != nil
-            if !ok { violation("\(phase): unexpected visible name \(n.rel.debugDescription) (a temporary file left in view?)") }
+            if !ok {
+                violation(
+                    "\(phase): unexpected visible name \(n.rel.debugDescription) (a temporary file left in view?)")
+            }
             if n.isLink { violation("\(phase): a symlink appeared at \(n.rel)") }
         }
         for n in Disk.walk(lib, includeHidden: false) where n.isDir && !n.rel.contains("/") {
@@ -454,10 +499,16 @@ final class Torture: @unchecked Sendable {
             for t in templates where !Disk.isDirectory(lib + "/" + n.rel + "/" + t) {
                 violation("\(phase): template folder \(n.rel)/\(t) is missing")
             }
-            let trashNames = Set(Disk.walk(lib + "/" + n.rel + "/Trash", includeHidden: true).filter { !$0.rel.contains("/") }.map(\.name))
+            let trashNames = Set(
+                Disk.walk(lib + "/" + n.rel + "/Trash", includeHidden: true).filter { !$0.rel.contains("/") }.map(
+                    \.name))
             for (name, record) in json["trash"]?.objectValue ?? [:] {
-                if !trashNames.contains(name) { violation("\(phase): \(n.rel) Trash record \(name.debugDescription) points at nothing in Trash") }
-                if record["from"]?.stringValue == nil { violation("\(phase): \(n.rel) Trash record \(name.debugDescription) has no “from”") }
+                if !trashNames.contains(name) {
+                    violation("\(phase): \(n.rel) Trash record \(name.debugDescription) points at nothing in Trash")
+                }
+                if record["from"]?.stringValue == nil {
+                    violation("\(phase): \(n.rel) Trash record \(name.debugDescription) has no “from”")
+                }
             }
             let purge = lib + "/" + n.rel + "/.carrel/purge"
             if Disk.exists(purge), !Disk.walk(purge, includeHidden: true).isEmpty {
@@ -485,7 +536,9 @@ final class Torture: @unchecked Sendable {
         }
         let onDisk = Set(Disk.walk(lib, includeHidden: false).filter { !$0.isDir }.map { lib + "/" + $0.rel })
         if shown != onDisk {
-            violation("\(phase): the server's tree differs from the disk: only shown \(shown.subtracting(onDisk).sorted()), only on disk \(onDisk.subtracting(shown).sorted())")
+            violation(
+                "\(phase): the server's tree differs from the disk: only shown \(shown.subtracting(onDisk).sorted()), only on disk \(onDisk.subtracting(shown).sorted())"
+            )
         }
     }
 
@@ -511,11 +564,15 @@ final class Torture: @unchecked Sendable {
 
     func setUp() throws {
         let server = try spawn()
-        guard let r = initialize(server), r["result"] != nil else { throw ServerProcess.SpawnError(description: "the first initialize failed") }
+        guard let r = initialize(server), r["result"] != nil else {
+            throw ServerProcess.SpawnError(description: "the first initialize failed")
+        }
         for (name, type) in [("Poems", "poetry"), ("Novel", "novel"), ("Blank", "blank")] {
             do {
-                try server.send(ExecuteCommand("carrel.newProject",
-                                               ["parentUri": .string(uri("")), "name": .string(name), "type": .string(type)]))
+                try server.send(
+                    ExecuteCommand(
+                        "carrel.newProject",
+                        ["parentUri": .string(uri("")), "name": .string(name), "type": .string(type)]))
             } catch {
                 throw ServerProcess.SpawnError(description: "cannot create project \(name): \(error)")
             }
@@ -604,7 +661,8 @@ final class Torture: @unchecked Sendable {
             if run.killDuringStartup { startupKills += 1 }
             if let what = run.killer.inFlight { inFlightKills[what, default: 0] += 1 }
             if status & 0x7f != SIGKILL {
-                violation("the server ended on its own (wait status \(status)) before the SIGKILL: a crash? See \(errLog)")
+                violation(
+                    "the server ended on its own (wait status \(status)) before the SIGKILL: a crash? See \(errLog)")
             }
             log("cycle \(cycle): killed \(run.killer.inFlight.map { "during \($0)" } ?? "between commands")")
         }
@@ -623,7 +681,8 @@ final class Torture: @unchecked Sendable {
             sent[op.name, default: 0] += 1
             state.unlock()
             run.killer.pending = op.name
-            let id = server.request("workspace/executeCommand", ["command": .string(op.command), "arguments": [op.args]])
+            let id = server.request(
+                "workspace/executeCommand", ["command": .string(op.command), "arguments": [op.args]])
             if i == run.killAt { run.killer.arm(server, afterMicroseconds: run.delay) }
             i += 1
             guard let r = server.response(id) else {
@@ -671,7 +730,9 @@ final class Torture: @unchecked Sendable {
 
     func run() -> Int32 {
         let start = Date()
-        say("torture: seed \(opts.seed), \(opts.kills) kills, \(opts.servers) server\(opts.servers == 1 ? "" : "s") at a time, server \(opts.carrel), library \(lib)")
+        say(
+            "torture: seed \(opts.seed), \(opts.kills) kills, \(opts.servers) server\(opts.servers == 1 ? "" : "s") at a time, server \(opts.carrel), library \(lib)"
+        )
         do { try setUp() } catch {
             say("torture: FAILED to set up: \(error)")
             say("0 passed, 1 failed")
@@ -705,20 +766,30 @@ final class Torture: @unchecked Sendable {
         let seconds = Date().timeIntervalSince(start)
         let total = sent.values.reduce(0, +)
         let inFlight = inFlightKills.values.reduce(0, +)
-        say("torture: \(total) commands sent (\(succeeded) done, \(refused.values.reduce(0, +)) refused with a reason), "
-              + "\(contentCounter) contents written, \(destroyed) destroyed by confirmed deletes, \(restartsChecked) restarts checked")
-        say("torture: commands: " + sent.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
-        say("torture: refusals: " + refused.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
-        say("torture: kills in flight: \(inFlight) of \(kills) (" + inFlightKills.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-              + "), \(startupKills) aimed at startup; \(String(format: "%.1f", seconds)) s")
+        say(
+            "torture: \(total) commands sent (\(succeeded) done, \(refused.values.reduce(0, +)) refused with a reason), "
+                + "\(contentCounter) contents written, \(destroyed) destroyed by confirmed deletes, \(restartsChecked) restarts checked"
+        )
+        say(
+            "torture: commands: "
+                + sent.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+        say(
+            "torture: refusals: "
+                + refused.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+        say(
+            "torture: kills in flight: \(inFlight) of \(kills) ("
+                + inFlightKills.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+                + "), \(startupKills) aimed at startup; \(String(format: "%.1f", seconds)) s")
         if violations.isEmpty {
             // The run is one test; the kills it survived are its figure.
             say("torture: \(kills) kills survived, 0 failed")
             say("1 passed, 0 failed")
-                if !opts.keep { try? FileManager.default.removeItem(atPath: root) }
+            if !opts.keep { try? FileManager.default.removeItem(atPath: root) }
             return 0
         }
-        say("torture: FAILED at cycle \(cycle) (seed \(opts.seed)); the library is kept at \(lib), server log \(errLog)")
+        say(
+            "torture: FAILED at cycle \(cycle) (seed \(opts.seed)); the library is kept at \(lib), server log \(errLog)"
+        )
         for v in violations.prefix(40) { say("  violation: \(v)") }
         say("torture: \(survived) kills survived, 1 failed")
         say("0 passed, 1 failed")
@@ -730,40 +801,68 @@ final class Torture: @unchecked Sendable {
 /// kills, and the checks must name it.
 func selfTest(_ options: Options) -> Int32 {
     let faults: [(String, String, (Torture) -> Void)] = [
-        ("lose a file", "is lost", { t in
-            let f = t.someContentFile()
-            unlink(f)
-        }),
-        ("duplicate a file under a hidden name", "duplicated", { t in
-            let f = t.someContentFile()
-            _ = Disk.write((f as NSString).deletingLastPathComponent + "/.copy", Disk.read(f)!)
-        }),
-        ("truncate a file", "never wrote", { t in
-            let f = t.someContentFile()
-            truncate(f, off_t(Disk.read(f)!.count / 2))
-        }),
-        ("leave a visible temporary file", "unexpected visible name", { t in
-            _ = Disk.write(t.lib + "/Poems/Draft/project.json.tmp", [])
-        }),
-        ("point a Trash record at nothing", "points at nothing", { t in
-            let p = t.lib + "/Blank/.carrel/project.json"
-            var j = (try? JSONParser.parse(Disk.read(p)!))?.objectValue ?? [:]
-            j["trash"] = ["ghost.md": ["from": "ghost.md", "deleted": 1]]
-            _ = Disk.write(p, JSONValue.object(j).encoded())
-        }),
-        ("remove a template folder", "is missing", { t in
-            let d = t.lib + "/Poems/Magazines"
-            for n in Disk.walk(d, includeHidden: true) where !n.isDir { rename(d + "/" + n.rel, t.lib + "/Poems/Draft/" + n.name) }
-            for n in Disk.walk(d, includeHidden: true).sorted(by: { $0.rel.count > $1.rel.count }) { rmdir(d + "/" + n.rel) }
-            rmdir(d)
-        }),
-        ("corrupt project.json", "does not parse", { t in
-            _ = Disk.write(t.lib + "/Novel/.carrel/project.json", Array("{\"type\":".utf8))
-        }),
-        ("bring back a deleted content", "is back", { t in
-            let f = t.someContentFile()
-            t.contents[String(decoding: Disk.read(f)!, as: UTF8.self)] = .gone
-        }),
+        (
+            "lose a file", "is lost",
+            { t in
+                let f = t.someContentFile()
+                unlink(f)
+            }
+        ),
+        (
+            "duplicate a file under a hidden name", "duplicated",
+            { t in
+                let f = t.someContentFile()
+                _ = Disk.write((f as NSString).deletingLastPathComponent + "/.copy", Disk.read(f)!)
+            }
+        ),
+        (
+            "truncate a file", "never wrote",
+            { t in
+                let f = t.someContentFile()
+                truncate(f, off_t(Disk.read(f)!.count / 2))
+            }
+        ),
+        (
+            "leave a visible temporary file", "unexpected visible name",
+            { t in
+                _ = Disk.write(t.lib + "/Poems/Draft/project.json.tmp", [])
+            }
+        ),
+        (
+            "point a Trash record at nothing", "points at nothing",
+            { t in
+                let p = t.lib + "/Blank/.carrel/project.json"
+                var j = (try? JSONParser.parse(Disk.read(p)!))?.objectValue ?? [:]
+                j["trash"] = ["ghost.md": ["from": "ghost.md", "deleted": 1]]
+                _ = Disk.write(p, JSONValue.object(j).encoded())
+            }
+        ),
+        (
+            "remove a template folder", "is missing",
+            { t in
+                let d = t.lib + "/Poems/Magazines"
+                for n in Disk.walk(d, includeHidden: true) where !n.isDir {
+                    rename(d + "/" + n.rel, t.lib + "/Poems/Draft/" + n.name)
+                }
+                for n in Disk.walk(d, includeHidden: true).sorted(by: { $0.rel.count > $1.rel.count }) {
+                    rmdir(d + "/" + n.rel)
+                }
+                rmdir(d)
+            }
+        ),
+        (
+            "corrupt project.json", "does not parse",
+            { t in
+                _ = Disk.write(t.lib + "/Novel/.carrel/project.json", Array("{\"type\":".utf8))
+            }
+        ),
+        (
+            "bring back a deleted content", "is back",
+            { t in
+                let f = t.someContentFile()
+                t.contents[String(decoding: Disk.read(f)!, as: UTF8.self)] = .gone
+            }
+        ),
     ]
     var passed = 0
     var failed = 0

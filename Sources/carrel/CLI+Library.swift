@@ -60,7 +60,7 @@ extension CLI {
     static func target(_ ws: Workspace, _ path: [UInt8]) throws(Failure) -> Workspace.Target {
         do {
             return try ws.locate(path, uri: Workspace.display(path))
-        } catch where error.message == .outsideWorkspace(uri: Workspace.display(path)) {
+        } catch  where error.message == .outsideWorkspace(uri: Workspace.display(path)) {
             let library = ws.libraries.first.map { Workspace.display($0.path) } ?? "/"
             throw Failure(.outsideWorkspace, .outsideLibrary(path: Workspace.display(path), library: library))
         }

@@ -113,21 +113,25 @@ struct Syntax {
     var inLibrary = true
 
     static let all: [String: Syntax] = [
-        "lsp": Syntax(usage: "carrel lsp [--stdio] [--log-file PATH]", arguments: 0...0,
-                      flags: ["--stdio"], valued: ["--log-file"], inLibrary: false),
+        "lsp": Syntax(
+            usage: "carrel lsp [--stdio] [--log-file PATH]", arguments: 0...0,
+            flags: ["--stdio"], valued: ["--log-file"], inLibrary: false),
         "init": Syntax(usage: "carrel init DIR --type TYPE", arguments: 1...1, valued: ["--type"]),
-        "tree": Syntax(usage: "carrel tree [FOLDER] [--json] [--icons] [--depth N]", arguments: 0...1,
-                       flags: ["--json", "--icons"], valued: ["--depth"]),
+        "tree": Syntax(
+            usage: "carrel tree [FOLDER] [--json] [--icons] [--depth N]", arguments: 0...1,
+            flags: ["--json", "--icons"], valued: ["--depth"]),
         "new-folder": Syntax(usage: "carrel new-folder PARENT NAME", arguments: 2...2),
         "new-file": Syntax(usage: "carrel new-file PARENT NAME", arguments: 2...2),
         "rename": Syntax(usage: "carrel rename PATH NEW-NAME", arguments: 2...2),
         "mv": Syntax(usage: "carrel mv PATH DESTINATION-FOLDER", arguments: 2...2),
-        "rm": Syntax(usage: "carrel rm PATH [--yes] [--system-trash]", arguments: 1...1,
-                     flags: ["--yes", "--system-trash"]),
+        "rm": Syntax(
+            usage: "carrel rm PATH [--yes] [--system-trash]", arguments: 1...1,
+            flags: ["--yes", "--system-trash"]),
         "restore": Syntax(usage: "carrel restore PATH", arguments: 1...1),
         "empty-trash": Syntax(usage: "carrel empty-trash PROJECT [--yes]", arguments: 1...1, flags: ["--yes"]),
-        "sort": Syntax(usage: "carrel sort PATH name|modified|created [--descending]", arguments: 2...2,
-                       flags: ["--descending"]),
+        "sort": Syntax(
+            usage: "carrel sort PATH name|modified|created [--descending]", arguments: 2...2,
+            flags: ["--descending"]),
         "ask-before-deleting": Syntax(usage: "carrel ask-before-deleting PATH yes|no", arguments: 2...2),
     ]
 }

@@ -56,7 +56,8 @@ extension CLI {
             print(String(decoding: w.bytes, as: UTF8.self))
         } else {
             var out = ""
-            let printer = TreePrinter(workspace: ws, language: language, icons: options.has("--icons"), color: TreePrinter.wantsColor)
+            let printer = TreePrinter(
+                workspace: ws, language: language, icons: options.has("--icons"), color: TreePrinter.wantsColor)
             printer.print(item, depth: depth, into: &out)
             Swift.print(out, terminator: "")
         }
@@ -73,8 +74,9 @@ extension CLI {
         let t = try folder(try target(ws, path), Workspace.display(path))
         let outcome = try ws.setSort(t, SortSetting(by: key, descending: options.has("--descending")))
         guard case .item(.entry(let sorted, _)) = outcome.result else { return }
-        let message = Message.sorted(path: Workspace.display(sorted.path), key: key.rawValue,
-                                     descending: options.has("--descending"))
+        let message = Message.sorted(
+            path: Workspace.display(sorted.path), key: key.rawValue,
+            descending: options.has("--descending"))
         print(message.text(language))
     }
 

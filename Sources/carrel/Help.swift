@@ -1,49 +1,49 @@
 /// `carrel --help` and `carrel help SUBCOMMAND`.
 enum Help {
     static let overview = """
-    carrel: a writer's binder over plain files.
+        carrel: a writer's binder over plain files.
 
-    USAGE: carrel <subcommand> [arguments] [--library DIR]
+        USAGE: carrel <subcommand> [arguments] [--library DIR]
 
-    SUBCOMMANDS:
-      lsp                          Serve editors over LSP on stdin/stdout.
-      init DIR --type TYPE         Make DIR a project (Blank, Poetry, Short Story, Novel, Script).
-      tree [FOLDER] [--json]       Show the binder: sections, folders, files and counts.
-      new-folder PARENT NAME       Create a folder.
-      new-file PARENT NAME         Create an empty file (".md" added when NAME has no extension).
-      rename PATH NEW-NAME         Rename a file or folder.
-      mv PATH DESTINATION-FOLDER   Move a file or folder into another folder.
-      rm PATH [--yes]              Move to the project's Trash (inside Trash: delete for good).
-      restore PATH                 Put an item in Trash back where it came from.
-      empty-trash PROJECT [--yes]  Delete everything in a project's Trash for good.
-      sort PATH ORDER              Sort a project by name, modified or created [--descending].
-      ask-before-deleting PATH yes|no
-                                   Whether the editors ask before deleting in PATH's project.
-      help SUBCOMMAND              Explain one subcommand.
+        SUBCOMMANDS:
+          lsp                          Serve editors over LSP on stdin/stdout.
+          init DIR --type TYPE         Make DIR a project (Blank, Poetry, Short Story, Novel, Script).
+          tree [FOLDER] [--json]       Show the binder: sections, folders, files and counts.
+          new-folder PARENT NAME       Create a folder.
+          new-file PARENT NAME         Create an empty file (".md" added when NAME has no extension).
+          rename PATH NEW-NAME         Rename a file or folder.
+          mv PATH DESTINATION-FOLDER   Move a file or folder into another folder.
+          rm PATH [--yes]              Move to the project's Trash (inside Trash: delete for good).
+          restore PATH                 Put an item in Trash back where it came from.
+          empty-trash PROJECT [--yes]  Delete everything in a project's Trash for good.
+          sort PATH ORDER              Sort a project by name, modified or created [--descending].
+          ask-before-deleting PATH yes|no
+                                       Whether the editors ask before deleting in PATH's project.
+          help SUBCOMMAND              Explain one subcommand.
 
-    THE LIBRARY:
-      Like an editor's workspace folder, the CLI works in one library and
-      refuses any path outside it. The library is, first found:
-        --library DIR      (anywhere on the command line)
-        CARREL_LIBRARY     (environment variable)
-        the folder holding the nearest project around the current folder,
-        or the nearest folder around it that holds projects,
-        else the current folder itself.
-      Projects sit directly inside their library; projects cannot be nested.
+        THE LIBRARY:
+          Like an editor's workspace folder, the CLI works in one library and
+          refuses any path outside it. The library is, first found:
+            --library DIR      (anywhere on the command line)
+            CARREL_LIBRARY     (environment variable)
+            the folder holding the nearest project around the current folder,
+            or the nearest folder around it that holds projects,
+            else the current folder itself.
+          Projects sit directly inside their library; projects cannot be nested.
 
-    OPTIONS:
-      --library DIR   The library to work in (see above).
-      --version       Print the version.
-      --              Ends the options: what follows are paths and names.
+        OPTIONS:
+          --library DIR   The library to work in (see above).
+          --version       Print the version.
+          --              Ends the options: what follows are paths and names.
 
-    EXIT CODES:
-      0 done; 1 refused (nothing changed); 2 a mistake in the command line,
-      or a path outside the library (nothing changed).
+        EXIT CODES:
+          0 done; 1 refused (nothing changed); 2 a mistake in the command line,
+          or a path outside the library (nothing changed).
 
-    Results go to stdout, errors and questions to stderr. A question reads
-    its answer from stdin, terminal or pipe ("echo y | carrel empty-trash P");
-    --yes answers yes. Messages are in French when LANG starts with "fr".
-    """
+        Results go to stdout, errors and questions to stderr. A question reads
+        its answer from stdin, terminal or pipe ("echo y | carrel empty-trash P");
+        --yes answers yes. Messages are in French when LANG starts with "fr".
+        """
 
     static let subcommands: [String: String] = [
         "lsp": """

@@ -19,8 +19,9 @@ final class ChecklistTests: XCTestCase {
 
     /// The wire names of `CarrelCommand.Name`, read from its source.
     static func commands() throws -> [String] {
-        let text = try String(contentsOf: ModuleMapTests.root
-            .appendingPathComponent("Sources/CarrelProtocol/Requests/CarrelCommand.swift"), encoding: .utf8)
+        let text = try String(
+            contentsOf: ModuleMapTests.root
+                .appendingPathComponent("Sources/CarrelProtocol/Requests/CarrelCommand.swift"), encoding: .utf8)
         guard let start = text.range(of: "enum Name"), let end = text[start.upperBound...].range(of: "}") else {
             return []
         }
@@ -36,8 +37,11 @@ final class ChecklistTests: XCTestCase {
         XCTAssertTrue(commands.contains("carrel.setSort"))
         for (path, why) in Self.filesNamingEveryCommand {
             let text = try String(contentsOf: ModuleMapTests.root.appendingPathComponent(path), encoding: .utf8)
-            for command in commands where !(text.contains("\"\(command)\"") || text.contains("'\(command)'")
-                                            || text.contains("`\(command)`")) {
+            for command in commands
+            where
+                !(text.contains("\"\(command)\"") || text.contains("'\(command)'")
+                || text.contains("`\(command)`"))
+            {
                 XCTFail("\(path) never names \(command), but \(why) (Sources/ARCHITECTURE.md, Adding a command)")
             }
         }

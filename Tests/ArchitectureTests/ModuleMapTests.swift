@@ -21,7 +21,8 @@ final class ModuleMapTests: XCTestCase {
                 let text = try String(contentsOf: file, encoding: .utf8)
                 for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
                     guard let imported = Self.importedModule(String(line)), targets[imported] != nil,
-                          imported != target, !allowed.contains(imported) else { continue }
+                        imported != target, !allowed.contains(imported)
+                    else { continue }
                     let path = file.path.dropFirst(Self.root.path.count + 1)
                     violations.append(
                         "\(path):\(number + 1): \(target) imports \(imported), which ARCHITECTURE.md does not allow")

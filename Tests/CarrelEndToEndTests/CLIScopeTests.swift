@@ -61,92 +61,126 @@ final class CLIScopeTests: XCTestCase {
     /// "$R" is the fixture's root.
     static let rows: [Row] = [
         // It acts on any path.
-        Row(name: "rm of a file outside the library", args: ["rm", "$R/Outside/hostname.txt"],
+        Row(
+            name: "rm of a file outside the library", args: ["rm", "$R/Outside/hostname.txt"],
             exit: 2, stderr: "$R/Outside/hostname.txt is outside the library $R/Writing"),
-        Row(name: "rename of a file outside the library", args: ["rename", "$R/Outside/idea.md", "idea2.md"],
+        Row(
+            name: "rename of a file outside the library", args: ["rename", "$R/Outside/idea.md", "idea2.md"],
             exit: 2, stderr: "$R/Outside/idea.md is outside the library $R/Writing"),
-        Row(name: "rm outside projects needs --system-trash", args: ["rm", "Notes/idea.md"],
+        Row(
+            name: "rm outside projects needs --system-trash", args: ["rm", "Notes/idea.md"],
             exit: 1, stderr: "$R/Writing/Notes/idea.md is not in a project, so it has no Trash. Pass --system-trash"),
-        Row(name: "rm --system-trash names what it moved", args: ["rm", "--system-trash", "Notes/idea.md"],
+        Row(
+            name: "rm --system-trash names what it moved", args: ["rm", "--system-trash", "Notes/idea.md"],
             exit: 0, stdout: "Moved $R/Writing/Notes/idea.md to the system trash.",
             absent: ["Writing/Notes/idea.md"], systemTrash: true),
-        Row(name: "rm of a project needs --system-trash", args: ["rm", "Empty"],
+        Row(
+            name: "rm of a project needs --system-trash", args: ["rm", "Empty"],
             exit: 1, stderr: "$R/Writing/Empty is a project: deleting it moves the whole project to the system trash"),
-        Row(name: "CARREL_LIBRARY wins over the current folder", args: ["rm", "f.txt"], cwd: "WritingX",
+        Row(
+            name: "CARREL_LIBRARY wins over the current folder", args: ["rm", "f.txt"], cwd: "WritingX",
             env: ["CARREL_LIBRARY": "$R/Writing"],
             exit: 2, stderr: "$R/WritingX/f.txt is outside the library $R/Writing"),
         // The path-prefix bug.
-        Row(name: "WritingX is not inside Writing", args: ["mv", "$R/WritingX/f.txt", "$R/WritingX/sub"],
+        Row(
+            name: "WritingX is not inside Writing", args: ["mv", "$R/WritingX/f.txt", "$R/WritingX/sub"],
             exit: 2, stderr: "$R/WritingX/f.txt is outside the library $R/Writing"),
-        Row(name: "--library before the subcommand, by components",
+        Row(
+            name: "--library before the subcommand, by components",
             args: ["--library", "$R/WritingX", "mv", "$R/WritingX/f.txt", "$R/WritingX/sub"],
             exit: 0, stdout: "$R/WritingX/sub/f.txt", outside: ["Writing", "Outside"], exists: ["WritingX/sub/f.txt"]),
         // Projects inside projects.
-        Row(name: "init deep inside a project",
+        Row(
+            name: "init deep inside a project",
             args: ["init", "Writing/My poetry/Draft/Sub project", "--type", "novel"], cwd: ".",
             exit: 1, stderr: "“Sub project” is inside the project $R/Writing/My poetry; projects cannot be nested"),
-        Row(name: "init from inside a project's folder", args: ["init", "Sub", "--type", "blank"],
+        Row(
+            name: "init from inside a project's folder", args: ["init", "Sub", "--type", "blank"],
             cwd: "Writing/My poetry/Draft", exit: 1, stderr: "is inside the project $R/Writing/My poetry"),
-        Row(name: "init of an existing folder inside a project", args: ["init", "My poetry/Draft", "--type", "blank"],
+        Row(
+            name: "init of an existing folder inside a project", args: ["init", "My poetry/Draft", "--type", "blank"],
             exit: 1, stderr: "“Draft” is inside the project $R/Writing/My poetry"),
         // init on an existing folder.
-        Row(name: "init adopts an existing draft/ as Draft", args: ["init", "Existing", "--type", "poetry"],
+        Row(
+            name: "init adopts an existing draft/ as Draft", args: ["init", "Existing", "--type", "poetry"],
             exit: 0, stdout: "$R/Writing/Existing",
             exists: ["Writing/Existing/draft/keep.md", "Writing/Existing/Ready"], absent: ["Writing/Existing/Draft"],
             fileContains: ["Writing/Existing/.carrel/project.json": "\"draft\": \"draft\""]),
-        Row(name: "init refuses a file where a permanent folder goes",
+        Row(
+            name: "init refuses a file where a permanent folder goes",
             args: ["init", "Clash", "--type", "blank"],
             exit: 1,
             stderr: "“trash” is not a folder, but the project needs its permanent folder “Trash” there"),
         // Mistakes pass silently.
-        Row(name: "tree of a folder that does not exist, elsewhere", args: ["tree", "/no/such/folder"],
+        Row(
+            name: "tree of a folder that does not exist, elsewhere", args: ["tree", "/no/such/folder"],
             exit: 2, stderr: "/no/such/folder is outside the library $R/Writing"),
-        Row(name: "tree of a folder that does not exist, here", args: ["tree", "Nothing here"],
+        Row(
+            name: "tree of a folder that does not exist, here", args: ["tree", "Nothing here"],
             exit: 1, stderr: "Nothing exists at $R/Writing/Nothing here."),
-        Row(name: "tree of a file", args: ["tree", "My poetry/Draft/poem.md"],
+        Row(
+            name: "tree of a file", args: ["tree", "My poetry/Draft/poem.md"],
             exit: 1, stderr: "“$R/Writing/My poetry/Draft/poem.md” is a file, not a folder."),
-        Row(name: "an unknown flag", args: ["tree", "--jsn"],
+        Row(
+            name: "an unknown flag", args: ["tree", "--jsn"],
             exit: 2, stderr: "“--jsn” is not an option of carrel tree", never: ["SUBCOMMANDS"]),
-        Row(name: "an extra flag to init", args: ["init", "Fresh", "--type", "novel", "--extra"],
+        Row(
+            name: "an extra flag to init", args: ["init", "Fresh", "--type", "novel", "--extra"],
             exit: 2, stderr: "“--extra” is not an option of carrel init", absent: ["Writing/Fresh"]),
-        Row(name: "--library before the subcommand", args: ["--library", "$R/WritingX", "tree", "--icons"],
+        Row(
+            name: "--library before the subcommand", args: ["--library", "$R/WritingX", "tree", "--icons"],
             exit: 0, stdout: "[books.vertical] WritingX", outside: ["Writing", "Outside"]),
         Row(name: "carrel alone", args: [], exit: 2, stderr: "Usage: carrel <subcommand>", never: ["SUBCOMMANDS"]),
-        Row(name: "an unknown subcommand", args: ["bogus"],
+        Row(
+            name: "an unknown subcommand", args: ["bogus"],
             exit: 2, stderr: "“bogus” is not a carrel subcommand", never: ["SUBCOMMANDS"]),
         // Questions through a pipe.
-        Row(name: "echo y | carrel empty-trash", args: ["empty-trash", "My poetry"], stdin: "y\n",
+        Row(
+            name: "echo y | carrel empty-trash", args: ["empty-trash", "My poetry"], stdin: "y\n",
             exit: 0, stdout: "Deleted 1 item from the Trash of $R/Writing/My poetry for good.", absent: [poemsTrash]),
-        Row(name: "no answer on a pipe names --yes", args: ["empty-trash", "My poetry"], stdin: "",
+        Row(
+            name: "no answer on a pipe names --yes", args: ["empty-trash", "My poetry"], stdin: "",
             exit: 1, stderr: "Pass --yes to delete without a question."),
-        Row(name: "no question when the Trash is empty", args: ["empty-trash", "Empty"], stdin: "",
+        Row(
+            name: "no question when the Trash is empty", args: ["empty-trash", "Empty"], stdin: "",
             exit: 0, stdout: "The Trash of $R/Writing/Empty is already empty", never: ["[y/N]"]),
         // Missing and wrong.
-        Row(name: "carrel sort", args: ["sort", "My poetry", "modified", "--descending"],
+        Row(
+            name: "carrel sort", args: ["sort", "My poetry", "modified", "--descending"],
             exit: 0, stdout: "$R/Writing/My poetry is now sorted by modified, descending.",
             fileContains: ["Writing/My poetry/.carrel/project.json": "\"by\": \"modified\""]),
-        Row(name: "carrel sort manual says it does not exist yet", args: ["sort", "My poetry", "manual"],
+        Row(
+            name: "carrel sort manual says it does not exist yet", args: ["sort", "My poetry", "manual"],
             exit: 1, stderr: "A manual order does not exist yet"),
-        Row(name: "tree FOLDER: the project's order and the folder's icon", args: ["tree", "Sorted/Notes", "--icons"],
+        Row(
+            name: "tree FOLDER: the project's order and the folder's icon", args: ["tree", "Sorted/Notes", "--icons"],
             exit: 0, stdout: "[folder] Notes  2 files\n├── [doc.text] b.md\n└── [doc.text] a.md\n"),
-        Row(name: "empty-trash of a file", args: ["empty-trash", "My poetry/Draft/poem.md", "--yes"],
+        Row(
+            name: "empty-trash of a file", args: ["empty-trash", "My poetry/Draft/poem.md", "--yes"],
             exit: 1, stderr: "$R/Writing/My poetry/Draft/poem.md is a file: empty-trash takes a project"),
-        Row(name: "empty-trash . outside a project", args: ["empty-trash", ".", "--yes"], cwd: "Writing/Notes",
+        Row(
+            name: "empty-trash . outside a project", args: ["empty-trash", ".", "--yes"], cwd: "Writing/Notes",
             exit: 1, stderr: "There is no project at $R/Writing/Notes", never: ["restore from"]),
-        Row(name: "--type Poetry", args: ["init", "Verses", "--type", "Poetry"],
+        Row(
+            name: "--type Poetry", args: ["init", "Verses", "--type", "Poetry"],
             exit: 0, exists: ["Writing/Verses/Draft", "Writing/Verses/Magazines"]),
-        Row(name: "--type \"Short Story\"", args: ["init", "Tales", "--type", "Short Story"],
+        Row(
+            name: "--type \"Short Story\"", args: ["init", "Tales", "--type", "Short Story"],
             exit: 0, fileContains: ["Writing/Tales/.carrel/project.json": "\"shortStory\""]),
-        Row(name: "--type short-story", args: ["init", "Tales", "--type", "short-story"],
+        Row(
+            name: "--type short-story", args: ["init", "Tales", "--type", "short-story"],
             exit: 0, fileContains: ["Writing/Tales/.carrel/project.json": "\"shortStory\""]),
-        Row(name: "an unknown type in writer's words", args: ["init", "Odd", "--type", "sonnet"],
+        Row(
+            name: "an unknown type in writer's words", args: ["init", "Odd", "--type", "sonnet"],
             exit: 1,
             stderr: "“sonnet” is not a project type; choose one of Blank, Poetry, Short Story, Novel, Script.",
             never: ["Invalid params", "“type”"]),
-        Row(name: "a 255-byte name says .md was added",
+        Row(
+            name: "a 255-byte name says .md was added",
             args: ["new-file", "My poetry/Draft", String(repeating: "a", count: 255)],
             exit: 1, stderr: "With “.md” added, this name is 258 bytes long"),
-        Row(name: "help lsp stands alone", args: ["help", "lsp"],
+        Row(
+            name: "help lsp stands alone", args: ["help", "lsp"],
             exit: 0, stdout: "carrel/tree", never: ["PROTOCOL.md"]),
     ]
 
@@ -158,8 +192,9 @@ final class CLIScopeTests: XCTestCase {
             if !problems.isEmpty { failedRows.append(row.name) }
         }
         // One line for the record: how many rows this binary fails.
-        print("CLIScopeTests: \(Self.rows.count) rows, \(failedRows.count) failed"
-              + (failedRows.isEmpty ? "" : ": " + failedRows.joined(separator: "; ")))
+        print(
+            "CLIScopeTests: \(Self.rows.count) rows, \(failedRows.count) failed"
+                + (failedRows.isEmpty ? "" : ": " + failedRows.joined(separator: "; ")))
     }
 
     /// What went wrong with one row, if anything.
@@ -169,8 +204,9 @@ final class CLIScopeTests: XCTestCase {
         func expand(_ s: String) -> String { s.replacingOccurrences(of: "$R", with: fx.path) }
         let outsideBefore = row.outside.map { fx.digest($0) }
         let allBefore = fx.digest()
-        let r = runner.run(row.args.map(expand), in: fx.path + "/" + row.cwd,
-                           environment: row.env.mapValues(expand), stdin: row.stdin)
+        let r = runner.run(
+            row.args.map(expand), in: fx.path + "/" + row.cwd,
+            environment: row.env.mapValues(expand), stdin: row.stdin)
         var problems: [String] = []
         func expect(_ ok: Bool, _ what: String) { if !ok { problems.append(what) } }
         let seen = "carrel \(row.args.joined(separator: " ")) → \(r.status)\nstdout: \(r.stdout)\nstderr: \(r.stderr)"

@@ -5,7 +5,9 @@ import XCTest
 /// scripts: it undoes "Delete and Don't Ask Again".
 final class CLISettingsTests: XCTestCase {
     func testAskBeforeDeletingTurnsTheQuestionOnAndOff() throws {
-        let fx = try Fixture("P/.carrel/project.json = {\"type\":\"poetry\",\"preferences\":{\"confirmDelete\":false}}\nP/Draft/a.md = a")
+        let fx = try Fixture(
+            "P/.carrel/project.json = {\"type\":\"poetry\",\"preferences\":{\"confirmDelete\":false}}\nP/Draft/a.md = a"
+        )
         let cli = try CLIRunner()
         var r = cli.run(["ask-before-deleting", "P/Draft/a.md", "yes"], in: fx.path)
         XCTAssertEqual(r.status, 0, r.stderr)

@@ -21,7 +21,8 @@ final class CLITreeTests: XCTestCase {
         XCTAssertFalse(r.stdout.contains("doc.text"), "no SF Symbol names unless --icons")
         XCTAssertFalse(r.stdout.contains("▸"))
         XCTAssertFalse(r.stdout.contains("\u{1B}["), "no colour through a pipe")
-        let french = try CLIRunner().run(["tree", "Poems", "--depth", "1"], in: fx.path, environment: ["LANG": "fr_FR.UTF-8"])
+        let french = try CLIRunner().run(
+            ["tree", "Poems", "--depth", "1"], in: fx.path, environment: ["LANG": "fr_FR.UTF-8"])
         XCTAssertTrue(french.stdout.hasPrefix("Poems (Poésie)  3 fichiers\n"), french.stdout)
     }
 

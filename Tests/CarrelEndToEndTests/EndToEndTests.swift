@@ -16,8 +16,11 @@ final class EndToEndTests: XCTestCase {
     func spawn(launcher: [String] = []) throws -> ProcessClient {
         home = try Fixture()
         chmod(home.path, 0o777)
-        return try ProcessClient(environment: ["XDG_DATA_HOME": home.path + "/data", "XDG_STATE_HOME": home.path + "/state", "HOME": home.path],
-                                 launcher: launcher)
+        return try ProcessClient(
+            environment: [
+                "XDG_DATA_HOME": home.path + "/data", "XDG_STATE_HOME": home.path + "/state", "HOME": home.path,
+            ],
+            launcher: launcher)
     }
 
     func testWholeWritingSessionOverStdio() throws {
@@ -26,24 +29,43 @@ final class EndToEndTests: XCTestCase {
         let caps = try c.initialize([fx.uri()])
         XCTAssertEqual(caps["capabilities"]?["workspaceSymbolProvider"], true)
         for type in ["blank", "poetry", "shortStory", "novel", "script"] {
-            let r = try c.command("carrel.newProject", ["parentUri": .string(fx.uri()), "name": .string("P-\(type)"), "type": .string(type)])
+            let r = try c.command(
+                "carrel.newProject",
+                ["parentUri": .string(fx.uri()), "name": .string("P-\(type)"), "type": .string(type)])
             XCTAssertEqual(r["result"]?["projectType"], .string(type))
         }
         let p = "P-novel"
-        XCTAssertEqual(try c.command("carrel.newFolder", ["parentUri": .string(fx.uri("\(p)/Chapters")), "name": "Part One"])["result"]?["kind"], "folder")
-        XCTAssertEqual(try c.command("carrel.newFile", ["parentUri": .string(fx.uri("\(p)/Chapters/Part One")), "name": "Chapter 1"])["result"]?["name"], "Chapter 1.md")
-        try "It was a dark night.".write(toFile: fx.path + "/\(p)/Chapters/Part One/Chapter 1.md", atomically: false, encoding: .utf8)
-        _ = try c.command("carrel.rename", ["uri": .string(fx.uri("\(p)/Chapters/Part One/Chapter 1.md")), "newName": "Opening.md"])
-        _ = try c.command("carrel.moveTo", ["uri": .string(fx.uri("\(p)/Chapters/Part One")), "destinationUri": .string(fx.uri("\(p)/Set Aside"))])
+        XCTAssertEqual(
+            try c.command("carrel.newFolder", ["parentUri": .string(fx.uri("\(p)/Chapters")), "name": "Part One"])[
+                "result"]?["kind"], "folder")
+        XCTAssertEqual(
+            try c.command(
+                "carrel.newFile", ["parentUri": .string(fx.uri("\(p)/Chapters/Part One")), "name": "Chapter 1"])[
+                    "result"]?["name"], "Chapter 1.md")
+        try "It was a dark night.".write(
+            toFile: fx.path + "/\(p)/Chapters/Part One/Chapter 1.md", atomically: false, encoding: .utf8)
+        _ = try c.command(
+            "carrel.rename", ["uri": .string(fx.uri("\(p)/Chapters/Part One/Chapter 1.md")), "newName": "Opening.md"])
+        _ = try c.command(
+            "carrel.moveTo",
+            ["uri": .string(fx.uri("\(p)/Chapters/Part One")), "destinationUri": .string(fx.uri("\(p)/Set Aside"))])
         c.answer = .title("Delete")
-        XCTAssertEqual(try c.command("carrel.delete", ["uri": .string(fx.uri("\(p)/Set Aside/Part One"))])["result"]?["inTrash"], true)
-        XCTAssertEqual(try c.command("carrel.restore", ["uri": .string(fx.uri("\(p)/Trash/Part One"))])["result"]?["uri"], .string(fx.uri("\(p)/Set Aside/Part One")))
+        XCTAssertEqual(
+            try c.command("carrel.delete", ["uri": .string(fx.uri("\(p)/Set Aside/Part One"))])["result"]?["inTrash"],
+            true)
+        XCTAssertEqual(
+            try c.command("carrel.restore", ["uri": .string(fx.uri("\(p)/Trash/Part One"))])["result"]?["uri"],
+            .string(fx.uri("\(p)/Set Aside/Part One")))
         XCTAssertEqual(fx.read("\(p)/Set Aside/Part One/Opening.md"), "It was a dark night.")
-        XCTAssertEqual(try c.result("workspace/symbol", ["query": "opening"])[0]?["containerName"], "P-novel › Set Aside › Part One")
+        XCTAssertEqual(
+            try c.result("workspace/symbol", ["query": "opening"])[0]?["containerName"],
+            "P-novel › Set Aside › Part One")
         _ = try c.command("carrel.setSort", ["uri": .string(fx.uri(p)), "by": "modified", "descending": true])
         c.answer = .null
         _ = try c.command("carrel.delete", ["uri": .string(fx.uri("\(p)/Set Aside/Part One")), "confirmed": true])
-        XCTAssertEqual(try c.command("carrel.emptyTrash", ["projectUri": .string(fx.uri(p))])["error"]?["data"]?["reason"], "cancelled")
+        XCTAssertEqual(
+            try c.command("carrel.emptyTrash", ["projectUri": .string(fx.uri(p))])["error"]?["data"]?["reason"],
+            "cancelled")
         XCTAssertTrue(fx.exists("\(p)/Trash/Part One/Opening.md"))
         c.answer = .title("Delete")
         XCTAssertEqual(try c.command("carrel.emptyTrash", ["projectUri": .string(fx.uri(p))])["result"], ["deleted": 1])
@@ -61,8 +83,9 @@ final class EndToEndTests: XCTestCase {
             throw XCTSkip("running as root without setpriv: the io reason cannot be tested")
         }
         let nobody: uid_t = 65534
-        try Scenarios.everyErrorReason(try spawn(launcher: [setpriv, "--reuid=\(nobody)", "--regid=\(nobody)", "--clear-groups"]),
-                                       serverUser: nobody)
+        try Scenarios.everyErrorReason(
+            try spawn(launcher: [setpriv, "--reuid=\(nobody)", "--regid=\(nobody)", "--clear-groups"]),
+            serverUser: nobody)
     }
 
     func testConfirmationAnswersOverStdio() throws {
@@ -86,7 +109,9 @@ final class EndToEndTests: XCTestCase {
         let ok = try c.response(id: RequestID.string("s"))
         XCTAssertNotNil(ok["result"]?[0])
         let errors = c.inbox.pending.filter { $0["error"] != nil }
-        XCTAssertEqual(errors.map { $0["error"]!["code"]!.intValue! }, [-32700, -32700, -32600, -32600, -32600, -32600, -32600, -32600])
+        XCTAssertEqual(
+            errors.map { $0["error"]!["code"]!.intValue! },
+            [-32700, -32700, -32600, -32600, -32600, -32600, -32600, -32600])
         XCTAssertTrue(errors.allSatisfy { $0["id"] == .null })
         // A body over 64 MiB is skipped, and the next message is still read.
         let huge = 64 << 20 + 1
@@ -102,7 +127,8 @@ final class EndToEndTests: XCTestCase {
         _ = try c.initialize([fx.uri()])
         var bytes: [UInt8] = []
         for i in 0..<10_000 {
-            bytes += MessageFramer.frame(Array(#"{"jsonrpc":"2.0","id":\#(1000 + i),"method":"carrel/tree","params":{"depth":0}}"#.utf8))
+            bytes += MessageFramer.frame(
+                Array(#"{"jsonrpc":"2.0","id":\#(1000 + i),"method":"carrel/tree","params":{"depth":0}}"#.utf8))
         }
         c.sendRaw(bytes)
         for i in 0..<10_000 { XCTAssertNotNil(try c.response(id: JSONValue.int(1000 + i), timeout: 60)["result"]) }
@@ -118,27 +144,39 @@ final class EndToEndTests: XCTestCase {
     }
 
     func testTwoServersRacingForOneNameNeverClobber() throws {
-        let fx = try Fixture("""
-          P/.carrel/project.json = {"type":"blank"}
-          P/mine.md = mine
-          P/yours.md = yours
-          """)
+        let fx = try Fixture(
+            """
+            P/.carrel/project.json = {"type":"blank"}
+            P/mine.md = mine
+            P/yours.md = yours
+            """)
         let a = try spawn()
         let b = try spawn()
         _ = try a.initialize([fx.uri()])
         _ = try b.initialize([fx.uri()])
         for round in 0..<20 {
             let target = "taken-\(round).md"
-            a.send(["jsonrpc": "2.0", "id": .int(5000 + round), "method": "workspace/executeCommand",
-                    "params": ["command": "carrel.rename", "arguments": [["uri": .string(fx.uri("P/mine.md")), "newName": .string(target)]]]])
-            b.send(["jsonrpc": "2.0", "id": .int(5000 + round), "method": "workspace/executeCommand",
-                    "params": ["command": "carrel.rename", "arguments": [["uri": .string(fx.uri("P/yours.md")), "newName": .string(target)]]]])
+            a.send([
+                "jsonrpc": "2.0", "id": .int(5000 + round), "method": "workspace/executeCommand",
+                "params": [
+                    "command": "carrel.rename",
+                    "arguments": [["uri": .string(fx.uri("P/mine.md")), "newName": .string(target)]],
+                ],
+            ])
+            b.send([
+                "jsonrpc": "2.0", "id": .int(5000 + round), "method": "workspace/executeCommand",
+                "params": [
+                    "command": "carrel.rename",
+                    "arguments": [["uri": .string(fx.uri("P/yours.md")), "newName": .string(target)]],
+                ],
+            ])
             let ra = try a.response(id: JSONValue.int(5000 + round))
             let rb = try b.response(id: JSONValue.int(5000 + round))
             let winners = [ra, rb].filter { $0["result"] != nil }.count
             XCTAssertEqual(winners, 1, "exactly one rename wins round \(round)")
             for r in [ra, rb] where r["error"] != nil {
-                XCTAssertTrue(["nameTaken", "conflict"].contains(r["error"]?["data"]?["reason"]?.stringValue ?? ""), "\(r)")
+                XCTAssertTrue(
+                    ["nameTaken", "conflict"].contains(r["error"]?["data"]?["reason"]?.stringValue ?? ""), "\(r)")
             }
             let names = Set(fx.listing("P"))
             XCTAssertEqual(names.count, 3, "\(names)")  // Trash/ plus both files, one renamed
@@ -153,7 +191,9 @@ final class EndToEndTests: XCTestCase {
             for server in [a, b] {
                 for name in ["mine.md", "yours.md"] {
                     let deadline = Date().addingTimeInterval(5)
-                    while try server.request("carrel/tree", ["uri": .string(fx.uri("P/" + name)), "depth": 0])["result"] == nil {
+                    while try server.request("carrel/tree", ["uri": .string(fx.uri("P/" + name)), "depth": 0])["result"]
+                        == nil
+                    {
                         XCTAssertLessThan(Date(), deadline, "the watcher never saw \(name) come back")
                         usleep(20_000)
                     }
@@ -171,13 +211,16 @@ final class EndToEndTests: XCTestCase {
         _ = try writer.initialize([fx.uri()])
         _ = try watcher.initialize([fx.uri()])
         for i in 0..<30 {
-            XCTAssertNotNil(try writer.command("carrel.delete", ["uri": .string(fx.uri("P/Draft/poem \(i).md")), "confirmed": true])["result"])
+            XCTAssertNotNil(
+                try writer.command(
+                    "carrel.delete", ["uri": .string(fx.uri("P/Draft/poem \(i).md")), "confirmed": true])["result"])
         }
         _ = try watcher.request("carrel/tree", ["depth": 0])
         usleep(300_000)  // let the watcher's reloads (and any repair) run
         for i in 0..<30 {
             let r = try writer.command("carrel.restore", ["uri": .string(fx.uri("P/Trash/poem \(i).md"))])
-            XCTAssertEqual(r["result"]?["uri"], .string(fx.uri("P/Draft/poem \(i).md")), "poem \(i) lost its Trash record")
+            XCTAssertEqual(
+                r["result"]?["uri"], .string(fx.uri("P/Draft/poem \(i).md")), "poem \(i) lost its Trash record")
         }
     }
 

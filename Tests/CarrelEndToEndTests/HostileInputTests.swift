@@ -19,8 +19,11 @@ final class HostileInputTests: XCTestCase {
     func spawn(launcher: [String] = []) throws -> ProcessClient {
         if home == nil { home = try Fixture() }
         chmod(home.path, 0o777)
-        return try ProcessClient(environment: ["XDG_DATA_HOME": home.path + "/data", "XDG_STATE_HOME": home.path + "/state", "HOME": home.path],
-                                 launcher: launcher)
+        return try ProcessClient(
+            environment: [
+                "XDG_DATA_HOME": home.path + "/data", "XDG_STATE_HOME": home.path + "/state", "HOME": home.path,
+            ],
+            launcher: launcher)
     }
 
     func reason(_ r: JSONValue) -> String? { r["error"]?["data"]?["reason"]?.stringValue }
@@ -28,12 +31,13 @@ final class HostileInputTests: XCTestCase {
     // MARK: Paths and URIs
 
     func testURIsOutsideOrMalformedAreRefusedAndChangeNothing() throws {
-        let fx = try Fixture("""
-          lib/P/.carrel/project.json = {"type":"poetry"}
-          lib/P/Draft/a.md = a
-          lib2/x.md = sibling
-          outside/secret.md = keep
-          """)
+        let fx = try Fixture(
+            """
+            lib/P/.carrel/project.json = {"type":"poetry"}
+            lib/P/Draft/a.md = a
+            lib2/x.md = sibling
+            outside/secret.md = keep
+            """)
         let c = try spawn()
         _ = try c.initialize([fx.uri("lib")])
         let before = snapshot(fx.path)
@@ -56,7 +60,10 @@ final class HostileInputTests: XCTestCase {
             ("https:", "https://example.com/a.md"),
             ("untitled:", "untitled:Untitled-1"),
             ("a remote host", "file://example.com" + fx.path + "/lib/P/Draft/a.md"),
-            ("control bytes posing as :// (found by fuzzing)", "file\u{1A}\u{0F}\u{0F}" + fx.path + "/lib/P/Draft/a.md"),
+            (
+                "control bytes posing as :// (found by fuzzing)",
+                "file\u{1A}\u{0F}\u{0F}" + fx.path + "/lib/P/Draft/a.md"
+            ),
             ("a query", inside + "?x=1"),
             ("a fragment", inside + "#L1"),
             ("%00", fx.uri("lib/P/Draft") + "/a.md%00.txt"),
@@ -67,11 +74,21 @@ final class HostileInputTests: XCTestCase {
         ]
         for (what, uri) in rows {
             let u = JSONValue.string(uri)
-            XCTAssertEqual(reason(try c.command("carrel.rename", ["uri": u, "newName": "z.md"])), "outsideWorkspace", "rename: \(what)")
-            XCTAssertEqual(reason(try c.command("carrel.newFile", ["parentUri": u, "name": "z"])), "outsideWorkspace", "newFile: \(what)")
-            XCTAssertEqual(reason(try c.command("carrel.moveTo", ["uri": .string(inside), "destinationUri": u])), "outsideWorkspace", "moveTo: \(what)")
-            XCTAssertEqual(reason(try c.command("carrel.delete", ["uri": u, "confirmed": true])), "outsideWorkspace", "delete: \(what)")
-            XCTAssertEqual(reason(try c.request("carrel/tree", ["uri": u, "depth": 0])), "outsideWorkspace", "carrel/tree: \(what)")
+            XCTAssertEqual(
+                reason(try c.command("carrel.rename", ["uri": u, "newName": "z.md"])), "outsideWorkspace",
+                "rename: \(what)")
+            XCTAssertEqual(
+                reason(try c.command("carrel.newFile", ["parentUri": u, "name": "z"])), "outsideWorkspace",
+                "newFile: \(what)")
+            XCTAssertEqual(
+                reason(try c.command("carrel.moveTo", ["uri": .string(inside), "destinationUri": u])),
+                "outsideWorkspace", "moveTo: \(what)")
+            XCTAssertEqual(
+                reason(try c.command("carrel.delete", ["uri": u, "confirmed": true])), "outsideWorkspace",
+                "delete: \(what)")
+            XCTAssertEqual(
+                reason(try c.request("carrel/tree", ["uri": u, "depth": 0])), "outsideWorkspace", "carrel/tree: \(what)"
+            )
         }
         XCTAssertEqual(snapshot(fx.path), before, "no refused URI changed anything")
         XCTAssertTrue(c.process.isRunning)
@@ -81,17 +98,18 @@ final class HostileInputTests: XCTestCase {
 
     func testSymlinksAreShownNeverFollowedAndLoopsTerminate() throws {
         let outside = try Fixture("secret.md = keep\nsub/deeper.md = keep too")
-        let fx = try Fixture("""
-          P/.carrel/project.json = {"type":"blank"}
-          P/real/x.md = x
-          P/out -> \(outside.path)
-          P/file-link -> \(outside.path)/secret.md
-          P/loop -> loop
-          P/up -> ..
-          P/ping -> pong
-          P/pong -> ping
-          P/dangling -> /nonexistent/nowhere
-          """)
+        let fx = try Fixture(
+            """
+            P/.carrel/project.json = {"type":"blank"}
+            P/real/x.md = x
+            P/out -> \(outside.path)
+            P/file-link -> \(outside.path)/secret.md
+            P/loop -> loop
+            P/up -> ..
+            P/ping -> pong
+            P/pong -> ping
+            P/dangling -> /nonexistent/nowhere
+            """)
         let outsideBefore = snapshot(outside.path)
         let c = try spawn()
         _ = try c.initialize([fx.uri()])  // the scan of loops terminates
@@ -102,21 +120,49 @@ final class HostileInputTests: XCTestCase {
             if n["link"] == true { links[n["name"]!.stringValue!] = n }
             stack += n["children"]?.arrayValue ?? []
         }
-        XCTAssertEqual(Set(links.keys), ["out", "file-link", "loop", "up", "ping", "pong", "dangling"], "every link is shown")
+        XCTAssertEqual(
+            Set(links.keys), ["out", "file-link", "loop", "up", "ping", "pong", "dangling"], "every link is shown")
         for (name, node) in links {
             XCTAssertEqual(node["hasChildren"], false, "\(name) is never entered")
             XCTAssertEqual(node["children"]?.arrayValue?.count ?? 0, 0, "\(name) is never entered")
         }
         let rows: [(String, String, JSONValue)] = [
-            ("a new file in a linked folder", "carrel.newFile", ["parentUri": .string(fx.uri("P/out")), "name": "planted"]),
-            ("a new folder in a linked folder", "carrel.newFolder", ["parentUri": .string(fx.uri("P/out")), "name": "planted"]),
-            ("a new file through a link loop", "carrel.newFile", ["parentUri": .string(fx.uri("P/up")), "name": "planted"]),
-            ("renaming a file behind a link", "carrel.rename", ["uri": .string(fx.uri("P/out/secret.md")), "newName": "gone.md"]),
-            ("moving a file out from behind a link", "carrel.moveTo", ["uri": .string(fx.uri("P/out/secret.md")), "destinationUri": .string(fx.uri("P/real"))]),
-            ("moving a file in behind a link", "carrel.moveTo", ["uri": .string(fx.uri("P/real/x.md")), "destinationUri": .string(fx.uri("P/out"))]),
-            ("moving into a folder two links deep", "carrel.moveTo", ["uri": .string(fx.uri("P/real/x.md")), "destinationUri": .string(fx.uri("P/out/sub"))]),
-            ("deleting a file behind a link", "carrel.delete", ["uri": .string(fx.uri("P/out/secret.md")), "confirmed": true]),
-            ("deleting a folder behind a link", "carrel.delete", ["uri": .string(fx.uri("P/out/sub")), "confirmed": true]),
+            (
+                "a new file in a linked folder", "carrel.newFile",
+                ["parentUri": .string(fx.uri("P/out")), "name": "planted"]
+            ),
+            (
+                "a new folder in a linked folder", "carrel.newFolder",
+                ["parentUri": .string(fx.uri("P/out")), "name": "planted"]
+            ),
+            (
+                "a new file through a link loop", "carrel.newFile",
+                ["parentUri": .string(fx.uri("P/up")), "name": "planted"]
+            ),
+            (
+                "renaming a file behind a link", "carrel.rename",
+                ["uri": .string(fx.uri("P/out/secret.md")), "newName": "gone.md"]
+            ),
+            (
+                "moving a file out from behind a link", "carrel.moveTo",
+                ["uri": .string(fx.uri("P/out/secret.md")), "destinationUri": .string(fx.uri("P/real"))]
+            ),
+            (
+                "moving a file in behind a link", "carrel.moveTo",
+                ["uri": .string(fx.uri("P/real/x.md")), "destinationUri": .string(fx.uri("P/out"))]
+            ),
+            (
+                "moving into a folder two links deep", "carrel.moveTo",
+                ["uri": .string(fx.uri("P/real/x.md")), "destinationUri": .string(fx.uri("P/out/sub"))]
+            ),
+            (
+                "deleting a file behind a link", "carrel.delete",
+                ["uri": .string(fx.uri("P/out/secret.md")), "confirmed": true]
+            ),
+            (
+                "deleting a folder behind a link", "carrel.delete",
+                ["uri": .string(fx.uri("P/out/sub")), "confirmed": true]
+            ),
         ]
         for (what, command, args) in rows {
             XCTAssertEqual(reason(try c.command(command, args)), "outsideWorkspace", what)
@@ -125,12 +171,19 @@ final class HostileInputTests: XCTestCase {
         XCTAssertEqual(fx.read("P/real/x.md"), "x")
         // The links themselves are items: they can be renamed, trashed and
         // deleted for good, and their targets never notice.
-        XCTAssertNotNil(try c.command("carrel.rename", ["uri": .string(fx.uri("P/out")), "newName": "renamed"])["result"])
+        XCTAssertNotNil(
+            try c.command("carrel.rename", ["uri": .string(fx.uri("P/out")), "newName": "renamed"])["result"])
         for name in ["renamed", "file-link", "up", "loop", "dangling"] {
-            XCTAssertEqual(try c.command("carrel.delete", ["uri": .string(fx.uri("P/" + name)), "confirmed": true])["result"]?["inTrash"], true, name)
+            XCTAssertEqual(
+                try c.command("carrel.delete", ["uri": .string(fx.uri("P/" + name)), "confirmed": true])["result"]?[
+                    "inTrash"], true, name)
         }
-        XCTAssertEqual(try c.command("carrel.emptyTrash", ["projectUri": .string(fx.uri("P")), "confirmed": true])["result"], ["deleted": 5])
-        XCTAssertEqual(snapshot(outside.path), outsideBefore, "emptying a Trash of links deletes the links, not what they point at")
+        XCTAssertEqual(
+            try c.command("carrel.emptyTrash", ["projectUri": .string(fx.uri("P")), "confirmed": true])["result"],
+            ["deleted": 5])
+        XCTAssertEqual(
+            snapshot(outside.path), outsideBefore, "emptying a Trash of links deletes the links, not what they point at"
+        )
         XCTAssertEqual(fx.read("P/real/x.md"), "x", "the link to .. did not take the project with it")
         XCTAssertTrue(fx.exists("P/.carrel/project.json"))
     }
@@ -138,11 +191,12 @@ final class HostileInputTests: XCTestCase {
     // MARK: Names
 
     func testNamesTable() throws {
-        let fx = try Fixture("""
-          P/.carrel/project.json = {"type":"poetry"}
-          P/Draft/Caf\u{E9}.md = nfc
-          P/Draft/Spring.md = s
-          """)
+        let fx = try Fixture(
+            """
+            P/.carrel/project.json = {"type":"poetry"}
+            P/Draft/Caf\u{E9}.md = nfc
+            P/Draft/Spring.md = s
+            """)
         let c = try spawn()
         _ = try c.initialize([fx.uri()])
         let draft = JSONValue.string(fx.uri("P/Draft"))
@@ -171,19 +225,31 @@ final class HostileInputTests: XCTestCase {
         ]
         let before = snapshot(fx.path)
         for (what, name, expected) in refused {
-            XCTAssertEqual(reason(try c.command("carrel.newFolder", ["parentUri": draft, "name": .string(name)])), expected, "newFolder: \(what)")
-            XCTAssertEqual(reason(try c.command("carrel.rename", ["uri": .string(fx.uri("P/Draft/Spring.md")), "newName": .string(name)])),
-                           name.uppercased() == "SPRING.MD" ? nil : expected, "rename: \(what)")
+            XCTAssertEqual(
+                reason(try c.command("carrel.newFolder", ["parentUri": draft, "name": .string(name)])), expected,
+                "newFolder: \(what)")
+            XCTAssertEqual(
+                reason(
+                    try c.command(
+                        "carrel.rename", ["uri": .string(fx.uri("P/Draft/Spring.md")), "newName": .string(name)])),
+                name.uppercased() == "SPRING.MD" ? nil : expected, "rename: \(what)")
             if name.uppercased() == "SPRING.MD" {  // that one is a case-only rename of itself: put it back
-                _ = try c.command("carrel.rename", ["uri": .string(fx.uri("P/Draft/SPRING.MD")), "newName": "Spring.md"])
+                _ = try c.command(
+                    "carrel.rename", ["uri": .string(fx.uri("P/Draft/SPRING.MD")), "newName": "Spring.md"])
             }
         }
         XCTAssertEqual(snapshot(fx.path), before, "refused names changed nothing")
         // 255 bytes is the limit, counted after the default extension.
         let accepted: [(String, String, String, String)] = [
             ("255 bytes", "carrel.newFolder", String(repeating: "b", count: 255), String(repeating: "b", count: 255)),
-            ("254 bytes of é", "carrel.newFolder", String(repeating: "é", count: 127), String(repeating: "é", count: 127)),
-            ("252 + .md = 255", "carrel.newFile", String(repeating: "c", count: 252), String(repeating: "c", count: 252) + ".md"),
+            (
+                "254 bytes of é", "carrel.newFolder", String(repeating: "é", count: 127),
+                String(repeating: "é", count: 127)
+            ),
+            (
+                "252 + .md = 255", "carrel.newFile", String(repeating: "c", count: 252),
+                String(repeating: "c", count: 252) + ".md"
+            ),
             ("right-to-left override, kept as typed", "carrel.newFile", "evil\u{202E}dm.exe", "evil\u{202E}dm.exe"),
             ("trimmed", "carrel.newFolder", "  Act 1 \t", "Act 1"),
             ("NFD where nothing clashes", "carrel.newFile", "Ame\u{301}lie.md", "Ame\u{301}lie.md"),
@@ -193,31 +259,43 @@ final class HostileInputTests: XCTestCase {
             XCTAssertEqual(r["result"]?["name"], .string(onDisk), what)
             XCTAssertTrue(fx.exists("P/Draft/" + onDisk), "\(what): exactly these bytes on disk")
         }
-        XCTAssertEqual(reason(try c.command("carrel.newFile", ["parentUri": draft, "name": .string(String(repeating: "d", count: 253))])), "invalidName",
-                       "253 + .md = 256 bytes")
+        XCTAssertEqual(
+            reason(
+                try c.command(
+                    "carrel.newFile", ["parentUri": draft, "name": .string(String(repeating: "d", count: 253))])),
+            "invalidName",
+            "253 + .md = 256 bytes")
         // Case-only renames work, and keep the content.
-        XCTAssertEqual(try c.command("carrel.rename", ["uri": .string(fx.uri("P/Draft/Spring.md")), "newName": "spring.md"])["result"]?["name"], "spring.md")
+        XCTAssertEqual(
+            try c.command("carrel.rename", ["uri": .string(fx.uri("P/Draft/Spring.md")), "newName": "spring.md"])[
+                "result"]?["name"], "spring.md")
         XCTAssertEqual(fx.listing("P/Draft").filter { $0.lowercased() == "spring.md" }, ["spring.md"])
         XCTAssertEqual(fx.read("P/Draft/spring.md"), "s")
-        XCTAssertNotNil(try c.command("carrel.rename", ["uri": .string(fx.uri("P/Draft/Caf\u{E9}.md")), "newName": "CAF\u{C9}.md"])["result"])
+        XCTAssertNotNil(
+            try c.command(
+                "carrel.rename", ["uri": .string(fx.uri("P/Draft/Caf\u{E9}.md")), "newName": "CAF\u{C9}.md"])["result"])
         XCTAssertEqual(fx.read("P/Draft/CAF\u{C9}.md"), "nfc")
     }
 
     // MARK: Files on disk we didn't make
 
     func testNamesThatAreNotUTF8AreShownWithReplacementAndStillMovable() throws {
-        let fx = try Fixture("""
-          P/.carrel/project.json = {"type":"poetry"}
-          P/Ready/
-          """)
+        let fx = try Fixture(
+            """
+            P/.carrel/project.json = {"type":"poetry"}
+            P/Ready/
+            """)
         let file = fx.bytes("P/Draft") + [0x2F] + Array("bad".utf8) + [0xFF, 0xFE] + Array(".md".utf8)
         let folder = fx.bytes("P/Draft") + [0x2F] + Array("dir".utf8) + [0xC3]
         XCTAssertEqual(mkdir(fx.path + "/P/Draft", 0o755), 0)
-        let fd = (file.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { open($0.baseAddress!, O_CREAT | O_WRONLY, 0o644) }
+        let fd = (file.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer {
+            open($0.baseAddress!, O_CREAT | O_WRONLY, 0o644)
+        }
         XCTAssertGreaterThanOrEqual(fd, 0)
         _ = write(fd, "latin-1 name", 12)
         close(fd)
-        XCTAssertEqual((folder.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { mkdir($0.baseAddress!, 0o755) }, 0)
+        XCTAssertEqual(
+            (folder.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { mkdir($0.baseAddress!, 0o755) }, 0)
         let c = try spawn()
         _ = try c.initialize([fx.uri()])
         let draft = try c.result("carrel/tree", ["uri": .string(fx.uri("P/Draft")), "depth": 1])[0]!
@@ -225,14 +303,24 @@ final class HostileInputTests: XCTestCase {
         XCTAssertEqual(Set(names), ["bad\u{FFFD}\u{FFFD}.md", "dir\u{FFFD}"], "shown with replacement characters")
         let uris = draft["children"]!.arrayValue!.map { $0["uri"]!.stringValue! }
         XCTAssertTrue(uris.contains(FileURI.uri(file)), "the URI keeps the raw bytes: \(uris)")
-        let moved = try c.command("carrel.moveTo", ["uri": .string(FileURI.uri(file)), "destinationUri": .string(fx.uri("P/Ready"))])
-        XCTAssertEqual(moved["result"]?["uri"], .string(FileURI.uri(fx.bytes("P/Ready") + [0x2F] + Array(file.suffix(8)))))
-        XCTAssertTrue(lexists(fx.bytes("P/Ready") + [0x2F] + Array(file.suffix(8))), "the file moved under its exact bytes")
+        let moved = try c.command(
+            "carrel.moveTo", ["uri": .string(FileURI.uri(file)), "destinationUri": .string(fx.uri("P/Ready"))])
+        XCTAssertEqual(
+            moved["result"]?["uri"], .string(FileURI.uri(fx.bytes("P/Ready") + [0x2F] + Array(file.suffix(8)))))
+        XCTAssertTrue(
+            lexists(fx.bytes("P/Ready") + [0x2F] + Array(file.suffix(8))), "the file moved under its exact bytes")
         XCTAssertFalse(lexists(file))
-        XCTAssertEqual(try c.command("carrel.rename", ["uri": .string(FileURI.uri(folder)), "newName": "fixed"])["result"]?["name"], "fixed")
+        XCTAssertEqual(
+            try c.command("carrel.rename", ["uri": .string(FileURI.uri(folder)), "newName": "fixed"])["result"]?[
+                "name"], "fixed")
         XCTAssertTrue(fx.exists("P/Draft/fixed"))
-        XCTAssertEqual(try c.command("carrel.delete", ["uri": moved["result"]!["uri"]!, "confirmed": true])["result"]?["inTrash"], true)
-        XCTAssertNotNil(try c.command("carrel.restore", ["uri": .string(FileURI.uri(fx.bytes("P/Trash") + [0x2F] + Array(file.suffix(8))))])["result"])
+        XCTAssertEqual(
+            try c.command("carrel.delete", ["uri": moved["result"]!["uri"]!, "confirmed": true])["result"]?["inTrash"],
+            true)
+        XCTAssertNotNil(
+            try c.command(
+                "carrel.restore", ["uri": .string(FileURI.uri(fx.bytes("P/Trash") + [0x2F] + Array(file.suffix(8))))])[
+                    "result"])
         XCTAssertTrue(lexists(fx.bytes("P/Ready") + [0x2F] + Array(file.suffix(8))), "restored where it was")
     }
 
@@ -241,7 +329,8 @@ final class HostileInputTests: XCTestCase {
         var rel = "P/deep"
         XCTAssertEqual(mkdir(fx.path + "/" + rel, 0o755), 0)
         for _ in 0..<2000 { rel += "/d"; XCTAssertEqual(mkdir(fx.path + "/" + rel, 0o755), 0) }
-        XCTAssertTrue(FileManager.default.createFile(atPath: fx.path + "/" + rel + "/leaf.md", contents: Data("bottom".utf8)))
+        XCTAssertTrue(
+            FileManager.default.createFile(atPath: fx.path + "/" + rel + "/leaf.md", contents: Data("bottom".utf8)))
         let c = try spawn()
         _ = try c.initialize([fx.uri()])
         // The whole tree is 2,000 levels of JSON: more than this test client's
@@ -249,14 +338,22 @@ final class HostileInputTests: XCTestCase {
         // matters is that the server renders it and answers the next request.
         let whole = c.nextID()
         c.send(["jsonrpc": "2.0", "id": .int(whole), "method": "carrel/tree", "params": ["uri": .string(fx.uri("P"))]])
-        XCTAssertNotNil(try c.request("carrel/tree", ["depth": 0], timeout: 60)["result"], "still answering after the deep tree")
+        XCTAssertNotNil(
+            try c.request("carrel/tree", ["depth": 0], timeout: 60)["result"], "still answering after the deep tree")
         XCTAssertTrue(c.inbox.pending.contains(.null), "the deep tree was sent")
         let bottom = try c.result("carrel/tree", ["uri": .string(fx.uri(rel))])[0]!
         XCTAssertEqual(bottom["children"]?[0]?["name"], "leaf.md")
-        XCTAssertEqual(try c.command("carrel.delete", ["uri": .string(fx.uri("P/deep")), "confirmed": true])["result"]?["inTrash"], true)
-        XCTAssertEqual(try c.command("carrel.delete", ["uri": .string(fx.uri("P/Trash/deep")), "confirmed": true])["result"], ["deleted": 1])
-        XCTAssertEqual(fx.listing("P", includeHidden: true).filter { !["project.json", ".project.json.previous", "lock"].map { ".carrel/" + $0 }.contains($0) },
-                       [".carrel/", ".carrel/purge/", "Trash/"])
+        XCTAssertEqual(
+            try c.command("carrel.delete", ["uri": .string(fx.uri("P/deep")), "confirmed": true])["result"]?["inTrash"],
+            true)
+        XCTAssertEqual(
+            try c.command("carrel.delete", ["uri": .string(fx.uri("P/Trash/deep")), "confirmed": true])["result"],
+            ["deleted": 1])
+        XCTAssertEqual(
+            fx.listing("P", includeHidden: true).filter {
+                !["project.json", ".project.json.previous", "lock"].map { ".carrel/" + $0 }.contains($0)
+            },
+            [".carrel/", ".carrel/purge/", "Trash/"])
         XCTAssertTrue(c.process.isRunning)
     }
 
@@ -275,11 +372,12 @@ final class HostileInputTests: XCTestCase {
 
     func testUnreadableFolderIsShownAsUnreadable() throws {
         let launcher = try unprivileged()
-        let fx = try Fixture("""
-          P/.carrel/project.json = {"type":"poetry"}
-          P/Draft/locked/secret.md = s
-          P/Draft/open.md = o
-          """)
+        let fx = try Fixture(
+            """
+            P/.carrel/project.json = {"type":"poetry"}
+            P/Draft/locked/secret.md = s
+            P/Draft/open.md = o
+            """)
         chmod(fx.path, 0o755)
         if !launcher.isEmpty { chownTree(fx.path, 65534) }
         chmod(fx.path + "/P/Draft/locked", 0)
@@ -289,27 +387,36 @@ final class HostileInputTests: XCTestCase {
         let draft = try c.result("carrel/tree", ["uri": .string(fx.uri("P/Draft")), "depth": 1])[0]!
         let locked = draft["children"]!.arrayValue!.first { $0["name"] == "locked" }
         XCTAssertEqual(locked?["unreadable"], true)
-        XCTAssertEqual(reason(try c.command("carrel.newFile", ["parentUri": .string(fx.uri("P/Draft/locked")), "name": "x"])), "io")
+        XCTAssertEqual(
+            reason(try c.command("carrel.newFile", ["parentUri": .string(fx.uri("P/Draft/locked")), "name": "x"])), "io"
+        )
         // Renaming it needs only its parent; moving it to another folder
         // needs write access to it (its ".." changes), so that is a clear io error.
-        XCTAssertEqual(try c.command("carrel.rename", ["uri": .string(fx.uri("P/Draft/locked")), "newName": "still locked"])["result"]?["unreadable"], true)
-        let move = try c.command("carrel.moveTo", ["uri": .string(fx.uri("P/Draft/still locked")), "destinationUri": .string(fx.uri("P/Ready"))])
+        XCTAssertEqual(
+            try c.command("carrel.rename", ["uri": .string(fx.uri("P/Draft/locked")), "newName": "still locked"])[
+                "result"]?["unreadable"], true)
+        let move = try c.command(
+            "carrel.moveTo",
+            ["uri": .string(fx.uri("P/Draft/still locked")), "destinationUri": .string(fx.uri("P/Ready"))])
         XCTAssertEqual(reason(move), "io", move.text())
         XCTAssertTrue(move["error"]?["message"]?.stringValue?.contains("Permission denied") ?? false, move.text())
         XCTAssertTrue(fx.exists("P/Draft/still locked"))
-        XCTAssertNotNil(try c.command("carrel.rename", ["uri": .string(fx.uri("P/Draft/open.md")), "newName": "still works.md"])["result"])
+        XCTAssertNotNil(
+            try c.command("carrel.rename", ["uri": .string(fx.uri("P/Draft/open.md")), "newName": "still works.md"])[
+                "result"])
         XCTAssertTrue(c.process.isRunning)
     }
 
     func testReadOnlyLibraryGivesEveryCommandAClearError() throws {
         let launcher = try unprivileged()
-        let fx = try Fixture("""
-          P/.carrel/project.json = {"type":"poetry","trash":{"t.md":{"from":"Draft/t.md","deleted":1}}}
-          P/Draft/a.md = a
-          P/Draft/F/
-          P/Trash/t.md = t
-          Plain/b.md = b
-          """)
+        let fx = try Fixture(
+            """
+            P/.carrel/project.json = {"type":"poetry","trash":{"t.md":{"from":"Draft/t.md","deleted":1}}}
+            P/Draft/a.md = a
+            P/Draft/F/
+            P/Trash/t.md = t
+            Plain/b.md = b
+            """)
         chmod(fx.path, 0o755)
         if launcher.isEmpty {
             _ = Fixture.sh("chmod -R a-w '\(fx.path)'")
@@ -336,11 +443,13 @@ final class HostileInputTests: XCTestCase {
             ("carrel.newFile", ["parentUri": u("Plain"), "name": "n"]),
             ("carrel.rename", ["uri": u("Plain/b.md"), "newName": "c.md"]),
         ]
-        XCTAssertEqual(Set(rows.map(\.0)), Set(InitializeRequest.commands), "every command is tried on a read-only library")
+        XCTAssertEqual(
+            Set(rows.map(\.0)), Set(InitializeRequest.commands), "every command is tried on a read-only library")
         for (command, args) in rows {
             let r = try c.command(command, args)
             XCTAssertEqual(reason(r), "io", "\(command) \(args.text())")
-            XCTAssertTrue(r["error"]?["message"]?.stringValue?.contains("Permission denied") ?? false, "\(command): \(r.text())")
+            XCTAssertTrue(
+                r["error"]?["message"]?.stringValue?.contains("Permission denied") ?? false, "\(command): \(r.text())")
         }
         // Outside projects a delete goes to the system trash, which is
         // writable; the library is not, so the move is refused all the same.
@@ -350,18 +459,20 @@ final class HostileInputTests: XCTestCase {
 
     func testFullDiskLeavesNothingHalfWritten() throws {
         let mountPoint = try Fixture()
-        guard getuid() == 0, Fixture.sh("mount -t tmpfs -o size=256k,nr_inodes=64 carrel-enospc '\(mountPoint.path)' 2>/dev/null") == 0 else {
+        guard getuid() == 0,
+            Fixture.sh("mount -t tmpfs -o size=256k,nr_inodes=64 carrel-enospc '\(mountPoint.path)' 2>/dev/null") == 0
+        else {
             throw XCTSkip("cannot mount a small tmpfs here (needs root): ENOSPC is not tested")
         }
         defer { _ = Fixture.sh("umount '\(mountPoint.path)'") }
         let lib = mountPoint.path
         let setup = """
-          mkdir -p '\(lib)/P/.carrel' '\(lib)/P/Draft' '\(lib)/P/Trash' &&
-          printf '{"type":"blank","future":1}' > '\(lib)/P/.carrel/project.json' &&
-          printf 'keep me' > '\(lib)/P/Draft/a.md' &&
-          { dd if=/dev/zero of='\(lib)/.filler' bs=4k 2>/dev/null; true; } &&
-          i=0; while [ $i -lt 100000 ] && touch '\(lib)/.inode-'$i 2>/dev/null; do i=$((i+1)); done
-          """
+            mkdir -p '\(lib)/P/.carrel' '\(lib)/P/Draft' '\(lib)/P/Trash' &&
+            printf '{"type":"blank","future":1}' > '\(lib)/P/.carrel/project.json' &&
+            printf 'keep me' > '\(lib)/P/Draft/a.md' &&
+            { dd if=/dev/zero of='\(lib)/.filler' bs=4k 2>/dev/null; true; } &&
+            i=0; while [ $i -lt 100000 ] && touch '\(lib)/.inode-'$i 2>/dev/null; do i=$((i+1)); done
+            """
         XCTAssertEqual(Fixture.sh(setup), 0)
         let c = try spawn()
         _ = try c.initialize([FileURI.uri(Array(lib.utf8))])
@@ -377,15 +488,19 @@ final class HostileInputTests: XCTestCase {
         for (command, args) in rows {
             let r = try c.command(command, args)
             XCTAssertEqual(reason(r), "io", "\(command): \(r.text())")
-            XCTAssertTrue(r["error"]?["message"]?.stringValue?.contains("No space left") ?? false, "\(command): \(r.text())")
+            XCTAssertTrue(
+                r["error"]?["message"]?.stringValue?.contains("No space left") ?? false, "\(command): \(r.text())")
         }
-        XCTAssertEqual(try String(contentsOfFile: lib + "/P/.carrel/project.json", encoding: .utf8), projectJSON, "project.json intact")
+        XCTAssertEqual(
+            try String(contentsOfFile: lib + "/P/.carrel/project.json", encoding: .utf8), projectJSON,
+            "project.json intact")
         XCTAssertEqual(try String(contentsOfFile: lib + "/P/Draft/a.md", encoding: .utf8), "keep me")
         let visible = try FileManager.default.contentsOfDirectory(atPath: lib).filter { !$0.hasPrefix(".") }
         XCTAssertEqual(visible, ["P"], "no half-made project in view")
         let carrelDir = try FileManager.default.contentsOfDirectory(atPath: lib + "/P/.carrel")
         XCTAssertEqual(carrelDir.filter { $0.contains("tmp") }, [], "no temporary project.json left behind")
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: lib + "/P/Trash"), [], "nothing half-moved into Trash")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: lib + "/P/Trash"), [], "nothing half-moved into Trash")
         // Free some space: the same commands now work.
         unlink(lib + "/.filler")
         _ = Fixture.sh("rm -f '\(lib)'/.inode-*")
@@ -407,8 +522,12 @@ final class HostileInputTests: XCTestCase {
         let c = try spawn()
         _ = try c.initialize([fx.uri()])
         c.sendRaw(Array("Content-Length: 10\r\n\r\n{}".utf8))  // 8 bytes short: eats the next frame's start
-        for id in 100..<110 { c.send(["jsonrpc": "2.0", "id": .int(id), "method": "carrel/tree", "params": ["depth": 0]]) }
-        for id in 101..<110 { XCTAssertNotNil(try c.response(id: JSONValue.int(id))["result"], "request \(id) after the short frame") }
+        for id in 100..<110 {
+            c.send(["jsonrpc": "2.0", "id": .int(id), "method": "carrel/tree", "params": ["depth": 0]])
+        }
+        for id in 101..<110 {
+            XCTAssertNotNil(try c.response(id: JSONValue.int(id))["result"], "request \(id) after the short frame")
+        }
         XCTAssertTrue(c.process.isRunning)
     }
 
@@ -416,7 +535,10 @@ final class HostileInputTests: XCTestCase {
         let fx = try Fixture()
         let c = try spawn()
         _ = try c.initialize([fx.uri()])
-        let echoed: [JSONValue] = [0, -1, .int(Int(Int32.max) + 1), .int(Int.max), .int(Int.min), "", "ü ☃ \u{1F600}", "1", .string(String(repeating: "x", count: 10_000))]
+        let echoed: [JSONValue] = [
+            0, -1, .int(Int(Int32.max) + 1), .int(Int.max), .int(Int.min), "", "ü ☃ \u{1F600}", "1",
+            .string(String(repeating: "x", count: 10_000)),
+        ]
         for id in echoed {
             c.send(["jsonrpc": "2.0", "id": id, "method": "carrel/tree", "params": ["depth": 0]])
             let r = try c.inbox.take("response to id \(id.text().prefix(40))") { $0["id"] == id && $0["method"] == nil }
@@ -466,7 +588,8 @@ final class HostileInputTests: XCTestCase {
                     bad[field] = wrong
                     let r = try c.command(command, .object(bad))
                     XCTAssertEqual(r["error"]?["code"], -32602, "\(command) with \(field) = \(wrong.text())")
-                    XCTAssertEqual(r["error"]?["data"]?["field"], .string(field), "\(command) with \(field) = \(wrong.text())")
+                    XCTAssertEqual(
+                        r["error"]?["data"]?["field"], .string(field), "\(command) with \(field) = \(wrong.text())")
                 }
             }
         }
@@ -486,8 +609,10 @@ final class HostileInputTests: XCTestCase {
             XCTAssertEqual(r["error"]?["data"]?["field"], field.map { .string($0) }, "\(method) \(params.text())")
         }
         for params in [#""text""#, "12", "true"] {
-            c.sendBody(Array(#"{"jsonrpc":"2.0","id":"p\#(params.count)","method":"carrel/tree","params":\#(params)}"#.utf8))
-            XCTAssertEqual(try c.response(id: JSONValue.string("p\(params.count)"))["error"]?["code"], -32602, "params \(params)")
+            c.sendBody(
+                Array(#"{"jsonrpc":"2.0","id":"p\#(params.count)","method":"carrel/tree","params":\#(params)}"#.utf8))
+            XCTAssertEqual(
+                try c.response(id: JSONValue.string("p\(params.count)"))["error"]?["code"], -32602, "params \(params)")
         }
         XCTAssertEqual(snapshot(fx.path), before)
     }
@@ -510,15 +635,20 @@ final class HostileInputTests: XCTestCase {
         let before = snapshot(fx.path)
         let c = try spawn()
         XCTAssertEqual(try c.request("carrel/tree")["error"]?["code"], -32002)
-        XCTAssertEqual(try c.command("carrel.delete", ["uri": .string(fx.uri("P/Draft/a.md")), "confirmed": true])["error"]?["code"], -32002)
+        XCTAssertEqual(
+            try c.command("carrel.delete", ["uri": .string(fx.uri("P/Draft/a.md")), "confirmed": true])["error"]?[
+                "code"], -32002)
         XCTAssertEqual(try c.request("shutdown")["error"]?["code"], -32002)
         XCTAssertEqual(snapshot(fx.path), before, "nothing ran before initialize")
         _ = try c.initialize([fx.uri()])
         let opened = snapshot(fx.path)  // opening repairs: the template folders are made
-        XCTAssertEqual(try c.request("initialize", ["capabilities": [:]])["error"]?["code"], -32600, "a second initialize")
+        XCTAssertEqual(
+            try c.request("initialize", ["capabilities": [:]])["error"]?["code"], -32600, "a second initialize")
         XCTAssertEqual(try c.request("shutdown")["result"], .null)
         XCTAssertEqual(try c.request("carrel/tree")["error"]?["code"], -32600)
-        XCTAssertEqual(try c.command("carrel.delete", ["uri": .string(fx.uri("P/Draft/a.md")), "confirmed": true])["error"]?["code"], -32600)
+        XCTAssertEqual(
+            try c.command("carrel.delete", ["uri": .string(fx.uri("P/Draft/a.md")), "confirmed": true])["error"]?[
+                "code"], -32600)
         XCTAssertEqual(snapshot(fx.path), opened, "nothing ran after shutdown")
         c.notify("exit")
         XCTAssertEqual(c.waitForExit(), 0, "exit after shutdown is 0")
@@ -527,15 +657,18 @@ final class HostileInputTests: XCTestCase {
     // MARK: project.json
 
     func testProjectFilesCorruptEmptyFutureOrWithUnknownKeys() throws {
-        let fx = try Fixture("""
-          Corrupt/.carrel/project.json = {"type":"poetry",
-          Empty/.carrel/project.json
-          Array/.carrel/project.json = []
-          Sonnet/.carrel/project.json = {"type":"sonnet"}
-          Future/.carrel/project.json = {"type":"poetry","version":2,"newIdea":true}
-          Known/.carrel/project.json = {"type":"poetry","version":1,"plugin":{"x":[1,2]},"sort":{"by":"name","descending":false,"pinned":["a.md"]},"preferences":{"theme":"dark"},"trash":{}}
-          """)
-        for p in ["Corrupt", "Empty", "Array", "Sonnet", "Future", "Known"] { _ = Fixture.sh("mkdir -p '\(fx.path)/\(p)/Draft' && echo \(p) > '\(fx.path)/\(p)/Draft/a.md'") }
+        let fx = try Fixture(
+            """
+            Corrupt/.carrel/project.json = {"type":"poetry",
+            Empty/.carrel/project.json
+            Array/.carrel/project.json = []
+            Sonnet/.carrel/project.json = {"type":"sonnet"}
+            Future/.carrel/project.json = {"type":"poetry","version":2,"newIdea":true}
+            Known/.carrel/project.json = {"type":"poetry","version":1,"plugin":{"x":[1,2]},"sort":{"by":"name","descending":false,"pinned":["a.md"]},"preferences":{"theme":"dark"},"trash":{}}
+            """)
+        for p in ["Corrupt", "Empty", "Array", "Sonnet", "Future", "Known"] {
+            _ = Fixture.sh("mkdir -p '\(fx.path)/\(p)/Draft' && echo \(p) > '\(fx.path)/\(p)/Draft/a.md'")
+        }
         let c = try spawn()
         _ = try c.initialize([fx.uri()])
         let locked = ["Corrupt": "io", "Empty": "io", "Array": "io", "Sonnet": "io", "Future": "unsupportedVersion"]
@@ -543,15 +676,18 @@ final class HostileInputTests: XCTestCase {
         for (project, expected) in locked {
             let shown = try c.result("carrel/tree", ["uri": .string(fx.uri(project)), "depth": 0])[0]
             XCTAssertNotNil(shown, "\(project) is still shown")
-            for (command, args) in [("carrel.newFile", ["parentUri": .string(fx.uri(project + "/Draft")), "name": "n"]),
-                                    ("carrel.delete", ["uri": .string(fx.uri(project + "/Draft/a.md")), "confirmed": true]),
-                                    ("carrel.rename", ["uri": .string(fx.uri(project + "/Draft/a.md")), "newName": "b.md"]),
-                                    ("carrel.setSort", ["uri": .string(fx.uri(project)), "by": "modified"])] as [(String, JSONValue)] {
+            for (command, args) in [
+                ("carrel.newFile", ["parentUri": .string(fx.uri(project + "/Draft")), "name": "n"]),
+                ("carrel.delete", ["uri": .string(fx.uri(project + "/Draft/a.md")), "confirmed": true]),
+                ("carrel.rename", ["uri": .string(fx.uri(project + "/Draft/a.md")), "newName": "b.md"]),
+                ("carrel.setSort", ["uri": .string(fx.uri(project)), "by": "modified"]),
+            ] as [(String, JSONValue)] {
                 XCTAssertEqual(reason(try c.command(command, args)), expected, "\(command) in \(project)")
             }
         }
-        XCTAssertEqual(snapshot(fx.path).filter { !$0.key.hasPrefix("Known") }, before.filter { !$0.key.hasPrefix("Known") },
-                       "no unreadable or newer project.json was rewritten")
+        XCTAssertEqual(
+            snapshot(fx.path).filter { !$0.key.hasPrefix("Known") }, before.filter { !$0.key.hasPrefix("Known") },
+            "no unreadable or newer project.json was rewritten")
         _ = try c.command("carrel.setSort", ["uri": .string(fx.uri("Known")), "by": "modified", "descending": true])
         _ = try c.command("carrel.delete", ["uri": .string(fx.uri("Known/Draft/a.md")), "confirmed": true])
         let json = try JSONParser.parse(fx.read("Known/.carrel/project.json")!)

@@ -22,8 +22,9 @@ final class InstallDocsTests: XCTestCase {
     func installBlock(_ readme: String) throws -> [String] {
         let lines = try text(readme).components(separatedBy: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         guard let install = lines.firstIndex(where: { $0.hasPrefix("install ") && $0.contains("carrel") }),
-              let start = lines[..<install].lastIndex(of: "```sh"),
-              let end = lines[install...].firstIndex(of: "```") else { return [] }
+            let start = lines[..<install].lastIndex(of: "```sh"),
+            let end = lines[install...].firstIndex(of: "```")
+        else { return [] }
         return Array(lines[(start + 1)..<end])
     }
 
@@ -57,7 +58,8 @@ final class InstallDocsTests: XCTestCase {
         XCTAssertTrue(try text("editors/vscode/package.json").contains("\"license\": \"MIT\""))
         let el = try text("editors/emacs/carrel.el")
         XCTAssertTrue(el.contains(";; Copyright (C) 2026 The Carrel authors\n;; SPDX-License-Identifier: MIT\n"))
-        XCTAssertFalse(FileManager.default.fileExists(atPath: Self.top.appendingPathComponent("LICENSE").path),
-                       "the top level holds only Package.swift, Sources, Tests, editors, README.md and dotfiles")
+        XCTAssertFalse(
+            FileManager.default.fileExists(atPath: Self.top.appendingPathComponent("LICENSE").path),
+            "the top level holds only Package.swift, Sources, Tests, editors, README.md and dotfiles")
     }
 }

@@ -30,7 +30,9 @@ final class UntrustedDiskDefectTests: XCTestCase {
 
     /// `carrel ARGS --library LIBRARY` as a shell user runs it: exit status
     /// and stderr, killed after `timeout`.
-    func cli(_ arguments: [String], library: String, timeout: TimeInterval = 10) throws -> (status: Int32?, stderr: String) {
+    func cli(_ arguments: [String], library: String, timeout: TimeInterval = 10) throws -> (
+        status: Int32?, stderr: String
+    ) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: ProcessClient.binary)
         p.arguments = arguments + ["--library", library]
@@ -54,11 +56,12 @@ final class UntrustedDiskDefectTests: XCTestCase {
 
     func testCLITreeLeavesAPurgeLinkedOutsideAlone() throws {
         let outside = try Fixture("a.md = outside\nsub/b.md = outside too")
-        let fx = try Fixture("""
-          P/.carrel/project.json = {"type":"blank"}
-          P/a.md = a
-          P/.carrel/purge -> \(outside.path)
-          """)
+        let fx = try Fixture(
+            """
+            P/.carrel/project.json = {"type":"blank"}
+            P/a.md = a
+            P/.carrel/purge -> \(outside.path)
+            """)
         let before = fingerprint(outside.path)
         let r = try cli(["tree"], library: fx.path)
         XCTAssertEqual(r.status, 0, r.stderr)
@@ -67,11 +70,12 @@ final class UntrustedDiskDefectTests: XCTestCase {
 
     func testCLIRemoveRefusesACarrelLinkedOutside() throws {
         let outside = try Fixture(#"project.json = {"type":"blank"}"#)
-        let fx = try Fixture("""
-          P/a.md = a
-          P/Trash/
-          P/.carrel -> \(outside.path)
-          """)
+        let fx = try Fixture(
+            """
+            P/a.md = a
+            P/Trash/
+            P/.carrel -> \(outside.path)
+            """)
         let before = fingerprint(outside.path)
         let r = try cli(["rm", fx.path + "/P/a.md"], library: fx.path)
         XCTAssertNotEqual(r.status, 0)
@@ -92,11 +96,11 @@ final class UntrustedDiskDefectTests: XCTestCase {
         let lib = mountPoint.path
         // No lock and no spare yet, and one free inode: the lock takes it.
         let setup = """
-          mkdir -p '\(lib)/P/.carrel' '\(lib)/P/Trash' &&
-          printf '{"type":"blank"}' > '\(lib)/P/.carrel/project.json' &&
-          printf 'keep me' > '\(lib)/P/a.md' &&
-          i=0; while touch '\(lib)/.inode-'$i 2>/dev/null; do i=$((i+1)); done; rm '\(lib)/.inode-0'
-          """
+            mkdir -p '\(lib)/P/.carrel' '\(lib)/P/Trash' &&
+            printf '{"type":"blank"}' > '\(lib)/P/.carrel/project.json' &&
+            printf 'keep me' > '\(lib)/P/a.md' &&
+            i=0; while touch '\(lib)/.inode-'$i 2>/dev/null; do i=$((i+1)); done; rm '\(lib)/.inode-0'
+            """
         XCTAssertEqual(Fixture.sh(setup), 0)
         let r = try cli(["rm", lib + "/P/a.md"], library: lib)
         XCTAssertEqual(r.status, 1, r.stderr)
@@ -116,32 +120,37 @@ final class UntrustedDiskDefectTests: XCTestCase {
     func testRestoreWhoseRecordCannotBeDroppedFailsAndMovesNothing() throws {
         let mountPoint = try Fixture()
         let mount = "mount -t tmpfs -o size=1m,nr_inodes=64 carrel-inodes '\(mountPoint.path)' 2>/dev/null"
-        guard getuid() == 0, Fixture.sh(mount) == 0 else { throw XCTSkip("cannot mount a small tmpfs here (needs root)") }
+        guard getuid() == 0, Fixture.sh(mount) == 0 else {
+            throw XCTSkip("cannot mount a small tmpfs here (needs root)")
+        }
         defer { _ = Fixture.sh("umount '\(mountPoint.path)'") }
         let lib = mountPoint.path
         let json = #"{"type":"blank","trash":{"a.md":{"from":"a.md","deleted":1}}}"#
         let setup = """
-          mkdir -p '\(lib)/P/.carrel' '\(lib)/P/Trash' &&
-          printf '%s' '\(json)' > '\(lib)/P/.carrel/project.json' &&
-          printf 'keep me' > '\(lib)/P/Trash/a.md' &&
-          i=0; while touch '\(lib)/.inode-'$i 2>/dev/null; do i=$((i+1)); done; rm '\(lib)/.inode-0'
-          """
+            mkdir -p '\(lib)/P/.carrel' '\(lib)/P/Trash' &&
+            printf '%s' '\(json)' > '\(lib)/P/.carrel/project.json' &&
+            printf 'keep me' > '\(lib)/P/Trash/a.md' &&
+            i=0; while touch '\(lib)/.inode-'$i 2>/dev/null; do i=$((i+1)); done; rm '\(lib)/.inode-0'
+            """
         XCTAssertEqual(Fixture.sh(setup), 0)
         let r = try cli(["restore", lib + "/P/Trash/a.md"], library: lib)
         XCTAssertEqual(r.status, 1, r.stderr)
         XCTAssertTrue(r.stderr.contains("so “a.md” stays in the Trash. Nothing was changed."), r.stderr)
-        XCTAssertEqual(try String(contentsOfFile: lib + "/P/Trash/a.md", encoding: .utf8), "keep me", "the move was undone")
+        XCTAssertEqual(
+            try String(contentsOfFile: lib + "/P/Trash/a.md", encoding: .utf8), "keep me", "the move was undone")
         XCTAssertFalse(FileManager.default.fileExists(atPath: lib + "/P/a.md"))
-        XCTAssertEqual(try String(contentsOfFile: lib + "/P/.carrel/project.json", encoding: .utf8), json, "the record is kept")
+        XCTAssertEqual(
+            try String(contentsOfFile: lib + "/P/.carrel/project.json", encoding: .utf8), json, "the record is kept")
     }
 
     func testRefusedRestoreRemovesTheFoldersItMade() throws {
         guard let launcher = unprivilegedLauncher() else { throw XCTSkip("running as root without setpriv") }
-        let fx = try Fixture("""
-          P/.carrel/project.json = {"type":"poetry","trash":{"Scene":{"from":"Act 1/Part 2/Scene","deleted":1}}}
-          P/Draft/
-          P/Trash/Scene/line.md = l
-          """)
+        let fx = try Fixture(
+            """
+            P/.carrel/project.json = {"type":"poetry","trash":{"Scene":{"from":"Act 1/Part 2/Scene","deleted":1}}}
+            P/Draft/
+            P/Trash/Scene/line.md = l
+            """)
         if getuid() == 0 {
             // The server runs as nobody; the folder in Trash stays root's, and
             // moving a folder to another parent needs write access to it.
@@ -177,25 +186,30 @@ final class UntrustedDiskDefectTests: XCTestCase {
         _ = try c.initialize([fx.uri()])
         let r = try c.command("carrel.delete", ["uri": .string(fx.uri("P/Draft/a.md")), "confirmed": true])
         XCTAssertEqual(reason(r), "io")
-        XCTAssertEqual(message(r), "\(fx.path)/P/.carrel/project.json is larger than 16 MiB (16777216 bytes), "
-                       + "the most Carrel reads; it was left untouched. Make it smaller or remove it.")
+        XCTAssertEqual(
+            message(r),
+            "\(fx.path)/P/.carrel/project.json is larger than 16 MiB (16777216 bytes), "
+                + "the most Carrel reads; it was left untouched. Make it smaller or remove it.")
         XCTAssertEqual(fx.read("P/Draft/a.md"), "a")
     }
 
     func testDeletingA255ByteNameWhoseTwinIsInTrashShortensTheStem() throws {
         let ascii = String(repeating: "a", count: 252) + ".md"
         let accented = String(repeating: "é", count: 126) + ".md"  // 255 bytes, two to a character
-        let fx = try Fixture("""
-          P/.carrel/project.json = {"type":"poetry"}
-          P/Draft/\(ascii) = new
-          P/Trash/\(ascii) = old
-          P/Draft/\(accented) = new
-          P/Trash/\(accented) = old
-          """)
+        let fx = try Fixture(
+            """
+            P/.carrel/project.json = {"type":"poetry"}
+            P/Draft/\(ascii) = new
+            P/Trash/\(ascii) = old
+            P/Draft/\(accented) = new
+            P/Trash/\(accented) = old
+            """)
         let c = try spawn()
         _ = try c.initialize([fx.uri()])
-        let rows = [(ascii, String(repeating: "a", count: 250) + " 2.md"),
-                    (accented, String(repeating: "é", count: 125) + " 2.md")]
+        let rows = [
+            (ascii, String(repeating: "a", count: 250) + " 2.md"),
+            (accented, String(repeating: "é", count: 125) + " 2.md"),
+        ]
         for (name, expected) in rows {
             let r = try c.command("carrel.delete", ["uri": .string(fx.uri("P/Draft/" + name)), "confirmed": true])
             XCTAssertEqual(r["result"]?["name"], .string(expected), r.text())
@@ -207,18 +221,21 @@ final class UntrustedDiskDefectTests: XCTestCase {
 
     func testTrashThatIsALinkIsCalledALink() throws {
         let outside = try Fixture("x.md = outside")
-        let fx = try Fixture("""
-          P/.carrel/project.json = {"type":"poetry"}
-          P/Draft/a.md = a
-          P/Trash -> \(outside.path)
-          """)
+        let fx = try Fixture(
+            """
+            P/.carrel/project.json = {"type":"poetry"}
+            P/Draft/a.md = a
+            P/Trash -> \(outside.path)
+            """)
         let before = fingerprint(outside.path)
         let c = try spawn()
         _ = try c.initialize([fx.uri()])
         let r = try c.command("carrel.delete", ["uri": .string(fx.uri("P/Draft/a.md")), "confirmed": true])
         XCTAssertEqual(reason(r), "io")
-        XCTAssertEqual(message(r), "\(fx.path)/P/Trash is a symbolic link where Carrel keeps a folder; "
-                       + "Carrel does not follow or open it. Nothing was changed: remove it or put a folder there.")
+        XCTAssertEqual(
+            message(r),
+            "\(fx.path)/P/Trash is a symbolic link where Carrel keeps a folder; "
+                + "Carrel does not follow or open it. Nothing was changed: remove it or put a folder there.")
         let empty = try c.command("carrel.emptyTrash", ["projectUri": .string(fx.uri("P")), "confirmed": true])
         XCTAssertEqual(reason(empty), "io", "a linked Trash is not emptied as if it were empty")
         XCTAssertEqual(fingerprint(outside.path), before)
@@ -226,13 +243,14 @@ final class UntrustedDiskDefectTests: XCTestCase {
     }
 
     func testTrashRecordsWhoseOriginCannotBeRecreatedAreCalledUnusable() throws {
-        let fx = try Fixture(#"""
-          P/.carrel/project.json = {"type":"poetry","trash":{" w.md":{"from":"Draft/ w.md","deleted":1},"x.md":{"from":".carrel/x.md","deleted":1},"y.md":{"from":"Dra\u001bft/y.md","deleted":1}}}
-          P/Draft/
-          P/Trash/x.md = x
-          P/Trash/y.md = y
-          P/Trash/ w.md = w
-          """#)
+        let fx = try Fixture(
+            #"""
+            P/.carrel/project.json = {"type":"poetry","trash":{" w.md":{"from":"Draft/ w.md","deleted":1},"x.md":{"from":".carrel/x.md","deleted":1},"y.md":{"from":"Dra\u001bft/y.md","deleted":1}}}
+            P/Draft/
+            P/Trash/x.md = x
+            P/Trash/y.md = y
+            P/Trash/ w.md = w
+            """#)
         let c = try spawn()
         _ = try c.initialize([fx.uri()])
         let before = fingerprint(fx.path)
@@ -240,9 +258,11 @@ final class UntrustedDiskDefectTests: XCTestCase {
         for (name, origin) in rows {
             let r = try c.command("carrel.restore", ["uri": .string(fx.uri("P/Trash/" + name))])
             XCTAssertEqual(reason(r), "io", r.text())
-            XCTAssertEqual(message(r), "The Trash record of “\(name)” names an origin Carrel cannot recreate (\(origin)): "
-                           + "the record is unusable, and nothing was changed. "
-                           + "Move “\(name)” out of the Trash into the folder where it belongs.")
+            XCTAssertEqual(
+                message(r),
+                "The Trash record of “\(name)” names an origin Carrel cannot recreate (\(origin)): "
+                    + "the record is unusable, and nothing was changed. "
+                    + "Move “\(name)” out of the Trash into the folder where it belongs.")
         }
         XCTAssertEqual(fingerprint(fx.path), before)
         // A name another program made with a leading space is unusual, not unusable.

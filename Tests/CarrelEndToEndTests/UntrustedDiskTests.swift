@@ -49,14 +49,22 @@ final class UntrustedDiskTests: XCTestCase {
     /// (`testPermanentFoldersTableMatchesTheServer` keeps this true).
     static let permanentFolders: [String: [String]] = [
         "blank": ["Trash"],
-        "poetry": ["Draft", "Ready", "Set Aside", "Published", "Collections", "Submissions", "Research", "Magazines",
-                   "Competitions", "Commissions", "Other", "Trash"],
-        "shortStory": ["Draft", "Ready", "Set Aside", "Published", "Collections", "Submissions", "Research",
-                       "Magazines", "Competitions", "Commissions", "Other", "Trash"],
-        "novel": ["Novel", "Chapters", "Scenes", "Characters", "Locations", "Set Aside", "Research", "Competitions",
-                  "Commissions", "Other", "Trash"],
-        "script": ["Script", "Acts", "Scenes", "Characters", "Locations", "Set Aside", "Research", "Competitions",
-                   "Commissions", "Other", "Trash"],
+        "poetry": [
+            "Draft", "Ready", "Set Aside", "Published", "Collections", "Submissions", "Research", "Magazines",
+            "Competitions", "Commissions", "Other", "Trash",
+        ],
+        "shortStory": [
+            "Draft", "Ready", "Set Aside", "Published", "Collections", "Submissions", "Research",
+            "Magazines", "Competitions", "Commissions", "Other", "Trash",
+        ],
+        "novel": [
+            "Novel", "Chapters", "Scenes", "Characters", "Locations", "Set Aside", "Research", "Competitions",
+            "Commissions", "Other", "Trash",
+        ],
+        "script": [
+            "Script", "Acts", "Scenes", "Characters", "Locations", "Set Aside", "Research", "Competitions",
+            "Commissions", "Other", "Trash",
+        ],
     ]
 
     static func forms(_ kept: Kept) -> [Form] {
@@ -83,7 +91,8 @@ final class UntrustedDiskTests: XCTestCase {
 
     func testEveryKeptNameInEveryHostileForm() throws {
         guard let launcher = unprivilegedLauncher() else { throw XCTSkip("running as root without setpriv") }
-        var passed = 0, byClass: [String: (tried: Int, passed: Int)] = [:]
+        var passed = 0
+        var byClass: [String: (tried: Int, passed: Int)] = [:]
         for row in Self.rows {
             let failuresBefore = testRun?.failureCount ?? 0
             try run(row, launcher: launcher)
@@ -114,35 +123,41 @@ final class UntrustedDiskTests: XCTestCase {
 
     func run(_ row: Row, launcher: [String]) throws {
         let what = "\(row.type) \(row.kept.path) as \(row.form)"
-        let outside = try Fixture("""
-          a.md = outside
-          sub/b.md = outside too
-          keep.md = outside keep
-          project.json = {"type":"poetry"}
-          """)
+        let outside = try Fixture(
+            """
+            a.md = outside
+            sub/b.md = outside too
+            keep.md = outside keep
+            project.json = {"type":"poetry"}
+            """)
         let folders = Self.permanentFolders[row.type]!
         // The item in Trash comes from the folder under test, so its restore goes there.
         let intoKept = row.kept.isFolder && !row.kept.path.hasPrefix(".") && row.kept.path != "Trash"
         let origin = intoKept ? row.kept.path : "Notes"
-        let fx = try Fixture("""
-          lib/P/.carrel/project.json = {"type":"\(row.type)","trash":{"t.md":{"from":"\(origin)/t.md","deleted":1}}}
-          lib/P/root.md = root
-          lib/P/Trash/t.md = t
-          lib/P/Trash/u.md = u
-          lib/Inside/keep.md = inside
-          lib/Inside/project.json = {"type":"poetry"}
-          home/
-          """)
+        let fx = try Fixture(
+            """
+            lib/P/.carrel/project.json = {"type":"\(row.type)","trash":{"t.md":{"from":"\(origin)/t.md","deleted":1}}}
+            lib/P/root.md = root
+            lib/P/Trash/t.md = t
+            lib/P/Trash/u.md = u
+            lib/Inside/keep.md = inside
+            lib/Inside/project.json = {"type":"poetry"}
+            home/
+            """)
         for folder in folders where folder != "Trash" { try fx.add("lib/P/\(folder)/") }
         try breakKept(row, in: fx.path + "/lib/P", inside: fx.path + "/lib/Inside", outside: outside.path)
         let insideBefore = fingerprint(fx.path + "/lib/Inside")
         let outsideBefore = fingerprint(outside.path)
 
-        let c = try ProcessClient(environment: ["HOME": fx.path + "/home", "XDG_DATA_HOME": fx.path + "/home/data",
-                                                "XDG_STATE_HOME": fx.path + "/home/state"], launcher: launcher)
+        let c = try ProcessClient(
+            environment: [
+                "HOME": fx.path + "/home", "XDG_DATA_HOME": fx.path + "/home/data",
+                "XDG_STATE_HOME": fx.path + "/home/state",
+            ], launcher: launcher)
         let folder: JSONValue = ["uri": .string(fx.uri("lib")), "name": "lib"]
-        let opened = try? c.request("initialize", ["processId": .null, "capabilities": [:], "workspaceFolders": [folder]],
-                                    timeout: 5)
+        let opened = try? c.request(
+            "initialize", ["processId": .null, "capabilities": [:], "workspaceFolders": [folder]],
+            timeout: 5)
         guard opened?["result"] != nil else { return XCTFail("\(what): initialize did not answer within 5 s") }
         c.notify("initialized")
         func answersTree(_ step: String) {
@@ -172,8 +187,9 @@ final class UntrustedDiskTests: XCTestCase {
             // A permanent folder that is not a folder is said to be what it is, not taken for a name clash.
             if step == "restore" && origin == row.kept.path && row.form != .noPermission {
                 let message = r?["error"]?["message"]?.stringValue ?? ""
-                XCTAssertTrue(message.contains("/P/\(origin) is a") && message.contains("where Carrel keeps a folder"),
-                              "\(what): \(message)")
+                XCTAssertTrue(
+                    message.contains("/P/\(origin) is a") && message.contains("where Carrel keeps a folder"),
+                    "\(what): \(message)")
             }
             answersTree(step)
         }

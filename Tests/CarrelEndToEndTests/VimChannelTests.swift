@@ -75,7 +75,8 @@ final class VimChannelTests: XCTestCase {
             throw XCTSkip("vim is not installed: the Vim 9 LSP channel tests need vim-nox (Vim 9.0+)")
         }
         if home == nil { home = try Fixture() }
-        let scriptPath = home.path + "/carrel-channel.vim", outPath = home.path + "/results-\(mode).json"
+        let scriptPath = home.path + "/carrel-channel.vim"
+        let outPath = home.path + "/results-\(mode).json"
         try Self.script.write(toFile: scriptPath, atomically: true, encoding: .utf8)
         let p = Process()
         p.executableURL = URL(fileURLWithPath: vim)
@@ -112,13 +113,15 @@ final class VimChannelTests: XCTestCase {
     }
 
     func testTwoConcurrentDeletesEachConfirmedThroughVimsChannel() throws {
-        let fx = try Fixture("""
-          P/.carrel/project.json = {"type":"poetry"}
-          P/Draft/a.md = a
-          P/Draft/b.md = b
-          """)
-        let r = try runVim(mode: "answer", deletes: [fx.uri("P/Draft/a.md"), fx.uri("P/Draft/b.md")], library: fx.uri(),
-                           timeout: 120, wait: 15)
+        let fx = try Fixture(
+            """
+            P/.carrel/project.json = {"type":"poetry"}
+            P/Draft/a.md = a
+            P/Draft/b.md = b
+            """)
+        let r = try runVim(
+            mode: "answer", deletes: [fx.uri("P/Draft/a.md"), fx.uri("P/Draft/b.md")], library: fx.uri(),
+            timeout: 120, wait: 15)
         XCTAssertNotNil(r["replies"]?["initialize"]?["result"]?["capabilities"])
         XCTAssertEqual(r["questions"]?.arrayValue?.count, 2, "one question per delete, each reaching the callback")
         for (i, name) in ["a.md", "b.md"].enumerated() {
@@ -131,16 +134,18 @@ final class VimChannelTests: XCTestCase {
     }
 
     func testADeleteWhoseQuestionVimNeverAnswersTimesOutAsCancelled() throws {
-        let fx = try Fixture("""
-          P/.carrel/project.json = {"type":"poetry"}
-          P/Draft/a.md = a
-          """)
+        let fx = try Fixture(
+            """
+            P/.carrel/project.json = {"type":"poetry"}
+            P/Draft/a.md = a
+            """)
         let r = try runVim(mode: "ignore", deletes: [fx.uri("P/Draft/a.md")], library: fx.uri(), timeout: 1, wait: 10)
         XCTAssertEqual(r["questions"]?.arrayValue?.count, 1)
         let error = r["replies"]?["delete0"]?["error"]
         XCTAssertEqual(error?["data"]?["reason"], "cancelled", r["replies"]?.text() ?? "no reply")
-        XCTAssertEqual(error?["message"],
-                       "Cancelled: the question got no answer within 1 second, so nothing was deleted.")
+        XCTAssertEqual(
+            error?["message"],
+            "Cancelled: the question got no answer within 1 second, so nothing was deleted.")
         XCTAssertEqual(fx.read("P/Draft/a.md"), "a")
         XCTAssertFalse(fx.exists("P/Trash/a.md"))
     }

@@ -25,26 +25,30 @@ final class WireTests: XCTestCase {
 
     func start(confirmationTimeout: Double? = nil) throws {
         home = try Fixture()
-        outside = try Fixture("""
-          secret.md = keep
-          Caf\u{E9}/x.md = x
-          Caf\u{FFFD}/y.md = y
-          """)
-        fx = try Fixture("""
-          P/.carrel/project.json = {"type":"poetry"}
-          P/Draft/a.md = a
-          P/Draft/b.md = b
-          """)
+        outside = try Fixture(
+            """
+            secret.md = keep
+            Caf\u{E9}/x.md = x
+            Caf\u{FFFD}/y.md = y
+            """)
+        fx = try Fixture(
+            """
+            P/.carrel/project.json = {"type":"poetry"}
+            P/Draft/a.md = a
+            P/Draft/b.md = b
+            """)
         outsideDigest = Self.digest(outside.path)
         client = try ProcessClient(environment: [
             "XDG_DATA_HOME": home.path + "/data", "XDG_STATE_HOME": home.path + "/state", "HOME": home.path,
         ])
         var options: [String: JSONValue] = [:]
         if let confirmationTimeout { options["confirmationTimeout"] = .double(confirmationTimeout) }
-        _ = try client.result("initialize", [
-            "processId": .null, "capabilities": [:], "initializationOptions": .object(options),
-            "workspaceFolders": [["uri": .string(fx.uri()), "name": "lib"]],
-        ])
+        _ = try client.result(
+            "initialize",
+            [
+                "processId": .null, "capabilities": [:], "initializationOptions": .object(options),
+                "workspaceFolders": [["uri": .string(fx.uri()), "name": "lib"]],
+            ])
         client.notify("initialized")
     }
 
@@ -69,8 +73,9 @@ final class WireTests: XCTestCase {
 
     /// After each case: nothing outside changed, and the server still answers at once.
     func assertStillServing(_ what: String, file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertEqual(Self.digest(outside.path), outsideDigest, "\(what): the folder outside the workspace changed",
-                       file: file, line: line)
+        XCTAssertEqual(
+            Self.digest(outside.path), outsideDigest, "\(what): the folder outside the workspace changed",
+            file: file, line: line)
         do {
             let r = try client.request("carrel/tree", ["depth": 0], timeout: 1)
             XCTAssertNotNil(r["result"]?[0], "\(what): carrel/tree", file: file, line: line)
@@ -162,8 +167,9 @@ final class WireTests: XCTestCase {
                 } else {
                     let arguments: JSONValue = [["parentUri": .string(fx.uri("P/Draft")), "name": .string("n\(n)")]]
                     let r = try client.request(next, ["command": "carrel.newFile", "arguments": arguments], timeout: 1)
-                    XCTAssertEqual(r["result"]?["name"], .string("n\(n).md"),
-                                   "declared \(declared): the command after it runs")
+                    XCTAssertEqual(
+                        r["result"]?["name"], .string("n\(n).md"),
+                        "declared \(declared): the command after it runs")
                     assertStillServing("declared \(declared), then a command")
                 }
             }
@@ -205,15 +211,20 @@ final class WireTests: XCTestCase {
                 _ = try client.command("carrel.newFile", ["parentUri": .string(fx.uri("P/Draft")), "name": .string(f)])
             }
             for (id, f) in zip(ids, files) {
-                client.send(["jsonrpc": "2.0", "id": .int(id), "method": "workspace/executeCommand",
-                             "params": ["command": "carrel.delete",
-                                        "arguments": [["uri": .string(fx.uri("P/Draft/" + f))]]]])
+                client.send([
+                    "jsonrpc": "2.0", "id": .int(id), "method": "workspace/executeCommand",
+                    "params": [
+                        "command": "carrel.delete",
+                        "arguments": [["uri": .string(fx.uri("P/Draft/" + f))]],
+                    ],
+                ])
             }
             var questions: [JSONValue] = []
             for _ in ids {
                 let m = try client.inbox.take("a question", timeout: 5) { $0["method"] == "window/showMessageRequest" }
-                XCTAssertFalse(ids.map { JSONValue.int($0) }.contains(m["id"]!),
-                               "round \(round): question id \(m["id"]!.text()) is a pending request's")
+                XCTAssertFalse(
+                    ids.map { JSONValue.int($0) }.contains(m["id"]!),
+                    "round \(round): question id \(m["id"]!.text()) is a pending request's")
                 questions.append(m)
             }
             let answered = client.inbox.pending.filter { ids.map(JSONValue.int).contains($0["id"] ?? .null) }
@@ -235,8 +246,10 @@ final class WireTests: XCTestCase {
     /// A question nobody answers expires, and later requests are answered meanwhile.
     func testAnUnansweredQuestionExpiresAndNothingWaitsOnIt() throws {
         try start(confirmationTimeout: 0.5)
-        client.send(["jsonrpc": "2.0", "id": 40, "method": "workspace/executeCommand",
-                     "params": ["command": "carrel.delete", "arguments": [["uri": .string(fx.uri("P/Draft/a.md"))]]]])
+        client.send([
+            "jsonrpc": "2.0", "id": 40, "method": "workspace/executeCommand",
+            "params": ["command": "carrel.delete", "arguments": [["uri": .string(fx.uri("P/Draft/a.md"))]]],
+        ])
         _ = try client.inbox.take("a question") { $0["method"] == "window/showMessageRequest" }
         assertStillServing("while a question waits")
         let r = try client.inbox.take("the expired delete", timeout: 5) { $0["id"] == 40 }
@@ -246,8 +259,8 @@ final class WireTests: XCTestCase {
     }
 }
 
-private extension Array where Element == UInt8 {
-    func replacingUTF8(_ old: String, with new: String) -> [UInt8] {
+extension Array where Element == UInt8 {
+    fileprivate func replacingUTF8(_ old: String, with new: String) -> [UInt8] {
         Array(String(decoding: self, as: UTF8.self).replacingOccurrences(of: old, with: new).utf8)
     }
 }

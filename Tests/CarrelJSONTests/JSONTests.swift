@@ -24,7 +24,10 @@ final class JSONTests: XCTestCase {
     }
 
     func testRejectsMalformedInputWithOffset() {
-        for bad in ["", "{", "[1,]", "{\"a\" 1}", "tru", "01", "1.", "\"abc", "\"\u{1}\"", "[1] x", "{\"a\":1,}", "-", "\"\\x\""] {
+        for bad in [
+            "", "{", "[1,]", "{\"a\" 1}", "tru", "01", "1.", "\"abc", "\"\u{1}\"", "[1] x", "{\"a\":1,}", "-",
+            "\"\\x\"",
+        ] {
             XCTAssertThrowsError(try JSONParser.parse(bad), "accepted \(bad.debugDescription)")
         }
     }
@@ -39,7 +42,7 @@ final class JSONTests: XCTestCase {
     }
 
     func testBigIntegersStayExactAndFloatsParse() throws {
-        XCTAssertEqual(try JSONParser.parse("9007199254740993"), .int(9007199254740993))
+        XCTAssertEqual(try JSONParser.parse("9007199254740993"), .int(9_007_199_254_740_993))
         XCTAssertEqual(try JSONParser.parse("1e3"), .double(1000))
         XCTAssertEqual(JSONValue.double(1000).intValue, 1000)
     }

@@ -7,7 +7,8 @@ final class CountWordsTests: XCTestCase {
         let rows: [(Int, Language, String?)] = [
             (0, .english, nil), (1, .english, "1 file"), (2, .english, "2 files"), (999, .english, "999 files"),
             (1_243, .english, "1,243 files"), (1_000_000, .english, "1,000,000 files"),
-            (0, .french, nil), (1, .french, "1 fichier"), (12, .french, "12 fichiers"), (1_243, .french, "1\u{202F}243 fichiers"),
+            (0, .french, nil), (1, .french, "1 fichier"), (12, .french, "12 fichiers"),
+            (1_243, .french, "1\u{202F}243 fichiers"),
         ]
         for (n, language, expected) in rows {
             XCTAssertEqual(CountWords.summary(files: n, language), expected, "\(n) \(language)")

@@ -36,7 +36,9 @@ final class NameRulesTests: XCTestCase {
     /// ASCII names take a shortcut around Foundation's folding; it must
     /// give Foundation's answer for every ASCII character.
     func testASCIIKeysAreFoundationsFolding() {
-        func foundation(_ s: String) -> String { s.precomposedStringWithCanonicalMapping.folding(options: [.caseInsensitive], locale: nil) }
+        func foundation(_ s: String) -> String {
+            s.precomposedStringWithCanonicalMapping.folding(options: [.caseInsensitive], locale: nil)
+        }
         for byte in UInt8(1)...UInt8(0x7F) {
             let name = "Ab" + String(decoding: [byte], as: UTF8.self) + "Z9.md"
             XCTAssertEqual(NameRules.key(name), foundation(name), "byte \(byte)")
@@ -62,21 +64,34 @@ final class CatalogTests: XCTestCase {
 
     func testTemplatesMatchTheSpecification() {
         XCTAssertEqual(ProjectType.ids, ["blank", "poetry", "shortStory", "novel", "script"])
-        let writing = ["All [globe]", "Draft [doc.badge.ellipsis]", "Ready [checkmark.circle]", "Set Aside [archivebox]",
-                       "Published [book.circle]", "Collections [books.vertical]", "Submissions [paperplane]", "Research [magnifyingglass]"]
+        let writing = [
+            "All [globe]", "Draft [doc.badge.ellipsis]", "Ready [checkmark.circle]", "Set Aside [archivebox]",
+            "Published [book.circle]", "Collections [books.vertical]", "Submissions [paperplane]",
+            "Research [magnifyingglass]",
+        ]
         XCTAssertEqual(folders("blank", 0), ["All [globe]"])
         XCTAssertEqual(folders("poetry", 0), writing)
         XCTAssertEqual(folders("shortStory", 0), writing)
-        XCTAssertEqual(folders("poetry", 1), ["Magazines [magazine]", "Competitions [medal]", "Commissions [person.2]", "Other [tray]"])
-        XCTAssertEqual(folders("novel", 0), ["Novel [book.closed.fill]", "Chapters [document.on.document]", "Scenes [document.badge.plus]",
-                                             "Characters [person.circle]", "Locations [mountain.2]", "Set Aside [archivebox]", "Research [magnifyingglass]"])
+        XCTAssertEqual(
+            folders("poetry", 1),
+            ["Magazines [magazine]", "Competitions [medal]", "Commissions [person.2]", "Other [tray]"])
+        XCTAssertEqual(
+            folders("novel", 0),
+            [
+                "Novel [book.closed.fill]", "Chapters [document.on.document]", "Scenes [document.badge.plus]",
+                "Characters [person.circle]", "Locations [mountain.2]", "Set Aside [archivebox]",
+                "Research [magnifyingglass]",
+            ])
         XCTAssertEqual(folders("script", 0).first, "Script [book.closed.fill]")
         XCTAssertEqual(folders("script", 0)[1], "Acts [document.on.document]")
         XCTAssertEqual(folders("script", 1), ["Competitions [medal]", "Commissions [person.2]", "Other [tray]"])
-        XCTAssertEqual(ProjectType.all.map { $0.sections.map(\.header) }, [
-            ["BLANK", "TRASH"], ["YOUR POETRY", "PUBLICATIONS", "TRASH"], ["YOUR STORIES", "PUBLICATIONS", "TRASH"],
-            ["YOUR NOVEL", "PUBLICATIONS", "TRASH"], ["YOUR SCRIPT", "PUBLICATIONS", "TRASH"],
-        ])
+        XCTAssertEqual(
+            ProjectType.all.map { $0.sections.map(\.header) },
+            [
+                ["BLANK", "TRASH"], ["YOUR POETRY", "PUBLICATIONS", "TRASH"],
+                ["YOUR STORIES", "PUBLICATIONS", "TRASH"],
+                ["YOUR NOVEL", "PUBLICATIONS", "TRASH"], ["YOUR SCRIPT", "PUBLICATIONS", "TRASH"],
+            ])
         for type in ProjectType.all { XCTAssertEqual(type.sections.last!.folders.map(\.icon), ["trash"]) }
     }
 

@@ -8,13 +8,18 @@ final class OrderingTests: XCTestCase {
         let dir = Entry(name: EntryName("/d"), kind: .directory)
         for (i, n) in names.enumerated() {
             let isDir = n.hasSuffix("/")
-            dir.add(Entry(name: EntryName(isDir ? String(n.dropLast()) : n), kind: isDir ? .directory : .file, created: Int64(i), modified: Int64(100 - i)))
+            dir.add(
+                Entry(
+                    name: EntryName(isDir ? String(n.dropLast()) : n), kind: isDir ? .directory : .file,
+                    created: Int64(i), modified: Int64(100 - i)))
         }
         return dir.sortedChildren(order).map { $0.isFolderLike ? $0.name.string + "/" : $0.name.string }
     }
 
     func testNaturalCaseInsensitiveFoldersFirst() {
-        XCTAssertEqual(sorted(["Chapter 10", "chapter 2", "b/", "Chapter 1", "A/"]), ["A/", "b/", "Chapter 1", "chapter 2", "Chapter 10"])
+        XCTAssertEqual(
+            sorted(["Chapter 10", "chapter 2", "b/", "Chapter 1", "A/"]),
+            ["A/", "b/", "Chapter 1", "chapter 2", "Chapter 10"])
         XCTAssertEqual(sorted(["file02", "file1", "file010"]), ["file1", "file02", "file010"])
     }
 
@@ -74,7 +79,9 @@ final class OrderingTests: XCTestCase {
         project.add(odd)
         odd.add(leaf)
         XCTAssertEqual(root.path, Array("/tmp/Library".utf8))
-        XCTAssertEqual(leaf.path, Array("/tmp/Library/Poetry Project/a".utf8) + [0xFF] + Array("b/Caf\u{E9} \u{65E5}\u{8A18}.md".utf8))
+        XCTAssertEqual(
+            leaf.path,
+            Array("/tmp/Library/Poetry Project/a".utf8) + [0xFF] + Array("b/Caf\u{E9} \u{65E5}\u{8A18}.md".utf8))
         let filesystemRoot = Entry(name: EntryName("/"), kind: .directory)
         let top = Entry(name: EntryName("x"), kind: .directory)
         filesystemRoot.add(top)
@@ -128,8 +135,9 @@ final class OrderingTests: XCTestCase {
     }
 
     func testAccentedNamesSortWithTheirLetter() {
-        XCTAssertEqual(sorted(["Sonnet 1", "Été", "Café crème", "zèbre", "Ode", "Élégie", "eau"]),
-                       ["Café crème", "eau", "Élégie", "Été", "Ode", "Sonnet 1", "zèbre"])
+        XCTAssertEqual(
+            sorted(["Sonnet 1", "Été", "Café crème", "zèbre", "Ode", "Élégie", "eau"]),
+            ["Café crème", "eau", "Élégie", "Été", "Ode", "Sonnet 1", "zèbre"])
     }
 
     /// Precomposed and decomposed spellings, as ext4 can hold both, sort alike.

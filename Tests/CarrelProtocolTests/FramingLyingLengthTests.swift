@@ -25,14 +25,16 @@ final class FramingLyingLengthTests: XCTestCase {
             let lie = Array("Content-Length: \(declared)\r\n\r\n{}".utf8)
             let stream = lie + MessageFramer.frame(body(2)) + MessageFramer.frame(body(3))
             let got = frames(stream)
-            XCTAssertEqual(Array(got.suffix(2)), [.body(body(2)), .body(body(3))],
-                           "declared \(declared): the next two are read")
+            XCTAssertEqual(
+                Array(got.suffix(2)), [.body(body(2)), .body(body(3))],
+                "declared \(declared): the next two are read")
             XCTAssertEqual(got.count, 3, "declared \(declared): one frame lost, nothing invented")
         }
     }
 
     func testAShortBodyIsCutAtTheNextHeaderWhateverTheChunking() {
-        let stream = Array("Content-Length: 500\r\n\r\n{\"id\":1".utf8) + MessageFramer.frame(body(2))
+        let stream =
+            Array("Content-Length: 500\r\n\r\n{\"id\":1".utf8) + MessageFramer.frame(body(2))
             + Array("content-length:\t7 \n\n{\"a\":1}".utf8)
         for chunk in [1, 2, 3, 7, 16, stream.count] {
             let expected: [MessageFramer.Frame] = [
@@ -43,8 +45,10 @@ final class FramingLyingLengthTests: XCTestCase {
     }
 
     func testWellFormedBodiesThatMentionTheHeaderAreNotCut() {
-        let mentions = [#"{"note":"Content-Length: 12"}"#, #"{"Content-Length: 12":"\r\n"}"#,
-                        #"{"a":"content-length:1\\n"}"#]
+        let mentions = [
+            #"{"note":"Content-Length: 12"}"#, #"{"Content-Length: 12":"\r\n"}"#,
+            #"{"a":"content-length:1\\n"}"#,
+        ]
         for text in mentions {
             let b = Array(text.utf8)
             let stream = MessageFramer.frame(b) + MessageFramer.frame(body(2))

@@ -28,10 +28,15 @@ final class FramingTests: XCTestCase {
     }
 
     func testMalformedHeadersAreReportedAndSkipped() {
-        XCTAssertEqual(frames(["Content-Type: x\r\n\r\nContent-Length: 2\r\n\r\n{}"]),
-                       [.malformedHeader("no Content-Length header"), .body(Array("{}".utf8))])
-        XCTAssertEqual(frames(["Content-Length: -5\r\n\r\n"]), [.malformedHeader("Content-Length is not a non-negative integer: “-5”")])
-        XCTAssertEqual(frames(["Content-Length: abc\r\n\r\n"]), [.malformedHeader("Content-Length is not a non-negative integer: “abc”")])
+        XCTAssertEqual(
+            frames(["Content-Type: x\r\n\r\nContent-Length: 2\r\n\r\n{}"]),
+            [.malformedHeader("no Content-Length header"), .body(Array("{}".utf8))])
+        XCTAssertEqual(
+            frames(["Content-Length: -5\r\n\r\n"]),
+            [.malformedHeader("Content-Length is not a non-negative integer: “-5”")])
+        XCTAssertEqual(
+            frames(["Content-Length: abc\r\n\r\n"]),
+            [.malformedHeader("Content-Length is not a non-negative integer: “abc”")])
         XCTAssertEqual(frames(["garbage\r\n\r\n"]), [.malformedHeader("header line without ':'")])
     }
 
@@ -49,7 +54,8 @@ final class FramingTests: XCTestCase {
     }
 
     func testFrameWritesContentLengthInBytes() {
-        XCTAssertEqual(String(decoding: MessageFramer.frame(Array("é".utf8)), as: UTF8.self), "Content-Length: 2\r\n\r\né")
+        XCTAssertEqual(
+            String(decoding: MessageFramer.frame(Array("é".utf8)), as: UTF8.self), "Content-Length: 2\r\n\r\né")
     }
 }
 
@@ -63,10 +69,14 @@ final class FileURITests: XCTestCase {
     }
 
     func testRejectsWhatIsNotAPlainFileURI() {
-        for bad in ["http://x/y", "untitled:Untitled-1", "/tmp/a", "tmp/a", "file:///tmp/a?x=1", "file:///tmp/a#f",
-                    "file://host/tmp/a", "file:///tmp/%zz", "file:///tmp/a%2fb", "file:///tmp/a%00"] {
+        for bad in [
+            "http://x/y", "untitled:Untitled-1", "/tmp/a", "tmp/a", "file:///tmp/a?x=1", "file:///tmp/a#f",
+            "file://host/tmp/a", "file:///tmp/%zz", "file:///tmp/a%2fb", "file:///tmp/a%00",
+        ] {
             XCTAssertThrowsError(try FileURI.path(bad), bad)
         }
-        XCTAssertEqual(try FileURI.path("file:///tmp/%2e%2e/etc"), Array("/tmp/../etc".utf8), "decoded; the workspace refuses the dots")
+        XCTAssertEqual(
+            try FileURI.path("file:///tmp/%2e%2e/etc"), Array("/tmp/../etc".utf8),
+            "decoded; the workspace refuses the dots")
     }
 }

@@ -9,28 +9,38 @@ final class GoldenTests: XCTestCase {
     }
 
     func testInitializeParamsAndResult() throws {
-        let p = try InitializeRequest.Params(json: JSONParser.parse(#"""
-            {"processId":1,"locale":"fr","rootUri":"file:///r","workspaceFolders":[{"uri":"file:///a","name":"a"},{"uri":"file:///b","name":"b"}],"capabilities":{}}
-            """#))
+        let p = try InitializeRequest.Params(
+            json: JSONParser.parse(
+                #"""
+                {"processId":1,"locale":"fr","rootUri":"file:///r","workspaceFolders":[{"uri":"file:///a","name":"a"},{"uri":"file:///b","name":"b"}],"capabilities":{}}
+                """#))
         XCTAssertEqual(p, InitializeRequest.Params(folders: ["file:///a", "file:///b"], locale: "fr"))
-        XCTAssertEqual(try InitializeRequest.Params(json: ["rootUri": "file:///r", "workspaceFolders": nil]).folders, ["file:///r"])
+        XCTAssertEqual(
+            try InitializeRequest.Params(json: ["rootUri": "file:///r", "workspaceFolders": nil]).folders, ["file:///r"]
+        )
         XCTAssertEqual(try InitializeRequest.Params(json: ["rootPath": "/r p"]).folders, ["file:///r%20p"])
         XCTAssertThrowsError(try InitializeRequest.Params(json: ["workspaceFolders": [["name": "x"]]])) {
             XCTAssertEqual($0 as? ParamError, ParamError("workspaceFolders[0].uri", .missing))
         }
         let vocabulary = InitializeRequest.Vocabulary(
-            projectTypes: [.init(id: "poetry", title: "Poésie")], sorts: [.init(by: "name", descending: true, title: "Nom, de Z à A")],
+            projectTypes: [.init(id: "poetry", title: "Poésie")],
+            sorts: [.init(by: "name", descending: true, title: "Nom, de Z à A")],
             maxNameBytes: 255, defaultExtension: "md")
-        golden(InitializeRequest.result(version: "0.1.0", vocabulary: vocabulary), #"""
+        golden(
+            InitializeRequest.result(version: "0.1.0", vocabulary: vocabulary),
+            #"""
             {"capabilities":{"executeCommandProvider":{"commands":["carrel.newProject","carrel.newFolder","carrel.newFile","carrel.rename","carrel.moveTo","carrel.delete","carrel.restore","carrel.emptyTrash","carrel.setSort","carrel.setConfirmDelete"]},"experimental":{"carrel":{"names":{"defaultExtension":"md","maxBytes":255},"projectTypes":[{"id":"poetry","title":"Poésie"}],"sorts":[{"by":"name","descending":true,"title":"Nom, de Z à A"}]}},"textDocumentSync":{"change":0,"openClose":false},"workspace":{"workspaceFolders":{"changeNotifications":true,"supported":true}},"workspaceSymbolProvider":true},"serverInfo":{"name":"carrel","version":"0.1.0"}}
             """#)
     }
 
     func testTreeParams() throws {
-        XCTAssertEqual(try TreeRequest.Params(json: ["uri": "file:///a", "depth": 1]), TreeRequest.Params(uri: "file:///a", depth: 1))
+        XCTAssertEqual(
+            try TreeRequest.Params(json: ["uri": "file:///a", "depth": 1]),
+            TreeRequest.Params(uri: "file:///a", depth: 1))
         XCTAssertEqual(try TreeRequest.Params(json: .null), TreeRequest.Params())
         XCTAssertThrowsError(try TreeRequest.Params(json: ["depth": -1])) {
-            XCTAssertEqual($0 as? ParamError, ParamError("depth", .wrongType(expected: "a non-negative integer", found: "number")))
+            XCTAssertEqual(
+                $0 as? ParamError, ParamError("depth", .wrongType(expected: "a non-negative integer", found: "number")))
         }
         XCTAssertThrowsError(try TreeRequest.Params(json: ["uri": 3])) {
             XCTAssertEqual($0 as? ParamError, ParamError("uri", .wrongType(expected: "a string", found: "number")))
@@ -39,42 +49,64 @@ final class GoldenTests: XCTestCase {
     }
 
     func testNode() {
-        var n = Node(uri: "file:///l/P/Draft", name: "Draft", title: "Brouillons", kind: "folder", role: "draft", icon: "doc.badge.ellipsis",
-                     permanent: true, folderCount: 1, fileCount: 2, created: 10, modified: 20, hasChildren: true)
+        var n = Node(
+            uri: "file:///l/P/Draft", name: "Draft", title: "Brouillons", kind: "folder", role: "draft",
+            icon: "doc.badge.ellipsis",
+            permanent: true, folderCount: 1, fileCount: 2, created: 10, modified: 20, hasChildren: true)
         n.fileTotal = 3
         n.summary = "3 fichiers"
-        golden(n.json, #"""
+        golden(
+            n.json,
+            #"""
             {"created":10,"fileCount":2,"fileTotal":3,"folderCount":1,"hasChildren":true,"icon":"doc.badge.ellipsis","kind":"folder","modified":20,"name":"Draft","permanent":true,"role":"draft","summary":"3 fichiers","title":"Brouillons","uri":"file:///l/P/Draft","virtual":false}
             """#)
-        n = Node(uri: nil, name: "TRASH", title: "TRASH", kind: "section", icon: "list.bullet", permanent: true, virtual: true, folderCount: 1, hasChildren: true,
-                 children: [Node(uri: "file:///l/P/Trash/x", name: "x", title: "x", kind: "file", icon: "doc.text")])
+        n = Node(
+            uri: nil, name: "TRASH", title: "TRASH", kind: "section", icon: "list.bullet", permanent: true,
+            virtual: true, folderCount: 1, hasChildren: true,
+            children: [Node(uri: "file:///l/P/Trash/x", name: "x", title: "x", kind: "file", icon: "doc.text")])
         n.id = Array("file:///l/P#section-2".utf8)
         n.children![0].inTrash = true
         n.children![0].link = true
         n.confirmDelete = false
-        golden(n.json, #"""
+        golden(
+            n.json,
+            #"""
             {"children":[{"fileCount":0,"folderCount":0,"hasChildren":false,"icon":"doc.text","inTrash":true,"kind":"file","link":true,"name":"x","permanent":false,"title":"x","uri":"file:///l/P/Trash/x","virtual":false}],"confirmDelete":false,"fileCount":0,"folderCount":1,"hasChildren":true,"icon":"list.bullet","id":"file:///l/P#section-2","kind":"section","name":"TRASH","permanent":true,"title":"TRASH","virtual":true}
             """#)
     }
 
     func testDestinations() throws {
-        XCTAssertEqual(try DestinationsRequest.Params(json: ["uri": "file:///l/P/a.md"]), DestinationsRequest.Params(uri: "file:///l/P/a.md"))
-        XCTAssertThrowsError(try DestinationsRequest.Params(json: [:])) { XCTAssertEqual($0 as? ParamError, ParamError("uri", .missing)) }
-        golden(DestinationsRequest.Destination(uri: "file:///l/P/Ready", label: ["l", "P", "Prêts"]).json, #"""
+        XCTAssertEqual(
+            try DestinationsRequest.Params(json: ["uri": "file:///l/P/a.md"]),
+            DestinationsRequest.Params(uri: "file:///l/P/a.md"))
+        XCTAssertThrowsError(try DestinationsRequest.Params(json: [:])) {
+            XCTAssertEqual($0 as? ParamError, ParamError("uri", .missing))
+        }
+        golden(
+            DestinationsRequest.Destination(uri: "file:///l/P/Ready", label: ["l", "P", "Prêts"]).json,
+            #"""
             {"label":["l","P","Prêts"],"uri":"file:///l/P/Ready"}
             """#)
     }
 
     func testWorkspaceSymbol() throws {
-        XCTAssertEqual(try WorkspaceSymbolRequest.Params(json: ["query": "spr"]), WorkspaceSymbolRequest.Params(query: "spr"))
-        golden(WorkspaceSymbolRequest.Symbol(name: "Spring.md", kind: .file, uri: "file:///l/P/Draft/Spring.md", containerName: "P › Draft").json, #"""
+        XCTAssertEqual(
+            try WorkspaceSymbolRequest.Params(json: ["query": "spr"]), WorkspaceSymbolRequest.Params(query: "spr"))
+        golden(
+            WorkspaceSymbolRequest.Symbol(
+                name: "Spring.md", kind: .file, uri: "file:///l/P/Draft/Spring.md", containerName: "P › Draft"
+            ).json,
+            #"""
             {"containerName":"P › Draft","kind":1,"location":{"range":{"end":{"character":0,"line":0},"start":{"character":0,"line":0}},"uri":"file:///l/P/Draft/Spring.md"},"name":"Spring.md"}
             """#)
     }
 
     func testEveryCommandsArguments() throws {
         let cases: [(CarrelCommand.Name, JSONValue, CarrelCommand)] = [
-            (.newProject, ["parentUri": "u", "name": "n", "type": "poetry"], .newProject(parentUri: "u", name: "n", type: "poetry")),
+            (
+                .newProject, ["parentUri": "u", "name": "n", "type": "poetry"],
+                .newProject(parentUri: "u", name: "n", type: "poetry")
+            ),
             (.newFolder, ["parentUri": "u", "name": "n"], .newFolder(parentUri: "u", name: "n")),
             (.newFile, ["parentUri": "u", "name": "n"], .newFile(parentUri: "u", name: "n")),
             (.rename, ["uri": "u", "newName": "n"], .rename(uri: "u", newName: "n")),
@@ -83,7 +115,10 @@ final class GoldenTests: XCTestCase {
             (.delete, ["uri": "u", "confirmed": true], .delete(uri: "u", confirmed: true)),
             (.restore, ["uri": "u"], .restore(uri: "u")),
             (.emptyTrash, ["projectUri": "p", "confirmed": true], .emptyTrash(projectUri: "p", confirmed: true)),
-            (.setSort, ["uri": "u", "by": "modified", "descending": true], .setSort(uri: "u", by: "modified", descending: true)),
+            (
+                .setSort, ["uri": "u", "by": "modified", "descending": true],
+                .setSort(uri: "u", by: "modified", descending: true)
+            ),
             (.setConfirmDelete, ["uri": "u", "confirm": true], .setConfirmDelete(uri: "u", confirm: true)),
         ]
         for (name, args, expected) in cases {
@@ -94,40 +129,70 @@ final class GoldenTests: XCTestCase {
         XCTAssertThrowsError(try CarrelCommand(.rename, ["uri": "u", "newName": false])) {
             XCTAssertEqual($0 as? ParamError, ParamError("newName", .wrongType(expected: "a string", found: "boolean")))
         }
-        XCTAssertThrowsError(try CarrelCommand(.rename, .object([:]))) { XCTAssertEqual($0 as? ParamError, ParamError("uri", .missing)) }
-        XCTAssertEqual(try ExecuteCommandRequest.Params(json: ["command": "carrel.emptyTrash", "arguments": []]).argument, .object([:]))
+        XCTAssertThrowsError(try CarrelCommand(.rename, .object([:]))) {
+            XCTAssertEqual($0 as? ParamError, ParamError("uri", .missing))
+        }
+        XCTAssertEqual(
+            try ExecuteCommandRequest.Params(json: ["command": "carrel.emptyTrash", "arguments": []]).argument,
+            .object([:]))
         XCTAssertThrowsError(try ExecuteCommandRequest.Params(json: ["command": "x", "arguments": [1]])) {
-            XCTAssertEqual($0 as? ParamError, ParamError("arguments[0]", .wrongType(expected: "an object", found: "number")))
+            XCTAssertEqual(
+                $0 as? ParamError, ParamError("arguments[0]", .wrongType(expected: "an object", found: "number")))
         }
     }
 
     func testServerToClientMessages() {
-        golden(ShowMessageRequest.params(message: "Move “a” to the Trash?", actions: ["Delete", "Cancel"]), #"""
+        golden(
+            ShowMessageRequest.params(message: "Move “a” to the Trash?", actions: ["Delete", "Cancel"]),
+            #"""
             {"actions":[{"title":"Delete"},{"title":"Cancel"}],"message":"Move “a” to the Trash?","type":2}
             """#)
         XCTAssertEqual(ShowMessageRequest.chosenTitle(.success(["title": "Delete"])), "Delete")
         XCTAssertNil(ShowMessageRequest.chosenTitle(.success(.null)))
         XCTAssertNil(ShowMessageRequest.chosenTitle(.failure(ResponseError(code: -32601, message: "no"))))
-        golden(Envelope.notification(DidChangeNotification.method, DidChangeNotification.params([
-            .init(type: "moved", uri: "file:///b", oldUri: "file:///a", inTrash: true), .init(type: "created", uri: "file:///c"),
-        ], updated: [Node(uri: "file:///", name: "l", title: "l", kind: "library", icon: "books.vertical", fileCount: 1)])), #"""
+        golden(
+            Envelope.notification(
+                DidChangeNotification.method,
+                DidChangeNotification.params(
+                    [
+                        .init(type: "moved", uri: "file:///b", oldUri: "file:///a", inTrash: true),
+                        .init(type: "created", uri: "file:///c"),
+                    ],
+                    updated: [
+                        Node(
+                            uri: "file:///", name: "l", title: "l", kind: "library", icon: "books.vertical",
+                            fileCount: 1)
+                    ])),
+            #"""
             {"jsonrpc":"2.0","method":"carrel/didChange","params":{"changes":[{"inTrash":true,"oldUri":"file:///a","type":"moved","uri":"file:///b"},{"type":"created","uri":"file:///c"}],"updated":[{"fileCount":1,"folderCount":0,"hasChildren":false,"icon":"books.vertical","kind":"library","name":"l","permanent":false,"title":"l","uri":"file:///","virtual":false}]}}
             """#)
-        golden(Envelope.request(id: .int(1), ShowMessageRequest.method, ["type": 2]), #"{"id":1,"jsonrpc":"2.0","method":"window/showMessageRequest","params":{"type":2}}"#)
+        golden(
+            Envelope.request(id: .int(1), ShowMessageRequest.method, ["type": 2]),
+            #"{"id":1,"jsonrpc":"2.0","method":"window/showMessageRequest","params":{"type":2}}"#)
     }
 
     func testResponsesAndErrors() {
         golden(Envelope.response(id: .string("a"), result: .null), #"{"id":"a","jsonrpc":"2.0","result":null}"#)
-        golden(Envelope.error(id: nil, ResponseError(code: -32803, message: "m", data: ["reason": "nameTaken"])),
-               #"{"error":{"code":-32803,"data":{"reason":"nameTaken"},"message":"m"},"id":null,"jsonrpc":"2.0"}"#)
+        golden(
+            Envelope.error(id: nil, ResponseError(code: -32803, message: "m", data: ["reason": "nameTaken"])),
+            #"{"error":{"code":-32803,"data":{"reason":"nameTaken"},"message":"m"},"id":null,"jsonrpc":"2.0"}"#)
     }
 
     func testEnvelopeDecoding() {
         func decode(_ s: String) -> Result<Incoming, EnvelopeError> { Envelope.decode(Array(s.utf8)) }
-        guard case .success(.request(.int(1), "x", .object)) = decode(#"{"jsonrpc":"2.0","id":1,"method":"x","params":{}}"#) else { return XCTFail() }
-        guard case .success(.request(.string("a"), "x", .null)) = decode(#"{"jsonrpc":"2.0","id":"a","method":"x"}"#) else { return XCTFail() }
-        guard case .success(.notification("n", _)) = decode(#"{"jsonrpc":"2.0","method":"n"}"#) else { return XCTFail() }
-        guard case .success(.response(.int(3), .failure(let e))) = decode(#"{"jsonrpc":"2.0","id":3,"error":{"code":-1,"message":"m"}}"#) else { return XCTFail() }
+        guard
+            case .success(.request(.int(1), "x", .object)) = decode(
+                #"{"jsonrpc":"2.0","id":1,"method":"x","params":{}}"#)
+        else { return XCTFail() }
+        guard case .success(.request(.string("a"), "x", .null)) = decode(#"{"jsonrpc":"2.0","id":"a","method":"x"}"#)
+        else { return XCTFail() }
+        guard case .success(.notification("n", _)) = decode(#"{"jsonrpc":"2.0","method":"n"}"#) else {
+            return XCTFail()
+        }
+        guard
+            case .success(.response(.int(3), .failure(let e))) = decode(
+                #"{"jsonrpc":"2.0","id":3,"error":{"code":-1,"message":"m"}}"#)
+        else { return XCTFail() }
         XCTAssertEqual(e.code, -1)
         let bad: [(String, Int, RequestID?)] = [
             ("not json", -32700, nil),

@@ -6,8 +6,10 @@ import XCTest
 /// the confirmation timeout for clients that never answer a question.
 final class StockClientParamsTests: XCTestCase {
     func testAStringHoldingAnObjectIsTheArgument() throws {
-        let p = try ExecuteCommandRequest.Params(json: ["command": "carrel.rename",
-                                                        "arguments": [#"{"uri":"u","newName":"n"}"#]])
+        let p = try ExecuteCommandRequest.Params(json: [
+            "command": "carrel.rename",
+            "arguments": [#"{"uri":"u","newName":"n"}"#],
+        ])
         XCTAssertEqual(try CarrelCommand(.rename, p.argument), .rename(uri: "u", newName: "n"))
         let padded = try ExecuteCommandRequest.Params(json: ["command": "carrel.emptyTrash", "arguments": [" {} "]])
         XCTAssertEqual(padded.argument, .object([:]))
@@ -38,9 +40,11 @@ final class StockClientParamsTests: XCTestCase {
     }
 
     func testABodyWithInvalidUTF8IsAParseError() {
-        let start = #"{"jsonrpc":"2.0","id":1,"method":"workspace/executeCommand","#
+        let start =
+            #"{"jsonrpc":"2.0","id":1,"method":"workspace/executeCommand","#
             + #""params":{"command":"carrel.newFolder","arguments":[{"name":"Caf"#
-        let body = Array(start.utf8)
+        let body =
+            Array(start.utf8)
             + [0xE9] + Array(#"","parentUri":"file:///l"}]}}"#.utf8)
         guard case .failure(let e) = Envelope.decode(body) else { return XCTFail("accepted") }
         XCTAssertEqual(e.error.code, -32700)

@@ -13,14 +13,15 @@ final class ConfirmDeleteSettingTests: XCTestCase {
     override func setUpWithError() throws {
         home = try Fixture()
         setenv("XDG_STATE_HOME", home.path + "/state", 1)
-        fx = try Fixture("""
-          P/.carrel/project.json = {"type":"poetry"}
-          P/Draft/a.md = a
-          P/Draft/b.md = b
-          P/Draft/c.md = c
-          loose/x.md = x
-          loose/y.md = y
-          """)
+        fx = try Fixture(
+            """
+            P/.carrel/project.json = {"type":"poetry"}
+            P/Draft/a.md = a
+            P/Draft/b.md = b
+            P/Draft/c.md = c
+            loose/x.md = x
+            loose/y.md = y
+            """)
         client = InProcessClient()
         _ = try client.initialize([fx.uri()])
     }
@@ -49,7 +50,8 @@ final class ConfirmDeleteSettingTests: XCTestCase {
         XCTAssertNotNil(try delete("P/Draft/b.md")["result"])
         XCTAssertEqual(client.asked.count, 0, "no question once asked not to")
 
-        let answer = try client.command("carrel.setConfirmDelete", ["uri": .string(fx.uri("P/Draft")), "confirm": true])
+        let answer = try client.command(
+            "carrel.setConfirmDelete", ["uri": .string(fx.uri("P/Draft")), "confirm": true])
         XCTAssertEqual(answer["result"]?["uri"], .string(fx.uri("P")), "answers the project the setting belongs to")
         XCTAssertNil(answer["result"]?["confirmDelete"])
         client.answer = .title("Cancel")
@@ -65,9 +67,12 @@ final class ConfirmDeleteSettingTests: XCTestCase {
         XCTAssertEqual(try row("")["confirmDelete"], false)
         let again = InProcessClient()
         _ = try again.initialize([fx.uri()])
-        XCTAssertEqual(try again.result("carrel/tree", ["uri": .string(fx.uri()), "depth": 0]).arrayValue![0]["confirmDelete"], false)
+        XCTAssertEqual(
+            try again.result("carrel/tree", ["uri": .string(fx.uri()), "depth": 0]).arrayValue![0]["confirmDelete"],
+            false)
         _ = try again.command("carrel.setConfirmDelete", ["uri": .string(fx.uri()), "confirm": true])
-        XCTAssertNil(try again.result("carrel/tree", ["uri": .string(fx.uri()), "depth": 0]).arrayValue![0]["confirmDelete"])
+        XCTAssertNil(
+            try again.result("carrel/tree", ["uri": .string(fx.uri()), "depth": 0]).arrayValue![0]["confirmDelete"])
     }
 
     func testConfirmIsRequiredAndABoolean() throws {

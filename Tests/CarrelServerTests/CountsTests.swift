@@ -15,24 +15,25 @@ final class CountsTests: XCTestCase {
     }
 
     func start(locale: String = "en") throws {
-        fx = try Fixture("""
-          Poems/.carrel/project.json = {"type":"poetry"}
-          Poems/Draft/a.md = a
-          Poems/Draft/Cycle/b.md = b
-          Poems/Draft/Cycle/Deeper/c.md = c
-          Poems/Ready/d.md = d
-          Poems/Magazines/e.md = e
-          Poems/loose.md = l
-          Poems/Own folder/f.md = f
-          Poems/Trash/gone.md = g
-          Poems/Trash/Old/h.md = h
-          Notes/.carrel/project.json = {"type":"blank"}
-          Notes/n.md = n
-          Notes/Trash/t.md = t
-          plain/p.md = p
-          plain/empty/
-          top.md = t
-          """)
+        fx = try Fixture(
+            """
+            Poems/.carrel/project.json = {"type":"poetry"}
+            Poems/Draft/a.md = a
+            Poems/Draft/Cycle/b.md = b
+            Poems/Draft/Cycle/Deeper/c.md = c
+            Poems/Ready/d.md = d
+            Poems/Magazines/e.md = e
+            Poems/loose.md = l
+            Poems/Own folder/f.md = f
+            Poems/Trash/gone.md = g
+            Poems/Trash/Old/h.md = h
+            Notes/.carrel/project.json = {"type":"blank"}
+            Notes/n.md = n
+            Notes/Trash/t.md = t
+            plain/p.md = p
+            plain/empty/
+            top.md = t
+            """)
         client = InProcessClient()
         _ = try client.initialize([fx.uri()], locale: locale)
     }

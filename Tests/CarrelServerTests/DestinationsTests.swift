@@ -14,15 +14,16 @@ final class DestinationsTests: XCTestCase {
     }
 
     func start(locale: String = "en") throws {
-        fx = try Fixture("""
-          Poems/.carrel/project.json = {"type":"poetry"}
-          Poems/Draft/Cycle/Inner/x.md = x
-          Poems/Draft/a.md = a
-          Poems/Own/
-          Poems/Trash/Old/
-          Novel/.carrel/project.json = {"type":"novel"}
-          plain/sub/
-          """)
+        fx = try Fixture(
+            """
+            Poems/.carrel/project.json = {"type":"poetry"}
+            Poems/Draft/Cycle/Inner/x.md = x
+            Poems/Draft/a.md = a
+            Poems/Own/
+            Poems/Trash/Old/
+            Novel/.carrel/project.json = {"type":"novel"}
+            plain/sub/
+            """)
         Fixture.sh("ln -s '\(fx.path)/plain' '\(fx.path)/plain/link'")
         client = InProcessClient()
         _ = try client.initialize([fx.uri("")], locale: locale)
@@ -30,7 +31,8 @@ final class DestinationsTests: XCTestCase {
 
     func labels(_ relative: String) throws -> [String] {
         let found = try client.result("carrel/destinations", ["uri": .string(fx.uri(relative))]).arrayValue!
-        return found.map { row in row["label"]!.arrayValue!.compactMap(\.stringValue).dropFirst().joined(separator: "/") }
+        return found.map { row in row["label"]!.arrayValue!.compactMap(\.stringValue).dropFirst().joined(separator: "/")
+        }
     }
 
     func testAFileCanGoToEveryFolderButItsOwnAndOtherTrashes() throws {
@@ -45,9 +47,13 @@ final class DestinationsTests: XCTestCase {
         for refused in ["Poems/Draft", "Novel/Trash", "Poems/Trash/Old", "Poems/All", "plain/link"] {
             XCTAssertFalse(found.contains(refused), refused)
         }
-        let order = ["Poems", "Poems/Draft/Cycle", "Poems/Draft/Cycle/Inner", "Poems/Ready", "Poems/Research", "Poems/Own", "Poems/Trash"]
-        XCTAssertEqual(found.filter(order.contains), order,
-                       "display order: permanent folders in template order, each folder's own under it, then the root's own")
+        let order = [
+            "Poems", "Poems/Draft/Cycle", "Poems/Draft/Cycle/Inner", "Poems/Ready", "Poems/Research", "Poems/Own",
+            "Poems/Trash",
+        ]
+        XCTAssertEqual(
+            found.filter(order.contains), order,
+            "display order: permanent folders in template order, each folder's own under it, then the root's own")
     }
 
     func testAFolderCannotGoIntoItself() throws {
@@ -65,7 +71,8 @@ final class DestinationsTests: XCTestCase {
         let found = try client.result("carrel/destinations", ["uri": .string(fx.uri("Poems/Draft/a.md"))]).arrayValue!
         var current = fx.uri("Poems/Draft/a.md")
         for destination in found {
-            let moved = try client.command("carrel.moveTo", ["uri": .string(current), "destinationUri": destination["uri"]!])
+            let moved = try client.command(
+                "carrel.moveTo", ["uri": .string(current), "destinationUri": destination["uri"]!])
             XCTAssertNil(moved["error"], "\(destination)")
             current = moved["result"]?["uri"]?.stringValue ?? current
         }

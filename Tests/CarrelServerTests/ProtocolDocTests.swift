@@ -18,15 +18,20 @@ final class ProtocolDocTests: XCTestCase {
 
     func testEveryCommandMethodAndReasonIsDocumented() {
         for command in InitializeRequest.commands { XCTAssertTrue(doc.contains("`\(command)`"), command) }
-        for method in [InitializeRequest.method, ShutdownRequest.method, ExitNotification.method, InitializedNotification.method,
-                       CancelRequestNotification.method, DidChangeWorkspaceFoldersNotification.method, TreeRequest.method,
-                       WorkspaceSymbolRequest.method, ExecuteCommandRequest.method, ShowMessageRequest.method, DidChangeNotification.method] {
+        for method in [
+            InitializeRequest.method, ShutdownRequest.method, ExitNotification.method, InitializedNotification.method,
+            CancelRequestNotification.method, DidChangeWorkspaceFoldersNotification.method, TreeRequest.method,
+            WorkspaceSymbolRequest.method, ExecuteCommandRequest.method, ShowMessageRequest.method,
+            DidChangeNotification.method,
+        ] {
             XCTAssertTrue(doc.contains(method), method)
         }
         for reason in Reason.allCases where reason != .invalidParams {
             XCTAssertTrue(doc.contains(#""data":{"reason":"\#(reason.rawValue)"}"#), "no error example for \(reason)")
         }
-        for code in [-32700, -32600, -32601, -32602, -32002, -32800, -32803] { XCTAssertTrue(doc.contains("| \(code) |"), "\(code)") }
+        for code in [-32700, -32600, -32601, -32602, -32002, -32800, -32803] {
+            XCTAssertTrue(doc.contains("| \(code) |"), "\(code)")
+        }
     }
 
     func testEveryRoleIconAndTypeIsDocumented() {
@@ -37,7 +42,9 @@ final class ProtocolDocTests: XCTestCase {
                 XCTAssertTrue(doc.contains("`\(folder.icon)`"), folder.icon)
             }
         }
-        for icon in [Icon.folder, Icon.file, Icon.project, Icon.library] { XCTAssertTrue(doc.contains("`\(icon)`"), icon) }
+        for icon in [Icon.folder, Icon.file, Icon.project, Icon.library] {
+            XCTAssertTrue(doc.contains("`\(icon)`"), icon)
+        }
     }
 
     func testErrorExamplesUseRealReasonsAndMessages() throws {
@@ -48,7 +55,8 @@ final class ProtocolDocTests: XCTestCase {
             let json = try JSONParser.parse(String(line))
             let message = try XCTUnwrap(json["message"]?.stringValue)
             if let reason = json["data"]?["reason"]?.stringValue { XCTAssertNotNil(Reason(rawValue: reason), reason) }
-            XCTAssertTrue(english.contains { message.hasPrefix($0) || message.contains($0) }, "no such message: \(message)")
+            XCTAssertTrue(
+                english.contains { message.hasPrefix($0) || message.contains($0) }, "no such message: \(message)")
         }
     }
 
@@ -56,12 +64,15 @@ final class ProtocolDocTests: XCTestCase {
         let result = InitializeRequest.result(version: "0.1.0", vocabulary: Server.vocabulary(.english)).text()
         let compact = doc.replacingOccurrences(of: "\n", with: "").replacingOccurrences(of: " ", with: "")
         let capabilities = result.replacingOccurrences(of: " ", with: "")
-        XCTAssertTrue(compact.contains(String(capabilities.dropFirst().dropLast())), "the initialize example drifted from the code")
+        XCTAssertTrue(
+            compact.contains(String(capabilities.dropFirst().dropLast())),
+            "the initialize example drifted from the code")
     }
 
     func testWhatStockClientsRelyOnIsDocumentedAsTheCodeDoesIt() {
         XCTAssertTrue(doc.contains("`initializationOptions.confirmationTimeout`"))
-        XCTAssertTrue(doc.contains("default \(Int(InitializeRequest.defaultConfirmationTimeout))"), "the timeout's default")
+        XCTAssertTrue(
+            doc.contains("default \(Int(InitializeRequest.defaultConfirmationTimeout))"), "the timeout's default")
         let firstQuestion = #""id":\#(Server.firstOutgoingID),"method":"window/showMessageRequest""#
         XCTAssertTrue(doc.contains(firstQuestion), "the first question id")
         let actions = [Message.actionCancel, .actionDelete, .actionDeleteDontAsk].map {
@@ -75,14 +86,18 @@ final class ProtocolDocTests: XCTestCase {
     /// A fixed fragment of each message, for matching documented examples.
     func englishMessageStarts() -> [String] {
         let samples: [Message] = [
-            .nameHasSlash, .nameTaken(name: "\u{1}", parent: "\u{1}"), .permanentFolder(name: "\u{1}"), .notFound(path: "\u{1}"),
-            .outsideWorkspace(uri: "\u{1}"), .intoItself(name: "\u{1}"), .notInTrash(name: "\u{1}"), .cancelled, .conflict(path: "\u{1}"), .appeared(name: "\u{1}", parent: "\u{1}"),
+            .nameHasSlash, .nameTaken(name: "\u{1}", parent: "\u{1}"), .permanentFolder(name: "\u{1}"),
+            .notFound(path: "\u{1}"),
+            .outsideWorkspace(uri: "\u{1}"), .intoItself(name: "\u{1}"), .notInTrash(name: "\u{1}"), .cancelled,
+            .conflict(path: "\u{1}"), .appeared(name: "\u{1}", parent: "\u{1}"),
             .unsupportedVersion(path: "\u{1}", version: 9, known: 1), .io(path: "\u{1}", detail: "\u{1}"),
             .invalidParam(field: "\u{1}", expected: "a string", found: "number"),
             .unusableEntry(path: "\u{1}", found: .pipe, expected: .file),
-            .unusableEntry(path: "\u{1}", found: .link, expected: .folder), .projectFileTooLarge(path: "\u{1}", limit: 1 << 24),
+            .unusableEntry(path: "\u{1}", found: .link, expected: .folder),
+            .projectFileTooLarge(path: "\u{1}", limit: 1 << 24),
             .trashRecordNotWritten(name: "\u{1}", path: "\u{1}", detail: "\u{1}"),
-            .restoreNotRecorded(name: "\u{1}", path: "\u{1}", detail: "\u{1}"), .unusableTrashRecord(name: "\u{1}", origin: "\u{1}"),
+            .restoreNotRecorded(name: "\u{1}", path: "\u{1}", detail: "\u{1}"),
+            .unusableTrashRecord(name: "\u{1}", origin: "\u{1}"),
         ]
         return samples.map { m in
             let text = m.text(.english)

@@ -20,13 +20,14 @@ final class ReportsTests: XCTestCase {
     func start(locale: String = "en") throws {
         home = try Fixture()
         setenv("XDG_DATA_HOME", home.path + "/data", 1)
-        fx = try Fixture("""
-          P/.carrel/project.json = {"type":"poetry"}
-          P/Draft/a.md = a
-          P/Draft/b.md = b
-          P/Ready/c.md = c
-          loose.md = l
-          """)
+        fx = try Fixture(
+            """
+            P/.carrel/project.json = {"type":"poetry"}
+            P/Draft/a.md = a
+            P/Draft/b.md = b
+            P/Ready/c.md = c
+            loose.md = l
+            """)
         client = InProcessClient()
         _ = try client.initialize([fx.uri()], locale: locale)
     }
@@ -47,37 +48,58 @@ final class ReportsTests: XCTestCase {
     func takeReports() throws -> [JSONValue] {
         _ = try client.result("carrel/tree", ["uri": .string(fx.uri("P")), "depth": 0])
         var taken: [JSONValue] = []
-        while let m = try? client.inbox.take("showMessage", timeout: 0, { $0["method"] == "window/showMessage" }) { taken.append(m) }
+        while let m = try? client.inbox.take("showMessage", timeout: 0, { $0["method"] == "window/showMessage" }) {
+            taken.append(m)
+        }
         return taken
     }
 
     func testDeleteRestoreEmptyAndSystemTrashAreReported() throws {
         try start()
-        XCTAssertEqual(try report("carrel.delete", ["uri": .string(fx.uri("P/Draft/a.md")), "confirmed": true]), "Moved “a.md” to the Trash.")
-        XCTAssertEqual(try report("carrel.restore", ["uri": .string(fx.uri("P/Trash/a.md"))]), "Restored “a.md” to “Draft”.")
-        XCTAssertEqual(try report("carrel.moveTo", ["uri": .string(fx.uri("P/Draft/b.md")), "destinationUri": .string(fx.uri("P/Trash"))]),
-                       "Moved “b.md” to the Trash.", "a move into the Trash is a delete")
-        XCTAssertEqual(try report("carrel.delete", ["uri": .string(fx.uri("P/Trash/b.md")), "confirmed": true]), "Deleted “b.md” for good.")
-        XCTAssertEqual(try report("carrel.emptyTrash", ["projectUri": .string(fx.uri("P")), "confirmed": true]), "The Trash was already empty.")
+        XCTAssertEqual(
+            try report("carrel.delete", ["uri": .string(fx.uri("P/Draft/a.md")), "confirmed": true]),
+            "Moved “a.md” to the Trash.")
+        XCTAssertEqual(
+            try report("carrel.restore", ["uri": .string(fx.uri("P/Trash/a.md"))]), "Restored “a.md” to “Draft”.")
+        XCTAssertEqual(
+            try report(
+                "carrel.moveTo", ["uri": .string(fx.uri("P/Draft/b.md")), "destinationUri": .string(fx.uri("P/Trash"))]),
+            "Moved “b.md” to the Trash.", "a move into the Trash is a delete")
+        XCTAssertEqual(
+            try report("carrel.delete", ["uri": .string(fx.uri("P/Trash/b.md")), "confirmed": true]),
+            "Deleted “b.md” for good.")
+        XCTAssertEqual(
+            try report("carrel.emptyTrash", ["projectUri": .string(fx.uri("P")), "confirmed": true]),
+            "The Trash was already empty.")
         _ = try client.command("carrel.delete", ["uri": .string(fx.uri("P/Draft/a.md")), "confirmed": true])
         _ = try client.command("carrel.delete", ["uri": .string(fx.uri("P/Ready/c.md")), "confirmed": true])
-        XCTAssertEqual(try report("carrel.emptyTrash", ["projectUri": .string(fx.uri("P")), "confirmed": true]),
-                       "Emptied the Trash: 2 items deleted for good.")
-        XCTAssertEqual(try report("carrel.delete", ["uri": .string(fx.uri("loose.md")), "confirmed": true]), "Moved “loose.md” to the system trash.")
+        XCTAssertEqual(
+            try report("carrel.emptyTrash", ["projectUri": .string(fx.uri("P")), "confirmed": true]),
+            "Emptied the Trash: 2 items deleted for good.")
+        XCTAssertEqual(
+            try report("carrel.delete", ["uri": .string(fx.uri("loose.md")), "confirmed": true]),
+            "Moved “loose.md” to the system trash.")
     }
 
     func testOtherCommandsSayNothing() throws {
         try start()
         XCTAssertNil(try report("carrel.newFolder", ["parentUri": .string(fx.uri("P/Draft")), "name": "Cycle"]))
         XCTAssertNil(try report("carrel.rename", ["uri": .string(fx.uri("P/Draft/b.md")), "newName": "d"]))
-        XCTAssertNil(try report("carrel.moveTo", ["uri": .string(fx.uri("P/Draft/d.md")), "destinationUri": .string(fx.uri("P/Ready"))]))
+        XCTAssertNil(
+            try report(
+                "carrel.moveTo", ["uri": .string(fx.uri("P/Draft/d.md")), "destinationUri": .string(fx.uri("P/Ready"))])
+        )
         XCTAssertNil(try report("carrel.setSort", ["uri": .string(fx.uri("P")), "by": "modified"]))
     }
 
     func testReportsAreInTheClientsLanguage() throws {
         try start(locale: "fr")
-        XCTAssertEqual(try report("carrel.delete", ["uri": .string(fx.uri("P/Draft/a.md")), "confirmed": true]), "« a.md » est dans la Corbeille.")
-        XCTAssertEqual(try report("carrel.restore", ["uri": .string(fx.uri("P/Trash/a.md"))]), "« a.md » est restauré dans « Brouillons ».")
+        XCTAssertEqual(
+            try report("carrel.delete", ["uri": .string(fx.uri("P/Draft/a.md")), "confirmed": true]),
+            "« a.md » est dans la Corbeille.")
+        XCTAssertEqual(
+            try report("carrel.restore", ["uri": .string(fx.uri("P/Trash/a.md"))]),
+            "« a.md » est restauré dans « Brouillons ».")
     }
 
     /// The report comes last: a client has the new rows before it speaks.
@@ -86,6 +108,8 @@ final class ReportsTests: XCTestCase {
         _ = try client.command("carrel.delete", ["uri": .string(fx.uri("P/Draft/a.md")), "confirmed": true])
         _ = try client.result("carrel/tree", ["uri": .string(fx.uri("P")), "depth": 0])
         let methods = client.inbox.pending.compactMap { $0["method"]?.stringValue }
-        XCTAssertEqual(methods.filter { ["carrel/didChange", "window/showMessage"].contains($0) }, ["carrel/didChange", "window/showMessage"])
+        XCTAssertEqual(
+            methods.filter { ["carrel/didChange", "window/showMessage"].contains($0) },
+            ["carrel/didChange", "window/showMessage"])
     }
 }

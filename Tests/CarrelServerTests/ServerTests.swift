@@ -32,14 +32,16 @@ final class ServerTests: XCTestCase {
         try client.result("carrel/tree", ["uri": .string(fx.uri(rel)), "depth": .int(depth)])[0]!
     }
 
-    func titles(_ node: JSONValue) -> [String] { node["children"]?.arrayValue?.compactMap { $0["title"]?.stringValue } ?? [] }
+    func titles(_ node: JSONValue) -> [String] {
+        node["children"]?.arrayValue?.compactMap { $0["title"]?.stringValue } ?? []
+    }
 
     func errorReason(_ r: JSONValue) -> String? { r["error"]?["data"]?["reason"]?.stringValue }
 
     let poetry = """
-      My Poems/.carrel/project.json = {"type":"poetry"}
-      My Poems/Draft/Spring.md = spring
-      """
+        My Poems/.carrel/project.json = {"type":"poetry"}
+        My Poems/Draft/Spring.md = spring
+        """
 
     func testLifecycleBeforeInitializeAndAfterShutdown() throws {
         let c = InProcessClient()
@@ -102,45 +104,66 @@ final class ServerTests: XCTestCase {
 
     func testEveryProjectTypeThroughTheProtocol() throws {
         try start("")
-        for (type, first) in [("blank", "BLANK"), ("poetry", "YOUR POETRY"), ("shortStory", "YOUR STORIES"), ("novel", "YOUR NOVEL"), ("script", "YOUR SCRIPT")] {
-            let node = try client.command("carrel.newProject", ["parentUri": .string(fx.uri()), "name": .string(type), "type": .string(type)])["result"]!
+        for (type, first) in [
+            ("blank", "BLANK"), ("poetry", "YOUR POETRY"), ("shortStory", "YOUR STORIES"), ("novel", "YOUR NOVEL"),
+            ("script", "YOUR SCRIPT"),
+        ] {
+            let node = try client.command(
+                "carrel.newProject", ["parentUri": .string(fx.uri()), "name": .string(type), "type": .string(type)])[
+                    "result"]!
             XCTAssertEqual(node["projectType"], .string(type))
             XCTAssertEqual(try tree(type)["children"]?[0]?["name"], .string(first))
         }
-        let bad = try client.command("carrel.newProject", ["parentUri": .string(fx.uri()), "name": "x", "type": "sonnet"])
+        let bad = try client.command(
+            "carrel.newProject", ["parentUri": .string(fx.uri()), "name": "x", "type": "sonnet"])
         XCTAssertEqual(bad["error"]?["code"], -32602)
         XCTAssertTrue(bad["error"]!["message"]!.stringValue!.contains("type"))
     }
 
     func testCommandsFlow() throws {
         try start(poetry)
-        let file = try client.command("carrel.newFile", ["parentUri": .string(fx.uri("My Poems/.carrel/all")), "name": "Summer"])["result"]!
+        let file = try client.command(
+            "carrel.newFile", ["parentUri": .string(fx.uri("My Poems/.carrel/all")), "name": "Summer"])["result"]!
         XCTAssertEqual(file["uri"], .string(fx.uri("My Poems/Draft/Summer.md")))
         XCTAssertEqual(fx.read("My Poems/Draft/Summer.md"), "")
-        let folder = try client.command("carrel.newFolder", ["parentUri": .string(fx.uri("My Poems/Draft")), "name": "Act 1"])["result"]!
+        let folder = try client.command(
+            "carrel.newFolder", ["parentUri": .string(fx.uri("My Poems/Draft")), "name": "Act 1"])["result"]!
         XCTAssertEqual(folder["kind"], "folder")
         XCTAssertEqual(folder["icon"], "folder")
-        _ = try client.command("carrel.moveTo", ["uri": .string(fx.uri("My Poems/Draft/Summer.md")), "destinationUri": .string(fx.uri("My Poems/Draft/Act 1"))])
+        _ = try client.command(
+            "carrel.moveTo",
+            [
+                "uri": .string(fx.uri("My Poems/Draft/Summer.md")),
+                "destinationUri": .string(fx.uri("My Poems/Draft/Act 1")),
+            ])
         XCTAssertTrue(fx.exists("My Poems/Draft/Act 1/Summer.md"))
-        let renamed = try client.command("carrel.rename", ["uri": .string(fx.uri("My Poems/Draft/Act 1")), "newName": "Act One"])["result"]!
+        let renamed = try client.command(
+            "carrel.rename", ["uri": .string(fx.uri("My Poems/Draft/Act 1")), "newName": "Act One"])["result"]!
         XCTAssertEqual(renamed["name"], "Act One")
         XCTAssertEqual(fx.read("My Poems/Draft/Act One/Summer.md"), "")
-        let moved = try client.command("carrel.moveTo", ["uri": .string(fx.uri("My Poems/Draft/Act One")), "destinationUri": .string(fx.uri("My Poems/Ready"))])["result"]!
+        let moved = try client.command(
+            "carrel.moveTo",
+            ["uri": .string(fx.uri("My Poems/Draft/Act One")), "destinationUri": .string(fx.uri("My Poems/Ready"))])[
+                "result"]!
         XCTAssertEqual(moved["uri"], .string(fx.uri("My Poems/Ready/Act One")))
         client.answer = .title("Delete")
         let trashed = try client.command("carrel.delete", ["uri": .string(fx.uri("My Poems/Ready/Act One"))])["result"]!
         XCTAssertEqual(trashed["inTrash"], true)
         XCTAssertEqual(client.asked.count, 1)
         XCTAssertTrue(fx.exists("My Poems/Trash/Act One/Summer.md"))
-        let restored = try client.command("carrel.restore", ["uri": .string(fx.uri("My Poems/Trash/Act One"))])["result"]!
+        let restored = try client.command("carrel.restore", ["uri": .string(fx.uri("My Poems/Trash/Act One"))])[
+            "result"]!
         XCTAssertEqual(restored["uri"], .string(fx.uri("My Poems/Ready/Act One")))
-        let sorted = try client.command("carrel.setSort", ["uri": .string(fx.uri("My Poems")), "by": "name", "descending": true])["result"]!
+        let sorted = try client.command(
+            "carrel.setSort", ["uri": .string(fx.uri("My Poems")), "by": "name", "descending": true])["result"]!
         XCTAssertEqual(sorted["kind"], "project")
-        let asking = try client.command("carrel.setConfirmDelete", ["uri": .string(fx.uri("My Poems")), "confirm": false])["result"]!
+        let asking = try client.command(
+            "carrel.setConfirmDelete", ["uri": .string(fx.uri("My Poems")), "confirm": false])["result"]!
         XCTAssertEqual(asking["confirmDelete"], false)
         _ = try client.command("carrel.newFile", ["parentUri": .string(fx.uri("My Poems/Draft")), "name": "Autumn"])
         XCTAssertEqual(titles(try tree("My Poems/Draft")), ["Spring.md", "Autumn.md"])
-        let empty = try client.command("carrel.emptyTrash", ["projectUri": .string(fx.uri("My Poems")), "confirmed": true])["result"]!
+        let empty = try client.command(
+            "carrel.emptyTrash", ["projectUri": .string(fx.uri("My Poems")), "confirmed": true])["result"]!
         XCTAssertEqual(empty, ["deleted": 0])
     }
 
@@ -157,8 +180,9 @@ final class ServerTests: XCTestCase {
         try start("P/.carrel/project.json = {\"type\":\"blank\"}\nP/a.md\nP/b.md", locale: "fr")
         client.answer = .title("Supprimer")
         _ = try client.command("carrel.delete", ["uri": .string(fx.uri("P/a.md"))])
-        XCTAssertEqual(client.asked.last?["params"]?["actions"],
-                       [["title": "Annuler"], ["title": "Supprimer"], ["title": "Supprimer et ne plus demander"]])
+        XCTAssertEqual(
+            client.asked.last?["params"]?["actions"],
+            [["title": "Annuler"], ["title": "Supprimer"], ["title": "Supprimer et ne plus demander"]])
         XCTAssertTrue(fx.exists("P/Trash/a.md"))
         client.answer = .title("Delete")
         _ = try client.command("carrel.delete", ["uri": .string(fx.uri("P/b.md"))])
@@ -167,8 +191,10 @@ final class ServerTests: XCTestCase {
 
     func testCancelRequestWhileAwaitingConfirmation() throws {
         try start("P/.carrel/project.json = {\"type\":\"blank\"}\nP/a.md")
-        client.send(["jsonrpc": "2.0", "id": 99, "method": "workspace/executeCommand",
-                     "params": ["command": "carrel.delete", "arguments": [["uri": .string(fx.uri("P/a.md"))]]]])
+        client.send([
+            "jsonrpc": "2.0", "id": 99, "method": "workspace/executeCommand",
+            "params": ["command": "carrel.delete", "arguments": [["uri": .string(fx.uri("P/a.md"))]]],
+        ])
         let ask = try client.inbox.take("confirmation") { $0["method"] == "window/showMessageRequest" }
         client.notify("$/cancelRequest", ["id": 99])
         let r = try client.inbox.take("cancelled response") { $0["id"] == 99 }
@@ -183,11 +209,17 @@ final class ServerTests: XCTestCase {
     func testInvalidParamsNameTheField() throws {
         try start("")
         let cases: [(JSONValue, String)] = [
-            (["command": "carrel.rename", "arguments": [["uri": 1, "newName": "x"]]], "“uri” must be a string, not number"),
+            (
+                ["command": "carrel.rename", "arguments": [["uri": 1, "newName": "x"]]],
+                "“uri” must be a string, not number"
+            ),
             (["command": "carrel.rename", "arguments": [["uri": "file:///x"]]], "“newName” is required"),
             (["command": "carrel.nope", "arguments": []], "“command”"),
             (["arguments": []], "“command” is required"),
-            (["command": "carrel.setSort", "arguments": [["uri": .string(fx.uri()), "by": "size"]]], "“by” must be name, modified or created"),
+            (
+                ["command": "carrel.setSort", "arguments": [["uri": .string(fx.uri()), "by": "size"]]],
+                "“by” must be name, modified or created"
+            ),
         ]
         for (params, fragment) in cases {
             let e = try client.request("workspace/executeCommand", params)["error"]!
@@ -202,13 +234,17 @@ final class ServerTests: XCTestCase {
     func testWorkspaceSymbols() throws {
         try start(poetry + "\nMy Poems/Draft/Spring Songs/\nMy Poems/Research/Inspiration.md")
         let symbols = try client.result("workspace/symbol", ["query": "spring"]).arrayValue!
-        XCTAssertEqual(symbols.map { $0["name"] }, ["Spring.md", "Spring Songs"].map { .string($0) }, "best first: shorter exact prefix")
+        XCTAssertEqual(
+            symbols.map { $0["name"] }, ["Spring.md", "Spring Songs"].map { .string($0) },
+            "best first: shorter exact prefix")
         let loose = try client.result("workspace/symbol", ["query": "spr"]).arrayValue!
         XCTAssertEqual(loose.last?["name"], "Inspiration.md", "a match inside a word ranks after prefixes")
         XCTAssertEqual(symbols[0]["kind"], 1)
         XCTAssertEqual(symbols[1]["kind"], 3)
         XCTAssertEqual(symbols[0]["containerName"], "My Poems › Draft")
-        XCTAssertEqual(symbols[0]["location"]?["range"], ["start": ["line": 0, "character": 0], "end": ["line": 0, "character": 0]])
+        XCTAssertEqual(
+            symbols[0]["location"]?["range"],
+            ["start": ["line": 0, "character": 0], "end": ["line": 0, "character": 0]])
         XCTAssertEqual(symbols[0]["location"]?["uri"], .string(fx.uri("My Poems/Draft/Spring.md")))
         let project = try client.result("workspace/symbol", ["query": "mypoems"]).arrayValue!
         XCTAssertEqual(project.first?["kind"], 4)
@@ -223,7 +259,9 @@ final class ServerTests: XCTestCase {
         let names = (0..<300).map { i in prefixes[i % 5] + "e" + String(repeating: "z", count: i % 61) + ".md" }
         try start(names.map { "Box/\($0)" }.joined(separator: "\n"))
         let score = { (name: String) in FuzzyMatch.score(Array("e".utf8), Array(name.lowercased().utf8))! }
-        let found = try client.result("workspace/symbol", ["query": "e"]).arrayValue!.compactMap { $0["name"]?.stringValue }
+        let found = try client.result("workspace/symbol", ["query": "e"]).arrayValue!.compactMap {
+            $0["name"]?.stringValue
+        }
         XCTAssertEqual(found.count, 200)
         let scores = found.map(score)
         XCTAssertEqual(scores, scores.sorted(by: >), "best first")
@@ -233,11 +271,16 @@ final class ServerTests: XCTestCase {
     func testFolderSymbolsCanBeLeftOutForClientsThatOpenEveryResult() throws {
         fx = try Fixture("P/.carrel/project.json = {\"type\":\"poetry\"}\nP/Draft/Drafting notes.md")
         client = InProcessClient()
-        _ = try client.result("initialize", ["capabilities": [:], "rootUri": .string(fx.uri()),
-                                             "initializationOptions": ["workspaceSymbolFolders": false]])
+        _ = try client.result(
+            "initialize",
+            [
+                "capabilities": [:], "rootUri": .string(fx.uri()),
+                "initializationOptions": ["workspaceSymbolFolders": false],
+            ])
         let names = try client.result("workspace/symbol", ["query": "draft"]).arrayValue!.map { $0["name"] }
         XCTAssertEqual(names, ["Drafting notes.md"])
-        let bad = try InProcessClient().request("initialize", ["capabilities": [:], "initializationOptions": ["workspaceSymbolFolders": "no"]])
+        let bad = try InProcessClient().request(
+            "initialize", ["capabilities": [:], "initializationOptions": ["workspaceSymbolFolders": "no"]])
         XCTAssertEqual(bad["error"]?["data"]?["field"], "initializationOptions.workspaceSymbolFolders")
     }
 
@@ -247,9 +290,11 @@ final class ServerTests: XCTestCase {
         let moved = try client.waitForChange { $0.contains { $0["type"] == "moved" } }
         XCTAssertEqual(moved.first { $0["type"] == "moved" }?["oldUri"], .string(fx.uri("My Poems/Draft/Spring.md")))
         XCTAssertEqual(titles(try tree("My Poems/Ready")), ["Spring.md"])
-        Fixture.sh("mkdir -p '\(fx.path)/My Poems/Draft/New/Deeper' && echo x > '\(fx.path)/My Poems/Draft/New/Deeper/n.md'")
+        Fixture.sh(
+            "mkdir -p '\(fx.path)/My Poems/Draft/New/Deeper' && echo x > '\(fx.path)/My Poems/Draft/New/Deeper/n.md'")
         _ = try client.waitForChange { $0.contains { $0["type"] == "created" } }
-        XCTAssertEqual(titles(try tree("My Poems/Draft/New/Deeper")), ["n.md"], "files made before the watch was added are found")
+        XCTAssertEqual(
+            titles(try tree("My Poems/Draft/New/Deeper")), ["n.md"], "files made before the watch was added are found")
         Fixture.sh("rm -r '\(fx.path)/My Poems/Draft'")
         _ = try client.waitForChange { $0.contains { $0["type"] == "deleted" } }
         let deadline = Date().addingTimeInterval(3)
@@ -273,17 +318,29 @@ final class ServerTests: XCTestCase {
 
     func testCommandsAnnounceTheirOwnChanges() throws {
         try start(poetry)
-        _ = try client.command("carrel.rename", ["uri": .string(fx.uri("My Poems/Draft/Spring.md")), "newName": "Winter.md"])
+        _ = try client.command(
+            "carrel.rename", ["uri": .string(fx.uri("My Poems/Draft/Spring.md")), "newName": "Winter.md"])
         let c = try client.waitForChange { _ in true }
-        XCTAssertEqual(c, [["type": "moved", "oldUri": .string(fx.uri("My Poems/Draft/Spring.md")), "uri": .string(fx.uri("My Poems/Draft/Winter.md"))]])
+        XCTAssertEqual(
+            c,
+            [
+                [
+                    "type": "moved", "oldUri": .string(fx.uri("My Poems/Draft/Spring.md")),
+                    "uri": .string(fx.uri("My Poems/Draft/Winter.md")),
+                ]
+            ])
     }
 
     func testWorkspaceFoldersCanBeAddedAndRemoved() throws {
         try start("")
         let other = try Fixture("x.md")
-        client.notify("workspace/didChangeWorkspaceFolders", ["event": ["added": [["uri": .string(other.uri()), "name": "o"]], "removed": []]])
+        client.notify(
+            "workspace/didChangeWorkspaceFolders",
+            ["event": ["added": [["uri": .string(other.uri()), "name": "o"]], "removed": []]])
         XCTAssertEqual(try client.result("carrel/tree", ["depth": 0]).arrayValue?.count, 2)
-        client.notify("workspace/didChangeWorkspaceFolders", ["event": ["added": [], "removed": [["uri": .string(fx.uri()), "name": "l"]]]])
+        client.notify(
+            "workspace/didChangeWorkspaceFolders",
+            ["event": ["added": [], "removed": [["uri": .string(fx.uri()), "name": "l"]]]])
         XCTAssertEqual(try client.result("carrel/tree", ["depth": 0])[0]?["uri"], .string(other.uri()))
     }
 
@@ -293,6 +350,8 @@ final class ServerTests: XCTestCase {
         XCTAssertEqual(titles(try client.result("carrel/tree", ["depth": 1])[0]!), ["F", "b.md", "a.md"])
         let again = InProcessClient()
         _ = try again.initialize([fx.uri()])
-        XCTAssertEqual(titles(try again.result("carrel/tree", ["depth": 1])[0]!), ["F", "b.md", "a.md"], "kept in the state folder")
+        XCTAssertEqual(
+            titles(try again.result("carrel/tree", ["depth": 1])[0]!), ["F", "b.md", "a.md"], "kept in the state folder"
+        )
     }
 }

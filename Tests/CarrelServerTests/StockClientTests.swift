@@ -17,10 +17,12 @@ final class StockClientTests: XCTestCase {
         setenv("XDG_STATE_HOME", home.path + "/state", 1)
         fx = try Fixture(tree)
         client = InProcessClient()
-        _ = try client.result("initialize", [
-            "capabilities": [:], "locale": .string(locale), "initializationOptions": options,
-            "workspaceFolders": [["uri": .string(fx.uri()), "name": "Writing"]],
-        ])
+        _ = try client.result(
+            "initialize",
+            [
+                "capabilities": [:], "locale": .string(locale), "initializationOptions": options,
+                "workspaceFolders": [["uri": .string(fx.uri()), "name": "Writing"]],
+            ])
         client.notify("initialized")
     }
 
@@ -33,14 +35,16 @@ final class StockClientTests: XCTestCase {
     }
 
     let twoFiles = """
-      P/.carrel/project.json = {"type":"blank"}
-      P/a.md = a
-      P/b.md = b
-      """
+        P/.carrel/project.json = {"type":"blank"}
+        P/a.md = a
+        P/b.md = b
+        """
 
     func sendDelete(id: Int, _ rel: String) {
-        client.send(["jsonrpc": "2.0", "id": .int(id), "method": "workspace/executeCommand",
-                     "params": ["command": "carrel.delete", "arguments": [["uri": .string(fx.uri(rel))]]]])
+        client.send([
+            "jsonrpc": "2.0", "id": .int(id), "method": "workspace/executeCommand",
+            "params": ["command": "carrel.delete", "arguments": [["uri": .string(fx.uri(rel))]]],
+        ])
     }
 
     func question() throws -> JSONValue {
@@ -52,7 +56,8 @@ final class StockClientTests: XCTestCase {
         // Small ids, like every client's, and one the server's counter reaches.
         sendDelete(id: 1, "P/a.md")
         sendDelete(id: 1_000_001, "P/b.md")
-        let first = try question(), second = try question()
+        let first = try question()
+        let second = try question()
         let ids = [first, second].compactMap { $0["id"]?.intValue }
         XCTAssertEqual(ids.count, 2, "integer ids: Vim 9.0 cannot answer a string id")
         XCTAssertTrue(ids.allSatisfy { $0 >= 1_000_000 }, "\(ids): far above the ids clients count from")
@@ -75,8 +80,9 @@ final class StockClientTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(started), 0.25, "not before the timeout")
         XCTAssertEqual(r["error"]?["code"], -32803)
         XCTAssertEqual(r["error"]?["data"]?["reason"], "cancelled")
-        XCTAssertEqual(r["error"]?["message"],
-                       "Cancelled: the question got no answer within 0.3 seconds, so nothing was deleted.")
+        XCTAssertEqual(
+            r["error"]?["message"],
+            "Cancelled: the question got no answer within 0.3 seconds, so nothing was deleted.")
         XCTAssertFalse(fx.exists("P/Trash/a.md"))
         let withdrawn = try client.inbox.take("$/cancelRequest for the question") { $0["method"] == "$/cancelRequest" }
         XCTAssertEqual(withdrawn["params"]?["id"], q["id"])
@@ -93,8 +99,9 @@ final class StockClientTests: XCTestCase {
         sendDelete(id: 3, "P/a.md")
         _ = try question()
         let r = try client.inbox.take("the expired delete") { $0["id"] == 3 }
-        XCTAssertEqual(r["error"]?["message"],
-                       "Annulé : la question est restée sans réponse pendant 1 seconde, donc rien n’a été supprimé.")
+        XCTAssertEqual(
+            r["error"]?["message"],
+            "Annulé : la question est restée sans réponse pendant 1 seconde, donc rien n’a été supprimé.")
     }
 
     func testAnAnswerInTimeIsNotExpiredLater() throws {
@@ -108,13 +115,15 @@ final class StockClientTests: XCTestCase {
     func testArgumentsSentAsAStringHoldingAnObject() throws {
         try start(twoFiles)
         let args = JSONValue.object(["parentUri": .string(fx.uri("P")), "name": "Notes"]).text()
-        let r = try client.request("workspace/executeCommand",
-                                   ["command": "carrel.newFolder", "arguments": [.string(args)]])
+        let r = try client.request(
+            "workspace/executeCommand",
+            ["command": "carrel.newFolder", "arguments": [.string(args)]])
         XCTAssertEqual(r["result"]?["name"], "Notes")
         XCTAssertTrue(fx.exists("P/Notes"))
         for bad: JSONValue in ["Notes", "[]", 5] {
-            let e = try client.request("workspace/executeCommand",
-                                       ["command": "carrel.newFolder", "arguments": [bad]])["error"]
+            let e = try client.request(
+                "workspace/executeCommand",
+                ["command": "carrel.newFolder", "arguments": [bad]])["error"]
             XCTAssertEqual(e?["code"], -32602, bad.text())
             XCTAssertEqual(e?["data"]?["field"], "arguments[0]", bad.text())
         }

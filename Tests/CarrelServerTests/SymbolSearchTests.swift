@@ -10,15 +10,18 @@ final class SymbolSearchTests: XCTestCase {
     override func tearDown() { fx = nil }
 
     func names(_ client: InProcessClient, _ query: String) throws -> [String] {
-        try client.result("workspace/symbol", ["query": .string(query)]).arrayValue!.compactMap { $0["name"]?.stringValue }
+        try client.result("workspace/symbol", ["query": .string(query)]).arrayValue!.compactMap {
+            $0["name"]?.stringValue
+        }
     }
 
     func testQueriesIgnoreAccentsCaseAndWidth() throws {
-        fx = try Fixture("""
-          P/.carrel/project.json = {"type":"poetry"}
-          P/Draft/Été indien.md = e
-          P/Draft/Sonnet.md = s
-          """)
+        fx = try Fixture(
+            """
+            P/.carrel/project.json = {"type":"poetry"}
+            P/Draft/Été indien.md = e
+            P/Draft/Sonnet.md = s
+            """)
         let client = InProcessClient()
         _ = try client.initialize([fx.uri()])
         for query in ["ete", "ÉTÉ", "été ind", "ｅｔｅ"] {

@@ -14,18 +14,21 @@ final class UpdatedRowsTests: XCTestCase {
     }
 
     func start() throws {
-        fx = try Fixture("""
-          Poems/.carrel/project.json = {"type":"poetry"}
-          Poems/Draft/Cycle/a.md = a
-          Poems/Ready/b.md = b
-          """)
+        fx = try Fixture(
+            """
+            Poems/.carrel/project.json = {"type":"poetry"}
+            Poems/Draft/Cycle/a.md = a
+            Poems/Ready/b.md = b
+            """)
         client = InProcessClient()
         _ = try client.initialize([fx.uri()])
     }
 
     /// The next didChange's `updated` rows, by identity.
     func nextUpdate(_ match: @escaping ([JSONValue]) -> Bool) throws -> [String: JSONValue] {
-        let m = try client.inbox.take("carrel/didChange") { $0["method"] == "carrel/didChange" && match($0["params"]?["changes"]?.arrayValue ?? []) }
+        let m = try client.inbox.take("carrel/didChange") {
+            $0["method"] == "carrel/didChange" && match($0["params"]?["changes"]?.arrayValue ?? [])
+        }
         var rows: [String: JSONValue] = [:]
         for row in m["params"]?["updated"]?.arrayValue ?? [] {
             XCTAssertNil(row["children"], "updated rows come without children")
@@ -38,10 +41,13 @@ final class UpdatedRowsTests: XCTestCase {
         try start()
         Fixture.sh("echo x > '\(fx.path)/Poems/Draft/Cycle/new.md'")
         let rows = try nextUpdate { $0.contains { $0["type"] == "created" } }
-        XCTAssertEqual(Set(rows.keys), [
-            fx.uri("Poems/Draft/Cycle"), fx.uri("Poems/Draft"), fx.uri("Poems") + "#section-0", fx.uri("Poems/.carrel/all"),
-            fx.uri("Poems"), fx.uri(),
-        ])
+        XCTAssertEqual(
+            Set(rows.keys),
+            [
+                fx.uri("Poems/Draft/Cycle"), fx.uri("Poems/Draft"), fx.uri("Poems") + "#section-0",
+                fx.uri("Poems/.carrel/all"),
+                fx.uri("Poems"), fx.uri(),
+            ])
         XCTAssertEqual(rows[fx.uri("Poems/Draft/Cycle")]?["fileTotal"], 2)
         XCTAssertEqual(rows[fx.uri("Poems/.carrel/all")]?["fileCount"], 3)
         XCTAssertEqual(rows[fx.uri("Poems")]?["summary"], "3 files")
@@ -54,10 +60,12 @@ final class UpdatedRowsTests: XCTestCase {
         try start()
         _ = try client.command("carrel.delete", ["uri": .string(fx.uri("Poems/Ready/b.md")), "confirmed": true])
         let rows = try nextUpdate { $0.contains { $0["type"] == "moved" } }
-        XCTAssertEqual(Set(rows.keys), [
-            fx.uri("Poems/Ready"), fx.uri("Poems") + "#section-0", fx.uri("Poems/.carrel/all"),
-            fx.uri("Poems/Trash"), fx.uri("Poems") + "#section-2", fx.uri("Poems"), fx.uri(),
-        ])
+        XCTAssertEqual(
+            Set(rows.keys),
+            [
+                fx.uri("Poems/Ready"), fx.uri("Poems") + "#section-0", fx.uri("Poems/.carrel/all"),
+                fx.uri("Poems/Trash"), fx.uri("Poems") + "#section-2", fx.uri("Poems"), fx.uri(),
+            ])
         XCTAssertEqual(rows[fx.uri("Poems/Trash")]?["fileTotal"], 1)
         XCTAssertEqual(rows[fx.uri("Poems")]?["fileTotal"], 1, "Trash is not in the project's total")
         XCTAssertNil(rows[fx.uri("Poems/Ready")]?["summary"], "Ready is empty now")

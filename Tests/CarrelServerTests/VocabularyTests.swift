@@ -19,15 +19,19 @@ final class VocabularyTests: XCTestCase {
         let client = InProcessClient()
         let words = try vocabulary(client, locale: "en")
         let types = try XCTUnwrap(words["projectTypes"]?.arrayValue)
-        XCTAssertEqual(types.compactMap { $0["title"]?.stringValue }, ["Blank", "Poetry", "Short Story", "Novel", "Script"])
+        XCTAssertEqual(
+            types.compactMap { $0["title"]?.stringValue }, ["Blank", "Poetry", "Short Story", "Novel", "Script"])
         for type in types {
-            let made = try client.command("carrel.newProject", ["parentUri": .string(fx.uri()), "name": type["title"]!, "type": type["id"]!])
+            let made = try client.command(
+                "carrel.newProject", ["parentUri": .string(fx.uri()), "name": type["title"]!, "type": type["id"]!])
             XCTAssertEqual(made["result"]?["projectType"], type["id"])
         }
         let sorts = try XCTUnwrap(words["sorts"]?.arrayValue)
         XCTAssertEqual(sorts.count, 6)
         for sort in sorts {
-            let sorted = try client.command("carrel.setSort", ["uri": .string(fx.uri("Poetry")), "by": sort["by"]!, "descending": sort["descending"]!])
+            let sorted = try client.command(
+                "carrel.setSort",
+                ["uri": .string(fx.uri("Poetry")), "by": sort["by"]!, "descending": sort["descending"]!])
             XCTAssertNotNil(sorted["result"], "\(sort)")
         }
         XCTAssertEqual(words["names"], ["maxBytes": 255, "defaultExtension": "md"])
@@ -35,7 +39,9 @@ final class VocabularyTests: XCTestCase {
 
     func testTheWordsAreInTheClientsLanguage() throws {
         let words = try vocabulary(InProcessClient(), locale: "fr-FR")
-        XCTAssertEqual(words["projectTypes"]?.arrayValue?.compactMap { $0["title"]?.stringValue }, ["Vierge", "Poésie", "Nouvelle", "Roman", "Scénario"])
+        XCTAssertEqual(
+            words["projectTypes"]?.arrayValue?.compactMap { $0["title"]?.stringValue },
+            ["Vierge", "Poésie", "Nouvelle", "Roman", "Scénario"])
         XCTAssertEqual(words["sorts"]?.arrayValue?.first?["title"], "Nom, de A à Z")
     }
 }

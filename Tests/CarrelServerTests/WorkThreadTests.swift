@@ -1,6 +1,7 @@
-@testable import CarrelServer
 import Foundation
 import XCTest
+
+@testable import CarrelServer
 
 /// Jobs run one at a time in the order they were submitted, whichever
 /// thread runs them.
@@ -16,12 +17,16 @@ final class WorkThreadTests: XCTestCase {
         let work = WorkThread(name: "test-work")
         let order = Order()
         let release = DispatchSemaphore(value: 0)
-        work.async { release.wait(); order.add(1) }
+        work.async {
+            release.wait(); order.add(1)
+        }
         work.async { order.add(2) }
         var ranOn: Thread?
         let caller = Thread.current
         let done = DispatchSemaphore(value: 0)
-        work.runHereIfIdle { order.add(3); ranOn = Thread.current; done.signal() }
+        work.runHereIfIdle {
+            order.add(3); ranOn = Thread.current; done.signal()
+        }
         release.signal()
         XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
         XCTAssertEqual(order.values, [1, 2, 3])
@@ -33,7 +38,9 @@ final class WorkThreadTests: XCTestCase {
         let order = Order()
         let done = DispatchSemaphore(value: 0)
         work.runHereIfIdle {
-            work.async { order.add(2); done.signal() }
+            work.async {
+                order.add(2); done.signal()
+            }
             // The work thread must not start the queued job while this one runs.
             usleep(50_000)
             order.add(1)

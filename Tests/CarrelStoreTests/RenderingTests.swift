@@ -1,7 +1,8 @@
-@testable import CarrelStore
 import CarrelJSON
 import CarrelRandom
 import XCTest
+
+@testable import CarrelStore
 
 /// `ProjectFile.Rendering` keeps project.json in pieces and patches them;
 /// whatever the order of changes, the bytes must be what a full encoding
@@ -36,7 +37,8 @@ final class RenderingTests: XCTestCase {
                 }
             }
             json["trash"] = .object(trash)
-            let (bytes, next) = Rendering.render(json, reusing: rendering, trashChanges: changes, onlyTrashChanged: true)
+            let (bytes, next) = Rendering.render(
+                json, reusing: rendering, trashChanges: changes, onlyTrashChanged: true)
             var expected = JSONValue.object(json).encoded(pretty: true)
             expected.append(0x0A)
             XCTAssertEqual(bytes, expected, "step \(step)")
@@ -46,10 +48,13 @@ final class RenderingTests: XCTestCase {
     }
 
     func testARenderingOfOtherKeysIsRedoneWhenTheyMayHaveChanged() {
-        var json: [String: JSONValue] = ["type": .string("novel"), "trash": .object(["a": .object(["from": .string("a")])])]
+        var json: [String: JSONValue] = [
+            "type": .string("novel"), "trash": .object(["a": .object(["from": .string("a")])]),
+        ]
         let (_, first) = Rendering.render(json, reusing: nil, trashChanges: nil)
         json["type"] = .string("poetry")
-        let (bytes, _) = Rendering.render(json, reusing: first, trashChanges: Rendering.Changes(), onlyTrashChanged: false)
+        let (bytes, _) = Rendering.render(
+            json, reusing: first, trashChanges: Rendering.Changes(), onlyTrashChanged: false)
         XCTAssertEqual(bytes, JSONValue.object(json).encoded(pretty: true) + [0x0A])
     }
 }

@@ -1,8 +1,9 @@
-@testable import CarrelStore
 import CarrelTestSupport
 import Foundation
 import Glibc
 import XCTest
+
+@testable import CarrelStore
 
 /// The spare is rewritten from its first changed byte, so its fsync writes
 /// only the blocks that changed. Whatever it held before, it must end up
@@ -28,8 +29,11 @@ final class SpareTests: XCTestCase {
             let fx = try Fixture(#".carrel/project.json = {"type":"poetry"}"#)
             if let before { try before.write(toFile: fx.path + "/" + spare, atomically: false, encoding: .utf8) }
             let carrel = try Directory.open(fx.bytes(".carrel"))
-            XCTAssertTrue(try ProjectFile.writeSpare(Array(after.utf8), in: carrel), "\(before.map { String($0.prefix(12)) } ?? "none")")
-            XCTAssertEqual(fx.read(spare), after, "\(before.map { String($0.prefix(12)) } ?? "none") → \(after.prefix(12))")
+            XCTAssertTrue(
+                try ProjectFile.writeSpare(Array(after.utf8), in: carrel),
+                "\(before.map { String($0.prefix(12)) } ?? "none")")
+            XCTAssertEqual(
+                fx.read(spare), after, "\(before.map { String($0.prefix(12)) } ?? "none") → \(after.prefix(12))")
         }
     }
 
@@ -57,7 +61,8 @@ final class SpareTests: XCTestCase {
         let hourAgo = Date().addingTimeInterval(-3600)
         try FileManager.default.setAttributes([.modificationDate: hourAgo], ofItemAtPath: fx.path + "/" + spare)
         XCTAssertTrue(try ProjectFile.writeSpare(Array("same bytes".utf8), in: Directory.open(fx.bytes(".carrel"))))
-        let modified = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: fx.path + "/" + spare)[.modificationDate] as? Date)
+        let modified = try XCTUnwrap(
+            FileManager.default.attributesOfItem(atPath: fx.path + "/" + spare)[.modificationDate] as? Date)
         XCTAssertGreaterThan(modified, hourAgo.addingTimeInterval(1_800))
         XCTAssertEqual(fx.read(spare), "same bytes")
     }

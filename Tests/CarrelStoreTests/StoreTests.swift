@@ -3,21 +3,26 @@ import CarrelJSON
 import CarrelModel
 import CarrelStore
 import CarrelTestSupport
-import Glibc
 import Foundation
+import Glibc
 import XCTest
 
 final class DirectoryTests: XCTestCase {
     func testMoveNeverReplacesFilesOrFolders() throws {
-        let fx = try Fixture("""
-          a.md = mine
-          b.md = theirs
-          A/x.md = 1
-          B/
-          """)
+        let fx = try Fixture(
+            """
+            a.md = mine
+            b.md = theirs
+            A/x.md = 1
+            B/
+            """)
         let d = try Directory.open(fx.bytes())
-        XCTAssertThrowsError(try d.move(Array("a.md".utf8), to: d, as: Array("b.md".utf8))) { XCTAssertEqual(($0 as? SysError)?.code, EEXIST) }
-        XCTAssertThrowsError(try d.move(Array("A".utf8), to: d, as: Array("B".utf8))) { XCTAssertEqual(($0 as? SysError)?.code, EEXIST) }
+        XCTAssertThrowsError(try d.move(Array("a.md".utf8), to: d, as: Array("b.md".utf8))) {
+            XCTAssertEqual(($0 as? SysError)?.code, EEXIST)
+        }
+        XCTAssertThrowsError(try d.move(Array("A".utf8), to: d, as: Array("B".utf8))) {
+            XCTAssertEqual(($0 as? SysError)?.code, EEXIST)
+        }
         XCTAssertEqual(fx.read("a.md"), "mine")
         XCTAssertEqual(fx.read("b.md"), "theirs")
         XCTAssertEqual(fx.read("A/x.md"), "1")
@@ -41,14 +46,17 @@ final class DirectoryTests: XCTestCase {
 
     func testAPathOfSeveralFoldersOpensInOneStepAndRefusesEverySymlink() throws {
         let outside = try Fixture("Secret/keep.md = keep")
-        let fx = try Fixture("""
-          A/B/C/x.md = 1
-          A/out -> \(outside.path)
-          A/up -> ..
-          A/B/last -> \(outside.path)/Secret
-          """)
+        let fx = try Fixture(
+            """
+            A/B/C/x.md = 1
+            A/out -> \(outside.path)
+            A/up -> ..
+            A/B/last -> \(outside.path)/Secret
+            """)
         let root = try Directory.open(fx.bytes())
-        func open(_ path: String) throws -> Directory { try root.subdirectory(path.split(separator: "/").map { Array($0.utf8) }) }
+        func open(_ path: String) throws -> Directory {
+            try root.subdirectory(path.split(separator: "/").map { Array($0.utf8) })
+        }
 
         let c = try open("A/B/C")
         XCTAssertEqual(c.path, fx.bytes() + Array("/A/B/C".utf8))
@@ -98,13 +106,14 @@ final class DirectoryTests: XCTestCase {
 
 final class ScannerTests: XCTestCase {
     func testScanSkipsHiddenShowsLinksAndSurvivesLoops() throws {
-        let fx = try Fixture("""
-          Draft/Spring.md = s
-          .git/config = x
-          loop -> loop
-          up -> ..
-          out -> /etc
-          """)
+        let fx = try Fixture(
+            """
+            Draft/Spring.md = s
+            .git/config = x
+            loop -> loop
+            up -> ..
+            out -> /etc
+            """)
         let root = Entry(name: EntryName(bytes: fx.bytes()), kind: .directory)
         Scanner.scan(root, path: fx.bytes())
         XCTAssertEqual(Set(root.children.keys.map(\.string)), ["Draft", "loop", "up", "out"])
@@ -133,22 +142,25 @@ final class ScannerTests: XCTestCase {
 
 final class ProjectFileTests: XCTestCase {
     func testUnknownKeysSurviveARewrite() throws {
-        let fx = try Fixture("""
-          P/.carrel/project.json = {"type":"poetry","version":1,"future":{"x":1},"preferences":{"theme":"dark"}}
-          """)
+        let fx = try Fixture(
+            """
+            P/.carrel/project.json = {"type":"poetry","version":1,"future":{"x":1},"preferences":{"theme":"dark"}}
+            """)
         try ProjectFile.update(fx.bytes("P")) { $0.sort = SortSetting(by: .modified, descending: true) }
         let json = try JSONParser.parse(fx.read("P/.carrel/project.json")!)
         XCTAssertEqual(json["future"], ["x": 1])
         XCTAssertEqual(json["preferences"]?["theme"], "dark")
         XCTAssertEqual(json["sort"], ["by": "modified", "descending": true])
-        XCTAssertEqual(fx.listing("P/.carrel", includeHidden: true), [".project.json.previous", "lock", "project.json"])
+        XCTAssertEqual(
+            fx.listing("P/.carrel", includeHidden: true), [".project.json.previous", "lock", "project.json"])
     }
 
     /// Only the records that changed are rebuilt; the others keep every key.
     func testTrashRecordsKeepUnknownKeysWhenOthersChange() throws {
-        let fx = try Fixture("""
-          P/.carrel/project.json = {"type":"poetry","trash":{"a.md":{"from":"Draft/a.md","deleted":1,"by":"phone"},"b.md":{"from":"Draft/b.md","deleted":2,"by":"laptop"}}}
-          """)
+        let fx = try Fixture(
+            """
+            P/.carrel/project.json = {"type":"poetry","trash":{"a.md":{"from":"Draft/a.md","deleted":1,"by":"phone"},"b.md":{"from":"Draft/b.md","deleted":2,"by":"laptop"}}}
+            """)
         try ProjectFile.update(fx.bytes("P")) {
             $0.trash["c.md"] = .init(originalPath: "Ready/c.md", deleted: 3)
             $0.trash["b.md"] = .init(originalPath: "Ready/b.md", deleted: 4)
@@ -171,7 +183,8 @@ final class ProjectFileTests: XCTestCase {
         let first = try XCTUnwrap(fx.read("P/.carrel/project.json"))
         XCTAssertEqual(fx.read("P/.carrel/.project.json.previous"), #"{"type":"poetry","version":1}"#)
         try ProjectFile.update(fx.bytes("P")) { $0.sort = SortSetting(by: .created, descending: false) }
-        XCTAssertEqual(fx.read("P/.carrel/.project.json.previous"), first, "the spare is the version before, cut to its length")
+        XCTAssertEqual(
+            fx.read("P/.carrel/.project.json.previous"), first, "the spare is the version before, cut to its length")
         XCTAssertEqual(try ProjectFile.read(fx.bytes("P")).sort.by, .created)
         XCTAssertEqual(try ProjectFile.read(fx.bytes("P")).confirmDelete, false)
     }
@@ -183,7 +196,8 @@ final class ProjectFileTests: XCTestCase {
         let fx = try Fixture(#"P/.carrel/project.json = {"type":"poetry","version":1}"#)
         try ProjectFile.locked(fx.bytes("P")) { lock throws(ProjectFile.Problem) in
             XCTAssertNil(try lock.stage { $0.confirmDelete = true }, "already true")
-            guard let staged = try lock.stage({ $0.trash["a.md"] = .init(originalPath: "Draft/a.md", deleted: 5) }) else {
+            guard let staged = try lock.stage({ $0.trash["a.md"] = .init(originalPath: "Draft/a.md", deleted: 5) })
+            else {
                 return XCTFail("a new record is a change")
             }
             XCTAssertEqual(fx.read("P/.carrel/project.json"), #"{"type":"poetry","version":1}"#, "not yet in place")
@@ -201,19 +215,25 @@ final class ProjectFileTests: XCTestCase {
     /// The next writer takes it over before it rewrites the spare. A spare
     /// older than project.json is the version before, and is not used.
     func testAWriterTakesOverARecordStagedByAKilledOne() throws {
-        let spare = #"{"type":"poetry","trash":{"x.md":{"from":"Draft/x.md","deleted":1},"gone.md":{"from":"Draft/gone.md","deleted":2}}}"#
-        let fx = try Fixture("""
-          P/.carrel/project.json = {"type":"poetry"}
-          P/.carrel/.project.json.previous = \(spare)
-          P/Trash/x.md = x
-          Q/.carrel/project.json = {"type":"poetry"}
-          Q/.carrel/.project.json.previous = \(spare)
-          Q/Trash/x.md = x
-          """)
+        let spare =
+            #"{"type":"poetry","trash":{"x.md":{"from":"Draft/x.md","deleted":1},"gone.md":{"from":"Draft/gone.md","deleted":2}}}"#
+        let fx = try Fixture(
+            """
+            P/.carrel/project.json = {"type":"poetry"}
+            P/.carrel/.project.json.previous = \(spare)
+            P/Trash/x.md = x
+            Q/.carrel/project.json = {"type":"poetry"}
+            Q/.carrel/.project.json.previous = \(spare)
+            Q/Trash/x.md = x
+            """)
         let hourAgo = Date().addingTimeInterval(-3600)
-        try FileManager.default.setAttributes([.modificationDate: hourAgo], ofItemAtPath: fx.path + "/P/.carrel/project.json")
-        try FileManager.default.setAttributes([.modificationDate: hourAgo], ofItemAtPath: fx.path + "/Q/.carrel/.project.json.previous")
-        for p in ["P", "Q"] { try ProjectFile.update(fx.bytes(p)) { $0.sort = SortSetting(by: .created, descending: false) } }
+        try FileManager.default.setAttributes(
+            [.modificationDate: hourAgo], ofItemAtPath: fx.path + "/P/.carrel/project.json")
+        try FileManager.default.setAttributes(
+            [.modificationDate: hourAgo], ofItemAtPath: fx.path + "/Q/.carrel/.project.json.previous")
+        for p in ["P", "Q"] {
+            try ProjectFile.update(fx.bytes(p)) { $0.sort = SortSetting(by: .created, descending: false) }
+        }
         let taken = try ProjectFile.read(fx.bytes("P")).trash
         XCTAssertEqual(taken["x.md"]?.originalPath, "Draft/x.md", "the killed writer's record survives the rewrite")
         XCTAssertNil(taken["gone.md"], "no item in Trash, no record")
@@ -223,11 +243,12 @@ final class ProjectFileTests: XCTestCase {
     /// A spare that is a hard link of project.json, or a symlink, would turn
     /// the rewrite into an in-place write of something else. Neither is used.
     func testASpareThatIsALinkIsNeverWrittenThrough() throws {
-        let fx = try Fixture("""
-          P/.carrel/project.json = {"type":"poetry"}
-          Q/.carrel/project.json = {"type":"poetry"}
-          outside.txt = keep
-          """)
+        let fx = try Fixture(
+            """
+            P/.carrel/project.json = {"type":"poetry"}
+            Q/.carrel/project.json = {"type":"poetry"}
+            outside.txt = keep
+            """)
         XCTAssertEqual(link(fx.path + "/P/.carrel/project.json", fx.path + "/P/.carrel/.project.json.previous"), 0)
         XCTAssertEqual(symlink(fx.path + "/outside.txt", fx.path + "/Q/.carrel/.project.json.previous"), 0)
         for p in ["P", "Q"] { try ProjectFile.update(fx.bytes(p)) { $0.confirmDelete = false } }
@@ -248,8 +269,10 @@ final class ProjectFileTests: XCTestCase {
         XCTAssertEqual(write(fd, edited, edited.utf8.count), edited.utf8.count)
         close(fd)
         try ProjectFile.update(fx.bytes("P")) { $0.sort = SortSetting(by: .created, descending: false) }
-        XCTAssertTrue(fx.read("P/.carrel/project.json")?.contains(#""theirs": 1"#) ?? false, "an in-place change survives")
-        let replaced = try XCTUnwrap(fx.read("P/.carrel/project.json")).replacingOccurrences(of: #""theirs": 1"#, with: #""again": 2"#)
+        XCTAssertTrue(
+            fx.read("P/.carrel/project.json")?.contains(#""theirs": 1"#) ?? false, "an in-place change survives")
+        let replaced = try XCTUnwrap(fx.read("P/.carrel/project.json")).replacingOccurrences(
+            of: #""theirs": 1"#, with: #""again": 2"#)
         try replaced.write(toFile: fx.path + "/P/.carrel/project.json", atomically: true, encoding: .utf8)
         try ProjectFile.update(fx.bytes("P")) { $0.confirmDelete = true }
         XCTAssertTrue(fx.read("P/.carrel/project.json")?.contains(#""again": 2"#) ?? false, "a replacement survives")
@@ -265,11 +288,12 @@ final class ProjectFileTests: XCTestCase {
     }
 
     func testCorruptAndEmptyFilesAreReportedNotRewritten() throws {
-        let fx = try Fixture("""
-          A/.carrel/project.json = {"type":
-          B/.carrel/project.json
-          C/.carrel/project.json = {"type":"sonnet"}
-          """)
+        let fx = try Fixture(
+            """
+            A/.carrel/project.json = {"type":
+            B/.carrel/project.json
+            C/.carrel/project.json = {"type":"sonnet"}
+            """)
         for p in ["A", "B", "C"] {
             XCTAssertThrowsError(try ProjectFile.read(fx.bytes(p))) {
                 guard case .corrupt = $0 as? ProjectFile.Problem else { return XCTFail("\(p): \($0)") }
@@ -282,22 +306,27 @@ final class ProjectFileTests: XCTestCase {
     /// every one of a few hundred random changes, the file must be exactly
     /// what rendering the whole document from scratch gives.
     func testEachRewriteIsTheSameBytesAsAFullRender() throws {
-        let fx = try Fixture("""
-          P/.carrel/project.json = {"type":"poetry","zzz":[1,{"b":2}],"trash":{"Old.md":{"from":"Draft/Old.md","deleted":1,"by":"phone"},"bad.md":{"deleted":3}}}
-          """)
+        let fx = try Fixture(
+            """
+            P/.carrel/project.json = {"type":"poetry","zzz":[1,{"b":2}],"trash":{"Old.md":{"from":"Draft/Old.md","deleted":1,"by":"phone"},"bad.md":{"deleted":3}}}
+            """)
         var state: UInt64 = 0x5EED
         func next(_ n: Int) -> Int {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return Int((state >> 33) % UInt64(n))
         }
-        let stems = ["a", "B", "Été", "e\u{301}te", "z", "Chapter", "chapter", "\"q\"", "back\\slash", "tab\t", "日本", "10", "9", "-"]
+        let stems = [
+            "a", "B", "Été", "e\u{301}te", "z", "Chapter", "chapter", "\"q\"", "back\\slash", "tab\t", "日本", "10", "9",
+            "-",
+        ]
         var names: [String] = []
         var expected: [String: JSONValue] = ["Old.md": ["from": "Draft/Old.md", "deleted": 1, "by": "phone"]]
         for step in 0..<300 {
             let roll = next(10)
             // One change of a Trash record, as the generic update makes it
             // or as delete and restore do (`stage(trash:)`), alternately.
-            var name: String?, record: ProjectMetadata.TrashRecord?
+            var name: String?
+            var record: ProjectMetadata.TrashRecord?
             if roll < 5 || names.isEmpty {
                 name = "\(stems[next(stems.count)]) \(next(40)).md"
                 record = .init(originalPath: "Draft/\(name!)", deleted: Int64(step))
@@ -333,7 +362,8 @@ final class ProjectFileTests: XCTestCase {
 
     func testKeysAreWrittenSortedForSmallDiffs() throws {
         let fx = try Fixture("P/")
-        try ProjectFile.create(in: try Directory.open(fx.bytes("P")), ProjectMetadata(type: ProjectType.named("novel")!, created: 5))
+        try ProjectFile.create(
+            in: try Directory.open(fx.bytes("P")), ProjectMetadata(type: ProjectType.named("novel")!, created: 5))
         let text = try XCTUnwrap(fx.read("P/.carrel/project.json"))
         let keys = text.split(separator: "\n").filter { $0.hasPrefix("  \"") }.map { $0.split(separator: "\"")[1] }
         XCTAssertEqual(keys, ["created", "folders", "preferences", "sort", "trash", "type", "version"])

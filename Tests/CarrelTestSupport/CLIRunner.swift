@@ -18,9 +18,11 @@ public struct CLIRunner {
     }
 
     public var environment: [String: String] {
-        ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "LANG": "C.UTF-8",
-         "HOME": sandbox.path + "/home", "XDG_DATA_HOME": sandbox.path + "/data",
-         "XDG_STATE_HOME": sandbox.path + "/state"]
+        [
+            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "LANG": "C.UTF-8",
+            "HOME": sandbox.path + "/home", "XDG_DATA_HOME": sandbox.path + "/data",
+            "XDG_STATE_HOME": sandbox.path + "/state",
+        ]
     }
 
     /// Whatever went to the system trash.
@@ -28,14 +30,17 @@ public struct CLIRunner {
 
     /// Runs `carrel args` in `directory`; `stdin` nil is /dev/null, else a
     /// pipe carrying that text. `input` (a terminal's fd, say) overrides both.
-    public func run(_ args: [String], in directory: String, environment extra: [String: String] = [:],
-                    stdin: String? = nil, input: FileHandle? = nil) -> Result {
+    public func run(
+        _ args: [String], in directory: String, environment extra: [String: String] = [:],
+        stdin: String? = nil, input: FileHandle? = nil
+    ) -> Result {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: ProcessClient.binary)
         p.arguments = args
         p.currentDirectoryURL = URL(fileURLWithPath: directory)
         p.environment = environment.merging(extra) { $1 }
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         p.standardOutput = out
         p.standardError = err
         let inPipe = Pipe()
@@ -54,8 +59,9 @@ public struct CLIRunner {
         let o = out.fileHandleForReading.readDataToEndOfFile()
         let e = err.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
-        return Result(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
-                      stderr: String(decoding: e, as: UTF8.self))
+        return Result(
+            status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
+            stderr: String(decoding: e, as: UTF8.self))
     }
 }
 

@@ -31,7 +31,8 @@ public final class Fixture {
             if let arrow = line.range(of: " -> ") {
                 let link = url(String(line[..<arrow.lowerBound]))
                 try mkdirs(link.deletingLastPathComponent())
-                try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: String(line[arrow.upperBound...]))
+                try FileManager.default.createSymbolicLink(
+                    atPath: link.path, withDestinationPath: String(line[arrow.upperBound...]))
             } else if line.hasSuffix("/") {
                 try mkdirs(url(String(line.dropLast())))
             } else {
@@ -48,7 +49,9 @@ public final class Fixture {
     }
 
     public func url(_ relative: String) -> URL { URL(fileURLWithPath: path).appendingPathComponent(relative) }
-    public func bytes(_ relative: String = "") -> [UInt8] { Array((relative.isEmpty ? path : path + "/" + relative).utf8) }
+    public func bytes(_ relative: String = "") -> [UInt8] {
+        Array((relative.isEmpty ? path : path + "/" + relative).utf8)
+    }
     public func uri(_ relative: String = "") -> String { FileURI.uri(bytes(relative)) }
 
     public func exists(_ relative: String) -> Bool {

@@ -28,8 +28,9 @@ public final class ProcessClient: LSPTestClient, @unchecked Sendable {
     /// `launcher` runs the binary through another program, e.g.
     /// `["/usr/bin/setpriv", "--reuid=65534", ...]` to drop root.
     public init(arguments: [String] = ["lsp"], environment: [String: String] = [:], launcher: [String] = []) throws {
-        process = try ServerProcess(binary: Self.binary, arguments: arguments,
-                                    environment: ServerProcess.inheriting(environment), launcher: launcher)
+        process = try ServerProcess(
+            binary: Self.binary, arguments: arguments,
+            environment: ServerProcess.inheriting(environment), launcher: launcher)
         let inbox = self.inbox
         client = LanguageClient(process) { inbox.put($0) }
     }

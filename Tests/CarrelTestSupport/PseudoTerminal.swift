@@ -16,17 +16,19 @@ public final class PseudoTerminal {
     /// Glibc declares the pseudo-terminal calls only under _XOPEN_SOURCE,
     /// which Swift's Glibc module does not set: they are looked up by name.
     private static func libc<T>(_ name: String, as type: T.Type) throws -> T {
-        guard let f = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else { throw Unavailable(description: "no \(name) here") }
+        guard let f = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else {
+            throw Unavailable(description: "no \(name) here")
+        }
         return unsafeBitCast(f, to: type)
     }
 
     public init() throws {
         typealias IntCall = @convention(c) (Int32) -> Int32
-        let posix_openpt = try Self.libc("posix_openpt", as: IntCall.self)
+        let openTerminal = try Self.libc("posix_openpt", as: IntCall.self)
         let grantpt = try Self.libc("grantpt", as: IntCall.self)
         let unlockpt = try Self.libc("unlockpt", as: IntCall.self)
         let ptsname = try Self.libc("ptsname", as: (@convention(c) (Int32) -> UnsafeMutablePointer<CChar>?).self)
-        let master = posix_openpt(O_RDWR | O_NOCTTY)
+        let master = openTerminal(O_RDWR | O_NOCTTY)
         guard master >= 0, grantpt(master) == 0, unlockpt(master) == 0, let name = ptsname(master) else {
             throw Unavailable(description: "no pseudo-terminal here")
         }

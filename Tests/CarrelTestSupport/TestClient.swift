@@ -65,7 +65,9 @@ extension LSPTestClient {
     }
 
     /// Sends a request and waits for its response, answering confirmations on the way.
-    public func request(_ method: String, _ params: JSONValue = .object([:]), timeout: TimeInterval = 10) throws -> JSONValue {
+    public func request(_ method: String, _ params: JSONValue = .object([:]), timeout: TimeInterval = 10) throws
+        -> JSONValue
+    {
         let id = nextID()
         send(Envelope.request(id: .int(id), method, params))
         return try response(id: RequestID.int(id), timeout: timeout)
@@ -74,7 +76,9 @@ extension LSPTestClient {
     public func response(id: JSONValue, timeout: TimeInterval = 10) throws -> JSONValue {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
-            let m = try inbox.take("response \(id) (or a server request)", timeout: max(0.01, deadline.timeIntervalSinceNow)) {
+            let m = try inbox.take(
+                "response \(id) (or a server request)", timeout: max(0.01, deadline.timeIntervalSinceNow)
+            ) {
                 ($0["id"] == id && $0["method"] == nil) || ($0["method"] != nil && $0["id"] != nil)
             }
             if m["method"] == nil { return m }
@@ -109,7 +113,8 @@ extension LSPTestClient {
     }
 
     /// Waits for a carrel/didChange whose changes satisfy `match`.
-    public func waitForChange(timeout: TimeInterval = 5, _ match: @escaping ([JSONValue]) -> Bool) throws -> [JSONValue] {
+    public func waitForChange(timeout: TimeInterval = 5, _ match: @escaping ([JSONValue]) -> Bool) throws -> [JSONValue]
+    {
         let m = try inbox.take("carrel/didChange", timeout: timeout) {
             $0["method"] == "carrel/didChange" && match($0["params"]?["changes"]?.arrayValue ?? [])
         }

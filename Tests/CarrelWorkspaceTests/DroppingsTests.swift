@@ -1,23 +1,27 @@
 import CarrelModel
-@testable import CarrelStore
-@testable import CarrelWorkspace
 import CarrelTestSupport
 import Foundation
 import XCTest
 
+@testable import CarrelStore
+@testable import CarrelWorkspace
+
 /// Editors' and sync engines' files beside the writer's own are neither
 /// rows nor counted, whether they were there at the scan or come later.
 final class DroppingsTests: XCTestCase {
-    let droppings = ["#Nightfall.md#", "Été.md~", ".#Nightfall.md", ".Nightfall.md.swp", "4913", "~syncthing~Été.md.tmp"]
+    let droppings = [
+        "#Nightfall.md#", "Été.md~", ".#Nightfall.md", ".Nightfall.md.swp", "4913", "~syncthing~Été.md.tmp",
+    ]
 
     func names(_ ws: Workspace, _ item: Item) -> [String] { ws.children(item).map { ws.describe($0, .english).name } }
 
     func testTheScanSkipsDroppingsAndCountsOnlyTheWritersFiles() throws {
-        let fx = try Fixture("""
-          P/.carrel/project.json = {"type":"poetry"}
-          P/Draft/Nightfall.md = n
-          P/Draft/Été.md = e
-          """ + droppings.map { "\nP/Draft/\($0) = x" }.joined())
+        let fx = try Fixture(
+            """
+            P/.carrel/project.json = {"type":"poetry"}
+            P/Draft/Nightfall.md = n
+            P/Draft/Été.md = e
+            """ + droppings.map { "\nP/Draft/\($0) = x" }.joined())
         let ws = Workspace()
         ws.addLibrary(fx.bytes())
         guard case .entry(let draft, let lib) = try ws.locate(fx.bytes("P/Draft"), uri: "d") else { return XCTFail() }
@@ -26,16 +30,19 @@ final class DroppingsTests: XCTestCase {
     }
 
     func testDroppingsMadeWhileWatchingChangeNothing() throws {
-        let fx = try Fixture("""
-          P/.carrel/project.json = {"type":"poetry"}
-          P/Draft/Nightfall.md = n
-          """)
+        let fx = try Fixture(
+            """
+            P/.carrel/project.json = {"type":"poetry"}
+            P/Draft/Nightfall.md = n
+            """)
         let ws = Workspace()
         ws.addLibrary(fx.bytes())
         let inbox = WatchingTests.Inbox()
-        ws.startWatching(log: { _ in }) { inbox.add($0) }
+        ws.startWatching(log: { _ in }, deliver: { inbox.add($0) })
         _ = ws.settle()
-        for name in droppings { XCTAssertTrue(FileManager.default.createFile(atPath: fx.path + "/P/Draft/" + name, contents: Data())) }
+        for name in droppings {
+            XCTAssertTrue(FileManager.default.createFile(atPath: fx.path + "/P/Draft/" + name, contents: Data()))
+        }
         XCTAssertTrue(FileManager.default.createFile(atPath: fx.path + "/P/Draft/Dawn.md", contents: Data()))
         let deadline = Date().addingTimeInterval(5)
         var applied: [Change] = []

@@ -1,9 +1,10 @@
 import CarrelModel
-@testable import CarrelStore
-@testable import CarrelWorkspace
 import CarrelTestSupport
 import Glibc
 import XCTest
+
+@testable import CarrelStore
+@testable import CarrelWorkspace
 
 /// Server B opened folder A to move B into it; meanwhile server A moved A into
 /// B. The kernel refuses B's rename with EINVAL ("into itself"): that must

@@ -21,19 +21,21 @@ final class RenameTests: XCTestCase {
     }
 
     func testAFileKeepsItsExtensionWhenTheNewNameHasNone() throws {
-        fx = try Fixture("""
-          P/.carrel/project.json = {"type":"poetry"}
-          P/Draft/Morning.md = m
-          P/Draft/Script.fountain = s
-          P/Draft/README = r
-          P/Draft/Notes/
-          P/Draft/Sea.Cycle/
-          """)
+        fx = try Fixture(
+            """
+            P/.carrel/project.json = {"type":"poetry"}
+            P/Draft/Morning.md = m
+            P/Draft/Script.fountain = s
+            P/Draft/README = r
+            P/Draft/Notes/
+            P/Draft/Sea.Cycle/
+            """)
         ws = Workspace()
         ws.addLibrary(fx.bytes())
         XCTAssertEqual(try renamed("P/Draft/Morning.md", to: "Dawn"), "Dawn.md")
         XCTAssertEqual(fx.read("P/Draft/Dawn.md"), "m")
-        XCTAssertEqual(try renamed("P/Draft/Dawn.md", to: "Dusk.txt"), "Dusk.txt", "an extension typed is the writer's choice")
+        XCTAssertEqual(
+            try renamed("P/Draft/Dawn.md", to: "Dusk.txt"), "Dusk.txt", "an extension typed is the writer's choice")
         XCTAssertEqual(try renamed("P/Draft/Script.fountain", to: "Act One"), "Act One.fountain")
         XCTAssertEqual(try renamed("P/Draft/README", to: "Colophon"), "Colophon", "no extension to keep")
         XCTAssertEqual(try renamed("P/Draft/Notes", to: "Ideas"), "Ideas", "folders take the name as given")
@@ -43,11 +45,12 @@ final class RenameTests: XCTestCase {
 
     /// The name with its extension is what must be free and fit in 255 bytes.
     func testTheKeptExtensionCountsForClashesAndLength() throws {
-        fx = try Fixture("""
-          P/.carrel/project.json = {"type":"poetry"}
-          P/Draft/Morning.md = m
-          P/Draft/Dawn.md = d
-          """)
+        fx = try Fixture(
+            """
+            P/.carrel/project.json = {"type":"poetry"}
+            P/Draft/Morning.md = m
+            P/Draft/Dawn.md = d
+            """)
         ws = Workspace()
         ws.addLibrary(fx.bytes())
         let target = try ws.locate(fx.bytes("P/Draft/Morning.md"), uri: "m")

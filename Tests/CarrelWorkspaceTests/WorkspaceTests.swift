@@ -35,41 +35,50 @@ final class WorkspaceTests: XCTestCase {
         try open("")
         for type in ProjectType.all {
             _ = try ws.newProject(in: try t(""), name: type.title.en, type: type)
-            for folder in type.directories { XCTAssertTrue(fx.exists("\(type.title.en)/\(folder.diskName!)"), "\(type.id): \(folder.role)") }
+            for folder in type.directories {
+                XCTAssertTrue(fx.exists("\(type.title.en)/\(folder.diskName!)"), "\(type.id): \(folder.role)")
+            }
             XCTAssertTrue(fx.exists("\(type.title.en)/.carrel/project.json"))
         }
         XCTAssertEqual(fx.listing(includeHidden: true).filter { $0.contains(".carrel-new") }, [])
         guard case .entry(let poetry, let lib) = try t("Poetry") else { return XCTFail() }
         XCTAssertEqual(titles(.entry(poetry, lib)), ["YOUR POETRY", "PUBLICATIONS", "TRASH"])
-        XCTAssertEqual(titles(ws.children(.entry(poetry, lib))[0]), ["All", "Draft", "Ready", "Set Aside", "Published", "Collections", "Submissions", "Research"])
+        XCTAssertEqual(
+            titles(ws.children(.entry(poetry, lib))[0]),
+            ["All", "Draft", "Ready", "Set Aside", "Published", "Collections", "Submissions", "Research"])
     }
 
     func testNewFileInAllGoesToDraftOrTheBlankRoot() throws {
-        try open("""
-          Poems/.carrel/project.json = {"type":"poetry"}
-          Notes/.carrel/project.json = {"type":"blank"}
-          """)
+        try open(
+            """
+            Poems/.carrel/project.json = {"type":"poetry"}
+            Notes/.carrel/project.json = {"type":"blank"}
+            """)
         _ = try ws.newFile(in: try t("Poems/.carrel/all"), name: "Spring")
         _ = try ws.newFile(in: try t("Notes/.carrel/all"), name: "Idea.txt")
         XCTAssertEqual(fx.read("Poems/Draft/Spring.md"), "")
         XCTAssertTrue(fx.exists("Notes/Idea.txt"))
-        XCTAssertEqual(reason { try self.ws.newFolder(in: try self.t("Poems/.carrel/all"), name: "X") }, .permanentFolder)
+        XCTAssertEqual(
+            reason { try self.ws.newFolder(in: try self.t("Poems/.carrel/all"), name: "X") }, .permanentFolder)
     }
 
     func testAllListsTheWritingFoldersFlatAndBlankAllSkipsTrash() throws {
-        try open("""
-          P/.carrel/project.json = {"type":"poetry"}
-          P/Draft/a.md
-          P/Draft/Sub/b.md
-          P/Ready/c.md
-          P/Research/r.md
-          P/Trash/t.md
-          B/.carrel/project.json = {"type":"blank"}
-          B/x.md
-          B/F/y.md
-          B/Trash/z.md
-          """)
-        guard case .all(let p, let l) = try t("P/.carrel/all"), case .all(let b, let bl) = try t("B/.carrel/all") else { return XCTFail() }
+        try open(
+            """
+            P/.carrel/project.json = {"type":"poetry"}
+            P/Draft/a.md
+            P/Draft/Sub/b.md
+            P/Ready/c.md
+            P/Research/r.md
+            P/Trash/t.md
+            B/.carrel/project.json = {"type":"blank"}
+            B/x.md
+            B/F/y.md
+            B/Trash/z.md
+            """)
+        guard case .all(let p, let l) = try t("P/.carrel/all"), case .all(let b, let bl) = try t("B/.carrel/all") else {
+            return XCTFail()
+        }
         XCTAssertEqual(titles(.all(p, l)), ["a.md", "b.md", "c.md"])
         XCTAssertEqual(ws.describe(.all(p, l), .english).fileCount, 3)
         XCTAssertEqual(titles(.all(b, bl)), ["x.md", "y.md"])
@@ -89,7 +98,9 @@ final class WorkspaceTests: XCTestCase {
     /// folders' order, the same from one start to the next.
     func testAllListsFilesOfOneNameInTheirFoldersOrder() throws {
         let parts = (1...9).map { "Part \($0)" }
-        try open((["P/.carrel/project.json = {\"type\":\"blank\"}"] + parts.reversed().map { "P/\($0)/Page.md" }).joined(separator: "\n"))
+        try open(
+            (["P/.carrel/project.json = {\"type\":\"blank\"}"] + parts.reversed().map { "P/\($0)/Page.md" }).joined(
+                separator: "\n"))
         guard case .all(let p, let l) = try t("P/.carrel/all") else { return XCTFail() }
         let folders = ws.children(.all(p, l)).map { item -> String in
             guard case .entry(let e, _) = item, let parent = e.parent else { return "?" }
@@ -99,11 +110,12 @@ final class WorkspaceTests: XCTestCase {
     }
 
     func testRenameRulesCaseOnlyAndNoClobber() throws {
-        try open("""
-          P/.carrel/project.json = {"type":"poetry"}
-          P/Draft/Spring.md = s
-          P/Draft/Summer.md = m
-          """)
+        try open(
+            """
+            P/.carrel/project.json = {"type":"poetry"}
+            P/Draft/Spring.md = s
+            P/Draft/Summer.md = m
+            """)
         XCTAssertEqual(reason { try self.ws.rename(try self.t("P/Draft/Spring.md"), to: "SUMMER.md") }, .nameTaken)
         XCTAssertEqual(reason { try self.ws.rename(try self.t("P/Draft/Spring.md"), to: "a/b") }, .invalidName)
         XCTAssertEqual(reason { try self.ws.rename(try self.t("P/Draft"), to: "Drafts") }, .permanentFolder)
@@ -119,38 +131,49 @@ final class WorkspaceTests: XCTestCase {
     }
 
     func testTargetAppearingBehindTheModelsBackIsAConflict() throws {
-        try open("""
-          D/a.md = mine
-          E/
-          """)
-        try "theirs".write(toFile: fx.path + "/E/a.md", atomically: false, encoding: .utf8)  // the model has not seen it
+        try open(
+            """
+            D/a.md = mine
+            E/
+            """)
+        // The model has not seen it.
+        try "theirs".write(toFile: fx.path + "/E/a.md", atomically: false, encoding: .utf8)
         XCTAssertEqual(reason { try self.ws.move(try self.t("D/a.md"), to: try self.t("E")) }, .conflict)
         XCTAssertEqual(fx.read("D/a.md"), "mine")
         XCTAssertEqual(fx.read("E/a.md"), "theirs")
     }
 
     func testMoveRules() throws {
-        try open("""
-          P/.carrel/project.json = {"type":"novel"}
-          P/Chapters/Act 1/Scene.md = s
-          P/Chapters/Act 2/
-          P/Scenes/Scene.md = other
-          """)
-        XCTAssertEqual(reason { try self.ws.move(try self.t("P/Chapters/Act 1"), to: try self.t("P/Chapters/Act 1")) }, .intoItself)
-        XCTAssertEqual(reason { try self.ws.move(try self.t("P/Chapters"), to: try self.t("P/Scenes")) }, .permanentFolder)
-        XCTAssertEqual(reason { try self.ws.move(try self.t("P/Chapters/Act 1/Scene.md"), to: try self.t("P/Scenes")) }, .nameTaken)
+        try open(
+            """
+            P/.carrel/project.json = {"type":"novel"}
+            P/Chapters/Act 1/Scene.md = s
+            P/Chapters/Act 2/
+            P/Scenes/Scene.md = other
+            """)
+        XCTAssertEqual(
+            reason { try self.ws.move(try self.t("P/Chapters/Act 1"), to: try self.t("P/Chapters/Act 1")) }, .intoItself
+        )
+        XCTAssertEqual(
+            reason { try self.ws.move(try self.t("P/Chapters"), to: try self.t("P/Scenes")) }, .permanentFolder)
+        XCTAssertEqual(
+            reason { try self.ws.move(try self.t("P/Chapters/Act 1/Scene.md"), to: try self.t("P/Scenes")) }, .nameTaken
+        )
         _ = try ws.move(try t("P/Chapters/Act 1"), to: try t("P/Chapters/Act 2"))
         XCTAssertEqual(fx.read("P/Chapters/Act 2/Act 1/Scene.md"), "s")
-        XCTAssertEqual(reason { try self.ws.move(try self.t("P/Chapters/Act 2"), to: try self.t("P/Chapters/Act 2/Act 1")) }, .intoItself)
+        XCTAssertEqual(
+            reason { try self.ws.move(try self.t("P/Chapters/Act 2"), to: try self.t("P/Chapters/Act 2/Act 1")) },
+            .intoItself)
     }
 
     func testTrashRestoreAndEmptyKeepEveryFileExactlyOnce() throws {
-        try open("""
-          P/.carrel/project.json = {"type":"poetry"}
-          P/Draft/Act/one.md = 1
-          P/Draft/two.md = 2
-          P/Ready/two.md = 2b
-          """)
+        try open(
+            """
+            P/.carrel/project.json = {"type":"poetry"}
+            P/Draft/Act/one.md = 1
+            P/Draft/two.md = 2
+            P/Ready/two.md = 2b
+            """)
         _ = try ws.delete(try t("P/Draft/Act"))
         _ = try ws.delete(try t("P/Draft/two.md"))
         _ = try ws.delete(try t("P/Ready/two.md"))
@@ -178,13 +201,16 @@ final class WorkspaceTests: XCTestCase {
     }
 
     func testStaleTrashRecordsAreDroppedAndPurgesFinishedOnOpen() throws {
-        try open("""
-          P/.carrel/project.json = {"type":"poetry","trash":{"gone.md":{"from":"Draft/gone.md","deleted":1},"here.md":{"from":"Ready/here.md","deleted":2}}}
-          P/Trash/here.md = h
-          P/.carrel/purge/123-old/half/x.md = confirmed deleted
-          P/.carrel/.project.json.tmp-99-1 = {"type":"poetry","half
-          """)
-        XCTAssertEqual(fx.listing("P/.carrel", includeHidden: true), [".project.json.previous", "lock", "project.json", "purge/"], "crash debris is cleaned")
+        try open(
+            """
+            P/.carrel/project.json = {"type":"poetry","trash":{"gone.md":{"from":"Draft/gone.md","deleted":1},"here.md":{"from":"Ready/here.md","deleted":2}}}
+            P/Trash/here.md = h
+            P/.carrel/purge/123-old/half/x.md = confirmed deleted
+            P/.carrel/.project.json.tmp-99-1 = {"type":"poetry","half
+            """)
+        XCTAssertEqual(
+            fx.listing("P/.carrel", includeHidden: true), [".project.json.previous", "lock", "project.json", "purge/"],
+            "crash debris is cleaned")
         let json = try XCTUnwrap(fx.read("P/.carrel/project.json"))
         XCTAssertFalse(json.contains("gone.md"))
         XCTAssertTrue(json.contains("here.md"))
@@ -197,13 +223,14 @@ final class WorkspaceTests: XCTestCase {
     /// (or keep a restore's swap and lose its move). Either way an item sits
     /// in Trash without a record in project.json, and the spare holds it.
     func testAnItemInTrashWithoutARecordAdoptsTheSparesOnOpen() throws {
-        try open("""
-          P/.carrel/project.json = {"type":"poetry","trash":{"kept.md":{"from":"Ready/kept.md","deleted":1}}}
-          P/.carrel/.project.json.previous = {"type":"poetry","trash":{"lost.md":{"from":"Draft/Deep/lost.md","deleted":2},"kept.md":{"from":"Published/kept.md","deleted":9},"absent.md":{"from":"Draft/absent.md","deleted":3}}}
-          P/Trash/lost.md = l
-          P/Trash/kept.md = k
-          P/Trash/stray.md = s
-          """)
+        try open(
+            """
+            P/.carrel/project.json = {"type":"poetry","trash":{"kept.md":{"from":"Ready/kept.md","deleted":1}}}
+            P/.carrel/.project.json.previous = {"type":"poetry","trash":{"lost.md":{"from":"Draft/Deep/lost.md","deleted":2},"kept.md":{"from":"Published/kept.md","deleted":9},"absent.md":{"from":"Draft/absent.md","deleted":3}}}
+            P/Trash/lost.md = l
+            P/Trash/kept.md = k
+            P/Trash/stray.md = s
+            """)
         let meta = try ProjectFile.read(fx.bytes("P"))
         XCTAssertEqual(meta.trash["lost.md"]?.originalPath, "Draft/Deep/lost.md", "adopted from the spare")
         XCTAssertEqual(meta.trash["kept.md"]?.originalPath, "Ready/kept.md", "a record in project.json wins")
@@ -220,17 +247,21 @@ final class WorkspaceTests: XCTestCase {
     /// the rename, so a crash between the two cannot orphan the item. Seen
     /// here by a rename the disk refuses after the model allowed it.
     func testRenamingInTrashStagesTheRecordBeforeTheRename() throws {
-        try open("""
-          P/.carrel/project.json = {"type":"poetry","trash":{"old.md":{"from":"Draft/Deep/old.md","deleted":1}}}
-          P/Trash/old.md = o
-          """)
-        try "theirs".write(toFile: fx.path + "/P/Trash/taken.md", atomically: false, encoding: .utf8)  // unseen by the model
+        try open(
+            """
+            P/.carrel/project.json = {"type":"poetry","trash":{"old.md":{"from":"Draft/Deep/old.md","deleted":1}}}
+            P/Trash/old.md = o
+            """)
+        // Unseen by the model.
+        try "theirs".write(toFile: fx.path + "/P/Trash/taken.md", atomically: false, encoding: .utf8)
         XCTAssertEqual(reason { try self.ws.rename(try self.t("P/Trash/old.md"), to: "taken.md") }, .conflict)
         XCTAssertEqual(fx.read("P/Trash/old.md"), "o")
         XCTAssertEqual(fx.read("P/Trash/taken.md"), "theirs")
-        XCTAssertEqual(try ProjectFile.read(fx.bytes("P")).trash["old.md"]?.originalPath, "Draft/Deep/old.md", "nothing changed")
-        XCTAssertEqual(ProjectFile.readSpare(fx.bytes("P"))?.trash["taken.md"]?.originalPath, "Draft/Deep/old.md",
-                       "the record was staged before the rename was tried")
+        XCTAssertEqual(
+            try ProjectFile.read(fx.bytes("P")).trash["old.md"]?.originalPath, "Draft/Deep/old.md", "nothing changed")
+        XCTAssertEqual(
+            ProjectFile.readSpare(fx.bytes("P"))?.trash["taken.md"]?.originalPath, "Draft/Deep/old.md",
+            "the record was staged before the rename was tried")
 
         _ = try ws.rename(try t("P/Trash/old.md"), to: "new.md")
         let meta = try ProjectFile.read(fx.bytes("P"))
@@ -241,11 +272,12 @@ final class WorkspaceTests: XCTestCase {
     }
 
     func testAnUnreadableSpareIsIgnored() throws {
-        try open("""
-          P/.carrel/project.json = {"type":"poetry"}
-          P/.carrel/.project.json.previous = {"type":"poetry","trash":{"x.md":{"fr
-          P/Trash/x.md = x
-          """)
+        try open(
+            """
+            P/.carrel/project.json = {"type":"poetry"}
+            P/.carrel/.project.json.previous = {"type":"poetry","trash":{"x.md":{"fr
+            P/Trash/x.md = x
+            """)
         XCTAssertEqual(try ProjectFile.read(fx.bytes("P")).trash, [:])
         _ = try ws.restore(try t("P/Trash/x.md"))
         XCTAssertEqual(fx.read("P/x.md"), "x")
@@ -254,10 +286,11 @@ final class WorkspaceTests: XCTestCase {
     /// After a delete and a restore, project.json and its spare hold the
     /// versions with and without the record, whichever way round.
     func testDeleteAndRestoreEachLeaveTheOtherVersionInTheSpare() throws {
-        try open("""
-          P/.carrel/project.json = {"type":"poetry"}
-          P/Draft/a.md = a
-          """)
+        try open(
+            """
+            P/.carrel/project.json = {"type":"poetry"}
+            P/Draft/a.md = a
+            """)
         _ = try ws.delete(try t("P/Draft/a.md"))
         XCTAssertEqual(try ProjectFile.read(fx.bytes("P")).trash["a.md"]?.originalPath, "Draft/a.md")
         XCTAssertEqual(ProjectFile.readSpare(fx.bytes("P"))?.trash["a.md"] == nil, true)
@@ -268,10 +301,11 @@ final class WorkspaceTests: XCTestCase {
     }
 
     func testLockedProjectIsShownButNeverChanged() throws {
-        try open("""
-          P/.carrel/project.json = {"type":"poetry","version":7}
-          P/Draft/a.md = a
-          """)
+        try open(
+            """
+            P/.carrel/project.json = {"type":"poetry","version":7}
+            P/Draft/a.md = a
+            """)
         XCTAssertEqual(reason { try self.ws.delete(try self.t("P/Draft/a.md")) }, .unsupportedVersion)
         XCTAssertEqual(reason { try self.ws.newFile(in: try self.t("P/Draft"), name: "b") }, .unsupportedVersion)
         XCTAssertTrue(fx.exists("P/Draft/a.md"))
@@ -291,10 +325,11 @@ final class WorkspaceTests: XCTestCase {
 
     func testLinksAreShownButNothingHappensThroughThem() throws {
         let outside = try Fixture("secret.md = keep")
-        try open("""
-          P/.carrel/project.json = {"type":"blank"}
-          P/out -> \(outside.path)
-          """)
+        try open(
+            """
+            P/.carrel/project.json = {"type":"blank"}
+            P/out -> \(outside.path)
+            """)
         guard case .entry(let link, let l) = try t("P/out") else { return XCTFail() }
         XCTAssertTrue(ws.describe(.entry(link, l), .english).link)
         XCTAssertEqual(reason { try self.ws.newFile(in: try self.t("P/out"), name: "x") }, .outsideWorkspace)
@@ -312,11 +347,12 @@ final class WorkspaceTests: XCTestCase {
     }
 
     func testSortSettingIsKeptPerProject() throws {
-        try open("""
-          P/.carrel/project.json = {"type":"blank"}
-          P/b.md
-          P/a.md
-          """)
+        try open(
+            """
+            P/.carrel/project.json = {"type":"blank"}
+            P/b.md
+            P/a.md
+            """)
         _ = try ws.setSort(try t("P"), SortSetting(by: .name, descending: true))
         XCTAssertTrue(fx.read("P/.carrel/project.json")!.contains("\"descending\": true"))
         guard case .entry(let p, let l) = try t("P") else { return XCTFail() }

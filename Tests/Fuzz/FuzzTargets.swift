@@ -82,8 +82,10 @@ func fuzzDecoder(_ bytes: [UInt8]) {
     case .success(.request(_, let method, let params)), .success(.notification(let method, let params)):
         decodeParams(method, params)
         // Every method's params, whatever the method name says.
-        for m in ["initialize", "carrel/tree", "workspace/symbol", "workspace/executeCommand",
-                  "workspace/didChangeWorkspaceFolders", "$/cancelRequest"] { decodeParams(m, params) }
+        for m in [
+            "initialize", "carrel/tree", "workspace/symbol", "workspace/executeCommand",
+            "workspace/didChangeWorkspaceFolders", "$/cancelRequest",
+        ] { decodeParams(m, params) }
     case .success(.response):
         break
     }
@@ -101,7 +103,9 @@ func decodeParams(_ method: String, _ params: JSONValue) {
         case "workspace/executeCommand":
             let p = try ExecuteCommandRequest.Params(json: params)
             check(p.argument.objectValue != nil, "a command argument that is not an object")
-            for name in CarrelCommand.Name.allCases { do { _ = try CarrelCommand(name, p.argument) } catch { named(error) } }
+            for name in CarrelCommand.Name.allCases {
+                do { _ = try CarrelCommand(name, p.argument) } catch { named(error) }
+            }
         case "workspace/didChangeWorkspaceFolders": _ = try DidChangeWorkspaceFoldersNotification.Params(json: params)
         case "$/cancelRequest": _ = CancelRequestNotification.Params(json: params)
         default: break
@@ -128,21 +132,29 @@ func fuzzNames(_ bytes: [UInt8]) {
         if let path = try? FileURI.path(candidate) {
             check(!path.contains(0), "a decoded path with NUL from \(candidate.debugDescription)")
             check(path.first == UInt8(ascii: "/"), "a relative path from \(candidate.debugDescription)")
-            check(!candidate.contains("?") && !candidate.contains("#"), "a query or fragment was accepted: \(candidate.debugDescription)")
+            check(
+                !candidate.contains("?") && !candidate.contains("#"),
+                "a query or fragment was accepted: \(candidate.debugDescription)")
             let slashes = candidate.utf8.filter { $0 == UInt8(ascii: "/") }.count - 2
-            check(path.filter { $0 == UInt8(ascii: "/") }.count == slashes, "a %2F became a separator in \(candidate.debugDescription)")
-            check((try? FileURI.path(FileURI.uri(path))) == path, "URI round trip changed \(candidate.debugDescription)")
+            check(
+                path.filter { $0 == UInt8(ascii: "/") }.count == slashes,
+                "a %2F became a separator in \(candidate.debugDescription)")
+            check(
+                (try? FileURI.path(FileURI.uri(path))) == path, "URI round trip changed \(candidate.debugDescription)")
         }
     }
     do {
         let name = try NameRules.validate(text)
         check(!name.isEmpty, "an empty name was accepted")
         check(name.utf8.count <= NameRules.maxBytes, "a name over 255 bytes was accepted")
-        check(!name.unicodeScalars.contains { $0 == "/" || $0.value == 0 || $0.properties.generalCategory == .control },
-              "a name with /, NUL or a control character was accepted: \(name.debugDescription)")
+        check(
+            !name.unicodeScalars.contains { $0 == "/" || $0.value == 0 || $0.properties.generalCategory == .control },
+            "a name with /, NUL or a control character was accepted: \(name.debugDescription)")
         check(name != "." && name != ".." && !name.hasPrefix("."), "a dot name was accepted: \(name.debugDescription)")
         check(name == name.trimmingCharacters(in: .whitespacesAndNewlines), "an untrimmed name was returned")
-        check(NameRules.key(name) == NameRules.key(name.decomposedStringWithCanonicalMapping), "NFD spelling changed the clash key of \(name.debugDescription)")
+        check(
+            NameRules.key(name) == NameRules.key(name.decomposedStringWithCanonicalMapping),
+            "NFD spelling changed the clash key of \(name.debugDescription)")
     } catch {
         check(error.reason == .invalidName, "a name refused for another reason: \(error.reason)")
     }

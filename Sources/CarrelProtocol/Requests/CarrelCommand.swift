@@ -30,15 +30,21 @@ public enum CarrelCommand: Equatable {
     public init(_ name: Name, _ argument: JSONValue) throws(ParamError) {
         let f = try Fields(argument, name: "arguments[0]")
         switch name {
-        case .newProject: self = .newProject(parentUri: try f.string("parentUri"), name: try f.string("name"), type: try f.string("type"))
+        case .newProject:
+            self = .newProject(
+                parentUri: try f.string("parentUri"), name: try f.string("name"), type: try f.string("type"))
         case .newFolder: self = .newFolder(parentUri: try f.string("parentUri"), name: try f.string("name"))
         case .newFile: self = .newFile(parentUri: try f.string("parentUri"), name: try f.string("name"))
         case .rename: self = .rename(uri: try f.string("uri"), newName: try f.string("newName"))
         case .moveTo: self = .moveTo(uri: try f.string("uri"), destinationUri: try f.string("destinationUri"))
         case .delete: self = .delete(uri: try f.string("uri"), confirmed: try f.optionalBool("confirmed") ?? false)
         case .restore: self = .restore(uri: try f.string("uri"))
-        case .emptyTrash: self = .emptyTrash(projectUri: try f.string("projectUri"), confirmed: try f.optionalBool("confirmed") ?? false)
-        case .setSort: self = .setSort(uri: try f.string("uri"), by: try f.string("by"), descending: try f.optionalBool("descending") ?? false)
+        case .emptyTrash:
+            self = .emptyTrash(
+                projectUri: try f.string("projectUri"), confirmed: try f.optionalBool("confirmed") ?? false)
+        case .setSort:
+            self = .setSort(
+                uri: try f.string("uri"), by: try f.string("by"), descending: try f.optionalBool("descending") ?? false)
         case .setConfirmDelete: self = .setConfirmDelete(uri: try f.string("uri"), confirm: try f.bool("confirm"))
         }
     }

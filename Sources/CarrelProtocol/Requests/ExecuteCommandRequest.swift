@@ -16,11 +16,14 @@ public enum ExecuteCommandRequest {
             let args = try f.optionalArray("arguments") ?? []
             argument = args.first ?? .object([:])
             if case .string(let text) = argument,
-               case .object(let fields)? = try? JSONParser.parse(Array(text.utf8), refusingInvalidUTF8: true)
+                case .object(let fields)? = try? JSONParser.parse(Array(text.utf8), refusingInvalidUTF8: true)
             {
                 argument = .object(fields)
             }
-            if case .object = argument {} else if argument.isNull { argument = .object([:]) } else {
+            if case .object = argument {
+            } else if argument.isNull {
+                argument = .object([:])
+            } else {
                 throw ParamError("arguments[0]", .wrongType(expected: "an object", found: argument.typeName))
             }
         }

@@ -43,7 +43,10 @@ extension InitializeRequest {
         public var json: JSONValue {
             [
                 "projectTypes": .array(projectTypes.map { ["id": .string($0.id), "title": .string($0.title)] }),
-                "sorts": .array(sorts.map { ["by": .string($0.by), "descending": .bool($0.descending), "title": .string($0.title)] }),
+                "sorts": .array(
+                    sorts.map {
+                        ["by": .string($0.by), "descending": .bool($0.descending), "title": .string($0.title)]
+                    }),
                 "names": ["maxBytes": .int(maxNameBytes), "defaultExtension": .string(defaultExtension)],
             ]
         }

@@ -18,8 +18,10 @@ public enum InitializeRequest {
         /// `cancelled`, for clients that never answer `window/showMessageRequest`.
         public var confirmationTimeout = InitializeRequest.defaultConfirmationTimeout
 
-        public init(folders: [String], locale: String?, symbolFolders: Bool = true,
-                    confirmationTimeout: Double = InitializeRequest.defaultConfirmationTimeout) {
+        public init(
+            folders: [String], locale: String?, symbolFolders: Bool = true,
+            confirmationTimeout: Double = InitializeRequest.defaultConfirmationTimeout
+        ) {
             self.folders = folders
             self.locale = locale
             self.symbolFolders = symbolFolders
@@ -35,7 +37,9 @@ public enum InitializeRequest {
                 folders.append(try ff.string("uri"))
             }
             if folders.isEmpty, let root = try f.optionalString("rootUri") { folders = [root] }
-            if folders.isEmpty, let rootPath = try f.optionalString("rootPath") { folders = [FileURI.uri(Array(rootPath.utf8))] }
+            if folders.isEmpty, let rootPath = try f.optionalString("rootPath") {
+                folders = [FileURI.uri(Array(rootPath.utf8))]
+            }
             self.folders = folders
             if let options = f.object["initializationOptions"], !options.isNull {
                 let o = try Fields(options, name: "initializationOptions", prefix: "initializationOptions.")

@@ -14,7 +14,11 @@ public enum WorkspaceSymbolRequest {
     }
 
     /// LSP SymbolKind values Carrel uses.
-    public enum Kind: Int { case file = 1, namespace = 3, package = 4 }
+    public enum Kind: Int {
+        case file = 1
+        case namespace = 3
+        case package = 4
+    }
 
     public struct Symbol: Equatable {
         public var name: String
