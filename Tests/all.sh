@@ -4,10 +4,15 @@
 # robustness (crash torture, fuzzing, ThreadSanitizer; Tests/robustness.sh).
 # With CI=true a missing editor is a failure; otherwise its suite counts as
 # one skipped test and says how to install the editor. Every part streams its
-# lines as they come. FUZZ_SECONDS and TORTURE_KILLS shorten the robustness
-# part for a quick run.
+# lines as they come. Formatting and lints (Tests/lint.sh) count as a suite.
+# `--quick` is the daily run: a short crash torture and fuzz, no
+# ThreadSanitizer pass; FUZZ_SECONDS, TORTURE_KILLS and ROBUSTNESS_PARTS
+# tune the robustness part further.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+if [ "${1:-}" = "--quick" ]; then
+  export FUZZ_SECONDS=${FUZZ_SECONDS:-5} TORTURE_KILLS=${TORTURE_KILLS:-30} ROBUSTNESS_PARTS=${ROBUSTNESS_PARTS:-torture fuzz}
+fi
 root=$(pwd)
 log=$(mktemp -d)
 trap 'rm -rf "$log"' EXIT
@@ -40,9 +45,10 @@ fi
 
 # Each runner ends with an "N passed, N failed[, N skipped]" line and exits
 # non-zero on failure. Its lines stream through as they come.
-for suite in nvim vim emacs vscode robustness; do
+for suite in lint nvim vim emacs vscode robustness; do
   runner="editors/$suite/tests/run.sh"
   [ "$suite" = robustness ] && runner="Tests/robustness.sh"
+  [ "$suite" = lint ] && runner="Tests/lint.sh"
   [ -f "$runner" ] || continue
   echo "== $suite"
   bash "$runner" 2>&1 | tee "$log/$suite.txt"
