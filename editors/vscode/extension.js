@@ -7,7 +7,7 @@ const vscode = require('vscode');
 const { CarrelServer } = require('./lib/server');
 const { Binder } = require('./lib/binder');
 const { Flows, confirmationButtons } = require('./lib/flows');
-const { present } = require('./lib/present');
+const { present, CONTEXT, ONBOARDING_LINE } = require('./lib/present');
 const { planFollow, keptDirtyMessage } = require('./lib/follow');
 const { toPath, toUri } = require('./lib/uri');
 const { symbolKindIndex } = require('./lib/symbols');
@@ -74,7 +74,7 @@ async function activate(context) {
       try {
         // VS Code asks for the children of the rows it shows open.
         if (key) {
-          const keys = await binder.children(key);
+          const keys = await binder.shownChildren(key);
           binder.setExpanded(key, true);
           return keys;
         }
@@ -184,6 +184,14 @@ async function startServer(server, binder, ui) {
 }
 
 function treeItemFor(binder, key) {
+  if (binder.isOnboarding(key)) {
+    const item = new vscode.TreeItem(ONBOARDING_LINE, COLLAPSIBLE.none);
+    item.id = key;
+    item.contextValue = CONTEXT.onboarding;
+    item.iconPath = new vscode.ThemeIcon('add');
+    item.command = { command: 'carrel.newProject', title: 'New Project', arguments: [binder.parentKey(key)] };
+    return item;
+  }
   const node = binder.node(key);
   // A row can vanish between VS Code asking for it and drawing it.
   if (!node) return new vscode.TreeItem('…', COLLAPSIBLE.none);

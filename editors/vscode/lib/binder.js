@@ -11,6 +11,10 @@ function pathOf(node) {
   try { return node.uri ? toPath(node.uri) : null; } catch (_) { return null; }
 }
 
+// The onboarding line under a library with no project has no node: its
+// key is the library's with this suffix, which no server identity ends in.
+const ONBOARDING_SUFFIX = '#onboarding';
+
 function keyOf(node) {
   return node.id || node.uri;
 }
@@ -47,8 +51,22 @@ class Binder {
   }
 
   parentKey(key) {
+    if (this.isOnboarding(key)) return key.slice(0, -ONBOARDING_SUFFIX.length);
     const entry = this.entries.get(key);
     return entry ? entry.parentKey : undefined;
+  }
+
+  isOnboarding(key) {
+    return typeof key === 'string' && key.endsWith(ONBOARDING_SUFFIX) && this.entries.has(key.slice(0, -ONBOARDING_SUFFIX.length));
+  }
+
+  // The rows the view lists under a row: a library with no project ends
+  // with the line that says how to make one.
+  async shownChildren(key) {
+    const keys = await this.children(key);
+    const node = this.node(key);
+    if (!node || node.kind !== 'library' || keys.some((child) => (this.node(child) || {}).kind === 'project')) return keys;
+    return [...keys, key + ONBOARDING_SUFFIX];
   }
 
   setExpanded(key, expanded) {

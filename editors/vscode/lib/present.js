@@ -20,7 +20,11 @@ const CONTEXT = Object.freeze({
   file: 'file',
   trash: 'trash',
   trashItem: 'trashItem',
+  onboarding: 'onboarding',
 });
+
+// The spec's onboarding line, with VS Code's key for it: New Project.
+const ONBOARDING_LINE = 'No project yet: press New Project to make one';
 
 function contextValueOf(node) {
   // `confirmDelete: false` is the only form the server sends: asking is on otherwise.
@@ -85,4 +89,4 @@ function present(node, { startsExpanded = false } = {}) {
   };
 }
 
-module.exports = { present, contextValueOf, accessibilityLabel, CONTEXT };
+module.exports = { present, contextValueOf, accessibilityLabel, CONTEXT, ONBOARDING_LINE };

@@ -6,7 +6,7 @@ const assert = require('node:assert/strict');
 const fs = require('fs');
 const path = require('path');
 const { evaluate, valuesOf } = require('./when');
-const { CONTEXT } = require('../lib/present');
+const { CONTEXT, ONBOARDING_LINE } = require('../lib/present');
 const { activate } = require('./activate');
 
 const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8'));
@@ -73,7 +73,8 @@ test('menus name only real contextValues, and offer each action where it belongs
   assert.equal(askCommand.title, 'Turn On Asking Before Deleting');
   const welcome = manifest.contributes.viewsWelcome.find((w) => w.contents.includes('(command:carrel.newProject)'));
   // The spec's onboarding line, with VS Code's key for it: the New Project button.
-  assert.match(welcome.contents, /^No project yet: press New Project to make one\.\n\[New Project\]\(command:carrel\.newProject\)/);
+  assert.equal(ONBOARDING_LINE, 'No project yet: press New Project to make one');
+  assert.ok(welcome.contents.startsWith(`${ONBOARDING_LINE}\n[New Project](command:carrel.newProject)\n`), welcome.contents);
   assert.ok(evaluate(welcome.when, { workbenchState: 'folder', 'carrel.noProjects': true }));
   assert.ok(!evaluate(welcome.when, { workbenchState: 'folder', 'carrel.noProjects': false }));
   const settings = manifest.contributes.configuration.properties;

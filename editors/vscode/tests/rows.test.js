@@ -9,7 +9,7 @@ const { waitFor } = require('./helpers');
 const { CONTEXT } = require('../lib/present');
 const { CODICON_FOR_SYMBOL } = require('../lib/icons');
 const { allRows, keyAt, childLabels } = require('./tree');
-const { activate, story, newFile, STORY, STORY_SECTION, DRAFT, READY, TRASH } = require('./activate');
+const { activate, story, newFile, pickType, STORY, STORY_SECTION, DRAFT, READY, TRASH } = require('./activate');
 
 test('tree rows carry codicons, the server’s summary, tooltips, words and contextValues', async (t) => {
   const ext = await activate(t, { withStory: true });
@@ -101,4 +101,26 @@ test('the first view expands the library, its projects and their first section, 
   const { Expanded, Collapsed, None } = ext.stub.vscode.TreeItemCollapsibleState;
   assert.deepEqual(['Writing', 'My Story', 'YOUR STORIES', 'PUBLICATIONS', 'TRASH', 'Draft', 'All', 'Ready', 'Opening.md'].map(state),
     [Expanded, Expanded, Expanded, Collapsed, Collapsed, Collapsed, Collapsed, None, None]);
+});
+
+test('a library with no project shows the onboarding line, which makes one', async (t) => {
+  const ext = await activate(t, { withStory: true });
+  const essays = path.join(ext.box.root, 'Essays');
+  fs.mkdirSync(essays);
+  ext.writer.addWorkspaceFolder(essays);
+  await waitFor('the server to know the new folder', async () =>
+    (await ext.api.server.tree(undefined, 0)).some((root) => root.name === 'Essays'), { log: ext.record.output });
+  await ext.provider.getChildren(undefined);
+  const library = await keyAt(ext.provider, ['Essays']);
+  const [line] = await ext.provider.getChildren(library);
+  const item = await ext.provider.getTreeItem(line);
+  assert.equal(item.label, 'No project yet: press New Project to make one');
+  assert.equal(item.collapsibleState, ext.stub.vscode.TreeItemCollapsibleState.None);
+  assert.deepEqual(await childLabels(ext.provider, await keyAt(ext.provider, ['Writing'])), ['My Story'], 'only where there is no project');
+  ext.answers.input.push('Book');
+  ext.answers.pick.push(pickType('novel'));
+  await ext.stub.vscode.commands.executeCommand(item.command.command, ...item.command.arguments);
+  assert.ok(fs.existsSync(path.join(essays, 'Book', '.carrel', 'project.json')), 'made in the library the line is under');
+  await waitFor('the line to give way to the project', async () =>
+    (await childLabels(ext.provider, library)).join() === 'Book', { log: ext.record.output });
 });
