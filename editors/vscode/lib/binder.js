@@ -34,7 +34,8 @@ class Binder {
   constructor(server) {
     this.server = server;
     this.queue = Promise.resolve();
-    this.waiters = [];
+    this.received = 0;
+    this.waiters = [];   // { after: the notifications received before, resolve }
     this.reset();
   }
 
@@ -188,22 +189,24 @@ class Binder {
   // drawn (draw(keys), keys null for the whole view) before any command
   // waiting for it goes on.
   applyNotification(changes, updated, draw = () => {}) {
+    const number = ++this.received;
     const run = this.queue.then(async () => {
       try {
         draw(await this.applyChanges(changes, updated));
       } finally {
-        for (const resolve of this.waiters.splice(0)) resolve();
+        this.waiters = this.waiters.filter((waiter) => (waiter.after < number ? (waiter.resolve(), false) : true));
       }
     });
     this.queue = run.catch(() => undefined);
     return run;
   }
 
-  // Resolves once the next notification is applied, or after `ms`: a
-  // command's own carrel/didChange follows its response.
+  // Resolves once a notification received from now on is applied, or
+  // after `ms`: a command's own carrel/didChange follows its response, and
+  // one received earlier is not it.
   nextApplied(ms) {
     return new Promise((resolve) => {
-      this.waiters.push(resolve);
+      this.waiters.push({ after: this.received, resolve });
       const timer = setTimeout(resolve, ms);
       if (timer.unref) timer.unref();
     });

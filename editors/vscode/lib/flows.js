@@ -251,7 +251,9 @@ class Flows {
     const projectKey = key && this.binder.ownerOf(key);
     const project = projectKey && this.binder.node(projectKey);
     if (!project || project.kind !== 'project') return undefined;
-    return this.execute('carrel.emptyTrash', { projectUri: project.uri });
+    const result = await this.execute('carrel.emptyTrash', { projectUri: project.uri });
+    if (this.binder.node(key)) await this.ui.reveal(key, {});
+    return result;
   }
 
   // The project (or plain library) a command on settings is about.
@@ -273,7 +275,9 @@ class Flows {
     const choice = await this.ui.pick(sorts, { placeholder: 'Sort by: ' });
     if (!choice) return undefined;
     const owner = this.binder.node(ownerKey);
-    return this.execute('carrel.setSort', { uri: owner.uri, by: choice.by, descending: choice.descending });
+    const result = await this.execute('carrel.setSort', { uri: owner.uri, by: choice.by, descending: choice.descending });
+    if (this.binder.node(ownerKey)) await this.ui.reveal(ownerKey, {});
+    return result;
   }
 
   // Undoes "Delete and Don't Ask Again" for the project (or library) of a
