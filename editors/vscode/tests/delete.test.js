@@ -131,3 +131,21 @@ test('“Turn On Asking Before Deleting” undoes “Delete and Don’t Ask Agai
   assert.ok(fs.existsSync(story(ext.box, 'Draft', 'Two.md')));
   assert.deepEqual(ext.record.errors, []);
 });
+
+test('“Turn On Asking Before Deleting” works on a library too, for deletes outside projects', async (t) => {
+  const ext = await activate(t, { withStory: true });
+  fs.writeFileSync(path.join(ext.box.library, 'notes.md'), 'loose');
+  fs.writeFileSync(path.join(ext.box.library, 'more.md'), 'loose');
+  const library = await keyAt(ext.provider, ['Writing']);
+  await waitFor('the loose files', async () => (await childLabels(ext.provider, library)).length === 3, { log: ext.record.output });
+  ext.answers.message.push("Delete and Don't Ask Again");
+  await ext.run('carrel.delete', await keyAt(ext.provider, ['Writing', 'notes.md']));
+  await waitFor('the library row to say it no longer asks', async () =>
+    (await ext.provider.getTreeItem(library)).contextValue === CONTEXT.libraryNotAsking, { log: ext.record.output });
+  await ext.run('carrel.askBeforeDeleting', library);
+  assert.equal((await ext.provider.getTreeItem(library)).contextValue, CONTEXT.library);
+  ext.answers.message.push('Cancel');
+  await ext.run('carrel.delete', await keyAt(ext.provider, ['Writing', 'more.md']));
+  assert.ok(fs.existsSync(path.join(ext.box.library, 'more.md')), 'deleting asks again');
+  assert.deepEqual(ext.record.errors, []);
+});
