@@ -99,3 +99,24 @@ test('no request asks for the whole tree or more than two levels, whatever the w
   }
   assert.deepEqual(ext.record.errors, []);
 });
+
+test('a project’s new sort refetches its expanded folders only', async (t) => {
+  const ext = await activate(t, { withStory: true });
+  await newFile(ext, DRAFT, 'Chapter 2');
+  await newFile(ext, DRAFT, 'Chapter 10');
+  await newFile(ext, READY, 'Finished');
+  const draft = await keyAt(ext.provider, DRAFT);
+  const ready = await keyAt(ext.provider, READY);
+  await ext.provider.getChildren(draft);
+  await ext.provider.getChildren(ready);
+  ext.view.collapse(ready);
+  const mark = sent(ext).length;
+  ext.answers.pick.push('Name, Z to A');
+  await ext.run('carrel.sort', await keyAt(ext.provider, STORY));
+  await settle();
+  const requests = treeRequests(ext, mark).map(({ uri, depth }) => `${uri} ${depth}`).sort();
+  assert.deepEqual(requests, [`${uriOf(story(ext.box))} 2`, `${uriOf(story(ext.box, 'Draft'))} 1`]);
+  assert.deepEqual(await childLabels(ext.provider, draft), ['Chapter 10.md', 'Chapter 2.md']);
+  assert.deepEqual(await childLabels(ext.provider, ready), ['Finished.md'], 'Ready is fetched when opened again');
+  assert.equal(treeRequests(ext, mark).length, 3);
+});
