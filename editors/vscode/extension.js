@@ -7,7 +7,7 @@ const vscode = require('vscode');
 const { CarrelServer } = require('./lib/server');
 const { Binder } = require('./lib/binder');
 const { Flows, confirmationButtons } = require('./lib/flows');
-const { present } = require('./lib/present');
+const { present, CONTEXT, ONBOARDING_LINE } = require('./lib/present');
 const { planFollow, keptDirtyMessage } = require('./lib/follow');
 const { toPath, toUri } = require('./lib/uri');
 const { symbolKindIndex } = require('./lib/symbols');
@@ -72,7 +72,12 @@ async function activate(context) {
       // (see package.json), not a dialog per row.
       if (server.state !== 'ready') return [];
       try {
-        if (key) return await binder.children(key);
+        // VS Code asks for the children of the rows it shows open.
+        if (key) {
+          const keys = await binder.shownChildren(key);
+          binder.setExpanded(key, true);
+          return keys;
+        }
         const roots = await binder.roots();
         vscode.commands.executeCommand('setContext', 'carrel.noProjects', !binder.hasProjects);
         return roots;
@@ -100,6 +105,8 @@ async function activate(context) {
 
   const treeView = vscode.window.createTreeView(VIEW, { treeDataProvider, dragAndDropController, showCollapseAll: true, canSelectMany: true });
   subscriptions.push(treeView);
+  subscriptions.push(treeView.onDidExpandElement(({ element }) => binder.setExpanded(element, true)));
+  subscriptions.push(treeView.onDidCollapseElement(({ element }) => binder.setExpanded(element, false)));
 
   const ui = {
     input: ({ prompt, value, valueSelection, validate }) =>
@@ -133,14 +140,21 @@ async function activate(context) {
     },
   }));
 
-  server.on('didChange', async (changes) => {
+  server.on('didChange', async (changes, updated) => {
+    const applied = binder.applyNotification(changes, updated, (keys) => ui.refresh(keys === null ? undefined : keys))
+      .catch((error) => output.appendLine(`Could not apply ${JSON.stringify(changes)}: ${error && error.message}`));
     try {
       await followEditors(changes);
     } catch (error) {
       output.appendLine(`Could not move editors after ${JSON.stringify(changes)}: ${error && error.message}`);
     }
-    const keys = await binder.applyChanges(changes).catch(() => null);
-    ui.refresh(keys === null ? undefined : keys);
+    await applied;
+  });
+  // The server says what a command did; the extension adds nothing of its own.
+  server.on('showMessage', ({ type, message } = {}) => {
+    if (typeof message !== 'string') return;
+    const show = type === 1 ? vscode.window.showErrorMessage : type === 2 ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+    show(message);
   });
 
   subscriptions.push(vscode.workspace.onDidChangeWorkspaceFolders(({ added, removed }) => {
@@ -170,10 +184,18 @@ async function startServer(server, binder, ui) {
 }
 
 function treeItemFor(binder, key) {
+  if (binder.isOnboarding(key)) {
+    const item = new vscode.TreeItem(ONBOARDING_LINE, COLLAPSIBLE.none);
+    item.id = key;
+    item.contextValue = CONTEXT.onboarding;
+    item.iconPath = new vscode.ThemeIcon('add');
+    item.command = { command: 'carrel.newProject', title: 'New Project', arguments: [binder.parentKey(key)] };
+    return item;
+  }
   const node = binder.node(key);
   // A row can vanish between VS Code asking for it and drawing it.
   if (!node) return new vscode.TreeItem('…', COLLAPSIBLE.none);
-  const look = present(node);
+  const look = present(node, { startsExpanded: binder.startsExpanded(key) });
   const item = new vscode.TreeItem(look.label, COLLAPSIBLE[look.collapsible]);
   item.id = key;
   item.description = look.description;
@@ -187,10 +209,12 @@ function treeItemFor(binder, key) {
   return item;
 }
 
-// Editors follow renames and moves by reopening at the new path. When the
-// old editor had unsaved edits, its text is carried into the new one
-// (which is then unsaved in turn) before the old editor is reverted and
-// closed. See README, "Editors follow", for why not WorkspaceEdit.renameFile.
+// Editors follow renames and moves, into the Trash too, by reopening at the
+// new path: VS Code cannot rename an open editor. When the old editor had
+// unsaved edits, its text is carried into the new one (which is then
+// unsaved in turn) before the old editor is reverted and closed, so a save
+// writes at the new path and never recreates the old one. See README,
+// "Editors follow", for why not WorkspaceEdit.renameFile.
 async function followEditors(changes) {
   const documents = vscode.workspace.textDocuments.filter((doc) => doc.uri.scheme === 'file');
   const plan = planFollow(changes, documents.map((doc) => ({ path: doc.uri.fsPath, dirty: doc.isDirty })));

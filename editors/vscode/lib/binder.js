@@ -1,8 +1,8 @@
 'use strict';
-// The binder as the tree view sees it: rows addressed by string keys, a
-// cache of what has been fetched, and, on carrel/didChange, the smallest
-// set of rows to fetch again. Keys stay stable across refreshes, which is
-// what lets VS Code keep folders expanded.
+// The binder as the tree view sees it: rows known by the server's identity
+// (`id`, else `uri`), a cache of what has been fetched, which rows the
+// writer has expanded, and how a carrel/didChange is applied with the
+// fewest requests (PROTOCOL.md, "Writing a client").
 
 const path = require('path');
 const { toPath, isSameOrUnder } = require('./uri');
@@ -11,25 +11,39 @@ function pathOf(node) {
   try { return node.uri ? toPath(node.uri) : null; } catch (_) { return null; }
 }
 
+// The onboarding line under a library with no project has no node: its
+// key is the library's with this suffix, which no server identity ends in.
+const ONBOARDING_SUFFIX = '#onboarding';
+
+function keyOf(node) {
+  return node.id || node.uri;
+}
+
+function bare(node) {
+  const { children, ...fields } = node;
+  return fields;
+}
+
+// A row the server addresses by `id` is a section or a row under "All":
+// neither is the listing of a folder on disk.
+function isDiskRow(node) {
+  return !node.id;
+}
+
 class Binder {
   constructor(server) {
     this.server = server;
+    this.queue = Promise.resolve();
+    this.received = 0;
+    this.waiters = [];   // { after: the notifications received before, resolve }
     this.reset();
   }
 
   reset() {
     this.entries = new Map();   // key → { node, parentKey, childKeys | null }
+    this.expanded = new Set();
     this.rootKeys = null;
     this.hasProjects = false;
-  }
-
-  // A row's key: its URI, except sections (no URI) and rows under "All",
-  // which show files that also appear in their real folders.
-  keyFor(node, parentKey) {
-    if (node.kind === 'section') return `${parentKey}#${node.name}`;
-    const parent = parentKey && this.entries.get(parentKey);
-    if (parent && parent.node.virtual && parent.node.kind === 'folder') return `${parentKey}>${node.uri}`;
-    return node.uri;
   }
 
   node(key) {
@@ -38,18 +52,60 @@ class Binder {
   }
 
   parentKey(key) {
+    if (this.isOnboarding(key)) return key.slice(0, -ONBOARDING_SUFFIX.length);
     const entry = this.entries.get(key);
     return entry ? entry.parentKey : undefined;
   }
 
+  isOnboarding(key) {
+    return typeof key === 'string' && key.endsWith(ONBOARDING_SUFFIX) && this.entries.has(key.slice(0, -ONBOARDING_SUFFIX.length));
+  }
+
+  // The rows the view lists under a row: a library with no project ends
+  // with the line that says how to make one.
+  async shownChildren(key) {
+    const keys = await this.children(key);
+    const node = this.node(key);
+    if (!node || node.kind !== 'library' || keys.some((child) => (this.node(child) || {}).kind === 'project')) return keys;
+    return [...keys, key + ONBOARDING_SUFFIX];
+  }
+
+  setExpanded(key, expanded) {
+    if (!this.entries.has(key)) return;
+    if (expanded) this.expanded.add(key);
+    else this.expanded.delete(key);
+  }
+
+  // The first view expands the libraries, their projects and each
+  // project's first section; everything else starts collapsed.
+  startsExpanded(key) {
+    const node = this.node(key);
+    if (!node) return false;
+    if (node.kind === 'library' || node.kind === 'project') return true;
+    if (node.kind !== 'section') return false;
+    const parent = this.entries.get(this.parentKey(key));
+    return !!(parent && parent.childKeys && parent.childKeys[0] === key);
+  }
+
   // Roots are hidden while the workspace has no project at all, so the view
-  // shows its welcome ("Create a project") instead.
+  // shows its welcome line instead.
   async roots() {
-    const nodes = await this.server.tree(undefined, 1);
-    this.rootKeys = nodes.map((node) => this.store(node, undefined));
-    this.hasProjects = nodes.some((node) => node.kind === 'project'
-      || (node.children || []).some((child) => child.kind === 'project'));
+    if (!this.rootKeys) {
+      const nodes = await this.server.tree(undefined, 1);
+      this.rootKeys = nodes.map((node) => this.store(node, undefined));
+      // The roots' rows come with them, and stay fresh like an expanded row.
+      for (const key of this.rootKeys) this.expanded.add(key);
+    }
+    this.hasProjects = this.countProjects();
     return this.hasProjects ? this.rootKeys : [];
+  }
+
+  countProjects() {
+    return (this.rootKeys || []).some((key) => {
+      const entry = this.entries.get(key);
+      return entry && (entry.node.kind === 'project'
+        || (entry.childKeys || []).some((child) => (this.node(child) || {}).kind === 'project'));
+    });
   }
 
   libraries() {
@@ -63,9 +119,8 @@ class Binder {
     return (this.entries.get(key) || {}).childKeys || [];
   }
 
-  // Fetches one row and its children again. Projects come with their
-  // sections' children too, because the first section lists the project
-  // root's own folders.
+  // A project comes with its sections' rows (depth 2): the first section
+  // lists the project root's own folders. A section is fetched as its project.
   async fetch(key) {
     const entry = this.entries.get(key);
     if (!entry) return;
@@ -76,98 +131,158 @@ class Binder {
   }
 
   store(node, parentKey) {
-    const key = this.keyFor(node, parentKey);
+    const key = keyOf(node);
     const previous = this.entries.get(key);
-    const { children, ...bare } = node;
-    const entry = { node: bare, parentKey, childKeys: previous ? previous.childKeys : null };
+    const entry = { node: bare(node), parentKey, childKeys: previous ? previous.childKeys : null };
     this.entries.set(key, entry);
-    if (children) {
-      const keys = children.map((child) => this.store(child, key));
+    if (node.children) {
+      const keys = node.children.map((child) => this.store(child, key));
       for (const old of entry.childKeys || []) if (!keys.includes(old)) this.forget(old);
       entry.childKeys = keys;
     }
     return key;
   }
 
+  // Replaces a held row's fields with the server's; keeps its children.
+  replaceRow(node) {
+    const entry = node && this.entries.get(keyOf(node));
+    if (!entry) return false;
+    entry.node = bare(node);
+    return true;
+  }
+
   forget(key) {
     const entry = this.entries.get(key);
     if (!entry) return;
     this.entries.delete(key);
+    this.expanded.delete(key);
     for (const child of entry.childKeys || []) this.forget(child);
   }
 
-  keysAtPath(fsPath) {
+  // Forgets a row's children so that expanding it fetches them again.
+  dropChildren(key) {
+    const entry = this.entries.get(key);
+    if (!entry || !entry.childKeys) return;
+    for (const child of entry.childKeys) this.forget(child);
+    entry.childKeys = null;
+  }
+
+  diskKeysAt(fsPath) {
     const keys = [];
-    for (const [key, entry] of this.entries) if (pathOf(entry.node) === fsPath) keys.push(key);
+    for (const [key, entry] of this.entries) if (isDiskRow(entry.node) && pathOf(entry.node) === fsPath) keys.push(key);
     return keys;
   }
 
-  // The rows whose listing a change can alter: the nearest shown folder
-  // above each old and new location, and the "All" row of the project.
-  keysToRefresh(changes) {
-    const wanted = new Set();
-    const addNearestShown = (fsPath) => {
-      for (let dir = fsPath; ; dir = path.dirname(dir)) {
-        const keys = this.keysAtPath(dir).filter((key) => !key.includes('>'));
-        if (keys.length) { keys.forEach((key) => wanted.add(key)); return; }
-        if (path.dirname(dir) === dir) return;
+  // "All" of each held project that holds fsPath.
+  allKeysOver(fsPath) {
+    const keys = [];
+    for (const [key, entry] of this.entries) {
+      if (entry.node.role !== 'all') continue;
+      const all = pathOf(entry.node);
+      const projectPath = all && path.dirname(path.dirname(all));
+      if (projectPath && isSameOrUnder(fsPath, projectPath)) keys.push(key);
+    }
+    return keys;
+  }
+
+  // Serializes notifications: each one is applied once, in order, and
+  // drawn (draw(keys), keys null for the whole view) before any command
+  // waiting for it goes on.
+  applyNotification(changes, updated, draw = () => {}) {
+    const number = ++this.received;
+    const run = this.queue.then(async () => {
+      try {
+        draw(await this.applyChanges(changes, updated));
+      } finally {
+        this.waiters = this.waiters.filter((waiter) => (waiter.after < number ? (waiter.resolve(), false) : true));
       }
-    };
+    });
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  // Resolves once a notification received from now on is applied, or
+  // after `ms`: a command's own carrel/didChange follows its response, and
+  // one received earlier is not it.
+  nextApplied(ms) {
+    return new Promise((resolve) => {
+      this.waiters.push({ after: this.received, resolve });
+      const timer = setTimeout(resolve, ms);
+      if (timer.unref) timer.unref();
+    });
+  }
+
+  // Returns the keys whose rows changed, or null when the roots themselves
+  // must be drawn again (the first project appeared or the last one went).
+  async applyChanges(changes, updated = []) {
+    if (!this.rootKeys) return [];
+    const redraw = new Set();
+    for (const row of updated) if (this.replaceRow(row)) redraw.add(keyOf(row));
+    const listings = new Set();
+    const mark = (key) => listings.add(key);
     for (const change of changes) {
       let fsPath;
       try { fsPath = toPath(change.uri); } catch (_) { continue; }
-      // A project's (or plain library's) own `changed` is its settings:
-      // the sort order can reorder every listing below it.
-      const isOwner = this.keysAtPath(fsPath).some((key) => ['project', 'library'].includes(this.node(key).kind));
-      if (change.type === 'changed' && isOwner) {
+      const owners = this.diskKeysAt(fsPath).filter((key) => ['project', 'library'].includes(this.node(key).kind));
+      if (change.type === 'changed' && owners.length) {
+        // A setting such as the sort reorders every listing below it.
         for (const [key, entry] of this.entries) {
           const own = pathOf(entry.node);
-          if (entry.childKeys && own && isSameOrUnder(own, fsPath) && !key.includes('>')) wanted.add(key);
+          if (entry.childKeys && own && isSameOrUnder(own, fsPath)) mark(key);
         }
-      } else {
-        addNearestShown(path.dirname(fsPath));
+        continue;
       }
+      const places = [fsPath];
       if (change.oldUri) {
-        try { addNearestShown(path.dirname(toPath(change.oldUri))); } catch (_) { /* not a file URI */ }
+        try { places.push(toPath(change.oldUri)); } catch (_) { /* not a file URI */ }
       }
-      for (const [key, entry] of this.entries) {
-        if (!(entry.node.virtual && entry.node.kind === 'folder' && entry.childKeys)) continue;
-        const project = this.node(entry.parentKey) && this.node(this.parentKey(entry.parentKey));
-        const projectPath = project && pathOf(project);
-        if (projectPath && isSameOrUnder(fsPath, projectPath)) wanted.add(key);
+      for (const place of places) {
+        this.diskKeysAt(path.dirname(place)).forEach(mark);
+        this.allKeysOver(place).forEach(mark);
+      }
+      // What was deleted or moved away is no longer below its old folder.
+      const gone = change.type === 'moved' ? places[1] : change.type === 'deleted' ? fsPath : null;
+      if (gone) {
+        for (const [key, entry] of [...this.entries]) {
+          const own = pathOf(entry.node);
+          if (isDiskRow(entry.node) && own && isSameOrUnder(own, gone) && this.entries.has(key)) this.forget(key);
+        }
       }
     }
-    return [...wanted];
-  }
-
-  // Returns the keys to announce to the view, or null when the whole tree
-  // must be rebuilt (no roots yet, or the first project just appeared).
-  async applyChanges(changes) {
-    if (!this.rootKeys || !this.hasProjects) {
-      this.reset();
-      return null;
+    const refetch = [];
+    for (const key of listings) {
+      if (!this.entries.has(key)) continue;
+      // A root's rows tell whether there is a project at all: keep them fresh.
+      if (this.expanded.has(key) || this.rootKeys.includes(key)) refetch.push(key);
+      else if (this.entries.get(key).childKeys) {
+        this.dropChildren(key);
+        redraw.add(key);
+      }
     }
-    const keys = this.keysToRefresh(changes);
-    if (!keys.length) return [];
-    const refreshed = [];
     // Parents first: a failed fetch of a vanished row is fine once its
     // parent no longer lists it.
-    keys.sort((a, b) => depthOf(this, a) - depthOf(this, b));
-    for (const key of keys) {
+    refetch.sort((a, b) => this.depthOf(a) - this.depthOf(b));
+    for (const key of refetch) {
       if (!this.entries.has(key)) continue;
       try {
         await this.fetch(key);
-        refreshed.push(key);
+        redraw.add(key);
       } catch (_) {
         const parent = this.parentKey(key);
         this.forget(key);
-        if (parent === undefined) {
-          this.reset();
-          return null;
-        }
+        if (parent !== undefined) redraw.add(parent);
       }
     }
-    return refreshed;
+    const hadProjects = this.hasProjects;
+    this.hasProjects = this.countProjects();
+    if (hadProjects !== this.hasProjects) return null;
+    return [...redraw].filter((key) => this.entries.has(key));
+  }
+
+  depthOf(key) {
+    let depth = 0;
+    for (let current = this.parentKey(key); current !== undefined; current = this.parentKey(current)) depth++;
+    return depth;
   }
 
   // Loads rows down to the one showing fsPath; returns its key or null.
@@ -178,7 +293,7 @@ class Binder {
       let next = null;
       for (const key of level) {
         const node = this.node(key);
-        if (node.kind === 'section' || (node.virtual && node.kind === 'folder')) continue;
+        if (!node || !isDiskRow(node) || (node.virtual && node.kind === 'folder')) continue;
         const own = pathOf(node);
         if (own === fsPath) return key;
         if (own && isSameOrUnder(fsPath, own)) { next = key; break; }
@@ -206,10 +321,4 @@ class Binder {
   }
 }
 
-function depthOf(binder, key) {
-  let depth = 0;
-  for (let current = binder.parentKey(key); current !== undefined; current = binder.parentKey(current)) depth++;
-  return depth;
-}
-
-module.exports = { Binder, pathOf };
+module.exports = { Binder, pathOf, keyOf };

@@ -8,21 +8,18 @@
 //     refresh(keys | undefined), reveal(key, {expand}), collapseAll(), showLog()
 //     selection() → [key], activeFilePath() → path | undefined
 // settings: { confirmDelete() → boolean }; restart(): starts a stopped server
+//
+// The rows change only through the server's carrel/didChange, which
+// extension.js applies; a command waits for it before revealing its row.
 
 const path = require('path');
-const { problemWith, clashMessage } = require('./names');
-const { toPath, isSameOrUnder } = require('./uri');
-const { pathOf } = require('./binder');
-const { PROJECT_TYPE_TITLES } = require('./present');
+const { toPath } = require('./uri');
 
 const SEPARATOR = ' › ';
 const NEW_FOLDER_ENTRY = 'New folder…';
-const PROJECT_TYPES = Object.entries(PROJECT_TYPE_TITLES).map(([type, label]) => ({ label, type }));
-const SORT_CHOICES = [];
-for (const [by, label] of [['name', 'Name'], ['modified', 'Modified'], ['created', 'Created']]) {
-  SORT_CHOICES.push({ label, description: 'ascending', by, descending: false });
-  SORT_CHOICES.push({ label, description: 'descending', by, descending: true });
-}
+// How long a command waits for its own carrel/didChange, which the server
+// sends right after the response, before revealing what it made.
+const CHANGE_PATIENCE_MS = 2000;
 
 class Flows {
   constructor({ server, binder, ui, settings, restart }) {
@@ -45,6 +42,7 @@ class Flows {
       'carrel.restore': (arg) => this.restore(arg),
       'carrel.emptyTrash': (arg) => this.emptyTrash(arg),
       'carrel.sort': (arg) => this.sort(arg),
+      'carrel.askBeforeDeleting': (arg) => this.askBeforeDeleting(arg),
       'carrel.refresh': () => this.refresh(),
       'carrel.collapseAll': () => this.ui.collapseAll(),
       'carrel.reveal': () => this.reveal(),
@@ -90,64 +88,18 @@ class Flows {
     return key;
   }
 
-  siblingNames(parentKey, exceptKey) {
-    const parent = this.binder.entries.get(parentKey);
-    if (!parent || !parent.childKeys) return [];
-    let keys = parent.childKeys;
-    if (parent.node.kind === 'project') {
-      keys = keys.flatMap((section) => (this.binder.entries.get(section) || {}).childKeys || []);
-    }
-    return keys.filter((key) => key !== exceptKey).map((key) => this.binder.node(key).name);
-  }
-
-  // `addsExtension`: new files get ".md" when the name has none (the
-  // server's default extension), so "Opening" clashes with "Opening.md".
-  nameValidator(parentKey, exceptKey, { addsExtension = false } = {}) {
-    const parent = this.binder.node(parentKey);
-    const listsItsFolder = parent && !(parent.virtual && parent.kind === 'folder');
-    return (value) => {
-      const problem = problemWith(value);
-      if (problem || !listsItsFolder) return problem;
-      const name = addsExtension && !/.\.[^.]+$/.test(value.trim()) ? `${value.trim()}.md` : value;
-      return clashMessage(name, this.siblingNames(parentKey, exceptKey), parent.title);
-    };
-  }
-
-  // Updates the rows a change touches now, without waiting for the
-  // server's carrel/didChange (which refreshes them again, harmlessly).
-  async settle(changes) {
-    const keys = await this.binder.applyChanges(changes);
-    this.ui.refresh(keys === null ? undefined : keys);
+  // Sends a command, then waits for the carrel/didChange that follows it.
+  async execute(command, args) {
+    const applied = this.binder.nextApplied(CHANGE_PATIENCE_MS);
+    const result = await this.server.execute(command, args);
+    await applied;
+    return result;
   }
 
   async revealUri(uri, options) {
     const key = await this.binder.keyForPath(toPath(uri));
     if (key) await this.ui.reveal(key, options || {});
     return key;
-  }
-
-  async pickFolder(placeholder, exclude) {
-    const choices = await this.folderChoices(exclude);
-    return this.ui.pick(choices, { placeholder });
-  }
-
-  // Every folder a thing can go into, as breadcrumb paths.
-  async folderChoices(exclude = () => false) {
-    if (!this.binder.rootKeys) await this.binder.roots();
-    const choices = [];
-    const walk = (node, trail) => {
-      const here = node.kind === 'section' ? trail : [...trail, node.title];
-      const canHold = node.uri && !node.virtual && !node.inTrash && !node.link && !node.unreadable
-        && node.role !== 'trash' && node.kind !== 'file';
-      if (canHold && !exclude(node)) choices.push({ label: here.join(SEPARATOR), uri: node.uri, node });
-      if (node.inTrash || node.role === 'trash' || node.virtual && node.kind === 'folder') return;
-      for (const child of node.children || []) if (child.kind !== 'file') walk(child, here);
-    };
-    for (const key of this.binder.rootKeys) {
-      const [tree] = await this.server.tree(this.binder.node(key).uri);
-      walk(tree, []);
-    }
-    return choices;
   }
 
   async newProject(arg) {
@@ -171,49 +123,41 @@ class Flows {
         libraryKey = choice.key;
       }
     }
-    if (!this.binder.entries.get(libraryKey).childKeys) await this.binder.children(libraryKey);
-    const name = await this.ui.input({ prompt: 'Project name: ', validate: this.nameValidator(libraryKey) });
+    const name = await this.ui.input({ prompt: 'Project name: ' });
     if (name === undefined) return undefined;
-    const type = await this.ui.pick(PROJECT_TYPES, { placeholder: 'Project type: ' });
+    const types = (this.server.catalog.projectTypes || []).map((type) => ({ label: type.title, type: type.id }));
+    const type = await this.ui.pick(types, { placeholder: 'Project type: ' });
     if (!type) return undefined;
     const parentUri = this.binder.node(libraryKey).uri;
-    const project = await this.server.execute('carrel.newProject', { parentUri, name: name.trim(), type: type.type });
-    await this.settle([{ type: 'created', uri: project.uri }]);
+    const project = await this.execute('carrel.newProject', { parentUri, name: name.trim(), type: type.type });
     await this.revealUri(project.uri, { expand: true });
     return project;
   }
 
-  async askContainer(arg, placeholder) {
-    const key = this.containerOf(this.target(arg));
-    if (key) return key;
-    const choice = await this.pickFolder(placeholder);
-    if (!choice) return undefined;
-    return this.binder.keyForPath(toPath(choice.uri));
-  }
-
   async newFolder(arg) {
-    const parentKey = await this.askContainer(arg, 'Create the folder in: ');
+    const parentKey = this.containerOf(this.requireTarget(arg, 'a folder'));
     if (!parentKey) return undefined;
-    const name = await this.ui.input({ prompt: 'New folder name: ', validate: this.nameValidator(parentKey) });
+    const name = await this.ui.input({ prompt: 'New folder name: ' });
     if (name === undefined) return undefined;
-    const folder = await this.server.execute('carrel.newFolder', { parentUri: this.binder.node(parentKey).uri, name: name.trim() });
-    await this.settle([{ type: 'created', uri: folder.uri }]);
+    const folder = await this.execute('carrel.newFolder', { parentUri: this.binder.node(parentKey).uri, name: name.trim() });
     await this.revealUri(folder.uri);
     return folder;
   }
 
+  // The server adds the project's extension when the name has none.
   async newFile(arg) {
-    const parentKey = await this.askContainer(arg, 'Create the file in: ');
+    const parentKey = this.containerOf(this.requireTarget(arg, 'a folder'));
     if (!parentKey) return undefined;
-    const name = await this.ui.input({ prompt: 'New file name: ', validate: this.nameValidator(parentKey, undefined, { addsExtension: true }) });
+    const name = await this.ui.input({ prompt: 'New file name: ' });
     if (name === undefined) return undefined;
-    const file = await this.server.execute('carrel.newFile', { parentUri: this.binder.node(parentKey).uri, name: name.trim() });
-    await this.settle([{ type: 'created', uri: file.uri }]);
+    const file = await this.execute('carrel.newFile', { parentUri: this.binder.node(parentKey).uri, name: name.trim() });
     await this.ui.open(file.uri);
     await this.revealUri(file.uri);
     return file;
   }
 
+  // Offers the current name; the server keeps a file's extension when the
+  // writer types none.
   async rename(arg) {
     const key = this.requireTarget(arg, 'the file or folder to rename');
     if (!key) return undefined;
@@ -223,39 +167,39 @@ class Flows {
       prompt: 'Rename to: ',
       value: node.name,
       valueSelection: [0, node.name.length - extension.length],
-      validate: this.nameValidator(this.binder.parentKey(key), key),
     });
     if (newName === undefined || newName.trim() === node.name) return undefined;
-    const renamed = await this.server.execute('carrel.rename', { uri: node.uri, newName: newName.trim() });
-    await this.settle([{ type: 'moved', oldUri: node.uri, uri: renamed.uri }]);
+    const renamed = await this.execute('carrel.rename', { uri: node.uri, newName: newName.trim() });
+    await this.revealUri(renamed.uri);
     return renamed;
   }
 
+  // The server lists where the item may go (carrel/destinations), so the
+  // picker never offers a place it would refuse.
   async moveTo(arg) {
     const key = this.requireTarget(arg, 'the file or folder to move');
     if (!key) return undefined;
     const node = this.binder.node(key);
-    const own = pathOf(node);
-    const notItselfOrInside = (folder) => isSameOrUnder(pathOf(folder), own);
-    const choices = await this.folderChoices((folder) => notItselfOrInside(folder) || pathOf(folder) === path.dirname(own));
-    const choice = await this.ui.pick([{ label: NEW_FOLDER_ENTRY, newFolder: true }, ...choices],
+    const destinations = (await this.server.destinations(node.uri))
+      .map((destination) => ({ label: destination.label.join(SEPARATOR), uri: destination.uri }));
+    const choice = await this.ui.pick([...destinations, { label: NEW_FOLDER_ENTRY, newFolder: true }],
       { placeholder: `Move “${node.name}” to: ` });
     if (!choice) return undefined;
     let destinationUri = choice.uri;
     if (choice.newFolder) {
-      const name = await this.ui.input({ prompt: 'New folder name: ', validate: problemWith });
+      const name = await this.ui.input({ prompt: 'New folder name: ' });
       if (name === undefined) return undefined;
-      const parent = await this.pickFolder(`Create “${name.trim()}” in: `, notItselfOrInside);
+      const parent = await this.ui.pick(destinations, { placeholder: `Create “${name.trim()}” in: ` });
       if (!parent) return undefined;
-      const folder = await this.server.execute('carrel.newFolder', { parentUri: parent.uri, name: name.trim() });
+      const folder = await this.execute('carrel.newFolder', { parentUri: parent.uri, name: name.trim() });
       destinationUri = folder.uri;
     }
     return this.moveInto(node, destinationUri);
   }
 
   async moveInto(node, destinationUri) {
-    const moved = await this.server.execute('carrel.moveTo', { uri: node.uri, destinationUri });
-    await this.settle([{ type: 'moved', oldUri: node.uri, uri: moved.uri, inTrash: moved.inTrash }]);
+    const moved = await this.execute('carrel.moveTo', { uri: node.uri, destinationUri });
+    await this.revealUri(moved.uri);
     return moved;
   }
 
@@ -288,9 +232,8 @@ class Flows {
     // Deleting for good always asks; the setting only skips the question
     // for moving to the Trash.
     if (!node.inTrash && !this.settings.confirmDelete()) args.confirmed = true;
-    const result = await this.server.execute('carrel.delete', args);
-    if (result && result.uri) await this.settle([{ type: 'moved', oldUri: node.uri, uri: result.uri, inTrash: true }]);
-    else await this.settle([{ type: 'deleted', uri: node.uri }]);
+    const result = await this.execute('carrel.delete', args);
+    if (result && result.uri) await this.revealUri(result.uri);
     return result;
   }
 
@@ -298,8 +241,7 @@ class Flows {
     const key = this.requireTarget(arg, 'the item in the Trash to restore');
     if (!key) return undefined;
     const node = this.binder.node(key);
-    const restored = await this.server.execute('carrel.restore', { uri: node.uri });
-    await this.settle([{ type: 'moved', oldUri: node.uri, uri: restored.uri }]);
+    const restored = await this.execute('carrel.restore', { uri: node.uri });
     await this.revealUri(restored.uri);
     return restored;
   }
@@ -309,29 +251,46 @@ class Flows {
     const projectKey = key && this.binder.ownerOf(key);
     const project = projectKey && this.binder.node(projectKey);
     if (!project || project.kind !== 'project') return undefined;
-    const result = await this.server.execute('carrel.emptyTrash', { projectUri: project.uri });
-    await this.settle([{ type: 'changed', uri: project.uri }]);
+    const result = await this.execute('carrel.emptyTrash', { projectUri: project.uri });
+    if (this.binder.node(key)) await this.ui.reveal(key, {});
     return result;
   }
 
+  // The project (or plain library) a command on settings is about.
+  async askOwner(arg, placeholder) {
+    const ownerKey = this.binder.ownerOf(this.target(arg));
+    if (ownerKey) return ownerKey;
+    if (!this.binder.rootKeys) await this.binder.roots();
+    const owners = this.binder.rootKeys.flatMap((root) => [root, ...((this.binder.entries.get(root) || {}).childKeys || [])])
+      .filter((key) => ['project', 'library'].includes(this.binder.node(key).kind));
+    if (owners.length === 1) return owners[0];
+    const choice = await this.ui.pick(owners.map((key) => ({ label: this.binder.node(key).title, key })), { placeholder });
+    return choice && choice.key;
+  }
+
   async sort(arg) {
-    let ownerKey = this.binder.ownerOf(this.target(arg));
-    if (!ownerKey) {
-      if (!this.binder.rootKeys) await this.binder.roots();
-      const owners = this.binder.rootKeys.flatMap((root) => [root, ...((this.binder.entries.get(root) || {}).childKeys || [])])
-        .filter((key) => ['project', 'library'].includes(this.binder.node(key).kind));
-      if (owners.length === 1) ownerKey = owners[0];
-      else {
-        const choice = await this.ui.pick(owners.map((key) => ({ label: this.binder.node(key).title, key })), { placeholder: 'Sort which project: ' });
-        if (!choice) return undefined;
-        ownerKey = choice.key;
-      }
-    }
-    const choice = await this.ui.pick(SORT_CHOICES, { placeholder: 'Sort by: ' });
+    const ownerKey = await this.askOwner(arg, 'Sort which project: ');
+    if (!ownerKey) return undefined;
+    const sorts = (this.server.catalog.sorts || []).map((sort) => ({ label: sort.title, by: sort.by, descending: sort.descending }));
+    const choice = await this.ui.pick(sorts, { placeholder: 'Sort by: ' });
     if (!choice) return undefined;
     const owner = this.binder.node(ownerKey);
-    const result = await this.server.execute('carrel.setSort', { uri: owner.uri, by: choice.by, descending: choice.descending });
-    await this.settle([{ type: 'changed', uri: owner.uri }]);
+    const result = await this.execute('carrel.setSort', { uri: owner.uri, by: choice.by, descending: choice.descending });
+    if (this.binder.node(ownerKey)) await this.ui.reveal(ownerKey, {});
+    return result;
+  }
+
+  // Undoes "Delete and Don't Ask Again" for the project (or library) of a
+  // row: the menu offers it on rows that say `confirmDelete: false`.
+  async askBeforeDeleting(arg) {
+    const ownerKey = await this.askOwner(arg, 'Ask before deleting in: ');
+    if (!ownerKey) return undefined;
+    const owner = this.binder.node(ownerKey);
+    const result = await this.execute('carrel.setConfirmDelete', { uri: owner.uri, confirm: true });
+    // A library's setting lives outside the workspace, so no carrel/didChange
+    // may follow: the answer is the row's new state.
+    if (this.binder.replaceRow(result)) this.ui.refresh([ownerKey]);
+    await this.ui.reveal(ownerKey, {});
     return result;
   }
 
@@ -361,4 +320,4 @@ function confirmationButtons(actions) {
   return (actions || []).map((action) => ({ title: action.title, isCloseAffordance: CANCEL_TITLES.has(action.title), action }));
 }
 
-module.exports = { Flows, confirmationButtons, SORT_CHOICES, PROJECT_TYPES, NEW_FOLDER_ENTRY, SEPARATOR };
+module.exports = { Flows, confirmationButtons, NEW_FOLDER_ENTRY, SEPARATOR };

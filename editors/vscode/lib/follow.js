@@ -10,9 +10,10 @@ function safePath(uri) {
 }
 
 // openDocs: [{ path, dirty }]. Returns
-//   moves:     [{ from, to, dirty }]  editors to put on their new path
-//   closes:    [path]                 unmodified editors of trashed or deleted files
-//   keptDirty: [path]                 modified editors of trashed or deleted files, left open
+//   moves:     [{ from, to, dirty }]  editors to put on their new path, the Trash
+//                                     included, so a save never brings the old path back
+//   closes:    [path]                 unmodified editors of deleted files
+//   keptDirty: [path]                 modified editors of deleted files, left open
 function planFollow(changes, openDocs) {
   const current = new Map(openDocs.map((doc) => [doc.path, doc.path]));
   const gone = new Set();
@@ -24,9 +25,7 @@ function planFollow(changes, openDocs) {
       if (!source) continue;
       for (const [original, now] of current) {
         const mapped = mapMoved(now, source, target);
-        if (mapped === null) continue;
-        if (change.inTrash) gone.add(original);
-        else current.set(original, mapped);
+        if (mapped !== null) current.set(original, mapped);
       }
     } else if (change.type === 'deleted') {
       for (const [original, now] of current) if (isSameOrUnder(now, target)) gone.add(original);
@@ -43,8 +42,8 @@ function planFollow(changes, openDocs) {
 function keptDirtyMessage(paths) {
   const names = paths.map((p) => `“${path.basename(p)}”`).join(', ');
   return paths.length === 1
-    ? `${names} was moved to the Trash or deleted, but its editor has unsaved changes, so it stays open. Save it elsewhere to keep them.`
-    : `${names} were moved to the Trash or deleted, but their editors have unsaved changes, so they stay open. Save them elsewhere to keep them.`;
+    ? `${names} no longer exists on disk. Its editor has unsaved changes, so it stays open: save it to keep them.`
+    : `${names} no longer exist on disk. Their editors have unsaved changes, so they stay open: save them to keep them.`;
 }
 
 module.exports = { planFollow, keptDirtyMessage };

@@ -1,6 +1,7 @@
 'use strict';
 // How a server Node looks as a row of the tree, as plain data. extension.js
-// turns it into a vscode.TreeItem; the tests read it directly.
+// turns it into a vscode.TreeItem; the tests read it directly. A row shows
+// its icon, its title and the server's `summary`, nothing of our own.
 
 const { codiconFor } = require('./icons');
 const { toPath } = require('./uri');
@@ -9,7 +10,9 @@ const { toPath } = require('./uri');
 // only name these (a test holds them to it).
 const CONTEXT = Object.freeze({
   library: 'library',
+  libraryNotAsking: 'library.deletesWithoutAsking',
   project: 'project',
+  projectNotAsking: 'project.deletesWithoutAsking',
   section: 'section',
   permanentFolder: 'folder.permanent',
   virtualFolder: 'folder.virtual',
@@ -17,13 +20,17 @@ const CONTEXT = Object.freeze({
   file: 'file',
   trash: 'trash',
   trashItem: 'trashItem',
+  onboarding: 'onboarding',
 });
 
-const PROJECT_TYPE_TITLES = { blank: 'Blank', poetry: 'Poetry', shortStory: 'Short Story', novel: 'Novel', script: 'Script' };
+// The spec's onboarding line, with VS Code's key for it: New Project.
+const ONBOARDING_LINE = 'No project yet: press New Project to make one';
 
 function contextValueOf(node) {
-  if (node.kind === 'library') return CONTEXT.library;
-  if (node.kind === 'project') return CONTEXT.project;
+  // `confirmDelete: false` is the only form the server sends: asking is on otherwise.
+  const notAsking = node.confirmDelete === false;
+  if (node.kind === 'library') return notAsking ? CONTEXT.libraryNotAsking : CONTEXT.library;
+  if (node.kind === 'project') return notAsking ? CONTEXT.projectNotAsking : CONTEXT.project;
   if (node.kind === 'section') return CONTEXT.section;
   if (node.inTrash) return CONTEXT.trashItem;
   if (node.kind === 'folder' && node.role === 'trash') return CONTEXT.trash;
@@ -33,45 +40,9 @@ function contextValueOf(node) {
   return CONTEXT.file;
 }
 
-// folders ▸ files, leaving out a zero side but always keeping the arrow,
-// so "▸ 4" is four files and "2 ▸" two folders at a glance.
-function countsOf(node) {
-  if (node.kind === 'file') return '';
-  const folders = node.folderCount || 0;
-  const files = node.fileCount || 0;
-  if (!folders && !files) return '';
-  return [folders ? String(folders) : '', '▸', files ? String(files) : ''].join(' ').trim();
-}
-
-function plural(n, one, many) { return `${n} ${n === 1 ? one : many}`; }
-
-function countsInWords(node) {
-  const folders = node.folderCount || 0;
-  const files = node.fileCount || 0;
-  if (!folders && !files) return 'empty';
-  const parts = [];
-  if (folders) parts.push(plural(folders, 'folder', 'folders'));
-  if (files) parts.push(plural(files, 'file', 'files'));
-  return parts.join(' and ');
-}
-
-function kindInWords(node) {
-  switch (contextValueOf(node)) {
-    case CONTEXT.library: return 'Library';
-    case CONTEXT.project: return `${PROJECT_TYPE_TITLES[node.projectType] || ''} project`.trim();
-    case CONTEXT.section: return 'Section';
-    case CONTEXT.permanentFolder: return 'Permanent folder';
-    case CONTEXT.virtualFolder: return 'Virtual folder';
-    case CONTEXT.trash: return 'Trash';
-    case CONTEXT.trashItem: return node.kind === 'folder' ? 'Folder in Trash' : 'File in Trash';
-    case CONTEXT.userFolder: return 'Folder';
-    default: return 'File';
-  }
-}
-
 function accessibilityLabel(node) {
-  const words = [`${kindInWords(node)} ${node.title}`];
-  if (node.kind !== 'file') words.push(countsInWords(node));
+  const words = [node.title];
+  if (node.summary) words.push(node.summary);
   if (node.link) words.push('a link, not followed');
   if (node.unreadable) words.push('cannot be read');
   return words.join(', ');
@@ -98,24 +69,24 @@ function safePath(uri) {
 
 // collapsible: 'none' | 'collapsed' | 'expanded' (the initial state only;
 // VS Code remembers what the writer opened, by id).
-function collapsibleOf(node) {
+function collapsibleOf(node, startsExpanded) {
   if (!node.hasChildren || node.link || node.unreadable) return 'none';
-  if (node.kind === 'library' || node.kind === 'project' || node.kind === 'section') return 'expanded';
-  return 'collapsed';
+  return startsExpanded ? 'expanded' : 'collapsed';
 }
 
-function present(node) {
+// startsExpanded: whether the first view shows the row open (the binder decides).
+function present(node, { startsExpanded = false } = {}) {
   const isFile = node.kind === 'file';
   return {
     label: node.title,
-    description: countsOf(node),
+    description: node.summary || '',
     tooltip: tooltipOf(node),
     contextValue: contextValueOf(node),
     icon: codiconFor(node),
-    collapsible: collapsibleOf(node),
+    collapsible: collapsibleOf(node, startsExpanded),
     accessibilityLabel: accessibilityLabel(node),
     opensUri: isFile && !node.link && node.uri ? node.uri : null,
   };
 }
 
-module.exports = { present, contextValueOf, countsOf, accessibilityLabel, CONTEXT, PROJECT_TYPE_TITLES };
+module.exports = { present, contextValueOf, accessibilityLabel, CONTEXT, ONBOARDING_LINE };

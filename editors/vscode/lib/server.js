@@ -53,7 +53,7 @@ class CarrelServer extends EventEmitter {
     });
     const connection = new Connection(child.stdout, child.stdin, trace);
     this.connection = connection;
-    connection.onNotification('carrel/didChange', (params) => this.emit('didChange', (params && params.changes) || []));
+    connection.onNotification('carrel/didChange', (params) => this.emit('didChange', (params && params.changes) || [], (params && params.updated) || []));
     connection.onRequest('window/showMessageRequest', (params) => this.confirm(params));
     connection.onNotification('window/showMessage', (params) => this.emit('showMessage', params));
     connection.onNotification('window/logMessage', (params) => trace('log', params && params.message));
@@ -88,6 +88,17 @@ class CarrelServer extends EventEmitter {
 
   execute(command, args) {
     return this.request('workspace/executeCommand', { command, arguments: [args || {}] });
+  }
+
+  destinations(uri) {
+    return this.request('carrel/destinations', { uri });
+  }
+
+  // What the server declares for clients to offer, in its locale: project
+  // types, sort choices and name limits (PROTOCOL.md, "Lifecycle").
+  get catalog() {
+    const experimental = this.capabilities && this.capabilities.experimental;
+    return (experimental && experimental.carrel) || { projectTypes: [], sorts: [] };
   }
 
   symbols(query) {

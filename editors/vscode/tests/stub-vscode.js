@@ -150,8 +150,15 @@ function createStub({ workspaceFolders = [], settings = {}, language = 'en' } = 
         return track(item);
       },
       createTreeView: (id, options) => {
+        const expand = new EventEmitter();
+        const collapse = new EventEmitter();
         const view = {
           id, options, selection: [],
+          onDidExpandElement: (listener) => track(expand.event(listener)),
+          onDidCollapseElement: (listener) => track(collapse.event(listener)),
+          // What the writer does with the mouse, for the tests.
+          expand: (element) => expand.fire({ element }),
+          collapse: (element) => collapse.fire({ element }),
           reveal: async (element, revealOptions) => { record.revealed.push({ element, options: revealOptions }); },
           dispose: () => { record.disposed++; },
         };

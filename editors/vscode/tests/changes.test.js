@@ -1,0 +1,122 @@
+'use strict';
+// How carrel/didChange reaches the rows, read from the JSON-RPC traffic.
+
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('fs');
+const path = require('path');
+const { waitFor } = require('./helpers');
+const { allRows, keyAt, childLabels } = require('./tree');
+const { activate, story, newFile, sent, treeRequests, settle, STORY, STORY_SECTION, DRAFT, READY, TRASH } = require('./activate');
+
+const uriOf = (fsPath) => require('url').pathToFileURL(fsPath).href;
+
+// Another program's new file, arriving in one step (one carrel/didChange).
+function dropIn(ext, fsPath) {
+  const staging = path.join(ext.box.root, `staging-${path.basename(fsPath)}`);
+  fs.writeFileSync(staging, 'words');
+  fs.renameSync(staging, fsPath);
+}
+
+test('an outside change fetches only the expanded folders it names, once each, at depth 1', async (t) => {
+  const ext = await activate(t, { withStory: true });
+  await newFile(ext, DRAFT, 'Opening');
+  await newFile(ext, READY, 'Finished');
+  await allRows(ext.provider);
+  const draft = await keyAt(ext.provider, DRAFT);
+  const fired = [];
+  ext.provider.onDidChangeTreeData((key) => fired.push(key));
+  const mark = sent(ext).length;
+  dropIn(ext, story(ext.box, 'Draft', 'Notes.md'));
+  await waitFor('Notes.md to appear in Draft', async () => (await childLabels(ext.provider, draft)).includes('Notes.md'), { log: ext.record.output });
+  await settle();
+  const requests = treeRequests(ext, mark).map(({ uri, depth }) => `${uri} ${depth}`).sort();
+  assert.deepEqual(requests, [`${uriOf(story(ext.box))}/.carrel/all 1`, `${uriOf(story(ext.box, 'Draft'))} 1`],
+    'Draft and the project’s All, each once; the rows above learn their counts from `updated`');
+  assert.ok(!fired.includes(undefined), 'not the whole tree');
+  // Rows above the change were redrawn with the server's new summaries.
+  assert.equal((await ext.provider.getTreeItem(await keyAt(ext.provider, STORY))).description, '3 files');
+  assert.equal((await ext.provider.getTreeItem(await keyAt(ext.provider, STORY_SECTION))).description, '3 files');
+  assert.equal((await ext.provider.getTreeItem(await keyAt(ext.provider, ['Writing']))).description, '3 files');
+  assert.equal((await ext.provider.getTreeItem(draft)).description, '2 files');
+});
+
+test('a change inside a collapsed folder fetches nothing; expanding it fetches its rows', async (t) => {
+  const ext = await activate(t, { withStory: true });
+  ext.answers.input.push('Part');
+  await ext.run('carrel.newFolder', await keyAt(ext.provider, DRAFT));
+  await newFile(ext, [...DRAFT, 'Part'], 'One');
+  const part = await keyAt(ext.provider, [...DRAFT, 'Part']);
+  await ext.provider.getChildren(part);
+  ext.view.collapse(part);
+  const mark = sent(ext).length;
+  dropIn(ext, story(ext.box, 'Draft', 'Part', 'Two.md'));
+  await waitFor('Part to count two files', async () => (await ext.provider.getTreeItem(part)).description === '2 files',
+    { log: ext.record.output });
+  await settle();
+  assert.deepEqual(treeRequests(ext, mark), [], 'a collapsed folder learns its count from `updated` alone');
+  assert.deepEqual(await childLabels(ext.provider, part), ['One.md', 'Two.md']);
+  assert.deepEqual(treeRequests(ext, mark), [{ uri: uriOf(story(ext.box, 'Draft', 'Part')), depth: 1 }]);
+});
+
+test('a command’s own change is fetched once, from the server’s notification', async (t) => {
+  const ext = await activate(t, { withStory: true });
+  await newFile(ext, DRAFT, 'Opening');
+  const draft = await keyAt(ext.provider, DRAFT);
+  await ext.provider.getChildren(draft);
+  const mark = sent(ext).length;
+  ext.answers.input.push('Dawn.md');
+  await ext.run('carrel.rename', await keyAt(ext.provider, [...DRAFT, 'Opening.md']));
+  await settle();
+  assert.deepEqual(await childLabels(ext.provider, draft), ['Dawn.md']);
+  const draftFetches = treeRequests(ext, mark).filter((params) => params.uri === uriOf(story(ext.box, 'Draft')));
+  assert.equal(draftFetches.length, 1, JSON.stringify(treeRequests(ext, mark)));
+});
+
+test('no request asks for the whole tree or more than two levels, whatever the writer does', async (t) => {
+  const ext = await activate(t, { withStory: true, settings: { 'carrel.confirmDelete': false } });
+  await allRows(ext.provider);
+  await newFile(ext, DRAFT, 'Opening');
+  ext.answers.input.push('Part');
+  await ext.run('carrel.newFolder', await keyAt(ext.provider, DRAFT));
+  ext.answers.pick.push('Writing › My Story › Ready');
+  await ext.run('carrel.moveTo', await keyAt(ext.provider, [...DRAFT, 'Opening.md']));
+  await ext.run('carrel.delete', await keyAt(ext.provider, [...READY, 'Opening.md']));
+  await ext.run('carrel.restore', await keyAt(ext.provider, [...TRASH, 'Opening.md']));
+  ext.answers.pick.push(({ items }) => items[1]);
+  await ext.run('carrel.sort', await keyAt(ext.provider, STORY));
+  dropIn(ext, story(ext.box, 'Draft', 'Part', 'Outside.md'));
+  await waitFor('the outside file', async () => (await childLabels(ext.provider, await keyAt(ext.provider, [...DRAFT, 'Part']))).length === 1);
+  await ext.run('carrel.refresh');
+  await allRows(ext.provider);
+  await settle();
+  const requests = treeRequests(ext);
+  assert.ok(requests.length > 5, JSON.stringify(requests));
+  for (const params of requests) {
+    assert.ok(Number.isInteger(params.depth) && params.depth >= 1 && params.depth <= 2, JSON.stringify(params));
+    if (params.uri === undefined) assert.equal(params.depth, 1, 'the roots come one level deep');
+    if (params.depth === 2) assert.equal(params.uri, uriOf(story(ext.box)), 'only a project comes two levels deep');
+  }
+  assert.deepEqual(ext.record.errors, []);
+});
+
+test('a project’s new sort refetches its expanded folders only', async (t) => {
+  const ext = await activate(t, { withStory: true });
+  await newFile(ext, DRAFT, 'Chapter 2');
+  await newFile(ext, DRAFT, 'Chapter 10');
+  await newFile(ext, READY, 'Finished');
+  const draft = await keyAt(ext.provider, DRAFT);
+  const ready = await keyAt(ext.provider, READY);
+  await ext.provider.getChildren(draft);
+  await ext.provider.getChildren(ready);
+  ext.view.collapse(ready);
+  const mark = sent(ext).length;
+  ext.answers.pick.push('Name, Z to A');
+  await ext.run('carrel.sort', await keyAt(ext.provider, STORY));
+  await settle();
+  const requests = treeRequests(ext, mark).map(({ uri, depth }) => `${uri} ${depth}`).sort();
+  assert.deepEqual(requests, [`${uriOf(story(ext.box))} 2`, `${uriOf(story(ext.box, 'Draft'))} 1`]);
+  assert.deepEqual(await childLabels(ext.provider, draft), ['Chapter 10.md', 'Chapter 2.md']);
+  assert.deepEqual(await childLabels(ext.provider, ready), ['Finished.md'], 'Ready is fetched when opened again');
+  assert.equal(treeRequests(ext, mark).length, 3);
+});

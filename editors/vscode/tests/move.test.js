@@ -1,0 +1,65 @@
+'use strict';
+// Move To and drag and drop.
+
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('fs');
+const { keyAt, childLabels } = require('./tree');
+const { activate, story, newFile, sent, STORY_SECTION, DRAFT, READY, TRASH } = require('./activate');
+
+test('Move To offers the server’s destinations joined by “ › ”, then “New folder…”, and moves', async (t) => {
+  const ext = await activate(t, { withStory: true });
+  await newFile(ext, DRAFT, 'Opening');
+  let labels;
+  ext.answers.pick.push(({ placeHolder, items }) => {
+    assert.equal(placeHolder, 'Move “Opening.md” to: ');
+    labels = items.map((item) => item.label);
+    return 'Writing › My Story › Ready';
+  });
+  const opening = await keyAt(ext.provider, [...DRAFT, 'Opening.md']);
+  const destinations = await ext.api.server.request('carrel/destinations', { uri: ext.api.binder.node(opening).uri });
+  await ext.run('carrel.moveTo', opening);
+  assert.deepEqual(labels, [...destinations.map((destination) => destination.label.join(' › ')), 'New folder…']);
+  assert.ok(labels.includes('Writing › My Story › Set Aside'));
+  assert.ok(!labels.includes('Writing › My Story › Draft'), 'not where it already is');
+  assert.ok(!labels.some((label) => /All$/.test(label)), 'never All');
+  const request = sent(ext).find((message) => message.method === 'carrel/destinations' && message.params.uri.endsWith('/Draft/Opening.md'));
+  assert.ok(request, 'the extension asked the server where it may go');
+  assert.ok(fs.existsSync(story(ext.box, 'Ready', 'Opening.md')));
+  assert.deepEqual(await childLabels(ext.provider, await keyAt(ext.provider, READY)), ['Opening.md']);
+
+  ext.answers.pick.push('New folder…', 'Writing › My Story › Set Aside');
+  ext.answers.input.push('Keepers');
+  await ext.run('carrel.moveTo', await keyAt(ext.provider, [...READY, 'Opening.md']));
+  assert.ok(fs.existsSync(story(ext.box, 'Set Aside', 'Keepers', 'Opening.md')));
+  assert.deepEqual(ext.record.errors, []);
+});
+
+test('drag and drop moves items into the folder dropped on', async (t) => {
+  const ext = await activate(t, { withStory: true });
+  await newFile(ext, DRAFT, 'Opening');
+  await newFile(ext, READY, 'Finished');
+  const controller = ext.record.treeViews.get('carrel.binder').options.dragAndDropController;
+  const { DataTransfer } = ext.stub.vscode;
+  const drag = async (sourceLabels, targetLabels) => {
+    const transfer = new DataTransfer();
+    await controller.handleDrag([await keyAt(ext.provider, sourceLabels)], transfer);
+    await controller.handleDrop(await keyAt(ext.provider, targetLabels), transfer);
+  };
+  await drag([...DRAFT, 'Opening.md'], READY);
+  assert.ok(fs.existsSync(story(ext.box, 'Ready', 'Opening.md')));
+  await drag([...READY, 'Opening.md'], [...READY, 'Finished.md']);   // onto a file: into its folder, a no-op move
+  await drag([...READY, 'Finished.md'], [...STORY_SECTION, 'Published']);
+  assert.ok(fs.existsSync(story(ext.box, 'Published', 'Finished.md')));
+  ext.answers.message.push(({ message }) => {
+    assert.equal(message, 'Move “Opening.md” to the Trash?');
+    return 'Delete';
+  });
+  await drag([...READY, 'Opening.md'], TRASH);
+  assert.ok(fs.existsSync(story(ext.box, 'Trash', 'Opening.md')), 'dropping on Trash deletes, after asking');
+  await drag([...TRASH, 'Opening.md'], READY);
+  const transfer = new DataTransfer();
+  await controller.handleDrag([await keyAt(ext.provider, DRAFT)], transfer);
+  assert.equal(transfer.get(controller.dragMimeTypes[0]), undefined, 'a permanent folder cannot be dragged');
+  assert.deepEqual(await childLabels(ext.provider, await keyAt(ext.provider, READY)), ['Opening.md']);
+});
