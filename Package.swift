@@ -37,7 +37,9 @@ let package = Package(
         // It depends on `carrel` only so that `swift run carrel-bench` builds the server it runs.
         .executableTarget(
             name: "carrel-bench",
-            dependencies: ["carrel", "CarrelClient", "CarrelRandom", "CarrelJSON", "CarrelProtocol", "CCarrelSys"]),
+            dependencies: [
+                "carrel", "CarrelClient", "CarrelRandom", "CarrelModel", "CarrelJSON", "CarrelProtocol", "CCarrelSys",
+            ]),
         // Kills the real `carrel lsp` mid-operation, over and over, and checks nothing was lost.
         .executableTarget(
             name: "carrel-torture", dependencies: ["CarrelClient", "CarrelRandom", "CarrelJSON", "CarrelProtocol"]),

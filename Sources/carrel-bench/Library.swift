@@ -1,3 +1,4 @@
+import CarrelModel
 import CarrelRandom
 import Foundation
 import Glibc
@@ -25,26 +26,9 @@ struct SyntheticLibrary {
     func make() throws {
         var rng = SeededRandom(seed: 0xC0FFEE)
         try mkdirs(root)
-        let types = ["blank", "poetry", "shortStory", "novel", "script"]
-        let template: [String: [String]] = [
-            "blank": ["Trash"],
-            "poetry": [
-                "Draft", "Ready", "Set Aside", "Published", "Collections", "Submissions", "Research", "Magazines",
-                "Competitions", "Commissions", "Other", "Trash",
-            ],
-            "shortStory": [
-                "Draft", "Ready", "Set Aside", "Published", "Collections", "Submissions", "Research", "Magazines",
-                "Competitions", "Commissions", "Other", "Trash",
-            ],
-            "novel": [
-                "Novel", "Chapters", "Scenes", "Characters", "Locations", "Set Aside", "Research", "Competitions",
-                "Commissions", "Other", "Trash",
-            ],
-            "script": [
-                "Script", "Acts", "Scenes", "Characters", "Locations", "Set Aside", "Research", "Competitions",
-                "Commissions", "Other", "Trash",
-            ],
-        ]
+        let types = ProjectType.ids
+        let template = Dictionary(
+            uniqueKeysWithValues: ProjectType.all.map { ($0.id, $0.directories.compactMap(\.diskName)) })
         var folderPool: [(path: String, depth: Int)] = []
         for type in types {
             let name = type == "poetry" ? "Poetry Project" : "\(type.prefix(1).uppercased())\(type.dropFirst()) Project"
