@@ -136,14 +136,14 @@ public final class Directory {
     /// Only ever called on items the writer confirmed deleting for good.
     public func removeTree(_ name: [UInt8]) throws(SysError) {
         guard let st = stat(name) else { throw SysError("stat", BytePath.display(BytePath.join(path, name))) }
-        if st.type != 2 { try unlinkFile(name); return }
+        if !st.isDirectory { try unlinkFile(name); return }
         var pending: [[UInt8]] = [name]
         var counter = 0
         while let current = pending.popLast() {
             let dir = try subdirectory(current)
             for (child, type) in try dir.list() {
-                var isDir = type == 2
-                if type == 0, let cst = dir.stat(child) { isDir = cst.type == 2 }
+                var isDir = type == DiskType.directory
+                if type == DiskType.other, let cst = dir.stat(child) { isDir = cst.isDirectory }
                 if isDir {
                     counter += 1
                     let hoisted = Array(".carrel-purge-\(getpid())-\(counter)".utf8)

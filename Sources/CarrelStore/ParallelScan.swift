@@ -101,9 +101,9 @@ extension Scanner {
             var st = carrel_stat_t()
             guard carrel_lstat_at(fd, namePtr!, &st) == 0 else { continue }
             var linkDir = false
-            if st.type == 3 {
+            if st.isSymlink {
                 var target = carrel_stat_t()
-                linkDir = carrel_stat_target_at(fd, namePtr!, &target) == 0 && target.type == 2
+                linkDir = carrel_stat_target_at(fd, namePtr!, &target) == 0 && target.isDirectory
             }
             out.names.append(Array(raw))
             out.stats.append(st)

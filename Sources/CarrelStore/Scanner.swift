@@ -28,7 +28,7 @@ public enum Scanner {
         if e.kind == .symlink {
             var target = carrel_stat_t()
             let r = BytePath.withCString(rawName) { carrel_stat_target_at(dirfd, $0, &target) }
-            e.linksToDirectory = r == 0 && target.type == 2
+            e.linksToDirectory = r == 0 && target.isDirectory
         }
         return e
     }
@@ -36,9 +36,9 @@ public enum Scanner {
     static func makeEntry(_ name: EntryName, _ st: carrel_stat_t) -> Entry {
         let kind: EntryKind
         switch st.type {
-        case 1: kind = .file
-        case 2: kind = .directory
-        case 3: kind = .symlink
+        case DiskType.file: kind = .file
+        case DiskType.directory: kind = .directory
+        case DiskType.symlink: kind = .symlink
         default: kind = .other
         }
         let e = Entry(name: name, kind: kind, created: st.birth_ms, modified: st.modified_ms)
@@ -88,7 +88,7 @@ public enum Scanner {
     public static func hasProjectMarker(_ path: [UInt8]) -> Bool {
         let carrel = BytePath.join(path, Array(".carrel".utf8))
         guard let st = stat(carrel) else { return false }
-        guard st.type == 2 else { return true }
+        guard st.isDirectory else { return true }
         let fd = BytePath.withCString(carrel) { open($0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
         guard fd >= 0 else { return true }
         defer { close(fd) }

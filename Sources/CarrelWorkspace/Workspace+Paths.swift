@@ -12,9 +12,9 @@ extension Workspace {
     public static func kind(of path: [UInt8]) -> PathKind {
         guard let st = Scanner.stat(path) else { return .missing }
         switch st.type {
-        case 1: return .file
-        case 2: return .folder
-        case 3: return .link
+        case DiskType.file: return .file
+        case DiskType.directory: return .folder
+        case DiskType.symlink: return .link
         default: return .other
         }
     }
@@ -58,7 +58,7 @@ extension Workspace {
     static func holdsProject(_ path: [UInt8]) -> Bool {
         guard let dir = try? Directory.open(path), let children = try? dir.list() else { return false }
         return children.contains {
-            $0.type == 2 && !Scanner.isHidden($0.name) && isProject(BytePath.join(path, $0.name))
+            $0.type == DiskType.directory && !Scanner.isHidden($0.name) && isProject(BytePath.join(path, $0.name))
         }
     }
 

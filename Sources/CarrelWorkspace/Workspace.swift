@@ -21,7 +21,7 @@ public final class Workspace {
 
     /// Whether `path` is a folder itself, not a link to one: what a
     /// workspace folder must be before it becomes a library.
-    public static func isFolder(_ path: [UInt8]) -> Bool { Scanner.stat(path)?.type == 2 }
+    public static func isFolder(_ path: [UInt8]) -> Bool { Scanner.stat(path)?.isDirectory == true }
 
     @discardableResult
     public func addLibrary(_ rawPath: [UInt8]) -> Library {
