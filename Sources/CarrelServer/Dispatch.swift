@@ -114,11 +114,4 @@ extension Server {
         do { path = try FileURI.path(uri) } catch { throw Failure(.outsideWorkspace, .notAURI(uri: uri)) }
         return try workspace.locate(path, uri: uri)
     }
-
-    func item(_ target: Workspace.Target) -> Item {
-        switch target {
-        case .entry(let e, let l): return .entry(e, l)
-        case .all(let p, let l): return .all(p, l)
-        }
-    }
 }

@@ -6,7 +6,7 @@ import CarrelWorkspace
 extension Server {
     func tree(_ id: RequestID, _ params: TreeRequest.Params) throws(Failure) {
         let items: [Item]
-        if let uri = params.uri { items = [item(try target(uri))] } else { items = workspace.roots }
+        if let uri = params.uri { items = [try target(uri).item] } else { items = workspace.roots }
         let depth = params.depth ?? Int.max
         reply(id, capacity: renderer.capacity(for: items)) { w in
             w.beginArray()

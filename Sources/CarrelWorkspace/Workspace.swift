@@ -181,6 +181,14 @@ public final class Workspace {
     public enum Target {
         case entry(Entry, Library)
         case all(Project, Library)
+
+        /// The binder row this target is.
+        public var item: Item {
+            switch self {
+            case .entry(let e, let l): return .entry(e, l)
+            case .all(let p, let l): return .all(p, l)
+            }
+        }
     }
 
     public static let allSuffix: [[UInt8]] = [Array(".carrel".utf8), Array("all".utf8)]

@@ -43,11 +43,7 @@ extension CLI {
                 t = try target(ws, ws.libraries[0].path)
             }
         }
-        let item: Item
-        switch t {
-        case .entry(let e, let l): item = .entry(e, l)
-        case .all(let p, let l): item = .all(p, l)
-        }
+        let item = t.item
         if options.has("--json") {
             var w = JSONWriter()
             w.beginArray()
