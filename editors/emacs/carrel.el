@@ -279,7 +279,7 @@ confirmation.")
                       :on-shutdown (lambda (conn)
                                      (setq carrel--connections
                                            (delq conn carrel--connections)))))
-          (jsonrpc-request
+          (carrel--request
            conn 'initialize
            (list :processId (emacs-pid)
                  :locale (carrel--locale)
@@ -345,7 +345,7 @@ Offer to create ROOT when it does not exist yet."
   (when (carrel--refresh-timer conn)
     (cancel-timer (carrel--refresh-timer conn)))
   (when (jsonrpc-running-p conn)
-    (ignore-errors (jsonrpc-request conn 'shutdown nil :timeout 2))
+    (ignore-errors (carrel--request conn 'shutdown nil 2))
     ;; A change arriving from now on must not schedule a request: writing
     ;; to a server that has exited kills a batch Emacs with SIGPIPE.
     (setf (carrel--closing conn) t)
@@ -377,10 +377,25 @@ Offer to create ROOT when it does not exist yet."
   "Ask CONN's server METHOD with PARAMS and return the result.
 A server error becomes a `user-error' with the server's message.
 TIMEOUT is in seconds."
-  (condition-case err
-      (jsonrpc-request conn method params
-                       :timeout (or timeout jsonrpc-default-request-timeout))
-    (jsonrpc-error (user-error "%s" (carrel--error-message err)))))
+  ;; Not `jsonrpc-request': it leaves its wait by throwing from inside
+  ;; the process filter, which abandons every message that came in the
+  ;; same chunk after the reply (the `carrel/didChange' a command sends
+  ;; right after answering) until the server happens to write again.
+  ;; Here the reply only sets a flag, so the filter reads the whole chunk.
+  (let ((outcome nil))
+    (jsonrpc-async-request
+     conn method params
+     :success-fn (lambda (result) (setq outcome (list :result result)))
+     :error-fn (lambda (err) (setq outcome (list :error (plist-get err :message))))
+     :timeout-fn (lambda () (setq outcome (list :error "Timed out")))
+     :timeout (or timeout jsonrpc-default-request-timeout))
+    (while (not outcome)
+      (unless (jsonrpc-running-p conn)
+        (setq outcome (list :error "The Carrel server stopped")))
+      (accept-process-output nil 0.05))
+    (if (eq (car outcome) :error)
+        (user-error "%s" (or (cadr outcome) "The Carrel server refused"))
+      (cadr outcome))))
 
 (defun carrel--execute (conn command &rest arguments)
   "Run the server COMMAND with the plist ARGUMENTS through CONN."

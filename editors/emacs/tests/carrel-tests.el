@@ -396,7 +396,7 @@ QUEUE is a cons whose car is the list of answers.  An answer of
       (should (buffer-live-p dirty))
       (should (buffer-modified-p dirty))
       (should (equal (with-current-buffer dirty (buffer-string)) "hot"))
-      (should (string-match-p "Moved “Summer.md” to the Trash; its buffer keeps your unsaved changes"
+      (should (string-match-p "“Summer.md” is in the Trash; its buffer keeps your unsaved changes"
                               (carrel-test--messages)))
       (carrel-test--goto "My Poems" "Trash" "Spring.md"))))
 
@@ -603,6 +603,31 @@ QUEUE is a cons whose car is the list of answers.  An answer of
     (let ((buffer (find-file-noselect (carrel-test--path "My Poems" "Draft" "Spring.md"))))
       (delete-file (carrel-test--path "My Poems" "Draft" "Spring.md"))
       (carrel-test--wait (lambda () (not (buffer-live-p buffer))) "the buffer killed"))))
+
+;;;; Messages that arrive with a reply
+
+(ert-deftest carrel-test-reads-messages-after-reply ()
+  "A `carrel/didChange' that arrives in the same chunk as a reply is read.
+The server writes a command's changes right after its reply; when
+both come in one read, the binder must not wait for more output."
+  (carrel-test--with-library
+    (carrel-test--project "My Poems" "poetry")
+    (carrel-test--file "My Poems" "Draft" "Morning")
+    (carrel-test--goto "My Poems" "Draft" "Morning.md")
+    (let ((buffer (find-file-noselect (carrel-test--path "My Poems" "Draft" "Morning.md")))
+          (read-process-output-max (* 1024 1024)))
+      ;; Holding Emacs still after sending lets the reply and the
+      ;; notification reach the pipe together, so one read takes both.
+      (cl-letf (((symbol-function 'carrel-test--hold)
+                 (lambda (&rest _) (call-process "sleep" nil nil nil "0.3"))))
+        (advice-add 'jsonrpc-connection-send :after #'carrel-test--hold)
+        (unwind-protect
+            (with-current-buffer buffer
+              (carrel-test--answering '("Dawn")
+                (call-interactively #'carrel-rename-file)))
+          (advice-remove 'jsonrpc-connection-send #'carrel-test--hold)))
+      (carrel-test--wait (lambda () (carrel-test--row "Dawn.md")) "the renamed row in the binder")
+      (should-not (carrel-test--row "Morning.md")))))
 
 ;;;; Commands on the visited file
 
