@@ -270,7 +270,10 @@ QUEUE is a cons whose car is the list of answers.  An answer of
     (should (equal (carrel-test--header)
                    "Writing › My Poems › Draft › Spring.md"))
     (goto-char (point-min))
-    (should (equal (carrel-test--header) "Writing"))))
+    (should (equal (carrel-test--header) "Writing"))
+    ;; The breadcrumb is the binder's own: file buffers keep their header line.
+    (with-current-buffer (find-file-noselect (carrel-test--path "My Poems" "Draft" "Spring.md"))
+      (should-not header-line-format))))
 
 ;;;; Commands in the tree
 
@@ -621,6 +624,21 @@ and Ask before deleting on the project turns the question back on."
         (should-error (call-interactively #'carrel-delete) :type 'user-error))
       (should (equal (cdr (car carrel-test--asked))
                      '("Annuler" "Supprimer" "Supprimer et ne plus demander")))
+      ;; Project types and sort orders are the server's, in its language.
+      (let ((types (mapcar (lambda (type) (plist-get type :title))
+                           (carrel--experimental carrel-test--conn :projectTypes)))
+            (sorts (mapcar (lambda (sort) (plist-get sort :title))
+                           (carrel--experimental carrel-test--conn :sorts))))
+        (should (= (length types) 5))
+        (should-not (member "Poetry" types))
+        (should-not (member "Name, A to Z" sorts))
+        (carrel-test--answering (list "Recueil" (nth 1 types))
+          (call-interactively #'carrel-new-project))
+        (should (equal (carrel-test--asked "Project type: ") types))
+        (should (file-directory-p (carrel-test--path "Recueil" ".carrel")))
+        (carrel-test--answering (list (nth 1 sorts))
+          (call-interactively #'carrel-sort))
+        (should (equal (carrel-test--asked "Sort by: ") sorts)))
       (should (file-exists-p (carrel-test--path "Poèmes" "Draft" "Printemps.md"))))))
 
 (ert-deftest carrel-test-missing-server-is-a-user-error ()
@@ -707,6 +725,81 @@ and Ask before deleting on the project turns the question back on."
     (let ((buffer (find-file-noselect (carrel-test--path "My Poems" "Draft" "Spring.md"))))
       (delete-file (carrel-test--path "My Poems" "Draft" "Spring.md"))
       (carrel-test--wait (lambda () (not (buffer-live-p buffer))) "the buffer killed"))))
+
+;;;; Fetching lazily
+
+(ert-deftest carrel-test-first-view-is-lazy ()
+  "Opening asks the roots at depth 1 and each project at depth 2, nothing
+more, and shows the projects and their first section expanded."
+  (carrel-test--with-library
+    (carrel-test--project "My Poems" "poetry")
+    (carrel-test--project "Saga" "novel")
+    (carrel-test--file "My Poems" "Draft" "Spring")
+    (carrel-test--run "carrel.newFolder" :parentUri (carrel--path-to-uri (carrel-test--path "Saga" "Chapters"))
+                      :name "Part One")
+    (carrel-test--file "Saga" "Chapters" "Part One" "Opening")
+    (remove-hook 'kill-buffer-hook #'carrel--tree-killed t)
+    (kill-buffer)
+    (let ((sent (carrel-test--recording (carrel--tree-buffer carrel-test--conn t))))
+      (should (equal (carrel-test--tree-requests sent)
+                     (list '(:depth 1)
+                           (list :uri (carrel--path-to-uri (carrel-test--path "My Poems")) :depth 2)
+                           (list :uri (carrel--path-to-uri (carrel-test--path "Saga")) :depth 2)))))
+    (with-current-buffer (carrel--tree-buffer carrel-test--conn)
+      (let ((rows (carrel-test--rows)))
+        (should (equal (seq-take rows 4) '("Writing" "My Poems" "YOUR POETRY" "All")))
+        (should (member "Draft" rows))
+        (should-not (member "Spring.md" rows))
+        (should (equal (seq-take (member "PUBLICATIONS" rows) 3) '("PUBLICATIONS" "TRASH" "Saga")))
+        (should (member "Chapters" rows))
+        (should-not (member "Part One" rows))
+        (should (equal (car (last rows)) "TRASH"))))))
+
+(ert-deftest carrel-test-changes-fetch-only-shown-folders ()
+  "An outside change fetches only the expanded folder it touches, at depth 1;
+a collapsed folder learns its count from the notification alone."
+  (carrel-test--with-library
+    (carrel-test--project "My Poems" "poetry")
+    (carrel-test--goto "My Poems" "Draft")
+    (let ((sent (carrel-test--recording (carrel-open))))
+      (should (equal (carrel-test--tree-requests sent)
+                     (list (list :uri (carrel--path-to-uri (carrel-test--path "My Poems" "Draft"))
+                                 :depth 1)))))
+    (let ((sent (carrel-test--recording
+                  (write-region "" nil (carrel-test--path "My Poems" "Research" "notes.md"))
+                  (carrel-test--wait (lambda () (equal (carrel-test--row "Research")
+                                                       "      🔍 Research  1 file"))
+                                     "Research counted")
+                  (carrel-test--settled))))
+      (should (null (carrel-test--tree-requests sent))))
+    (let ((sent (carrel-test--recording
+                  (write-region "" nil (carrel-test--path "My Poems" "Draft" "Dawn.md"))
+                  (carrel-test--wait (lambda () (carrel-test--row "Dawn.md")) "the new file shown")
+                  (carrel-test--settled))))
+      (should (carrel-test--tree-requests sent))
+      (dolist (params (carrel-test--tree-requests sent))
+        (should (equal params (list :uri (carrel--path-to-uri (carrel-test--path "My Poems" "Draft"))
+                                    :depth 1)))))
+    (should (equal (carrel-test--row "Draft") "      📝 Draft  1 file"))
+    (should (equal (carrel-test--row "My Poems") "  🗂 My Poems  2 files"))))
+
+(ert-deftest carrel-test-onboarding-line ()
+  "A library without projects says how to make one; P there makes the first."
+  (carrel-test--with-library
+    (should (equal (carrel-test--rows) '("Writing" "No project yet: press P to make one")))
+    (carrel-test--run "carrel.newFolder" :parentUri (carrel--path-to-uri carrel-test--lib) :name "Notes")
+    (should (equal (carrel-test--rows) '("Writing" "No project yet: press P to make one" "Notes")))
+    (goto-char (point-min))
+    (forward-line 1)
+    (should (eq (get-text-property (line-end-position 0) 'face) nil))
+    (should (eq (get-text-property (+ (point) 4) 'face) 'carrel-count))
+    (should (equal (carrel-test--header) "Writing"))
+    (carrel-test--answering '("Saga" "Novel")
+      (call-interactively (key-binding "P")))
+    (should-not (member "No project yet: press P to make one" (carrel-test--rows)))
+    (should (equal (plist-get (carrel--node-at-point) :title) "Saga"))
+    (should (carrel-test--row "YOUR NOVEL"))
+    (should (carrel-test--row "Chapters"))))
 
 ;;;; Messages that arrive with a reply
 
