@@ -87,9 +87,10 @@ root, else the directory itself."
 (defcustom carrel-icon-style 'auto
   "How the tree shows each row's icon.
 `glyph' shows a Unicode glyph for the server's icon name, `text'
-a short ASCII mark, `none' no icon.  `auto' uses glyphs on
-graphical frames and ASCII marks on a terminal."
-  :type '(choice (const :tag "Glyphs on graphical frames, text on terminals" auto)
+a short ASCII mark that needs no special font, `none' no icon.
+`auto' uses glyphs on graphical frames that can display every one
+of them, and ASCII marks otherwise, such as on a terminal."
+  :type '(choice (const :tag "Glyphs where the frame shows them all, else text" auto)
                  (const :tag "Unicode glyphs" glyph)
                  (const :tag "ASCII marks" text)
                  (const :tag "No icons" none)))
@@ -170,7 +171,7 @@ once: carrel.el checks it on every result."
   "Face of folder, project and library titles in the Carrel tree.")
 
 (defface carrel-count '((t :inherit shadow))
-  "Face of the folder and file counts in the Carrel tree.")
+  "Face of each row's summary, such as \"3 files\", in the Carrel tree.")
 
 ;;;; URIs
 
