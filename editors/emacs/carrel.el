@@ -551,6 +551,9 @@ Kept by identity, so expansion survives every refetch.")
 (defvar-local carrel--pending 0
   "How many tree fetches are under way.")
 
+(defvar-local carrel--in-flight nil
+  "Hash table of the identities whose fetch is under way.")
+
 (defun carrel--id (node)
   "Return NODE's identity: its `id', else its `uri'."
   (or (plist-get node :id) (plist-get node :uri)))
@@ -635,14 +638,18 @@ A section's rows come with its project, so that is what is fetched."
         (when (> (length nodes) 0)
           (carrel--store (aref nodes 0) (gethash fetch-id carrel--parents)))))))
 
-(defun carrel--fetch-async (specs)
+(defun carrel--fetch-async (specs &optional again)
   "Fetch each of SPECS, as `carrel--fetch-spec' gives, without waiting.
-The tree is drawn again once the last answer is in."
+A row already being fetched is skipped, unless AGAIN: a change
+may have come after that question.  The tree is drawn again once
+the last answer is in."
   (let ((buffer (current-buffer))
         (conn carrel--conn))
     (dolist (spec specs)
       (pcase-let ((`(,fetch-id ,uri ,depth) spec))
-        (unless (carrel--closing conn)
+        ;; One question at a time per row: its answer serves every asker.
+        (unless (or (carrel--closing conn) (and (not again) (gethash fetch-id carrel--in-flight)))
+          (puthash fetch-id t carrel--in-flight)
           (cl-incf carrel--pending)
           (jsonrpc-async-request
            conn 'carrel/tree (list :uri uri :depth depth)
@@ -652,18 +659,24 @@ The tree is drawn again once the last answer is in."
                                        (when (and (> (length nodes) 0)
                                                   (gethash fetch-id carrel--rows))
                                          (carrel--store (aref nodes 0)
-                                                        (gethash fetch-id carrel--parents))))))
+                                                        (gethash fetch-id carrel--parents))))
+                                     fetch-id))
            ;; A folder that vanished meanwhile leaves with its parent's listing.
-           :error-fn (lambda (_err) (carrel--fetched buffer #'ignore))
-           :timeout-fn (lambda () (carrel--fetched buffer #'ignore))))))))
+           :error-fn (lambda (_err) (carrel--fetched buffer #'ignore fetch-id))
+           :timeout-fn (lambda () (carrel--fetched buffer #'ignore fetch-id))))))))
 
-(defun carrel--fetched (buffer apply)
-  "Call APPLY in the tree BUFFER for an answered fetch, then maybe redraw."
+(defun carrel--fetched (buffer apply id)
+  "Call APPLY in the tree BUFFER for the answered fetch of ID, then maybe redraw."
   (when (buffer-live-p buffer)
     (with-current-buffer buffer
+      (remhash id carrel--in-flight)
       (condition-case err
           (funcall apply)
         (error (message "Carrel: %s" (error-message-string err))))
+      ;; A row the server could not list shows as empty rather than being
+      ;; asked for again and again.
+      (when (and (gethash id carrel--rows) (not (carrel--loaded-p id)))
+        (puthash id nil carrel--kids))
       (setq carrel--pending (max 0 (1- carrel--pending)))
       (let ((missing (carrel--unloaded)))
         (if missing
@@ -796,7 +809,7 @@ whose listing changed are fetched again, each once, without waiting."
     ;; Parents first, so that a vanished child is dropped before it is asked for.
     (setq specs (sort specs (lambda (a b) (< (carrel--depth (car a)) (carrel--depth (car b))))))
     (carrel--render)
-    (carrel--fetch-async specs)))
+    (carrel--fetch-async specs t)))
 
 (defun carrel--depth (id)
   "Return how many rows lie above the row ID."
@@ -1230,7 +1243,6 @@ Again\", this turns asking back on."
 (defun carrel-refresh (&rest _)
   "Fetch the shown rows from the server again, keeping expansion and point."
   (interactive)
-  (setq carrel--pending 0)
   (let ((shown nil))
     (carrel--walk (lambda (id _depth)
                     (when (and (gethash id carrel--expanded) (carrel--loaded-p id)
@@ -1343,6 +1355,7 @@ open folders a change touches.
   (setq carrel--kids (make-hash-table :test #'equal))
   (setq carrel--parents (make-hash-table :test #'equal))
   (setq carrel--expanded (make-hash-table :test #'equal))
+  (setq carrel--in-flight (make-hash-table :test #'equal))
   (setq truncate-lines t)
   (setq buffer-undo-list t)
   (setq header-line-format '(:eval (carrel--breadcrumb)))
