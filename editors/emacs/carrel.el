@@ -441,7 +441,8 @@ Return nil, which the server reads as Cancel, when the writer quits."
   (cond
    ((null titles) (message "%s" question) nil)
    ((eq carrel-confirm-style 'completing-read)
-    (let ((answer (carrel--read-choice (concat question " ") titles)))
+    ;; The server puts the harmless action first: a bare RET answers it.
+    (let ((answer (carrel--read-choice (concat question " ") titles (car titles))))
       (and (member answer titles) answer)))
    (t
     (let ((taken nil) choices)
