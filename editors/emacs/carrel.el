@@ -747,13 +747,10 @@ A library expands with each of its projects."
 
 (defun carrel--project-of-uri (uri)
   "Return the identity of the held project row that URI lies in, or nil."
-  (let ((found nil))
-    (maphash (lambda (id node)
-               (when (and (equal (plist-get node :kind) "project")
-                          (string-prefix-p (concat (plist-get node :uri) "/") uri))
-                 (setq found id)))
-             carrel--rows)
-    found))
+  ;; Up the path, not across every row: a burst of changes stays cheap.
+  (cl-loop for parent = (carrel--parent-uri uri) then (carrel--parent-uri parent)
+           while parent
+           when (equal (carrel--kind parent) "project") return parent))
 
 (defun carrel--listings-changed (change)
   "Return the identities of rows whose listing CHANGE alters."

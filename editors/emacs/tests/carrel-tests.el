@@ -246,6 +246,20 @@ QUEUE is a cons whose car is the list of answers.  An answer of
       ;; Only the first section starts expanded.
       (should (equal (member "PUBLICATIONS" rows) '("PUBLICATIONS" "TRASH"))))))
 
+(ert-deftest carrel-test-render-link-says-so ()
+  "A symlink's row says it is a link, after its title."
+  (carrel-test--with-library
+    (carrel-test--project "My Poems" "poetry")
+    (carrel-test--file "My Poems" "Draft" "Spring")
+    (make-symbolic-link (carrel-test--path "My Poems" "Draft" "Spring.md")
+                        (carrel-test--path "My Poems" "Ready" "Shortcut.md"))
+    (carrel-test--wait (lambda ()
+                         (call-interactively #'carrel-refresh)
+                         (ignore-errors (carrel-test--goto "My Poems" "Ready" "Shortcut.md"))
+                         (carrel-test--row "Shortcut.md"))
+                       "the link in the tree")
+    (should (equal (carrel-test--row "Shortcut.md") "        📄 Shortcut.md  (link)"))))
+
 (ert-deftest carrel-test-render-text-icons ()
   "On `text' style the tree uses ASCII marks and +/- for folders."
   (carrel-test--with-library
