@@ -1287,13 +1287,12 @@ Rows are fetched a level at a time while you keep working."
 (defconst carrel--keys-help
   "\\<carrel-tree-mode-map>Keys of the Carrel binder:
 
-\\[carrel-open]	open the file, or expand or collapse the folder
-\\[carrel-toggle]	the same
+RET, TAB	open the file, or expand or collapse the folder
 \\[carrel-expand-all] \\[carrel-collapse-all]	expand all, collapse all
 \\[carrel-new-file]	New File
-\\[carrel-new-folder]	New Folder (also +)
+A, +	New Folder
 \\[carrel-new-project]	New Project
-\\[carrel-rename]	Rename (also R)
+r, R	Rename
 \\[carrel-move]	Move To
 \\[carrel-delete]	Delete
 \\[carrel-restore]	Restore
@@ -1303,7 +1302,7 @@ Rows are fetched a level at a time while you keep working."
 \\[carrel-up]	up to the parent row
 \\[carrel-help]	these keys
 \\[quit-window]	close the binder
-\\[carrel-toggle-ask-before-deleting] Ask before deleting, on or off
+\\[carrel-toggle-ask-before-deleting]	Ask before deleting, on or off
 "
   "The text of `carrel-help', for `substitute-command-keys'.")
 
