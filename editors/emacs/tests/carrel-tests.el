@@ -40,20 +40,36 @@
 (defvar carrel-test--lib nil "The current test's library directory.")
 (defvar carrel-test--conn nil "The current test's connection.")
 
+(defvar carrel-test--deep-requests nil
+  "The `carrel/tree' requests of this test that asked for too much.")
+
+(defun carrel-test--check-depth (_conn &rest message)
+  "Keep MESSAGE if it asks `carrel/tree' for more than two levels, or all."
+  (when (and (memq (plist-get message :method) '(carrel/tree :carrel/tree))
+             (let ((depth (plist-get (plist-get message :params) :depth)))
+               (not (and (integerp depth) (<= depth 2)))))
+    (push message carrel-test--deep-requests)))
+
 (defmacro carrel-test--with-library (&rest body)
-  "Run BODY in the tree buffer of a new library called Writing."
+  "Run BODY in the tree buffer of a new library called Writing.
+Every test in it also checks that the tree was fetched lazily:
+no `carrel/tree' without a depth or deeper than two levels."
   (declare (indent 0) (debug t))
   `(let* ((top (make-temp-file "carrel-test" t))
           (carrel-test--lib (expand-file-name "Writing" top))
           (carrel-test--conn nil)
+          (carrel-test--deep-requests nil)
           (carrel-confirm-style 'multiple-choice))
      (make-directory carrel-test--lib)
+     (advice-add 'jsonrpc-connection-send :before #'carrel-test--check-depth)
      (unwind-protect
          (progn
            (carrel carrel-test--lib)
            (setq carrel-test--conn (carrel--connection-for carrel-test--lib))
            (with-current-buffer (carrel--tree-buffer carrel-test--conn)
-             ,@body))
+             ,@body)
+           (should (equal carrel-test--deep-requests nil)))
+       (advice-remove 'jsonrpc-connection-send #'carrel-test--check-depth)
        (dolist (buffer (buffer-list))
          (when (and (buffer-file-name buffer)
                     (string-prefix-p top (buffer-file-name buffer)))
