@@ -802,11 +802,20 @@ a collapsed folder learns its count from the notification alone."
                                      "Research counted")
                   (carrel-test--settled))))
       (should (null (carrel-test--tree-requests sent))))
-    (let ((sent (carrel-test--recording
-                  (write-region "" nil (carrel-test--path "My Poems" "Draft" "Dawn.md"))
-                  (carrel-test--wait (lambda () (carrel-test--row "Dawn.md")) "the new file shown")
-                  (carrel-test--settled))))
+    (let* ((notices 0)
+           (count (lambda (_conn method &rest _)
+                    (when (eq method 'carrel/didChange) (cl-incf notices))))
+           (sent (progn
+                   (advice-add 'carrel--handle-notification :before count)
+                   (unwind-protect
+                       (carrel-test--recording
+                         (write-region "" nil (carrel-test--path "My Poems" "Draft" "Dawn.md"))
+                         (carrel-test--wait (lambda () (carrel-test--row "Dawn.md")) "the new file shown")
+                         (carrel-test--settled))
+                     (advice-remove 'carrel--handle-notification count)))))
       (should (carrel-test--tree-requests sent))
+      ;; Never twice for one notification.
+      (should (<= (length (carrel-test--tree-requests sent)) notices))
       (dolist (params (carrel-test--tree-requests sent))
         (should (equal params (list :uri (carrel--path-to-uri (carrel-test--path "My Poems" "Draft"))
                                     :depth 1)))))
