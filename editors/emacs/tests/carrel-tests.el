@@ -822,6 +822,30 @@ a collapsed folder learns its count from the notification alone."
     (should (equal (carrel-test--row "Draft") "      📝 Draft  1 file"))
     (should (equal (carrel-test--row "My Poems") "  🗂 My Poems  2 files"))))
 
+(ert-deftest carrel-test-changes-refetch-expanded-all ()
+  "A change in a project refetches its \"All\" when expanded, and nothing
+collapsed; a row under \"All\" has an identity of its own."
+  (carrel-test--with-library
+    (carrel-test--project "My Poems" "poetry")
+    (carrel-test--goto "My Poems" "Draft")
+    (should (carrel--goto-id (concat (carrel--path-to-uri (carrel-test--path "My Poems")) "/.carrel/all")))
+    (carrel-open)
+    (let ((sent (carrel-test--recording
+                  (write-region "" nil (carrel-test--path "My Poems" "Draft" "Dawn.md"))
+                  (carrel-test--wait (lambda () (carrel-test--row "Dawn.md")) "the file under All")
+                  (carrel-test--settled))))
+      (should (carrel-test--tree-requests sent))
+      (dolist (params (carrel-test--tree-requests sent))
+        (should (equal params (list :uri (concat (carrel--path-to-uri (carrel-test--path "My Poems"))
+                                                 "/.carrel/all")
+                                    :depth 1)))))
+    (goto-char (point-min))
+    (search-forward "Dawn.md")
+    (should (equal (plist-get (carrel--node-at-point) :uri)
+                   (carrel--path-to-uri (carrel-test--path "My Poems" "Draft" "Dawn.md"))))
+    (should-not (equal (carrel--row-id) (plist-get (carrel--node-at-point) :uri)))
+    (should (equal (carrel-test--header) "Writing › My Poems › All › Dawn.md"))))
+
 (ert-deftest carrel-test-onboarding-line ()
   "A library without projects says how to make one; P there makes the first."
   (carrel-test--with-library
