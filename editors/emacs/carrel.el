@@ -53,6 +53,7 @@
 
 (require 'cl-lib)
 (require 'jsonrpc)
+(require 'map)
 (require 'hl-line)
 (require 'project)
 (require 'seq)
@@ -86,9 +87,10 @@ root, else the directory itself."
 (defcustom carrel-icon-style 'auto
   "How the tree shows each row's icon.
 `glyph' shows a Unicode glyph for the server's icon name, `text'
-a short ASCII mark, `none' no icon.  `auto' uses glyphs on
-graphical frames and ASCII marks on a terminal."
-  :type '(choice (const :tag "Glyphs on graphical frames, text on terminals" auto)
+a short ASCII mark that needs no special font, `none' no icon.
+`auto' uses glyphs on graphical frames that can display every one
+of them, and ASCII marks otherwise, such as on a terminal."
+  :type '(choice (const :tag "Glyphs where the frame shows them all, else text" auto)
                  (const :tag "Unicode glyphs" glyph)
                  (const :tag "ASCII marks" text)
                  (const :tag "No icons" none)))
@@ -133,11 +135,6 @@ file is created."
                  (const :tag "Same window" find-file)
                  function))
 
-(defcustom carrel-tab-toggles t
-  "Non-nil means TAB toggles the folder at point, like RET.
-When nil, TAB moves to the next row, so the tree reads like a list."
-  :type 'boolean)
-
 (defcustom carrel-confirm-style 'multiple-choice
   "How Carrel asks the server's confirmations, such as before a delete.
 `multiple-choice' answers with a single key through
@@ -174,7 +171,7 @@ once: carrel.el checks it on every result."
   "Face of folder, project and library titles in the Carrel tree.")
 
 (defface carrel-count '((t :inherit shadow))
-  "Face of the folder and file counts in the Carrel tree.")
+  "Face of each row's summary, such as \"3 files\", in the Carrel tree.")
 
 ;;;; URIs
 
@@ -214,8 +211,10 @@ once: carrel.el checks it on every result."
 (defclass carrel--connection (jsonrpc-process-connection)
   ((root :initarg :root :reader carrel--root
          :documentation "The library directory this server serves.")
-   (refresh-timer :initform nil :accessor carrel--refresh-timer
-                  :documentation "Pending tree refresh after a change.")
+   (capabilities :initform nil :accessor carrel--capabilities
+                 :documentation "The server's `capabilities.experimental.carrel'.")
+   (seen :initform (make-hash-table :test #'equal) :accessor carrel--seen
+         :documentation "URIs named by changes since the last command began.")
    (closing :initform nil :accessor carrel--closing
             :documentation "Non-nil once `exit' was sent: write nothing more.")
    (tree :initform nil :accessor carrel--tree
@@ -279,15 +278,18 @@ confirmation.")
                       :on-shutdown (lambda (conn)
                                      (setq carrel--connections
                                            (delq conn carrel--connections)))))
-          (jsonrpc-request
-           conn 'initialize
-           (list :processId (emacs-pid)
+          (setf (carrel--capabilities conn)
+                (map-nested-elt
+                 (carrel--request
+                  conn 'initialize
+                  (list :processId (emacs-pid)
                  :locale (carrel--locale)
                  :clientInfo (list :name "carrel.el")
                  :rootUri (carrel--path-to-uri root)
                  :workspaceFolders (vector (list :uri (carrel--path-to-uri root)
                                                  :name (file-name-nondirectory root)))
                  :capabilities (list :window (list :showMessage (make-hash-table)))))
+                 '(:capabilities :experimental :carrel)))
           (jsonrpc-notify conn 'initialized (make-hash-table)))
       (error
        (when conn (ignore-errors (jsonrpc-shutdown conn t)))
@@ -342,10 +344,8 @@ Offer to create ROOT when it does not exist yet."
   (interactive (list (or (carrel--tree-connection t)
                          (car carrel--connections)
                          (user-error "No Carrel server is running"))))
-  (when (carrel--refresh-timer conn)
-    (cancel-timer (carrel--refresh-timer conn)))
   (when (jsonrpc-running-p conn)
-    (ignore-errors (jsonrpc-request conn 'shutdown nil :timeout 2))
+    (ignore-errors (carrel--request conn 'shutdown nil 2))
     ;; A change arriving from now on must not schedule a request: writing
     ;; to a server that has exited kills a batch Emacs with SIGPIPE.
     (setf (carrel--closing conn) t)
@@ -377,20 +377,31 @@ Offer to create ROOT when it does not exist yet."
   "Ask CONN's server METHOD with PARAMS and return the result.
 A server error becomes a `user-error' with the server's message.
 TIMEOUT is in seconds."
-  (condition-case err
-      (jsonrpc-request conn method params
-                       :timeout (or timeout jsonrpc-default-request-timeout))
-    (jsonrpc-error (user-error "%s" (carrel--error-message err)))))
+  ;; Not `jsonrpc-request': it leaves its wait by throwing from inside
+  ;; the process filter, which abandons every message that came in the
+  ;; same chunk after the reply (the `carrel/didChange' a command sends
+  ;; right after answering) until the server happens to write again.
+  ;; Here the reply only sets a flag, so the filter reads the whole chunk.
+  (let ((outcome nil))
+    (jsonrpc-async-request
+     conn method params
+     :success-fn (lambda (result) (setq outcome (list :result result)))
+     :error-fn (lambda (err) (setq outcome (list :error (plist-get err :message))))
+     :timeout-fn (lambda () (setq outcome (list :error "Timed out")))
+     :timeout (or timeout jsonrpc-default-request-timeout))
+    (while (not outcome)
+      (unless (jsonrpc-running-p conn)
+        (setq outcome (list :error "The Carrel server stopped")))
+      (accept-process-output nil 0.05))
+    (if (eq (car outcome) :error)
+        (user-error "%s" (or (cadr outcome) "The Carrel server refused"))
+      (cadr outcome))))
 
 (defun carrel--execute (conn command &rest arguments)
   "Run the server COMMAND with the plist ARGUMENTS through CONN."
   (carrel--request conn 'workspace/executeCommand
                    (list :command command :arguments (vector arguments))
                    carrel--command-timeout))
-
-(defun carrel--fetch-tree (conn)
-  "Return the whole tree that CONN's server serves, as a list of nodes."
-  (append (carrel--request conn 'carrel/tree (make-hash-table)) nil))
 
 ;;;; Messages from the server
 
@@ -430,7 +441,8 @@ Return nil, which the server reads as Cancel, when the writer quits."
   (cond
    ((null titles) (message "%s" question) nil)
    ((eq carrel-confirm-style 'completing-read)
-    (let ((answer (carrel--read-choice (concat question " ") titles)))
+    ;; The server puts the harmless action first: a bare RET answers it.
+    (let ((answer (carrel--read-choice (concat question " ") titles (car titles))))
       (and (member answer titles) answer)))
    (t
     (let ((taken nil) choices)
@@ -447,13 +459,24 @@ Return nil, which the server reads as Cancel, when the writer quits."
 
 (defun carrel--handle-notification (conn method params)
   "Act on the server's notification METHOD with PARAMS from CONN."
-  (pcase method
-    ('carrel/didChange
-     (let ((changes (append (plist-get params :changes) nil)))
-       (carrel--follow-changes changes)
-       (carrel--remap-expansion conn changes)
-       (carrel--schedule-refresh conn)))
-    ('window/showMessage (message "%s" (plist-get params :message)))))
+  ;; Runs inside the process filter: an error escaping from here would
+  ;; leave the rest of the chunk unread, so it is only reported.
+  (condition-case err
+      (pcase method
+        ('carrel/didChange
+         (let ((changes (append (plist-get params :changes) nil)))
+           (dolist (change changes)
+             (puthash (plist-get change :uri) t (carrel--seen conn))
+             (when (plist-get change :oldUri)
+               (puthash (plist-get change :oldUri) t (carrel--seen conn))))
+           (puthash :any t (carrel--seen conn))
+           (carrel--follow-changes changes)
+           (let ((buffer (carrel--tree-buffer conn)))
+             (when (buffer-live-p buffer)
+               (with-current-buffer buffer
+                 (carrel--apply-change changes (append (plist-get params :updated) nil)))))))
+        ('window/showMessage (message "%s" (plist-get params :message))))
+    (error (message "Carrel: %s" (error-message-string err)))))
 
 ;;;; Buffers follow their files
 
@@ -464,44 +487,30 @@ Return nil, which the server reads as Cancel, when the writer quits."
                   (and file (carrel--path-under-p (expand-file-name file) path))))
               (buffer-list)))
 
-(defun carrel--follow-changes (change-list &optional quiet)
-  "Make file buffers follow CHANGE-LIST, as sent by `carrel/didChange'.
-Return notes about deleted or trashed files whose buffers were kept
-for their unsaved changes; unless QUIET, also show them."
+(defun carrel--follow-changes (change-list)
+  "Make file buffers follow CHANGE-LIST, as sent by `carrel/didChange'."
   (let ((notes nil))
     (dolist (change change-list)
       (let ((path (carrel--uri-to-path (plist-get change :uri)))
             (old (and (plist-get change :oldUri)
                       (carrel--uri-to-path (plist-get change :oldUri)))))
-        (setq notes
-              (append notes
-                      (pcase (plist-get change :type)
-                        ("moved" (carrel--move-buffers
-                                  old path (eq (plist-get change :inTrash) t)))
-                        ("deleted" (carrel--close-buffers path)))))))
-    (when (and notes (not quiet))
-      (message "%s" (string-join notes "; ")))
-    notes))
+        (pcase (plist-get change :type)
+          ("moved" (carrel--move-buffers old path))
+          ("deleted" (setq notes (append notes (carrel--close-buffers path)))))))
+    (when notes
+      (message "%s" (string-join notes "; ")))))
 
-(defun carrel--move-buffers (old new trashed)
+(defun carrel--move-buffers (old new)
   "Make buffers visiting OLD, or files inside it, visit the same under NEW.
-When TRASHED, the move was a delete: unmodified buffers are killed.
-Return a note for each modified buffer that moved to the Trash."
-  (let ((notes nil))
-    (dolist (buffer (carrel--file-buffers-under old))
-      (with-current-buffer buffer
-        (let ((file (concat new (substring (expand-file-name buffer-file-name)
-                                           (length (directory-file-name old))))))
-          (if (and trashed (not (buffer-modified-p)))
-              (kill-buffer buffer)
-            ;; ALONG-WITH-FILE keeps the modified flag, undo and the file's
-            ;; modtime, so saving later does not ask about a changed file.
-            (set-visited-file-name file t t)
-            (when trashed
-              (push (format "“%s” is in the Trash; its buffer keeps your unsaved changes"
-                            (file-name-nondirectory file))
-                    notes))))))
-    (nreverse notes)))
+A move into the Trash is followed too, so that saving writes into
+the Trash and never brings the old file back beside it."
+  (dolist (buffer (carrel--file-buffers-under old))
+    (with-current-buffer buffer
+      (let ((file (concat new (substring (expand-file-name buffer-file-name)
+                                         (length (directory-file-name old))))))
+        ;; ALONG-WITH-FILE keeps the modified flag, undo and the file's
+        ;; modtime, so saving later does not ask about a changed file.
+        (set-visited-file-name file t t)))))
 
 (defun carrel--close-buffers (path)
   "Kill unmodified buffers of PATH and files inside it.
@@ -509,23 +518,303 @@ Return a note for each modified buffer, which is kept."
   (let ((notes nil))
     (dolist (buffer (carrel--file-buffers-under path))
       (if (buffer-modified-p buffer)
-          (push (format "“%s” was deleted; its buffer keeps your unsaved changes"
+          (push (format "“%s” no longer exists on disk; its buffer keeps your unsaved changes"
                         (file-name-nondirectory (buffer-file-name buffer)))
                 notes)
         (kill-buffer buffer)))
     (nreverse notes)))
 
-;;;; The tree buffer
+;;;; The rows
 
 (defvar-local carrel--conn nil
   "The connection whose tree this buffer shows.")
 
-(defvar-local carrel--roots nil
-  "The nodes at the top of this tree buffer.")
+(defvar-local carrel--rows nil
+  "Hash table from a row's identity to its node, without children.")
 
-(defvar-local carrel--open nil
-  "Hash table from node key to whether the node is expanded.
-Keys that are absent take the node's default.")
+(defvar-local carrel--kids nil
+  "Hash table from a fetched row's identity to its children's identities.
+A row that is absent here was never fetched, or was forgotten.")
+
+(defvar-local carrel--parents nil
+  "Hash table from a row's identity to its parent's identity.")
+
+(defvar-local carrel--expanded nil
+  "Hash table of the identities of expanded rows.
+Kept by identity, so expansion survives every refetch.")
+
+(defvar-local carrel--root-ids nil
+  "Identities of the rows at the top of the tree.")
+
+(defvar-local carrel--expanding-all nil
+  "Identities below which rows are expanded as they arrive.")
+
+(defvar-local carrel--pending 0
+  "How many tree fetches are under way.")
+
+(defvar-local carrel--in-flight nil
+  "Hash table of the identities whose fetch is under way.")
+
+(defun carrel--id (node)
+  "Return NODE's identity: its `id', else its `uri'."
+  (or (plist-get node :id) (plist-get node :uri)))
+
+(defun carrel--node (id)
+  "Return the node of the row ID."
+  (gethash id carrel--rows))
+
+(defun carrel--kind (id)
+  "Return the kind of the row ID."
+  (plist-get (carrel--node id) :kind))
+
+(defun carrel--bare (node)
+  "Return NODE without its children."
+  (cl-loop for (key value) on node by #'cddr
+           unless (eq key :children) append (list key value)))
+
+(defun carrel--loaded-p (id)
+  "Return non-nil if the children of the row ID are held, even none."
+  (not (eq (gethash id carrel--kids :absent) :absent)))
+
+(defun carrel--container-p (node)
+  "Return non-nil if NODE can hold other nodes."
+  (not (equal (plist-get node :kind) "file")))
+
+(defun carrel--under-id-p (id ancestor)
+  "Return non-nil if the row ID is ANCESTOR or lies below it."
+  (cl-loop for current = id then (gethash current carrel--parents)
+           while current
+           thereis (equal current ancestor)))
+
+(defun carrel--store (node parent)
+  "Keep NODE, a child of the row PARENT, and the children it came with.
+Return NODE's identity.  Rows no longer listed are forgotten."
+  (let ((id (carrel--id node))
+        (children (plist-get node :children)))
+    (puthash id (carrel--bare node) carrel--rows)
+    (when parent (puthash id parent carrel--parents))
+    (when (and carrel--expanding-all (carrel--container-p node)
+               (seq-some (lambda (top) (carrel--under-id-p id top)) carrel--expanding-all))
+      (puthash id t carrel--expanded))
+    (when children
+      (let ((ids (mapcar (lambda (child) (carrel--store child id)) children)))
+        (dolist (old (gethash id carrel--kids))
+          (unless (member old ids) (carrel--forget old)))
+        (puthash id ids carrel--kids)))
+    id))
+
+(defun carrel--forget (id)
+  "Forget the row ID and every row below it."
+  (carrel--forget-below id)
+  (remhash id carrel--rows)
+  (remhash id carrel--parents))
+
+(defun carrel--forget-below (id)
+  "Forget the rows below ID, so that it is fetched again when shown."
+  (dolist (kid (gethash id carrel--kids))
+    (carrel--forget kid))
+  (remhash id carrel--kids))
+
+(defun carrel--visible-p (id)
+  "Return non-nil if every row above ID is expanded."
+  (cl-loop for parent = (gethash id carrel--parents) then (gethash parent carrel--parents)
+           while parent
+           always (gethash parent carrel--expanded)))
+
+(defun carrel--fetch-spec (id)
+  "Return (ID URI DEPTH): what to ask the server to show the row ID's children.
+A section's rows come with its project, so that is what is fetched."
+  (let ((node (carrel--node id)))
+    (pcase (plist-get node :kind)
+      ("section" (carrel--fetch-spec (gethash id carrel--parents)))
+      ("project" (list id (plist-get node :uri) 2))
+      ("file" nil)
+      (_ (and (plist-get node :uri) (list id (plist-get node :uri) 1))))))
+
+(defun carrel--fetch (id)
+  "Fetch the row ID with its children now, and keep them."
+  (pcase-let ((`(,fetch-id ,uri ,depth) (carrel--fetch-spec id)))
+    (when fetch-id
+      (let ((nodes (carrel--request carrel--conn 'carrel/tree (list :uri uri :depth depth))))
+        (when (> (length nodes) 0)
+          (carrel--store (aref nodes 0) (gethash fetch-id carrel--parents)))))))
+
+(defun carrel--fetch-async (specs &optional again)
+  "Fetch each of SPECS, as `carrel--fetch-spec' gives, without waiting.
+A row already being fetched is skipped, unless AGAIN: a change
+may have come after that question.  The tree is drawn again once
+the last answer is in."
+  (let ((buffer (current-buffer))
+        (conn carrel--conn))
+    (dolist (spec specs)
+      (pcase-let ((`(,fetch-id ,uri ,depth) spec))
+        ;; One question at a time per row: its answer serves every asker.
+        (unless (or (carrel--closing conn) (and (not again) (gethash fetch-id carrel--in-flight)))
+          (puthash fetch-id t carrel--in-flight)
+          (cl-incf carrel--pending)
+          (jsonrpc-async-request
+           conn 'carrel/tree (list :uri uri :depth depth)
+           :success-fn
+           (lambda (nodes)
+             (carrel--fetched buffer (lambda ()
+                                       (when (and (> (length nodes) 0)
+                                                  (gethash fetch-id carrel--rows))
+                                         (carrel--store (aref nodes 0)
+                                                        (gethash fetch-id carrel--parents))))
+                                     fetch-id))
+           ;; A folder that vanished meanwhile leaves with its parent's listing.
+           :error-fn (lambda (_err) (carrel--fetched buffer #'ignore fetch-id))
+           :timeout-fn (lambda () (carrel--fetched buffer #'ignore fetch-id))))))))
+
+(defun carrel--fetched (buffer apply id)
+  "Call APPLY in the tree BUFFER for the answered fetch of ID, then maybe redraw."
+  (when (buffer-live-p buffer)
+    (with-current-buffer buffer
+      (remhash id carrel--in-flight)
+      (condition-case err
+          (funcall apply)
+        (error (message "Carrel: %s" (error-message-string err))))
+      ;; A row the server could not list shows as empty rather than being
+      ;; asked for again and again.
+      (when (and (gethash id carrel--rows) (not (carrel--loaded-p id)))
+        (puthash id nil carrel--kids))
+      (setq carrel--pending (max 0 (1- carrel--pending)))
+      (let ((missing (carrel--unloaded)))
+        (if missing
+            (carrel--fetch-async (delete-dups (delq nil (mapcar #'carrel--fetch-spec missing))))
+          (when (zerop carrel--pending) (carrel--render)))))))
+
+(defun carrel--walk (fn)
+  "Call FN with each shown row's identity and depth, in display order."
+  (cl-labels ((walk (id depth)
+                    (funcall fn id depth)
+                    (when (gethash id carrel--expanded)
+                      (dolist (kid (gethash id carrel--kids))
+                        (walk kid (1+ depth))))))
+    (dolist (id carrel--root-ids) (walk id 0))))
+
+(defun carrel--unloaded ()
+  "Return the shown rows that are expanded but whose children are not held."
+  (let ((missing nil))
+    (carrel--walk (lambda (id _depth)
+                    (when (and (gethash id carrel--expanded)
+                               (carrel--container-p (carrel--node id))
+                               (not (carrel--loaded-p id)))
+                      (push id missing))))
+    (nreverse missing)))
+
+(defun carrel--load ()
+  "Fetch, now, every shown row that is expanded but not held."
+  (let ((missing (carrel--unloaded)))
+    (while missing
+      (dolist (id missing) (unless (carrel--loaded-p id) (carrel--fetch id)))
+      (setq missing (seq-remove (lambda (id) (member id missing)) (carrel--unloaded))))))
+
+(defun carrel--expand-first-view (id)
+  "Expand the row ID as a first view does: a project and its first section.
+A library expands with each of its projects."
+  (puthash id t carrel--expanded)
+  (pcase (carrel--kind id)
+    ("library"
+     (unless (carrel--loaded-p id) (carrel--fetch id))
+     (dolist (kid (gethash id carrel--kids))
+       (when (equal (carrel--kind kid) "project")
+         (carrel--expand-first-view kid))))
+    ("project"
+     (unless (carrel--loaded-p id) (carrel--fetch id))
+     (let ((first (car (gethash id carrel--kids))))
+       (when first (puthash first t carrel--expanded))))))
+
+(defun carrel--fetch-roots (&optional first-view)
+  "Fetch the top rows; with FIRST-VIEW, expand as a first view does."
+  (let ((roots (carrel--request carrel--conn 'carrel/tree (list :depth 1))))
+    (setq carrel--root-ids (mapcar (lambda (node) (carrel--store node nil)) roots))
+    (dolist (id carrel--root-ids)
+      (if first-view
+          (carrel--expand-first-view id)
+        (puthash id t carrel--expanded)))))
+
+;;;; Applying changes
+
+(defun carrel--parent-uri (uri)
+  "Return the URI of the folder that URI lies in."
+  (and uri (string-match "\\`\\(.*\\)/[^/]+\\'" uri) (match-string 1 uri)))
+
+(defun carrel--shown-container-p (id)
+  "Return non-nil if the row ID is held, expanded, fetched and shown."
+  (and (gethash id carrel--rows) (gethash id carrel--expanded)
+       (carrel--loaded-p id) (carrel--visible-p id)))
+
+(defun carrel--project-of-uri (uri)
+  "Return the identity of the held project row that URI lies in, or nil."
+  ;; Up the path, not across every row: a burst of changes stays cheap.
+  (cl-loop for parent = (carrel--parent-uri uri) then (carrel--parent-uri parent)
+           while parent
+           when (equal (carrel--kind parent) "project") return parent))
+
+(defun carrel--listings-changed (change)
+  "Return the identities of rows whose listing CHANGE alters."
+  (let* ((uri (plist-get change :uri))
+         (old (plist-get change :oldUri))
+         (owner (carrel--node uri)))
+    (if (and (equal (plist-get change :type) "changed")
+             (member (plist-get owner :kind) '("project" "library")))
+        ;; A setting such as the sort can reorder every listing below.
+        (let ((ids nil))
+          (maphash (lambda (id node)
+                     (when (and (plist-get node :uri)
+                                (or (equal (plist-get node :uri) uri)
+                                    (string-prefix-p (concat uri "/") (plist-get node :uri))))
+                       (push id ids)))
+                   carrel--rows)
+          ids)
+      (let ((ids (delq nil (list (carrel--parent-uri uri) (carrel--parent-uri old)))))
+        (dolist (path (delq nil (list uri old)))
+          (let ((project (carrel--project-of-uri path)))
+            (when project
+              (push (concat (carrel--node-uri project) "/.carrel/all") ids))))
+        ids))))
+
+(defun carrel--node-uri (id)
+  "Return the URI of the row ID."
+  (plist-get (carrel--node id) :uri))
+
+(defun carrel--remap-expansion (old new)
+  "Keep rows expanded at or under OLD expanded at the same place under NEW."
+  (dolist (id (hash-table-keys carrel--expanded))
+    (when (or (equal id old)
+              (string-prefix-p (concat old "/") id)
+              (string-prefix-p (concat old "#") id))
+      (remhash id carrel--expanded)
+      (puthash (concat new (substring id (length old))) t carrel--expanded))))
+
+(defun carrel--apply-change (change-list updated)
+  "Follow a change notice in this tree: its CHANGE-LIST and UPDATED rows.
+Rows in UPDATED are replaced as they are; only the shown folders
+whose listing changed are fetched again, each once, without waiting."
+  (dolist (node updated)
+    (let ((id (carrel--id node)))
+      (when (gethash id carrel--rows)
+        (puthash id (carrel--bare node) carrel--rows))))
+  (let ((specs nil))
+    (dolist (change change-list)
+      (when (plist-get change :oldUri)
+        (carrel--remap-expansion (plist-get change :oldUri) (plist-get change :uri)))
+      (dolist (id (carrel--listings-changed change))
+        (when (carrel--shown-container-p id)
+          (push (carrel--fetch-spec id) specs))))
+    (setq specs (delete-dups (delq nil specs)))
+    ;; Parents first, so that a vanished child is dropped before it is asked for.
+    (setq specs (sort specs (lambda (a b) (< (carrel--depth (car a)) (carrel--depth (car b))))))
+    (carrel--render)
+    (carrel--fetch-async specs t)))
+
+(defun carrel--depth (id)
+  "Return how many rows lie above the row ID."
+  (cl-loop for parent = (gethash id carrel--parents) then (gethash parent carrel--parents)
+           while parent count t))
+
+;;;; Drawing
 
 (defun carrel--tree-buffer (conn &optional create)
   "Return CONN's live tree buffer, or nil.
@@ -540,7 +829,9 @@ With CREATE, make and fill it when there is none."
         (carrel-tree-mode)
         (setq carrel--conn conn)
         (setf (carrel--tree conn) (current-buffer))
-        (carrel-refresh)
+        (carrel--fetch-roots t)
+        (carrel--render)
+        (goto-char (point-min))
         (current-buffer))))))
 
 (defun carrel--tree-connection (&optional noerror)
@@ -552,31 +843,16 @@ Signal a user error if there is none, unless NOERROR."
    (carrel--conn (user-error "The Carrel server stopped; run M-x carrel again"))
    (t (user-error "This is not a Carrel tree buffer"))))
 
-(defun carrel--key (node parent parent-key)
-  "Return the key of NODE, whose PARENT node has PARENT-KEY.
-Files listed in a virtual folder such as \"All\" get a key of their
-own, so that their real row stays the one found by URI."
-  (let ((uri (plist-get node :uri)))
-    (cond ((null uri) (concat parent-key "#" (plist-get node :name)))
-          ((and (eq (plist-get parent :virtual) t) (plist-get parent :uri))
-           (concat parent-key "#" uri))
-          (t uri))))
-
-(defun carrel--container-p (node)
-  "Return non-nil if NODE can hold other nodes."
-  (not (equal (plist-get node :kind) "file")))
-
-(defun carrel--open-p (node key depth)
-  "Return non-nil if NODE with KEY at DEPTH is expanded."
-  (let ((state (gethash key carrel--open 'default)))
-    (if (eq state 'default)
-        (or (= depth 0) (member (plist-get node :kind) '("library" "section")))
-      state)))
-
 (defun carrel--icon-style ()
   "Return `carrel-icon-style', with `auto' resolved for the selected frame."
   (if (eq carrel-icon-style 'auto)
-      (if (display-graphic-p) 'glyph 'text)
+      (if (and (display-graphic-p)
+               (seq-every-p (lambda (entry)
+                              (or (string-empty-p (cadr entry))
+                                  (char-displayable-p (aref (cadr entry) 0))))
+                            carrel-icons))
+          'glyph
+        'text)
     carrel-icon-style))
 
 (defun carrel--icon (node)
@@ -587,57 +863,59 @@ own, so that their real row stays the one found by URI."
       ('text (or (cadr entry) "="))
       (_ ""))))
 
-(defun carrel--counts (node)
-  "Return NODE's counts as \"FOLDERS ▸ FILES\", leaving out zero parts."
-  (let ((folders (or (plist-get node :folderCount) 0))
-        (files (or (plist-get node :fileCount) 0)))
-    (string-trim
-     (concat (if (> folders 0) (format "%d " folders) "")
-             (if (> (+ folders files) 0) "▸" "")
-             (if (> files 0) (format " %d" files) "")))))
+(defvar carrel-tree-mode-map)
 
-(defun carrel--insert-node (node ancestors parent-key depth)
-  "Insert NODE's row and, when it is open, its children's rows.
-ANCESTORS are NODE's ancestors, nearest first; PARENT-KEY is the
-parent's key; DEPTH is how far NODE lies below the top."
-  (let* ((key (carrel--key node (car ancestors) parent-key))
+(defconst carrel--onboarding "No project yet: press %s to make one"
+  "The line under a library that holds no project; %s is the key.")
+
+(defun carrel--insert-row (id depth)
+  "Insert the row of ID, DEPTH levels down."
+  (let* ((node (carrel--node id))
          (kind (plist-get node :kind))
-         (children (append (plist-get node :children) nil))
-         (open (and children (carrel--open-p node key depth)))
-         (glyphs (not (eq (carrel--icon-style) 'text)))
-         (marker (cond ((not children) "  ")
-                       (open (if glyphs "▾ " "- "))
-                       (t (if glyphs "▸ " "+ "))))
          (icon (carrel--icon node))
-         (counts (if (member kind '("file" "section")) "" (carrel--counts node)))
+         (summary (plist-get node :summary))
+         (notes (delq nil (list (and (eq (plist-get node :link) t) "link")
+                                (and (eq (plist-get node :unreadable) t) "unreadable"))))
          (start (point)))
-    (insert (make-string (* 2 depth) ?\s) marker
+    (insert (make-string (* 2 depth) ?\s)
             (if (string-empty-p icon) "" (concat icon " "))
             (propertize (plist-get node :title)
                         'face (pcase kind
                                 ("section" 'carrel-section)
                                 ("file" 'default)
                                 (_ 'carrel-folder)))
-            (if (string-empty-p counts) ""
-              (concat "  " (propertize counts 'face 'carrel-count)))
+            (if (and summary (not (string-empty-p summary)))
+                (concat "  " (propertize summary 'face 'carrel-count))
+              "")
+            (if notes
+                (concat "  " (propertize (format "(%s)" (string-join notes ", "))
+                                         'face 'carrel-count))
+              "")
             "\n")
-    (add-text-properties start (point)
-                         (list 'carrel-node node 'carrel-key key
-                               'carrel-parent-key parent-key
-                               'carrel-ancestors ancestors))
-    (when open
-      (dolist (child children)
-        (carrel--insert-node child (cons node ancestors) key (1+ depth))))))
+    (add-text-properties start (point) (list 'carrel-id id))
+    (when (and (equal kind "library") (gethash id carrel--expanded)
+               (carrel--loaded-p id)
+               (not (seq-some (lambda (kid) (equal (carrel--kind kid) "project"))
+                              (gethash id carrel--kids))))
+      (let ((note-start (point))
+            (key (where-is-internal #'carrel-new-project carrel-tree-mode-map t)))
+        (insert (make-string (* 2 (1+ depth)) ?\s)
+                (propertize (format carrel--onboarding (if key (key-description key) "P"))
+                            'face 'carrel-count)
+                "\n")
+        (add-text-properties note-start (point) (list 'carrel-id id 'carrel-note t))))))
 
-(defun carrel--row (property)
-  "Return PROPERTY of the row at point, wherever point is on it."
-  (get-text-property (line-beginning-position) property))
+(defun carrel--row-id ()
+  "Return the identity of the row at point, or nil."
+  (get-text-property (line-beginning-position) 'carrel-id))
 
-(defun carrel--goto-key (key)
-  "Move point to the row of KEY and return non-nil, or return nil."
+(defun carrel--goto-id (id)
+  "Move point to the row of ID and return non-nil, or return nil."
   (let ((start (point)))
     (goto-char (point-min))
-    (let ((match (text-property-search-forward 'carrel-key key t)))
+    (let ((match (text-property-search-forward 'carrel-id id t)))
+      (while (and match (get-text-property (prop-match-beginning match) 'carrel-note))
+        (setq match (text-property-search-forward 'carrel-id id t)))
       (goto-char (if match (prop-match-beginning match) start))
       (and match t))))
 
@@ -646,18 +924,19 @@ parent's key; DEPTH is how far NODE lies below the top."
   (let* ((inhibit-read-only t)
          (windows (get-buffer-window-list (current-buffer) nil t))
          (spots (mapcar (lambda (pos)
-                          (cons (get-text-property (save-excursion (goto-char pos) (line-beginning-position))
-                                                   'carrel-key)
-                                (line-number-at-pos pos)))
+                          (save-excursion
+                            (goto-char pos)
+                            (cons (and (not (get-text-property (line-beginning-position) 'carrel-note))
+                                       (carrel--row-id))
+                                  (line-number-at-pos))))
                         (cons (point) (mapcar #'window-point windows))))
          (restore (lambda (spot)
-                    (unless (and (car spot) (carrel--goto-key (car spot)))
+                    (unless (and (car spot) (carrel--goto-id (car spot)))
                       (goto-char (point-min))
                       (forward-line (1- (cdr spot))))
                     (point))))
     (erase-buffer)
-    (dolist (root carrel--roots)
-      (carrel--insert-node root nil "" 0))
+    (carrel--walk #'carrel--insert-row)
     (goto-char (point-max))
     (when (and (bolp) (> (point) (point-min))) (delete-char -1))
     (let ((positions (mapcar restore spots)))
@@ -666,63 +945,20 @@ parent's key; DEPTH is how far NODE lies below the top."
 
 (defun carrel--breadcrumb ()
   "Return the header-line breadcrumb of the row at point."
-  (let* ((node (carrel--row 'carrel-node))
-         (trail (if node
-                    (reverse (cons node (carrel--row 'carrel-ancestors)))
-                  (seq-take carrel--roots 1))))
-    (string-replace
-     "%" "%%"
-     (mapconcat (lambda (n) (plist-get n :title))
-                (seq-remove (lambda (n) (equal (plist-get n :kind) "section")) trail)
-                " › "))))
-
-(defun carrel--schedule-refresh (conn)
-  "Refresh CONN's tree buffer soon, once per burst of edits."
-  (unless (or (carrel--refresh-timer conn) (carrel--closing conn))
-    (setf (carrel--refresh-timer conn)
-          (run-at-time
-           0.05 nil
-           (lambda ()
-             (setf (carrel--refresh-timer conn) nil)
-             (when (and (jsonrpc-running-p conn) (not (carrel--closing conn))
-                        (carrel--tree-buffer conn))
-               (jsonrpc-async-request
-                conn 'carrel/tree (make-hash-table)
-                :success-fn
-                (lambda (roots)
-                  (let ((buffer (carrel--tree-buffer conn)))
-                    (when (buffer-live-p buffer)
-                      (with-current-buffer buffer
-                        (setq carrel--roots (append roots nil))
-                        (carrel--render)))))
-                :error-fn
-                (lambda (err)
-                  (when (jsonrpc-running-p conn)
-                    (message "Carrel: %s" (plist-get err :message)))))))))))
-
-(defun carrel--remap-expansion (conn change-list)
-  "Keep folders expanded in CONN's tree after CHANGE-LIST moved them."
-  (let ((buffer (carrel--tree-buffer conn)))
-    (when (buffer-live-p buffer)
-      (with-current-buffer buffer
-        (dolist (change change-list)
-          (let ((old (plist-get change :oldUri))
-                (new (plist-get change :uri)))
-            (when old
-              (maphash (lambda (key state)
-                         (when (or (equal key old)
-                                   (string-prefix-p (concat old "/") key)
-                                   (string-prefix-p (concat old "#") key))
-                           (remhash key carrel--open)
-                           (puthash (concat new (substring key (length old)))
-                                    state carrel--open)))
-                       (copy-hash-table carrel--open)))))))))
+  (let ((trail nil))
+    (cl-loop for id = (or (carrel--row-id) (car carrel--root-ids))
+             then (gethash id carrel--parents)
+             while id
+             do (let ((node (carrel--node id)))
+                  (unless (equal (plist-get node :kind) "section")
+                    (push (plist-get node :title) trail))))
+    (string-replace "%" "%%" (string-join (delq nil trail) " › "))))
 
 ;;;; Tree helpers for commands
 
 (defun carrel--node-at-point ()
   "Return the node on the current row, or signal a user error."
-  (or (carrel--row 'carrel-node)
+  (or (carrel--node (carrel--row-id))
       (user-error "No item on this line")))
 
 (defun carrel--item-at-point ()
@@ -733,13 +969,12 @@ parent's key; DEPTH is how far NODE lies below the top."
                   (plist-get node :title)))
     node))
 
-(defun carrel--lineage ()
-  "Return the node at point followed by its ancestors, nearest first."
-  (cons (carrel--node-at-point) (carrel--row 'carrel-ancestors)))
-
 (defun carrel--nearest (pred)
-  "Return the nearest of the node at point and its ancestors that PRED accepts."
-  (seq-find pred (carrel--lineage)))
+  "Return the nearest of the row at point and the rows above it that PRED accepts."
+  (cl-loop for id = (carrel--row-id) then (gethash id carrel--parents)
+           while id
+           for node = (carrel--node id)
+           when (funcall pred node) return node))
 
 (defun carrel--kind-p (&rest kinds)
   "Return a predicate that accepts nodes of one of KINDS."
@@ -751,109 +986,105 @@ parent's key; DEPTH is how far NODE lies below the top."
                          (and (plist-get node :uri) (carrel--container-p node))))
       (user-error "No folder here")))
 
-(defun carrel--open-node (node ancestors)
-  "Mark NODE, reached through ANCESTORS, and all of them expanded."
-  (let ((keys nil) (parent-key "") (parent nil))
-    (dolist (n (reverse (cons node ancestors)))
-      (setq parent-key (carrel--key n parent parent-key))
-      (setq parent n)
-      (push parent-key keys))
-    (dolist (key keys) (puthash key t carrel--open))))
+(defun carrel--reveal-uri (uri)
+  "Expand and fetch the rows down to the one of URI; return its identity or nil.
+Rows under \"All\" are not searched: what they list lives elsewhere too."
+  (let ((level carrel--root-ids)
+        (found nil))
+    (while (and level (not found))
+      (let ((next nil))
+        (dolist (id level)
+          (let* ((node (carrel--node id))
+                 (own (plist-get node :uri)))
+            (cond
+             ((or next (plist-get node :id) (eq (plist-get node :virtual) t)))
+             ((equal own uri) (setq found id next id))
+             ((and own (string-prefix-p (concat own "/") uri)) (setq next id)))))
+        (when (and next (not found))
+          (puthash next t carrel--expanded)
+          (unless (carrel--loaded-p next) (carrel--fetch next))
+          (setq level
+                (if (equal (carrel--kind next) "project")
+                    ;; A project's rows sit in its sections; open the one that holds it.
+                    (cl-loop for section in (gethash next carrel--kids)
+                             when (seq-some (lambda (kid)
+                                              (let ((own (carrel--node-uri kid)))
+                                                (and own (or (equal own uri)
+                                                             (string-prefix-p (concat own "/") uri)))))
+                                            (gethash section carrel--kids))
+                             do (puthash section t carrel--expanded)
+                             append (gethash section carrel--kids))
+                  (gethash next carrel--kids))))
+        (unless next (setq level nil))))
+    found))
 
-(defun carrel--find (pred &optional roots)
-  "Return (NODE . ANCESTORS) for the first node in ROOTS that PRED accepts.
-ROOTS defaults to the tree buffer's roots; ANCESTORS are nearest first.
-Virtual folders such as \"All\" are not searched: what they list
-lives elsewhere too."
-  (cl-labels ((walk (nodes ancestors)
-                    (cl-loop for node in nodes
-                             thereis (cond
-                                      ((funcall pred node) (cons node ancestors))
-                                      ((and (eq (plist-get node :virtual) t)
-                                            (plist-get node :uri))
-                                       nil)
-                                      (t (walk (append (plist-get node :children) nil)
-                                               (cons node ancestors)))))))
-    (walk (or roots carrel--roots) nil)))
+(defun carrel--settle (conn expect)
+  "Wait a moment for CONN's `carrel/didChange' after a command, and its fetches.
+EXPECT is the URI the change names, t for any change, or nil for none."
+  (let ((deadline (+ (float-time) 2)))
+    (when expect
+      (while (and (not (gethash (if (eq expect t) :any expect) (carrel--seen conn)))
+                  (jsonrpc-running-p conn)
+                  (< (float-time) deadline))
+        (accept-process-output nil 0.02)))
+    (while (and (> carrel--pending 0) (jsonrpc-running-p conn) (< (float-time) deadline))
+      (accept-process-output nil 0.02))))
 
-(defun carrel--refresh-and-show (&optional uri)
-  "Fetch the tree again and put point on the row of URI, expanding its parents."
-  (setq carrel--roots (carrel--fetch-tree (carrel--tree-connection)))
-  (let ((found (and uri (carrel--find (lambda (n) (equal (plist-get n :uri) uri))))))
-    (when (cdr found) (carrel--open-node (cadr found) (cddr found))))
-  (carrel--render)
-  (when uri (carrel--goto-key uri)))
-
-(defun carrel--folder-choices (roots &optional node)
-  "Return an alist of folder path to folder node, from ROOTS, for moving NODE.
-NODE itself, what lies inside it and its current folder are left out."
-  (let* ((uri (plist-get node :uri))
-         (parent (and uri (directory-file-name
-                           (file-name-directory (carrel--uri-to-path uri)))))
-         (choices nil))
-    (cl-labels ((walk (nodes path)
-                      (dolist (n nodes)
-                        (let ((here (if (equal (plist-get n :kind) "section")
-                                        path
-                                      (append path (list (plist-get n :title))))))
-                          (unless (or (and uri (equal (plist-get n :uri) uri))
-                                      (eq (plist-get n :inTrash) t)
-                                      (eq (plist-get n :link) t))
-                            (when (and (plist-get n :uri)
-                                       (member (plist-get n :kind)
-                                               '("library" "project" "folder"))
-                                       (not (eq (plist-get n :virtual) t))
-                                       (not (equal (carrel--uri-to-path (plist-get n :uri))
-                                                   parent)))
-                              (push (cons (string-join here "/") n) choices))
-                            (walk (append (plist-get n :children) nil) here))))))
-      (walk roots nil))
-    (nreverse choices)))
+(defun carrel--command (expect show command &rest arguments)
+  "Run the server COMMAND with the plist ARGUMENTS from the tree buffer.
+Wait for the change it makes (EXPECT, as `carrel--settle' takes, or
+a function of the result giving it), then draw the tree and, when
+SHOW, put point on the row of the resulting node.  Return the result."
+  (let* ((conn (carrel--tree-connection))
+         (buffer (current-buffer)))
+    (clrhash (carrel--seen conn))
+    (let ((result (apply #'carrel--execute conn command arguments)))
+      (with-current-buffer buffer
+        (carrel--settle conn (if (functionp expect) (funcall expect result) expect))
+        (when (and (plist-get result :uri) (gethash (carrel--id result) carrel--rows)
+                   (member command '("carrel.setSort" "carrel.setConfirmDelete")))
+          (puthash (carrel--id result) (carrel--bare result) carrel--rows))
+        (let ((id (and show (plist-get result :uri) (carrel--reveal-uri (plist-get result :uri)))))
+          (carrel--load)
+          (carrel--render)
+          (when id (carrel--goto-id id))))
+      result)))
 
 (defconst carrel--new-folder-choice "New folder…"
   "The Move To choice that first creates the destination folder.")
 
-(defun carrel--read-destination (conn roots node)
-  "Ask where to move NODE among ROOTS; return the destination folder's URI.
-Choosing \"New folder…\" creates the folder through CONN first."
-  (let* ((choices (carrel--folder-choices roots node))
+(defun carrel--read-destination (conn uri title)
+  "Ask where to move the item URI called TITLE; return the destination URI.
+The choices are the server's `carrel/destinations'.  Choosing
+\"New folder…\" creates the folder through CONN first."
+  (let* ((choices (mapcar (lambda (dest)
+                            (cons (string-join (append (plist-get dest :label) nil) " › ")
+                                  (plist-get dest :uri)))
+                          (carrel--request conn 'carrel/destinations (list :uri uri))))
          (answer (carrel--read-choice
-                  (format "Move “%s” to: " (plist-get node :title))
+                  (format "Move “%s” to: " title)
                   (cons carrel--new-folder-choice (mapcar #'car choices)))))
     (if (equal answer carrel--new-folder-choice)
         (let* ((name (read-string "New folder name: "))
-               (parents (carrel--folder-choices roots))
                (parent (cdr (assoc (carrel--read-choice (format "Create “%s” in: " name)
-                                                        (mapcar #'car parents))
-                                   parents))))
+                                                        (mapcar #'car choices))
+                                   choices))))
           (unless parent (user-error "No folder chosen; nothing was moved"))
-          (plist-get (carrel--execute conn "carrel.newFolder"
-                                      :parentUri (plist-get parent :uri) :name name)
+          (plist-get (carrel--execute conn "carrel.newFolder" :parentUri parent :name name)
                      :uri))
-      (or (plist-get (cdr (assoc answer choices)) :uri)
+      (or (cdr (assoc answer choices))
           (user-error "No such folder: %s" answer)))))
 
-(defun carrel--report-moved (old-uri result)
-  "Make buffers follow the move of OLD-URI that the server answered with RESULT."
-  (when (plist-get result :uri)
-    (carrel--follow-changes
-     (list (list :type "moved" :oldUri old-uri :uri (plist-get result :uri)
-                 :inTrash (plist-get result :inTrash))))))
+(defun carrel--follow-result (old-uri result)
+  "Make buffers follow OLD-URI to where the server's RESULT puts it."
+  (carrel--follow-changes
+   (list (if (plist-get result :uri)
+             (list :type "moved" :oldUri old-uri :uri (plist-get result :uri))
+           (list :type "deleted" :uri old-uri)))))
 
-(defun carrel--report-deleted (node result)
-  "Tell the writer how NODE was deleted, given the server's RESULT, and follow."
-  (let* ((title (plist-get node :title))
-         (change (if (plist-get result :uri)
-                     (list :type "moved" :oldUri (plist-get node :uri)
-                           :uri (plist-get result :uri) :inTrash t)
-                   (list :type "deleted" :uri (plist-get node :uri))))
-         (notes (carrel--follow-changes (list change) t)))
-    (message "%s%s"
-             (format (cond ((plist-get result :uri) "Moved “%s” to the Trash")
-                           ((plist-get result :systemTrash) "Moved “%s” to the system Trash")
-                           (t "Deleted “%s” for good"))
-                     title)
-             (if notes "; its buffer keeps your unsaved changes" ""))))
+(defun carrel--experimental (conn key)
+  "Return KEY of the server's `capabilities.experimental.carrel' through CONN."
+  (append (plist-get (carrel--capabilities conn) key) nil))
 
 ;;;; Tree commands
 
@@ -868,191 +1099,238 @@ Choosing \"New folder…\" creates the folder through CONN first."
 (defun carrel-toggle ()
   "Expand or collapse the row at point."
   (interactive)
-  (let* ((node (carrel--node-at-point))
-         (key (carrel--row 'carrel-key))
-         (depth (length (carrel--row 'carrel-ancestors))))
+  (let* ((id (carrel--row-id))
+         (node (carrel--node-at-point)))
     (unless (carrel--container-p node)
       (user-error "“%s” is a file" (plist-get node :title)))
-    (puthash key (not (carrel--open-p node key depth)) carrel--open)
-    (carrel--render)))
-
-(defun carrel-tab ()
-  "Toggle the row at point, or go to the next row; see `carrel-tab-toggles'."
-  (interactive)
-  (if carrel-tab-toggles (carrel-toggle) (forward-line 1)))
+    (if (gethash id carrel--expanded)
+        (progn
+          (remhash id carrel--expanded)
+          ;; Fetched again when shown again, never kept stale meanwhile.
+          (unless (equal (plist-get node :kind) "section")
+            (carrel--forget-below id)))
+      (puthash id t carrel--expanded)
+      (carrel--load))
+    (carrel--render)
+    (carrel--goto-id id)))
 
 (defun carrel-new-file (name)
   "Create a file called NAME in the folder at point and visit it.
 The server adds the project's default extension when NAME has none."
   (interactive (list (read-string "New file name: ")))
-  (let* ((folder (carrel--folder-at-point))
-         (node (carrel--execute (carrel--tree-connection) "carrel.newFile"
-                                :parentUri (plist-get folder :uri) :name name)))
-    (carrel--refresh-and-show (plist-get node :uri))
+  (let ((node (carrel--command (lambda (result) (plist-get result :uri)) t "carrel.newFile"
+                               :parentUri (plist-get (carrel--folder-at-point) :uri)
+                               :name name)))
     (funcall carrel-visit-function (carrel--uri-to-path (plist-get node :uri)))
     (goto-char (point-max))))
 
 (defun carrel-new-folder (name)
   "Create a folder called NAME in the folder at point."
   (interactive (list (read-string "New folder name: ")))
-  (let ((node (carrel--execute (carrel--tree-connection) "carrel.newFolder"
-                               :parentUri (plist-get (carrel--folder-at-point) :uri)
-                               :name name)))
-    (carrel--refresh-and-show (plist-get node :uri))))
+  (carrel--command (lambda (result) (plist-get result :uri)) t "carrel.newFolder"
+                   :parentUri (plist-get (carrel--folder-at-point) :uri)
+                   :name name))
 
 (defun carrel-rename (new-name)
-  "Rename the item at point to NEW-NAME."
+  "Rename the item at point to NEW-NAME.
+A file keeps its extension when NEW-NAME has none."
   (interactive
    (list (read-string "Rename to: " (plist-get (carrel--item-at-point) :name))))
-  (let* ((node (carrel--item-at-point))
-         (result (carrel--execute (carrel--tree-connection) "carrel.rename"
-                                  :uri (plist-get node :uri) :newName new-name)))
-    (carrel--report-moved (plist-get node :uri) result)
-    (carrel--remap-expansion carrel--conn
-                             (list (list :oldUri (plist-get node :uri)
-                                         :uri (plist-get result :uri))))
-    (carrel--refresh-and-show (plist-get result :uri))))
+  (let* ((uri (plist-get (carrel--item-at-point) :uri))
+         (result (carrel--command (lambda (result) (plist-get result :uri)) t "carrel.rename"
+                                  :uri uri :newName new-name)))
+    (carrel--follow-result uri result)))
 
 (defun carrel-move ()
   "Move the item at point to a folder read in the minibuffer."
   (interactive)
   (let* ((node (carrel--item-at-point))
-         (conn (carrel--tree-connection))
-         (destination (carrel--read-destination conn carrel--roots node))
-         (result (carrel--execute conn "carrel.moveTo" :uri (plist-get node :uri)
-                                  :destinationUri destination)))
-    (carrel--report-moved (plist-get node :uri) result)
-    (carrel--remap-expansion conn (list (list :oldUri (plist-get node :uri)
-                                              :uri (plist-get result :uri))))
-    (carrel--refresh-and-show (plist-get result :uri))))
+         (uri (plist-get node :uri))
+         (destination (carrel--read-destination (carrel--tree-connection) uri
+                                                (plist-get node :title)))
+         (result (carrel--command (lambda (result) (plist-get result :uri)) t "carrel.moveTo"
+                                  :uri uri :destinationUri destination)))
+    (carrel--follow-result uri result)))
 
 (defun carrel-delete ()
   "Move the item at point to its project's Trash.
-In the Trash, delete it for good.  The server asks first."
+In the Trash, delete it for good.  The server asks first, and says
+what it did."
   (interactive)
-  (let* ((node (carrel--item-at-point))
-         (result (carrel--execute (carrel--tree-connection) "carrel.delete"
-                                  :uri (plist-get node :uri))))
-    (carrel--report-deleted node result)
-    (carrel--refresh-and-show)))
+  (let* ((uri (plist-get (carrel--item-at-point) :uri))
+         (result (carrel--command (lambda (result) (or (plist-get result :uri) uri)) nil
+                                  "carrel.delete" :uri uri)))
+    (carrel--follow-result uri result)))
 
 (defun carrel-restore ()
   "Put the Trash item at point back where it was deleted from."
   (interactive)
-  (let* ((node (carrel--item-at-point))
-         (result (carrel--execute (carrel--tree-connection) "carrel.restore"
-                                  :uri (plist-get node :uri))))
-    (carrel--report-moved (plist-get node :uri) result)
-    (message "Restored “%s”" (plist-get result :title))
-    (carrel--refresh-and-show (plist-get result :uri))))
+  (let* ((uri (plist-get (carrel--item-at-point) :uri))
+         (result (carrel--command (lambda (result) (plist-get result :uri)) t
+                                  "carrel.restore" :uri uri)))
+    (carrel--follow-result uri result)))
 
 (defun carrel-empty-trash ()
-  "Delete for good everything in the Trash of the project at point."
+  "Delete for good everything in the Trash of the project at point.
+The server asks first, and tells what it did."
   (interactive)
-  (let* ((project (or (carrel--nearest (carrel--kind-p "project"))
-                      (user-error "Put point inside a project to empty its Trash")))
-         (result (carrel--execute (carrel--tree-connection) "carrel.emptyTrash"
-                                  :projectUri (plist-get project :uri))))
-    (message "Emptied the Trash of “%s” (%d deleted)"
-             (plist-get project :title) (or (plist-get result :deleted) 0))
-    (carrel--refresh-and-show)))
+  (let ((project (or (carrel--nearest (carrel--kind-p "project"))
+                     (user-error "Put point inside a project to empty its Trash"))))
+    (carrel--command t nil "carrel.emptyTrash" :projectUri (plist-get project :uri))))
 
-(defconst carrel--project-types
-  '(("Blank" . "blank") ("Poetry" . "poetry") ("Short Story" . "shortStory")
-    ("Novel" . "novel") ("Script" . "script"))
-  "Project types: what the writer reads, and the server's word.")
+(defun carrel--library-at-point ()
+  "Return the library at point, or the first one shown."
+  (or (carrel--nearest (carrel--kind-p "library"))
+      (seq-find (carrel--kind-p "library") (mapcar #'carrel--node carrel--root-ids))
+      (user-error "Open Carrel on the folder that holds your projects to make a new one")))
 
 (defun carrel-new-project (name type)
   "Create a project called NAME of TYPE in the library at point.
-TYPE is one of the names in `carrel--project-types', such as \"Novel\"."
+TYPE is the title of one of the project types the server offers,
+such as \"Novel\"."
   (interactive
-   (list (read-string "Project name: ")
-         (carrel--read-choice "Project type: " (mapcar #'car carrel--project-types)
-                              "Blank")))
-  (let* ((library (or (carrel--nearest (carrel--kind-p "library"))
-                      (car (seq-filter (carrel--kind-p "library") carrel--roots))
-                      (user-error "Open Carrel on the folder that holds your projects to make a new one")))
-         (node (carrel--execute (carrel--tree-connection) "carrel.newProject"
-                                :parentUri (plist-get library :uri) :name name
-                                :type (or (cdr (assoc type carrel--project-types))
-                                          (user-error "Unknown project type: %s" type)))))
-    (puthash (plist-get node :uri) t carrel--open)
-    (carrel--refresh-and-show (plist-get node :uri))))
-
-(defconst carrel--sort-choices
-  '(("Name, ascending" "name" nil) ("Name, descending" "name" t)
-    ("Modified, ascending" "modified" nil) ("Modified, descending" "modified" t)
-    ("Created, ascending" "created" nil) ("Created, descending" "created" t))
-  "Sort choices: what the writer reads, the server's field and descending.")
+   (let ((types (carrel--experimental (carrel--tree-connection) :projectTypes)))
+     (carrel--library-at-point)
+     (list (read-string "Project name: ")
+           (carrel--read-choice "Project type: "
+                                (mapcar (lambda (type) (plist-get type :title)) types)
+                                (plist-get (car types) :title)))))
+  (let* ((library (carrel--library-at-point))
+         (types (carrel--experimental (carrel--tree-connection) :projectTypes))
+         (type-id (or (plist-get (seq-find (lambda (entry) (equal (plist-get entry :title) type))
+                                           types)
+                                 :id)
+                      (user-error "Unknown project type: %s" type)))
+         (node (carrel--command (lambda (result) (plist-get result :uri)) nil "carrel.newProject"
+                                :parentUri (plist-get library :uri) :name name :type type-id))
+         (id (carrel--reveal-uri (plist-get node :uri))))
+    (when id
+      (carrel--expand-first-view id)
+      (carrel--render)
+      (carrel--goto-id id))
+    node))
 
 (defun carrel-sort (choice)
   "Sort the project at point, or the library, by CHOICE.
-CHOICE is one of the names in `carrel--sort-choices'."
-  (interactive (list (carrel--read-choice "Sort by: " (mapcar #'car carrel--sort-choices)
-                                          (caar carrel--sort-choices))))
+CHOICE is the title of one of the sort orders the server offers."
+  (interactive
+   (let ((sorts (carrel--experimental (carrel--tree-connection) :sorts)))
+     (list (carrel--read-choice "Sort by: " (mapcar (lambda (sort) (plist-get sort :title)) sorts)
+                                (plist-get (car sorts) :title)))))
   (let ((target (or (carrel--nearest (carrel--kind-p "project" "library"))
                     (user-error "Nothing to sort here")))
-        (how (or (cdr (assoc choice carrel--sort-choices))
+        (how (or (seq-find (lambda (sort) (equal (plist-get sort :title) choice))
+                           (carrel--experimental (carrel--tree-connection) :sorts))
                  (user-error "Unknown sort: %s" choice))))
-    (carrel--execute (carrel--tree-connection) "carrel.setSort"
-                     :uri (plist-get target :uri) :by (car how)
-                     :descending (if (cadr how) t :json-false))
-    (carrel--refresh-and-show)))
+    (carrel--command (plist-get target :uri) nil "carrel.setSort"
+                     :uri (plist-get target :uri) :by (plist-get how :by)
+                     :descending (if (eq (plist-get how :descending) t) t :json-false))))
+
+(defun carrel-toggle-ask-before-deleting ()
+  "Turn \"Ask before deleting\" on or off for the project at point.
+Outside projects, for the library.  After \"Delete and Don't Ask
+Again\", this turns asking back on."
+  (interactive)
+  (let* ((target (or (carrel--nearest (carrel--kind-p "project" "library"))
+                     (user-error "Put point on a project or a library")))
+         (asking (not (eq (plist-get target :confirmDelete) :json-false))))
+    (carrel--command (and (equal (plist-get target :kind) "project") (plist-get target :uri))
+                     nil "carrel.setConfirmDelete"
+                     :uri (plist-get target :uri) :confirm (if asking :json-false t))))
 
 (defun carrel-refresh (&rest _)
-  "Fetch the tree from the server again, keeping expanded folders and point."
+  "Fetch the shown rows from the server again, keeping expansion and point."
   (interactive)
-  (setq carrel--roots (carrel--fetch-tree (carrel--tree-connection)))
+  (let ((shown nil))
+    (carrel--walk (lambda (id _depth)
+                    (when (and (gethash id carrel--expanded) (carrel--loaded-p id)
+                               (not (equal (carrel--kind id) "section")))
+                      (push id shown))))
+    (carrel--fetch-roots)
+    (dolist (id (nreverse shown))
+      (when (and (gethash id carrel--rows) (carrel--visible-p id))
+        (carrel--fetch id))))
+  (carrel--load)
   (carrel--render))
 
 (defun carrel-up ()
   "Move point to the parent of the row at point."
   (interactive)
-  (let ((parent (carrel--row 'carrel-parent-key)))
-    (unless (and parent (not (string-empty-p parent)) (carrel--goto-key parent))
+  (let ((parent (gethash (carrel--row-id) carrel--parents)))
+    (unless (and parent (carrel--goto-id parent))
       (user-error "Already at the top"))))
 
 (defun carrel-collapse-all ()
-  "Collapse every folder, leaving the top rows open."
+  "Collapse every row, leaving the top rows open."
   (interactive)
-  (let ((table carrel--open))
-    (clrhash table)
-    (cl-labels ((walk (nodes parent parent-key depth)
-                      (dolist (node nodes)
-                        (let ((key (carrel--key node parent parent-key)))
-                          (puthash key (= depth 0) table)
-                          (walk (append (plist-get node :children) nil)
-                                node key (1+ depth))))))
-      (walk carrel--roots nil "" 0)))
+  (setq carrel--expanding-all nil)
+  (clrhash carrel--expanded)
+  (dolist (id carrel--root-ids)
+    (puthash id t carrel--expanded)
+    (dolist (kid (gethash id carrel--kids)) (carrel--forget-below kid)))
   (carrel--render))
 
 (defun carrel-expand-all ()
-  "Expand every folder."
+  "Expand every row below the row at point, or everything at the top.
+Rows are fetched a level at a time while you keep working."
   (interactive)
-  (let ((table carrel--open))
-    (cl-labels ((walk (nodes parent parent-key)
-                      (dolist (node nodes)
-                        (let ((key (carrel--key node parent parent-key)))
-                          (puthash key t table)
-                          (walk (append (plist-get node :children) nil) node key)))))
-      (walk carrel--roots nil "")))
-  (carrel--render))
+  (let ((top (if (member (carrel--row-id) carrel--root-ids) nil (carrel--row-id))))
+    (setq carrel--expanding-all (if top (list top) (copy-sequence carrel--root-ids)))
+    (maphash (lambda (id node)
+               (when (and (carrel--container-p node)
+                          (seq-some (lambda (root) (carrel--under-id-p id root)) carrel--expanding-all))
+                 (puthash id t carrel--expanded)))
+             carrel--rows)
+    (carrel--render)
+    (carrel--fetch-async (delete-dups (delq nil (mapcar #'carrel--fetch-spec (carrel--unloaded)))))))
+
+(defconst carrel--keys-help
+  "\\<carrel-tree-mode-map>Keys of the Carrel binder:
+
+RET, TAB	open the file, or expand or collapse the folder
+\\[carrel-expand-all] \\[carrel-collapse-all]	expand all, collapse all
+\\[carrel-new-file]	New File
+A, +	New Folder
+\\[carrel-new-project]	New Project
+r, R	Rename
+\\[carrel-move]	Move To
+\\[carrel-delete]	Delete
+\\[carrel-restore]	Restore
+\\[carrel-empty-trash]	Empty Trash
+\\[carrel-sort]	Sort
+\\[carrel-refresh]	Refresh
+\\[carrel-up]	up to the parent row
+\\[carrel-help]	these keys
+\\[quit-window]	close the binder
+\\[carrel-toggle-ask-before-deleting]	Ask before deleting, on or off
+"
+  "The text of `carrel-help', for `substitute-command-keys'.")
+
+(defun carrel-help ()
+  "Show the binder's keys in a window."
+  (interactive)
+  (with-help-window "*Carrel keys*"
+    (princ (substitute-command-keys carrel--keys-help))))
 
 (defvar carrel-tree-mode-map
   (let ((map (make-sparse-keymap)))
     (define-key map (kbd "RET") #'carrel-open)
-    (define-key map (kbd "TAB") #'carrel-tab)
-    (define-key map "+" #'carrel-new-file)
-    (define-key map "N" #'carrel-new-folder)
+    (define-key map (kbd "TAB") #'carrel-open)
+    (define-key map "a" #'carrel-new-file)
+    (define-key map "A" #'carrel-new-folder)
+    (define-key map "+" #'carrel-new-folder)
+    (define-key map "P" #'carrel-new-project)
+    (define-key map "r" #'carrel-rename)
     (define-key map "R" #'carrel-rename)
     (define-key map "m" #'carrel-move)
     (define-key map "d" #'carrel-delete)
     (define-key map "u" #'carrel-restore)
     (define-key map "E" #'carrel-empty-trash)
-    (define-key map "P" #'carrel-new-project)
     (define-key map "s" #'carrel-sort)
     (define-key map "g" #'carrel-refresh)
     (define-key map "^" #'carrel-up)
+    (define-key map "?" #'carrel-help)
+    (define-key map "q" #'quit-window)
     (define-key map "<" #'carrel-collapse-all)
     (define-key map ">" #'carrel-expand-all)
     (define-key map "n" #'next-line)
@@ -1063,29 +1341,18 @@ CHOICE is one of the names in `carrel--sort-choices'."
 (define-derived-mode carrel-tree-mode special-mode "Carrel"
   "Major mode of the Carrel binder: libraries, projects, sections, folders, files.
 
-Each row shows an icon (see `carrel-icon-style'), a title and the
-counts of folders ▸ files inside.  The header line shows where
-point is, as Library › Project › Folder.  The tree follows every
-change on disk, whatever made it.
-
-\\<carrel-tree-mode-map>\\[carrel-open] visit the file, or expand or collapse the folder
-\\[carrel-tab]  expand or collapse (see `carrel-tab-toggles')
-\\[carrel-new-file]     New File: create a file and visit it
-\\[carrel-new-folder]   New Folder
-\\[carrel-rename]       Rename
-\\[carrel-move] Move To: pick a folder, or \"New folder…\"
-\\[carrel-delete]       Delete: move to the Trash, after the server asks
-\\[carrel-restore]      Restore from the Trash
-\\[carrel-empty-trash]  Empty Trash of the project
-\\[carrel-new-project]  New Project of a type
-\\[carrel-sort] Sort by name, modified or created date
-\\[carrel-refresh]      Refresh
-\\[carrel-up]   go to the parent row
-\\[carrel-collapse-all] Collapse All
-\\[carrel-expand-all]   expand all
+Each row shows an icon (see `carrel-icon-style'), a title and how
+many files lie inside, as the server words it.  The header line
+shows where point is, as Library › Project › Folder.  The tree
+follows every change on disk, whatever made it, fetching only the
+open folders a change touches.
 
 \\{carrel-tree-mode-map}"
-  (setq carrel--open (make-hash-table :test #'equal))
+  (setq carrel--rows (make-hash-table :test #'equal))
+  (setq carrel--kids (make-hash-table :test #'equal))
+  (setq carrel--parents (make-hash-table :test #'equal))
+  (setq carrel--expanded (make-hash-table :test #'equal))
+  (setq carrel--in-flight (make-hash-table :test #'equal))
   (setq truncate-lines t)
   (setq buffer-undo-list t)
   (setq header-line-format '(:eval (carrel--breadcrumb)))
@@ -1114,63 +1381,69 @@ argument, ask which folder holds your projects."
                (or directory (carrel--guess-root) (carrel--read-root)))))
     (pop-to-buffer (carrel--tree-buffer conn t))))
 
-(defun carrel--file-node (conn)
-  "Return the tree from CONN and the path to the current buffer's file in it.
-The result is (ROOTS NODE . ANCESTORS)."
-  (let* ((roots (carrel--fetch-tree conn))
-         (file (expand-file-name buffer-file-name))
-         (found (carrel--find (lambda (n)
-                                (and (plist-get n :uri)
-                                     (not (eq (plist-get n :virtual) t))
-                                     (equal (carrel--uri-to-path (plist-get n :uri))
-                                            file)))
-                              roots)))
-    (unless found
-      (user-error "“%s” is not in the Carrel binder" (file-name-nondirectory file)))
-    (cons roots found)))
+(defun carrel--file-uri ()
+  "Return the URI of the visited file, or signal a user error."
+  (unless buffer-file-name
+    (user-error "This buffer is not visiting a file"))
+  (carrel--path-to-uri buffer-file-name))
+
+(defun carrel--file-command (conn command &rest arguments)
+  "Run COMMAND with ARGUMENTS through the connection CONN, for the visited file.
+The tree, when shown, settles as after a command in it."
+  (let ((tree (carrel--tree-buffer conn)))
+    (if tree
+        (with-current-buffer tree
+          (apply #'carrel--command (lambda (result) (plist-get result :uri)) nil command arguments))
+      (apply #'carrel--execute conn command arguments))))
 
 ;;;###autoload
 (defun carrel-rename-file (new-name)
-  "Rename the visited file to NEW-NAME through Carrel."
+  "Rename the visited file to NEW-NAME through Carrel.
+The file keeps its extension when NEW-NAME has none."
   (interactive
    (list (progn (carrel--file-connection)
                 (read-string "Rename to: " (file-name-nondirectory
                                             (or buffer-file-name ""))))))
-  (let* ((uri (carrel--path-to-uri buffer-file-name))
-         (result (carrel--execute (carrel--file-connection) "carrel.rename"
-                                  :uri uri :newName new-name)))
-    (carrel--report-moved uri result)))
+  (let* ((uri (carrel--file-uri))
+         (result (carrel--file-command (carrel--file-connection) "carrel.rename"
+                                       :uri uri :newName new-name)))
+    (carrel--follow-result uri result)))
 
 ;;;###autoload
 (defun carrel-move-file ()
   "Move the visited file to another folder of its Carrel library."
   (interactive)
   (let* ((conn (carrel--file-connection))
-         (found (carrel--file-node conn))
-         (node (cadr found))
-         (destination (carrel--read-destination conn (car found) node))
-         (result (carrel--execute conn "carrel.moveTo" :uri (plist-get node :uri)
-                                  :destinationUri destination)))
-    (carrel--report-moved (plist-get node :uri) result)))
+         (uri (carrel--file-uri))
+         (destination (carrel--read-destination conn uri
+                                                (file-name-nondirectory buffer-file-name)))
+         (result (carrel--file-command conn "carrel.moveTo" :uri uri
+                                       :destinationUri destination)))
+    (carrel--follow-result uri result)))
 
 ;;;###autoload
 (defun carrel-delete-file ()
   "Move the visited file to its project's Trash; the server asks first."
   (interactive)
   (let* ((conn (carrel--file-connection))
-         (node (cadr (carrel--file-node conn)))
-         (result (carrel--execute conn "carrel.delete" :uri (plist-get node :uri))))
-    (carrel--report-deleted node result)))
+         (uri (carrel--file-uri))
+         (result (carrel--file-command conn "carrel.delete" :uri uri)))
+    (carrel--follow-result uri result)))
 
 ;;;###autoload
 (defun carrel-reveal ()
   "Show the visited file in the Carrel tree, expanding the folders above it."
   (interactive)
   (let* ((conn (carrel--file-connection))
-         (uri (plist-get (cadr (carrel--file-node conn)) :uri))
+         (uri (carrel--file-uri))
          (buffer (carrel--tree-buffer conn t)))
     (pop-to-buffer buffer)
-    (carrel--refresh-and-show uri)))
+    (let ((id (or (carrel--reveal-uri uri)
+                  (user-error "“%s” is not in the Carrel binder"
+                              (file-name-nondirectory (carrel--uri-to-path uri))))))
+      (carrel--load)
+      (carrel--render)
+      (carrel--goto-id id))))
 
 ;;;; Eglot
 

@@ -40,20 +40,36 @@
 (defvar carrel-test--lib nil "The current test's library directory.")
 (defvar carrel-test--conn nil "The current test's connection.")
 
+(defvar carrel-test--deep-requests nil
+  "The `carrel/tree' requests of this test that asked for too much.")
+
+(defun carrel-test--check-depth (_conn &rest message)
+  "Keep MESSAGE if it asks `carrel/tree' for more than two levels, or all."
+  (when (and (memq (plist-get message :method) '(carrel/tree :carrel/tree))
+             (let ((depth (plist-get (plist-get message :params) :depth)))
+               (not (and (integerp depth) (<= depth 2)))))
+    (push message carrel-test--deep-requests)))
+
 (defmacro carrel-test--with-library (&rest body)
-  "Run BODY in the tree buffer of a new library called Writing."
+  "Run BODY in the tree buffer of a new library called Writing.
+Every test in it also checks that the tree was fetched lazily:
+no `carrel/tree' without a depth or deeper than two levels."
   (declare (indent 0) (debug t))
   `(let* ((top (make-temp-file "carrel-test" t))
           (carrel-test--lib (expand-file-name "Writing" top))
           (carrel-test--conn nil)
+          (carrel-test--deep-requests nil)
           (carrel-confirm-style 'multiple-choice))
      (make-directory carrel-test--lib)
+     (advice-add 'jsonrpc-connection-send :before #'carrel-test--check-depth)
      (unwind-protect
          (progn
            (carrel carrel-test--lib)
            (setq carrel-test--conn (carrel--connection-for carrel-test--lib))
            (with-current-buffer (carrel--tree-buffer carrel-test--conn)
-             ,@body))
+             ,@body)
+           (should (equal carrel-test--deep-requests nil)))
+       (advice-remove 'jsonrpc-connection-send #'carrel-test--check-depth)
        (dolist (buffer (buffer-list))
          (when (and (buffer-file-name buffer)
                     (string-prefix-p top (buffer-file-name buffer)))
@@ -69,9 +85,10 @@
   (expand-file-name (string-join parts "/") carrel-test--lib))
 
 (defun carrel-test--run (command &rest arguments)
-  "Run the server COMMAND with ARGUMENTS directly, then refresh the tree."
+  "Run the server COMMAND with ARGUMENTS directly; let the tree follow."
+  (clrhash (carrel--seen carrel-test--conn))
   (prog1 (apply #'carrel--execute carrel-test--conn command arguments)
-    (carrel-refresh)))
+    (carrel--settle carrel-test--conn t)))
 
 (defun carrel-test--project (name type)
   "Create the project NAME of TYPE in the library and return its node."
@@ -89,16 +106,23 @@
 (defun carrel-test--goto (&rest parts)
   "Put point on the row of PARTS in the library, expanding its folders."
   (let ((uri (carrel--path-to-uri (apply #'carrel-test--path parts))))
-    (carrel--refresh-and-show uri)
-    (should (equal (plist-get (get-text-property (point) 'carrel-node) :uri) uri))))
+    (let ((id (carrel--reveal-uri uri)))
+      (carrel--load)
+      (carrel--render)
+      (should (carrel--goto-id id)))
+    (should (equal (plist-get (carrel--node-at-point) :uri) uri))))
+
+(defun carrel-test--node-on-line ()
+  "Return the node of the row on this line, or nil on a note or no row."
+  (and (not (get-text-property (point) 'carrel-note))
+       (carrel--node (get-text-property (point) 'carrel-id))))
 
 (defun carrel-test--row (title)
   "Return the text of the first row whose node has TITLE, or nil."
   (save-excursion
     (goto-char (point-min))
     (cl-loop until (eobp)
-             when (equal (plist-get (get-text-property (point) 'carrel-node) :title)
-                         title)
+             when (equal (plist-get (carrel-test--node-on-line) :title) title)
              return (buffer-substring-no-properties (line-beginning-position)
                                                     (line-end-position))
              do (forward-line 1))))
@@ -108,8 +132,38 @@
   (save-excursion
     (goto-char (point-min))
     (cl-loop until (eobp)
-             collect (plist-get (get-text-property (point) 'carrel-node) :title)
+             collect (or (plist-get (carrel-test--node-on-line) :title)
+                         (string-trim (buffer-substring-no-properties
+                                       (line-beginning-position) (line-end-position))))
              do (forward-line 1))))
+
+(defvar carrel-test--sent nil
+  "Requests sent to the server while recording, oldest first, as (METHOD PARAMS).")
+
+(defun carrel-test--record (_conn &rest message)
+  "Keep the request MESSAGE that jsonrpc is about to send."
+  (when (plist-get message :id)
+    (setq carrel-test--sent
+          (append carrel-test--sent
+                  (list (list (plist-get message :method) (plist-get message :params)))))))
+
+(defmacro carrel-test--recording (&rest body)
+  "Run BODY and return the requests it sent, as `carrel-test--sent' has them."
+  (declare (indent 0) (debug t))
+  `(progn
+     (setq carrel-test--sent nil)
+     (advice-add 'jsonrpc-connection-send :before #'carrel-test--record)
+     (unwind-protect (progn ,@body)
+       (advice-remove 'jsonrpc-connection-send #'carrel-test--record))
+     carrel-test--sent))
+
+(defun carrel-test--tree-requests (sent)
+  "Return the params of the `carrel/tree' requests in SENT."
+  (mapcar #'cadr (seq-filter (lambda (m) (memq (car m) '(carrel/tree :carrel/tree))) sent)))
+
+(defun carrel-test--settled ()
+  "Wait until no fetch of the tree is under way."
+  (carrel-test--wait (lambda () (zerop carrel--pending)) "the fetches to finish"))
 
 (defun carrel-test--header ()
   "Return the tree buffer's header line as displayed.
@@ -184,15 +238,20 @@ QUEUE is a cons whose car is the list of answers.  An answer of
     (carrel-test--run "carrel.newFolder" :parentUri (carrel--path-to-uri (carrel-test--path "My Poems" "Draft"))
                       :name "Cycle")
     (carrel-test--goto "My Poems" "Draft" "Spring.md")
-    (should (string-match-p "^▾ 📚 Writing  1 ▸$" (carrel-test--row "Writing")))
-    (should (string-match-p "^  ▾ 🗂 My Poems  " (carrel-test--row "My Poems")))
-    (should (string-match-p "^    ▾ YOUR POETRY$" (carrel-test--row "YOUR POETRY")))
-    (should (carrel-test--row "PUBLICATIONS"))
+    ;; Icon, title, then the server's summary, dimmed: no arrows, no numbers of its own.
+    (should (equal (carrel-test--row "Writing") "📚 Writing  2 files"))
+    (should (equal (carrel-test--row "My Poems") "  🗂 My Poems  2 files"))
+    (should (equal (carrel-test--row "YOUR POETRY") "    YOUR POETRY  2 files"))
+    (should (equal (carrel-test--row "PUBLICATIONS") "    PUBLICATIONS"))
     (should (carrel-test--row "TRASH"))
-    (should (string-match-p "^      ▾ 📝 Draft  1 ▸ 2$" (carrel-test--row "Draft")))
-    (should (string-match-p "🌐 All  ▸ 2$" (carrel-test--row "All")))
-    (should (string-match-p "^          📄 Spring.md$" (carrel-test--row "Spring.md")))
-    (should (string-match-p "📁 Cycle$" (carrel-test--row "Cycle")))
+    (should (equal (carrel-test--row "Draft") "      📝 Draft  2 files"))
+    (should (equal (carrel-test--row "All") "      🌐 All  2 files"))
+    (should (equal (carrel-test--row "Spring.md") "        📄 Spring.md"))
+    (should (equal (carrel-test--row "Cycle") "        📁 Cycle"))
+    (should-not (string-match-p "[▸▾]" (buffer-string)))
+    (goto-char (point-min))
+    (search-forward "2 files")
+    (should (eq (get-text-property (1- (point)) 'face) 'carrel-count))
     ;; Permanent folders in template order, then Draft's folders before files.
     (let ((rows (carrel-test--rows)))
       (should (equal (seq-take (member "YOUR POETRY" rows) 4)
@@ -200,7 +259,22 @@ QUEUE is a cons whose car is the list of answers.  An answer of
       (should (equal (seq-take (member "Cycle" rows) 3) '("Cycle" "Spring.md" "Summer.md")))
       (should (< (cl-position "Research" rows :test #'equal)
                  (cl-position "PUBLICATIONS" rows :test #'equal)))
-      (should (equal (seq-take (member "TRASH" rows) 2) '("TRASH" "Trash"))))))
+      ;; Only the first section starts expanded.
+      (should (equal (member "PUBLICATIONS" rows) '("PUBLICATIONS" "TRASH"))))))
+
+(ert-deftest carrel-test-render-link-says-so ()
+  "A symlink's row says it is a link, after its title."
+  (carrel-test--with-library
+    (carrel-test--project "My Poems" "poetry")
+    (carrel-test--file "My Poems" "Draft" "Spring")
+    (make-symbolic-link (carrel-test--path "My Poems" "Draft" "Spring.md")
+                        (carrel-test--path "My Poems" "Ready" "Shortcut.md"))
+    (carrel-test--wait (lambda ()
+                         (call-interactively #'carrel-refresh)
+                         (ignore-errors (carrel-test--goto "My Poems" "Ready" "Shortcut.md"))
+                         (carrel-test--row "Shortcut.md"))
+                       "the link in the tree")
+    (should (equal (carrel-test--row "Shortcut.md") "        📄 Shortcut.md  (link)"))))
 
 (ert-deftest carrel-test-render-text-icons ()
   "On `text' style the tree uses ASCII marks and +/- for folders."
@@ -208,9 +282,10 @@ QUEUE is a cons whose car is the list of answers.  An answer of
     (let ((carrel-icon-style 'text))
       (carrel-test--project "Tale" "shortStory")
       (carrel-test--goto "Tale" "Draft")
-      (should (string-match-p "^- # Writing" (carrel-test--row "Writing")))
-      (should (string-match-p "^  - @ Tale" (carrel-test--row "Tale")))
-      (should (string-match-p "^      \\+ \\* All$\\|^        \\* All$" (carrel-test--row "All")))
+      (should (string-match-p "^# Writing" (carrel-test--row "Writing")))
+      (should (string-match-p "^  @ Tale" (carrel-test--row "Tale")))
+      (should (string-match-p "^      \\* All$" (carrel-test--row "All")))
+      (carrel-test--goto "Tale" "Trash")
       (should (string-match-p "~ Trash$" (carrel-test--row "Trash")))
       (should-not (string-match-p "[^[:ascii:]]" (carrel-test--row "Draft"))))))
 
@@ -225,7 +300,10 @@ QUEUE is a cons whose car is the list of answers.  An answer of
     (should (equal (carrel-test--header)
                    "Writing › My Poems › Draft › Spring.md"))
     (goto-char (point-min))
-    (should (equal (carrel-test--header) "Writing"))))
+    (should (equal (carrel-test--header) "Writing"))
+    ;; The breadcrumb is the binder's own: file buffers keep their header line.
+    (with-current-buffer (find-file-noselect (carrel-test--path "My Poems" "Draft" "Spring.md"))
+      (should-not header-line-format))))
 
 ;;;; Commands in the tree
 
@@ -245,7 +323,7 @@ QUEUE is a cons whose car is the list of answers.  An answer of
     (should (carrel-test--row "YOUR NOVEL"))))
 
 (ert-deftest carrel-test-new-file-and-folder ()
-  "N makes a folder; + makes a file in it and visits it, ready to type."
+  "A makes a folder; a makes a file in it and visits it, ready to type."
   (carrel-test--with-library
     (carrel-test--project "Saga" "novel")
     (carrel-test--goto "Saga" "Chapters")
@@ -265,7 +343,7 @@ QUEUE is a cons whose car is the list of answers.  An answer of
         (with-current-buffer tree
           (should (equal (plist-get (carrel--node-at-point) :title) "Chapter 1.md"))))
       (with-current-buffer tree
-        (carrel-test--wait (lambda () (string-match-p "Part One  ▸ 1$" (carrel-test--row "Part One")))
+        (carrel-test--wait (lambda () (string-match-p "Part One  1 file$" (carrel-test--row "Part One")))
                            "the new file counted")))))
 
 (ert-deftest carrel-test-non-ascii-names ()
@@ -327,14 +405,19 @@ QUEUE is a cons whose car is the list of answers.  An answer of
     (carrel-test--file "My Poems" "Draft" "Spring")
     (let ((buffer (carrel-test--edit (carrel-test--path "My Poems" "Draft" "Spring.md") "draft")))
       (carrel-test--goto "My Poems" "Draft" "Spring.md")
-      (carrel-test--answering '("Writing/My Poems/Ready")
-        (call-interactively #'carrel-move))
+      (let ((sent (carrel-test--recording
+                    (carrel-test--answering '("Writing › My Poems › Ready")
+                      (call-interactively #'carrel-move)))))
+        ;; The server's destinations for the item, asked once.
+        (should (equal (cadr (assq 'carrel/destinations sent))
+                       (list :uri (carrel--path-to-uri (carrel-test--path "My Poems" "Draft" "Spring.md"))))))
       (let ((choices (carrel-test--asked "Move “Spring.md” to: ")))
-        ;; "New folder…" first, as in Neovim and VS Code, then tree order, not alphabetical.
-        (should (equal (seq-take choices 5) '("New folder…" "Writing" "Writing/My Poems" "Writing/My Poems/Ready"
-                                              "Writing/My Poems/Set Aside")))
-        (should-not (member "Writing/My Poems/Draft" choices))
-        (should-not (member "Writing/My Poems/All" choices)))
+        ;; "New folder…" first, then the server's order, labels joined with " › ".
+        (should (equal (seq-take choices 5) '("New folder…" "Writing" "Writing › My Poems"
+                                              "Writing › My Poems › Ready" "Writing › My Poems › Set Aside")))
+        (should (equal (car (last choices)) "Writing › My Poems › Trash"))
+        (should-not (member "Writing › My Poems › Draft" choices))
+        (should-not (member "Writing › My Poems › All" choices)))
       (should (file-exists-p (carrel-test--path "My Poems" "Ready" "Spring.md")))
       (should (equal (buffer-file-name buffer) (carrel-test--path "My Poems" "Ready" "Spring.md")))
       (should (equal (with-current-buffer buffer (buffer-string)) "draft"))
@@ -347,7 +430,7 @@ QUEUE is a cons whose car is the list of answers.  An answer of
     (carrel-test--project "My Poems" "poetry")
     (carrel-test--file "My Poems" "Draft" "Spring")
     (carrel-test--goto "My Poems" "Draft" "Spring.md")
-    (carrel-test--answering '("New folder…" "Seasons" "Writing/My Poems/Ready")
+    (carrel-test--answering '("New folder…" "Seasons" "Writing › My Poems › Ready")
       (call-interactively #'carrel-move))
     (should (equal (carrel-test--asked "New folder name: ") nil))
     (should (file-exists-p (carrel-test--path "My Poems" "Ready" "Seasons" "Spring.md")))
@@ -375,8 +458,10 @@ QUEUE is a cons whose car is the list of answers.  An answer of
         (should-error (call-interactively #'carrel-delete) :type 'user-error)))
     (should (file-exists-p (carrel-test--path "My Poems" "Draft" "Spring.md")))))
 
-(ert-deftest carrel-test-delete-kills-clean-buffer-keeps-modified ()
-  "Delete moves to Trash; an unmodified buffer is killed, a modified one kept."
+(ert-deftest carrel-test-delete-follows-into-trash ()
+  "Delete moves to Trash and every buffer follows there, so saving never
+brings the old file back; deleting for good closes an unmodified buffer
+and keeps a modified one, saying the file no longer exists."
   (carrel-test--with-library
     (carrel-test--project "My Poems" "poetry")
     (carrel-test--file "My Poems" "Draft" "Spring")
@@ -388,24 +473,44 @@ QUEUE is a cons whose car is the list of answers.  An answer of
         (call-interactively #'carrel-delete))
       (should (file-exists-p (carrel-test--path "My Poems" "Trash" "Spring.md")))
       (should-not (file-exists-p (carrel-test--path "My Poems" "Draft" "Spring.md")))
-      (should-not (buffer-live-p clean))
+      (should (buffer-live-p clean))
+      (should (equal (buffer-file-name clean) (carrel-test--path "My Poems" "Trash" "Spring.md")))
       (carrel-test--goto "My Poems" "Draft" "Summer.md")
       (let ((carrel-confirm-style 'completing-read))
         (carrel-test--answering '("Delete")
           (call-interactively #'carrel-delete)))
+      (should (equal (buffer-file-name dirty) (carrel-test--path "My Poems" "Trash" "Summer.md")))
+      (should (buffer-modified-p dirty))
+      (with-current-buffer dirty (save-buffer))
+      (should-not (file-exists-p (carrel-test--path "My Poems" "Draft" "Summer.md")))
+      (with-temp-buffer
+        (insert-file-contents (carrel-test--path "My Poems" "Trash" "Summer.md"))
+        (should (equal (buffer-string) "hot")))
+      ;; The server's report, and none of the client's own.
+      (should (string-match-p "^Moved “Summer.md” to the Trash.$" (carrel-test--messages)))
+      (should-not (string-match-p "Moved “Summer.md” to the Trash$" (carrel-test--messages)))
+      ;; Deleting for good: the unmodified buffer closes, the modified one stays.
+      (with-current-buffer dirty (insert " again"))
+      (carrel-test--goto "My Poems" "Trash" "Spring.md")
+      (carrel-test--answering '("Delete")
+        (call-interactively #'carrel-delete))
+      (should-not (buffer-live-p clean))
+      (carrel-test--goto "My Poems" "Trash" "Summer.md")
+      (carrel-test--answering '("Delete")
+        (call-interactively #'carrel-delete))
       (should (buffer-live-p dirty))
       (should (buffer-modified-p dirty))
-      (should (equal (with-current-buffer dirty (buffer-string)) "hot"))
-      (should (string-match-p "Moved “Summer.md” to the Trash; its buffer keeps your unsaved changes"
-                              (carrel-test--messages)))
-      (carrel-test--goto "My Poems" "Trash" "Spring.md"))))
+      (should (string-match-p "“Summer.md” no longer exists on disk; its buffer keeps your unsaved changes"
+                              (carrel-test--messages))))))
 
 (ert-deftest carrel-test-delete-dont-ask-again ()
-  "“Delete and Don't Ask Again” deletes, and the next delete asks nothing."
+  "“Delete and Don't Ask Again” deletes, the next delete asks nothing,
+and Ask before deleting on the project turns the question back on."
   (carrel-test--with-library
     (carrel-test--project "My Poems" "poetry")
     (carrel-test--file "My Poems" "Draft" "Spring")
     (carrel-test--file "My Poems" "Draft" "Summer")
+    (carrel-test--file "My Poems" "Draft" "Autumn")
     (carrel-test--goto "My Poems" "Draft" "Spring.md")
     (carrel-test--answering '("Delete and Don't Ask Again")
       (call-interactively #'carrel-delete))
@@ -413,10 +518,22 @@ QUEUE is a cons whose car is the list of answers.  An answer of
     (carrel-test--answering '()
       (call-interactively #'carrel-delete))
     (should (file-exists-p (carrel-test--path "My Poems" "Trash" "Summer.md")))
-    (should (file-exists-p (carrel-test--path "My Poems" "Trash" "Spring.md")))))
+    (should (file-exists-p (carrel-test--path "My Poems" "Trash" "Spring.md")))
+    (carrel-test--goto "My Poems")
+    (should (eq (plist-get (carrel--node-at-point) :confirmDelete) :json-false))
+    (let ((sent (carrel-test--recording
+                  (call-interactively #'carrel-toggle-ask-before-deleting))))
+      (should (assq 'workspace/executeCommand sent))
+      (should (equal (plist-get (cadr (assq 'workspace/executeCommand sent)) :command)
+                     "carrel.setConfirmDelete")))
+    (should-not (plist-get (carrel--node-at-point) :confirmDelete))
+    (carrel-test--goto "My Poems" "Draft" "Autumn.md")
+    (carrel-test--answering '("Cancel")
+      (should-error (call-interactively #'carrel-delete) :type 'user-error))
+    (should (file-exists-p (carrel-test--path "My Poems" "Draft" "Autumn.md")))))
 
 (ert-deftest carrel-test-restore-and-empty-trash ()
-  "u restores from Trash; E empties the Trash after asking."
+  "u restores from Trash; E empties the Trash after asking, in the server's words."
   (carrel-test--with-library
     (carrel-test--project "My Poems" "poetry")
     (carrel-test--file "My Poems" "Draft" "Spring")
@@ -429,45 +546,62 @@ QUEUE is a cons whose car is the list of answers.  An answer of
     (should (file-exists-p (carrel-test--path "My Poems" "Draft" "Spring.md")))
     (should (equal (plist-get (carrel--node-at-point) :uri)
                    (carrel--path-to-uri (carrel-test--path "My Poems" "Draft" "Spring.md"))))
+    (should (string-match-p "^Restored “Spring.md” to “Draft”.$" (carrel-test--messages)))
     (carrel-test--goto "My Poems" "Trash")
     (carrel-test--answering '("Cancel")
       (should-error (call-interactively #'carrel-empty-trash) :type 'user-error))
     (should (file-exists-p (carrel-test--path "My Poems" "Trash" "Summer.md")))
     (carrel-test--answering '("Delete")
       (call-interactively #'carrel-empty-trash))
+    (should (string-match-p "in the Trash of “My Poems” forever" (car (car carrel-test--asked))))
     (should-not (file-exists-p (carrel-test--path "My Poems" "Trash" "Summer.md")))
-    (should (file-exists-p (carrel-test--path "My Poems" "Draft" "Spring.md")))))
+    (should (file-exists-p (carrel-test--path "My Poems" "Draft" "Spring.md")))
+    (should (string-match-p "^Emptied the Trash: " (carrel-test--messages)))
+    (should-not (string-match-p "deleted)" (carrel-test--messages)))
+    (should-not (carrel-test--row "Summer.md"))))
 
 (ert-deftest carrel-test-sort ()
-  "s sorts the project; the tree shows the new order."
+  "s offers the server's sort orders; the tree shows the new order."
   (carrel-test--with-library
     (carrel-test--project "My Poems" "poetry")
     (carrel-test--file "My Poems" "Draft" "Autumn")
     (carrel-test--file "My Poems" "Draft" "Winter")
     (carrel-test--goto "My Poems" "Draft" "Autumn.md")
     (should (equal (seq-take (member "Autumn.md" (carrel-test--rows)) 2) '("Autumn.md" "Winter.md")))
-    (carrel-test--answering '("Name, descending")
+    (carrel-test--answering '("Name, Z to A")
       (call-interactively #'carrel-sort))
-    (should (member "Modified, ascending" (carrel-test--asked "Sort by: ")))
+    (should (equal (carrel-test--asked "Sort by: ")
+                   (mapcar (lambda (sort) (plist-get sort :title))
+                           (carrel--experimental carrel-test--conn :sorts))))
+    (should (member "Date Modified, Newest First" (carrel-test--asked "Sort by: ")))
     (should (equal (seq-take (member "Winter.md" (carrel-test--rows)) 2) '("Winter.md" "Autumn.md")))))
 
 (ert-deftest carrel-test-navigation-keys ()
-  "RET and TAB toggle, ^ goes up, < collapses all, > expands all, g refreshes."
+  "The keys of the spec's table; RET and TAB toggle, ^ goes up, < and >, g refreshes."
   (carrel-test--with-library
     (carrel-test--project "My Poems" "poetry")
     (carrel-test--file "My Poems" "Draft" "Spring")
-    (should (equal (key-binding "^") #'carrel-up))
-    (should (equal (key-binding "+") #'carrel-new-file))
-    (should (equal (key-binding (kbd "RET")) #'carrel-open))
-    (goto-char (point-min))
-    (should-not (carrel-test--row "Draft"))
+    (dolist (binding '(("RET" . carrel-open) ("TAB" . carrel-open) (">" . carrel-expand-all)
+                       ("<" . carrel-collapse-all) ("a" . carrel-new-file) ("A" . carrel-new-folder)
+                       ("P" . carrel-new-project) ("r" . carrel-rename) ("m" . carrel-move)
+                       ("d" . carrel-delete) ("u" . carrel-restore) ("E" . carrel-empty-trash)
+                       ("s" . carrel-sort) ("g" . carrel-refresh) ("^" . carrel-up)
+                       ("?" . carrel-help) ("q" . quit-window)
+                       ;; dired's words as well
+                       ("R" . carrel-rename) ("+" . carrel-new-folder)))
+      (should (equal (cons (car binding) (key-binding (kbd (car binding)))) binding)))
     (carrel-test--goto "My Poems")
-    (carrel-open)
-    (should (carrel-test--row "Draft"))
-    (carrel-tab)
+    ;; A project made after the first view starts collapsed, like everything else.
+    (should-not (carrel-test--row "YOUR POETRY"))
+    (call-interactively (key-binding (kbd "RET")))
+    (should (carrel-test--row "YOUR POETRY"))
     (should-not (carrel-test--row "Draft"))
+    (call-interactively (key-binding (kbd "TAB")))
+    (should-not (carrel-test--row "YOUR POETRY"))
     (call-interactively #'carrel-expand-all)
+    (carrel-test--settled)
     (should (carrel-test--row "Spring.md"))
+    (should (carrel-test--row "Magazines"))
     (carrel-test--goto "My Poems" "Draft" "Spring.md")
     (carrel-up)
     (should (equal (plist-get (carrel--node-at-point) :title) "Draft"))
@@ -476,17 +610,20 @@ QUEUE is a cons whose car is the list of answers.  An answer of
     (call-interactively #'carrel-collapse-all)
     (should (equal (carrel-test--rows) '("Writing" "My Poems")))
     (forward-line 1)
-    (should (string-match-p "^  ▸ 🗂 My Poems" (carrel-test--row "My Poems")))
-    (should (string-match-p "Writing  1 ▸$" (carrel-test--row "Writing")))
-    ;; With live refresh off, only g can show a file made behind Carrel's back.
-    (cl-letf (((symbol-function 'carrel--schedule-refresh) #'ignore))
+    (should (equal (carrel-test--row "My Poems") "  🗂 My Poems  1 file"))
+    ;; With live changes off, only g can show a file made behind Carrel's back.
+    (cl-letf (((symbol-function 'carrel--apply-change) #'ignore))
       (with-temp-file (carrel-test--path "ideas.md") (insert "x"))
       (carrel-test--wait (lambda ()
                            (call-interactively #'carrel-refresh)
-                           (string-match-p "Writing  1 ▸ 1$" (carrel-test--row "Writing")))
+                           (equal (carrel-test--row "Writing") "📚 Writing  2 files"))
                          "g to show the new file"))
     (should (equal (carrel-test--rows) '("Writing" "My Poems" "ideas.md")))
-    (should (equal (plist-get (carrel--node-at-point) :title) "My Poems"))))
+    (should (equal (plist-get (carrel--node-at-point) :title) "My Poems"))
+    (call-interactively #'carrel-help)
+    (with-current-buffer "*Carrel keys*"
+      (should (string-match-p "^a\tNew File$" (buffer-string)))
+      (should (string-match-p "^d\tDelete$" (buffer-string))))))
 
 (ert-deftest carrel-test-server-error-is-a-user-error ()
   "A refused command shows the server's message as a `user-error'."
@@ -517,6 +654,21 @@ QUEUE is a cons whose car is the list of answers.  An answer of
         (should-error (call-interactively #'carrel-delete) :type 'user-error))
       (should (equal (cdr (car carrel-test--asked))
                      '("Annuler" "Supprimer" "Supprimer et ne plus demander")))
+      ;; Project types and sort orders are the server's, in its language.
+      (let ((types (mapcar (lambda (type) (plist-get type :title))
+                           (carrel--experimental carrel-test--conn :projectTypes)))
+            (sorts (mapcar (lambda (sort) (plist-get sort :title))
+                           (carrel--experimental carrel-test--conn :sorts))))
+        (should (= (length types) 5))
+        (should-not (member "Poetry" types))
+        (should-not (member "Name, A to Z" sorts))
+        (carrel-test--answering (list "Recueil" (nth 1 types))
+          (call-interactively #'carrel-new-project))
+        (should (equal (carrel-test--asked "Project type: ") types))
+        (should (file-directory-p (carrel-test--path "Recueil" ".carrel")))
+        (carrel-test--answering (list (nth 1 sorts))
+          (call-interactively #'carrel-sort))
+        (should (equal (carrel-test--asked "Sort by: ") sorts)))
       (should (file-exists-p (carrel-test--path "Poèmes" "Draft" "Printemps.md"))))))
 
 (ert-deftest carrel-test-missing-server-is-a-user-error ()
@@ -566,7 +718,7 @@ QUEUE is a cons whose car is the list of answers.  An answer of
                                        (abbreviate-file-name (expand-file-name "Writing" top))))))
           (should (file-directory-p (expand-file-name "Writing" top)))
           (should (derived-mode-p 'carrel-tree-mode))
-          (should (equal (carrel-test--rows) '("Writing"))))
+          (should (equal (carrel-test--rows) '("Writing" "No project yet: press P to make one"))))
       (when (derived-mode-p 'carrel-tree-mode) (kill-buffer))
       (delete-directory top t))))
 
@@ -604,6 +756,139 @@ QUEUE is a cons whose car is the list of answers.  An answer of
       (delete-file (carrel-test--path "My Poems" "Draft" "Spring.md"))
       (carrel-test--wait (lambda () (not (buffer-live-p buffer))) "the buffer killed"))))
 
+;;;; Fetching lazily
+
+(ert-deftest carrel-test-first-view-is-lazy ()
+  "Opening asks the roots at depth 1 and each project at depth 2, nothing
+more, and shows the projects and their first section expanded."
+  (carrel-test--with-library
+    (carrel-test--project "My Poems" "poetry")
+    (carrel-test--project "Saga" "novel")
+    (carrel-test--file "My Poems" "Draft" "Spring")
+    (carrel-test--run "carrel.newFolder" :parentUri (carrel--path-to-uri (carrel-test--path "Saga" "Chapters"))
+                      :name "Part One")
+    (carrel-test--file "Saga" "Chapters" "Part One" "Opening")
+    (remove-hook 'kill-buffer-hook #'carrel--tree-killed t)
+    (kill-buffer)
+    (let ((sent (carrel-test--recording (carrel--tree-buffer carrel-test--conn t))))
+      (should (equal (carrel-test--tree-requests sent)
+                     (list '(:depth 1)
+                           (list :uri (carrel--path-to-uri (carrel-test--path "My Poems")) :depth 2)
+                           (list :uri (carrel--path-to-uri (carrel-test--path "Saga")) :depth 2)))))
+    (with-current-buffer (carrel--tree-buffer carrel-test--conn)
+      (let ((rows (carrel-test--rows)))
+        (should (equal (seq-take rows 4) '("Writing" "My Poems" "YOUR POETRY" "All")))
+        (should (member "Draft" rows))
+        (should-not (member "Spring.md" rows))
+        (should (equal (seq-take (member "PUBLICATIONS" rows) 3) '("PUBLICATIONS" "TRASH" "Saga")))
+        (should (member "Chapters" rows))
+        (should-not (member "Part One" rows))
+        (should (equal (car (last rows)) "TRASH"))))))
+
+(ert-deftest carrel-test-changes-fetch-only-shown-folders ()
+  "An outside change fetches only the expanded folder it touches, at depth 1;
+a collapsed folder learns its count from the notification alone."
+  (carrel-test--with-library
+    (carrel-test--project "My Poems" "poetry")
+    (carrel-test--goto "My Poems" "Draft")
+    (let ((sent (carrel-test--recording (carrel-open))))
+      (should (equal (carrel-test--tree-requests sent)
+                     (list (list :uri (carrel--path-to-uri (carrel-test--path "My Poems" "Draft"))
+                                 :depth 1)))))
+    (let ((sent (carrel-test--recording
+                  (write-region "" nil (carrel-test--path "My Poems" "Research" "notes.md"))
+                  (carrel-test--wait (lambda () (equal (carrel-test--row "Research")
+                                                       "      🔍 Research  1 file"))
+                                     "Research counted")
+                  (carrel-test--settled))))
+      (should (null (carrel-test--tree-requests sent))))
+    (let* ((notices 0)
+           (count (lambda (_conn method &rest _)
+                    (when (eq method 'carrel/didChange) (cl-incf notices))))
+           (sent (progn
+                   (advice-add 'carrel--handle-notification :before count)
+                   (unwind-protect
+                       (carrel-test--recording
+                         (write-region "" nil (carrel-test--path "My Poems" "Draft" "Dawn.md"))
+                         (carrel-test--wait (lambda () (carrel-test--row "Dawn.md")) "the new file shown")
+                         (carrel-test--settled))
+                     (advice-remove 'carrel--handle-notification count)))))
+      (should (carrel-test--tree-requests sent))
+      ;; Never twice for one notification.
+      (should (<= (length (carrel-test--tree-requests sent)) notices))
+      (dolist (params (carrel-test--tree-requests sent))
+        (should (equal params (list :uri (carrel--path-to-uri (carrel-test--path "My Poems" "Draft"))
+                                    :depth 1)))))
+    (should (equal (carrel-test--row "Draft") "      📝 Draft  1 file"))
+    (should (equal (carrel-test--row "My Poems") "  🗂 My Poems  2 files"))))
+
+(ert-deftest carrel-test-changes-refetch-expanded-all ()
+  "A change in a project refetches its \"All\" when expanded, and nothing
+collapsed; a row under \"All\" has an identity of its own."
+  (carrel-test--with-library
+    (carrel-test--project "My Poems" "poetry")
+    (carrel-test--goto "My Poems" "Draft")
+    (should (carrel--goto-id (concat (carrel--path-to-uri (carrel-test--path "My Poems")) "/.carrel/all")))
+    (carrel-open)
+    (let ((sent (carrel-test--recording
+                  (write-region "" nil (carrel-test--path "My Poems" "Draft" "Dawn.md"))
+                  (carrel-test--wait (lambda () (carrel-test--row "Dawn.md")) "the file under All")
+                  (carrel-test--settled))))
+      (should (carrel-test--tree-requests sent))
+      (dolist (params (carrel-test--tree-requests sent))
+        (should (equal params (list :uri (concat (carrel--path-to-uri (carrel-test--path "My Poems"))
+                                                 "/.carrel/all")
+                                    :depth 1)))))
+    (goto-char (point-min))
+    (search-forward "Dawn.md")
+    (should (equal (plist-get (carrel--node-at-point) :uri)
+                   (carrel--path-to-uri (carrel-test--path "My Poems" "Draft" "Dawn.md"))))
+    (should-not (equal (carrel--row-id) (plist-get (carrel--node-at-point) :uri)))
+    (should (equal (carrel-test--header) "Writing › My Poems › All › Dawn.md"))))
+
+(ert-deftest carrel-test-onboarding-line ()
+  "A library without projects says how to make one; P there makes the first."
+  (carrel-test--with-library
+    (should (equal (carrel-test--rows) '("Writing" "No project yet: press P to make one")))
+    (carrel-test--run "carrel.newFolder" :parentUri (carrel--path-to-uri carrel-test--lib) :name "Notes")
+    (should (equal (carrel-test--rows) '("Writing" "No project yet: press P to make one" "Notes")))
+    (goto-char (point-min))
+    (forward-line 1)
+    (should (eq (get-text-property (line-end-position 0) 'face) nil))
+    (should (eq (get-text-property (+ (point) 4) 'face) 'carrel-count))
+    (should (equal (carrel-test--header) "Writing"))
+    (carrel-test--answering '("Saga" "Novel")
+      (call-interactively (key-binding "P")))
+    (should-not (member "No project yet: press P to make one" (carrel-test--rows)))
+    (should (equal (plist-get (carrel--node-at-point) :title) "Saga"))
+    (should (carrel-test--row "YOUR NOVEL"))
+    (should (carrel-test--row "Chapters"))))
+
+;;;; Messages that arrive with a reply
+
+(ert-deftest carrel-test-reads-messages-after-reply ()
+  "A `carrel/didChange' that arrives in the same chunk as a reply is read.
+The server writes a command's changes right after its reply; when
+both come in one read, the binder must not wait for more output."
+  (carrel-test--with-library
+    (carrel-test--project "My Poems" "poetry")
+    (carrel-test--file "My Poems" "Draft" "Morning")
+    (carrel-test--goto "My Poems" "Draft" "Morning.md")
+    (let ((buffer (find-file-noselect (carrel-test--path "My Poems" "Draft" "Morning.md")))
+          (read-process-output-max (* 1024 1024)))
+      ;; Holding Emacs still after sending lets the reply and the
+      ;; notification reach the pipe together, so one read takes both.
+      (cl-letf (((symbol-function 'carrel-test--hold)
+                 (lambda (&rest _) (call-process "sleep" nil nil nil "0.3"))))
+        (advice-add 'jsonrpc-connection-send :after #'carrel-test--hold)
+        (unwind-protect
+            (with-current-buffer buffer
+              (carrel-test--answering '("Dawn")
+                (call-interactively #'carrel-rename-file)))
+          (advice-remove 'jsonrpc-connection-send #'carrel-test--hold)))
+      (carrel-test--wait (lambda () (carrel-test--row "Dawn.md")) "the renamed row in the binder")
+      (should-not (carrel-test--row "Morning.md")))))
+
 ;;;; Commands on the visited file
 
 (ert-deftest carrel-test-file-commands ()
@@ -618,7 +903,7 @@ QUEUE is a cons whose car is the list of answers.  An answer of
           (call-interactively #'carrel-rename-file))
         (should (equal (carrel-test--asked "Rename to: ") "Spring.md"))
         (should (equal buffer-file-name (carrel-test--path "My Poems" "Draft" "Spring Song.md")))
-        (carrel-test--answering '("Writing/My Poems/Ready")
+        (carrel-test--answering '("Writing › My Poems › Ready")
           (call-interactively #'carrel-move-file))
         (should (equal buffer-file-name (carrel-test--path "My Poems" "Ready" "Spring Song.md")))
         (should (buffer-modified-p))
@@ -630,8 +915,11 @@ QUEUE is a cons whose car is the list of answers.  An answer of
       (with-current-buffer buffer
         (carrel-test--answering '("Delete")
           (call-interactively #'carrel-delete-file)))
-      (should-not (buffer-live-p buffer))
-      (should (file-exists-p (carrel-test--path "My Poems" "Trash" "Spring Song.md"))))))
+      ;; Followed into the Trash, so a habitual save cannot recreate the old file.
+      (should (equal (buffer-file-name buffer) (carrel-test--path "My Poems" "Trash" "Spring Song.md")))
+      (should (file-exists-p (carrel-test--path "My Poems" "Trash" "Spring Song.md")))
+      (with-current-buffer tree
+        (should-not (carrel-test--row "Spring Song.md"))))))
 
 (ert-deftest carrel-test-events-buffer ()
   "carrel-events-buffer shows the JSON-RPC traffic."
