@@ -103,6 +103,11 @@ public struct Section: Sendable, Hashable {
         .allOfWriting, .draft, .ready, .setAside, .published, .collections, .submissions, .research,
     ]
     static let trash = Section("TRASH", fr: "CORBEILLE", [.trash])
+    /// Where short pieces go out into the world.
+    static let publications = Section(
+        "PUBLICATIONS", fr: "PUBLICATIONS", [.magazines, .competitions, .commissions, .other])
+    /// Book-length work is not sent to magazines.
+    static let bookPublications = Section("PUBLICATIONS", fr: "PUBLICATIONS", [.competitions, .commissions, .other])
 }
 
 public struct ProjectType: Sendable, Hashable, CustomStringConvertible {
@@ -117,32 +122,20 @@ public struct ProjectType: Sendable, Hashable, CustomStringConvertible {
     public static let all: [ProjectType] = [
         ProjectType(
             id: "blank", title: Localized(en: "Blank", fr: "Vierge"),
-            sections: [
-                Section("BLANK", fr: "VIERGE", [.allOfProject]),
-                Section.trash,
-            ]),
+            sections: [Section("BLANK", fr: "VIERGE", [.allOfProject]), .trash]),
         ProjectType(
             id: "poetry", title: Localized(en: "Poetry", fr: "Poésie"),
-            sections: [
-                Section("YOUR POETRY", fr: "VOS POÈMES", Section.writing),
-                Section("PUBLICATIONS", fr: "PUBLICATIONS", [.magazines, .competitions, .commissions, .other]),
-                Section.trash,
-            ]),
+            sections: [Section("YOUR POETRY", fr: "VOS POÈMES", Section.writing), .publications, .trash]),
         ProjectType(
             id: "shortStory", title: Localized(en: "Short Story", fr: "Nouvelle"),
-            sections: [
-                Section("YOUR STORIES", fr: "VOS NOUVELLES", Section.writing),
-                Section("PUBLICATIONS", fr: "PUBLICATIONS", [.magazines, .competitions, .commissions, .other]),
-                Section.trash,
-            ]),
+            sections: [Section("YOUR STORIES", fr: "VOS NOUVELLES", Section.writing), .publications, .trash]),
         ProjectType(
             id: "novel", title: Localized(en: "Novel", fr: "Roman"),
             sections: [
                 Section(
                     "YOUR NOVEL", fr: "VOTRE ROMAN",
                     [.novel, .chapters, .scenes, .characters, .locations, .setAside, .research]),
-                Section("PUBLICATIONS", fr: "PUBLICATIONS", [.competitions, .commissions, .other]),
-                Section.trash,
+                .bookPublications, .trash,
             ]),
         ProjectType(
             id: "script", title: Localized(en: "Script", fr: "Scénario"),
@@ -150,8 +143,7 @@ public struct ProjectType: Sendable, Hashable, CustomStringConvertible {
                 Section(
                     "YOUR SCRIPT", fr: "VOTRE SCÉNARIO",
                     [.script, .acts, .scenes, .characters, .locations, .setAside, .research]),
-                Section("PUBLICATIONS", fr: "PUBLICATIONS", [.competitions, .commissions, .other]),
-                Section.trash,
+                .bookPublications, .trash,
             ]),
     ]
 

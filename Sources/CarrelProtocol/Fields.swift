@@ -38,58 +38,53 @@ public struct Fields {
     }
 
     public func string(_ key: String) throws(ParamError) -> String {
-        guard let s = try optionalString(key) else { throw ParamError(prefix + key, .missing) }
-        return s
+        try required(key, try optionalString(key))
     }
 
     public func optionalString(_ key: String) throws(ParamError) -> String? {
-        guard let v = present(key) else { return nil }
-        guard let s = v.stringValue else {
-            throw ParamError(prefix + key, .wrongType(expected: "a string", found: v.typeName))
-        }
-        return s
+        try optional(key, expected: "a string") { $0.stringValue }
     }
 
     public func bool(_ key: String) throws(ParamError) -> Bool {
-        guard let b = try optionalBool(key) else { throw ParamError(prefix + key, .missing) }
-        return b
+        try required(key, try optionalBool(key))
     }
 
     public func optionalBool(_ key: String) throws(ParamError) -> Bool? {
+        try optional(key, expected: "a boolean") { $0.boolValue }
+    }
+
+    /// A present field's value as `extract` reads it, or a wrong-type error
+    /// naming the field and what it should have been.
+    private func optional<T>(_ key: String, expected: String, _ extract: (JSONValue) -> T?) throws(ParamError) -> T? {
         guard let v = present(key) else { return nil }
-        guard let b = v.boolValue else {
-            throw ParamError(prefix + key, .wrongType(expected: "a boolean", found: v.typeName))
+        guard let value = extract(v) else {
+            throw ParamError(prefix + key, .wrongType(expected: expected, found: v.typeName))
         }
-        return b
+        return value
+    }
+
+    private func required<T>(_ key: String, _ value: T?) throws(ParamError) -> T {
+        guard let value else { throw ParamError(prefix + key, .missing) }
+        return value
     }
 
     public func optionalNonNegativeInt(_ key: String) throws(ParamError) -> Int? {
-        guard let v = present(key) else { return nil }
-        guard let i = v.intValue, i >= 0 else {
-            throw ParamError(prefix + key, .wrongType(expected: "a non-negative integer", found: v.typeName))
-        }
-        return i
+        try optional(key, expected: "a non-negative integer") { v in v.intValue.flatMap { $0 >= 0 ? $0 : nil } }
     }
 
     public func optionalPositiveNumber(_ key: String) throws(ParamError) -> Double? {
-        guard let v = present(key) else { return nil }
-        let number: Double?
-        switch v {
-        case .int(let i): number = Double(i)
-        case .double(let d): number = d
-        default: number = nil
+        try optional(key, expected: "a positive number") { v in
+            let number: Double?
+            switch v {
+            case .int(let i): number = Double(i)
+            case .double(let d): number = d
+            default: number = nil
+            }
+            return number.flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
         }
-        guard let number, number > 0, number.isFinite else {
-            throw ParamError(prefix + key, .wrongType(expected: "a positive number", found: v.typeName))
-        }
-        return number
     }
 
     public func optionalArray(_ key: String) throws(ParamError) -> [JSONValue]? {
-        guard let v = present(key) else { return nil }
-        guard let a = v.arrayValue else {
-            throw ParamError(prefix + key, .wrongType(expected: "an array", found: v.typeName))
-        }
-        return a
+        try optional(key, expected: "an array") { $0.arrayValue }
     }
 }

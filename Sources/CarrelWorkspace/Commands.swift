@@ -73,14 +73,9 @@ extension Workspace {
             throw Failure(.permanentFolder, .virtualFolder(name: p.type.folder(.all)?.title.en ?? "All"))
         }
         let (parent, library) = try folderForNewItems(target)
-        let name = try NameRules.validate(raw)
-        try checkFree(name, in: parent, library)
-        let dir = try open(parent, in: library)
-        do { try dir.makeDirectory(Array(name.utf8)) } catch {
-            throw failure(for: error, target: name, in: parent, library)
+        return try create(try NameRules.validate(raw), in: parent, library) { dir, name throws(SysError) in
+            try dir.makeDirectory(name)
         }
-        dir.sync()
-        return added(name, in: parent, dir: dir, library: library)
     }
 
     public func newFile(in target: Target, name raw: String) throws(Failure) -> Outcome {
@@ -91,12 +86,19 @@ extension Workspace {
         if name.utf8.count > NameRules.maxBytes, name != given {
             throw Failure(.invalidName, .nameTooLongWithExtension(bytes: name.utf8.count, ext: ext))
         }
-        _ = try NameRules.validate(name)
+        return try create(try NameRules.validate(name), in: parent, library) { dir, name throws(SysError) in
+            try dir.createEmptyFile(name)
+        }
+    }
+
+    /// Makes a new, free `name` in `parent` with `make`, durably, and adds it to the model.
+    private func create(
+        _ name: String, in parent: Entry, _ library: Library,
+        _ make: (Directory, [UInt8]) throws(SysError) -> Void
+    ) throws(Failure) -> Outcome {
         try checkFree(name, in: parent, library)
         let dir = try open(parent, in: library)
-        do { try dir.createEmptyFile(Array(name.utf8)) } catch {
-            throw failure(for: error, target: name, in: parent, library)
-        }
+        do { try make(dir, Array(name.utf8)) } catch { throw failure(for: error, target: name, in: parent, library) }
         dir.sync()
         return added(name, in: parent, dir: dir, library: library)
     }
