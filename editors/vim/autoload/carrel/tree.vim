@@ -1,0 +1,482 @@
+vim9script
+# The binder: rows known by identity, fetched lazily, kept up to date from
+# carrel/didChange, drawn in a sidebar buffer.
+
+import autoload 'carrel/rpc.vim'
+import autoload 'carrel/config.vim'
+import autoload 'carrel/icons.vim'
+import autoload 'carrel/util.vim'
+
+const SEPARATOR = ' › '
+export const BUFFER_NAME = 'carrel://binder'
+export const ONBOARDING = 'No project yet: press P to make one'
+
+var nodes: dict<dict<any>> = {}       # identity → the row's fields, without children
+var kids: dict<list<string>> = {}     # identity → its children's identities, once fetched
+var parents: dict<string> = {}        # identity → its parent's identity
+var expanded: dict<bool> = {}
+var roots: list<string> = []
+var seen: dict<bool> = {}             # libraries and projects that had their first view
+var first_view: dict<bool> = {}       # projects whose first section opens when they arrive
+var rows: list<dict<any>> = []        # the drawn lines, in order
+var binder = -1
+var cursor_wanted = ''
+var draw_pending = false
+
+export def Key(node: dict<any>): string
+  return get(node, 'id', get(node, 'uri', ''))
+enddef
+
+export def Node(key: string): dict<any>
+  return get(nodes, key, {})
+enddef
+
+export def Parent(key: string): string
+  return get(parents, key, '')
+enddef
+
+export def Children(key: string): list<string>
+  return get(kids, key, [])
+enddef
+
+export def IsExpanded(key: string): bool
+  return get(expanded, key, false)
+enddef
+
+export def Buffer(): number
+  return binder
+enddef
+
+# Forgets a row's descendants (and the row itself when `itself`).
+def Forget(key: string, itself: bool)
+  for child in get(kids, key, [])
+    Forget(child, true)
+  endfor
+  if has_key(kids, key)
+    remove(kids, key)
+  endif
+  if itself
+    for table in [nodes, parents, expanded]
+      if has_key(table, key)
+        remove(table, key)
+      endif
+    endfor
+  endif
+enddef
+
+def Store(node: dict<any>, parent: string): string
+  var key = Key(node)
+  var fields = copy(node)
+  if has_key(fields, 'children')
+    remove(fields, 'children')
+  endif
+  nodes[key] = fields
+  if parent != ''
+    parents[key] = parent
+  endif
+  if has_key(node, 'children')
+    var fresh = node.children->mapnew((_, child) => Store(child, key))
+    var kept = {}
+    for child in fresh
+      kept[child] = true
+    endfor
+    for old in get(kids, key, [])
+      if !has_key(kept, old) && get(parents, old, '') == key
+        Forget(old, true)
+      endif
+    endfor
+    kids[key] = fresh
+  endif
+  return key
+enddef
+
+def DepthFor(key: string): number
+  return get(nodes[key], 'kind', '') == 'project' ? 2 : 1
+enddef
+
+def Fetch(key: string)
+  var node = get(nodes, key, {})
+  if !has_key(node, 'uri')
+    return
+  endif
+  rpc.Request('carrel/tree', {uri: node.uri, depth: DepthFor(key)}, (result) => Fetched(key, result))
+enddef
+
+def Fetched(key: string, result: any)
+  if type(result) != v:t_list || empty(result) || !has_key(nodes, key)
+    return
+  endif
+  Store(result[0], get(parents, key, ''))
+  if has_key(first_view, key)
+    remove(first_view, key)
+    var sections = get(kids, key, [])
+    if !empty(sections)
+      expanded[sections[0]] = true
+    endif
+  endif
+  Draw()
+enddef
+
+# The roots, one level deep; a library's first view opens its projects and
+# their first section.
+export def Load()
+  rpc.Request('carrel/tree', {depth: 1}, Loaded)
+enddef
+
+def Loaded(result: any)
+  if type(result) != v:t_list
+    return
+  endif
+  roots = result->mapnew((_, node) => Store(node, ''))
+  for root in roots
+    if has_key(seen, root)
+      continue
+    endif
+    seen[root] = true
+    expanded[root] = true
+    var projects = nodes[root].kind == 'project' ? [root]
+      : get(kids, root, [])->copy()->filter((_, k) => nodes[k].kind == 'project')
+    for project in projects
+      seen[project] = true
+      expanded[project] = true
+      first_view[project] = true
+      Fetch(project)
+    endfor
+  endfor
+  Draw()
+enddef
+
+# Refetches the roots and every expanded row, as they are now on disk.
+export def Refresh()
+  Load()
+  for key in keys(expanded)
+    if expanded[key] && index(roots, key) < 0 && has_key(get(nodes, key, {}), 'uri')
+      Fetch(key)
+    endif
+  endfor
+enddef
+
+export def Expand(key: string)
+  var node = get(nodes, key, {})
+  if empty(node) || node.kind == 'file'
+    return
+  endif
+  expanded[key] = true
+  if !has_key(kids, key)
+    if has_key(node, 'uri')
+      Fetch(key)
+    elseif has_key(parents, key)
+      Fetch(parents[key])
+    endif
+  endif
+  Draw()
+enddef
+
+export def Collapse(key: string)
+  expanded[key] = false
+  Draw(key)
+enddef
+
+# Expands every row already known; rows not yet fetched come one level at a
+# time, so a large library is never fetched whole.
+export def ExpandAll()
+  for root in roots
+    ExpandKnown(root)
+  endfor
+  Draw()
+enddef
+
+def ExpandKnown(key: string)
+  var node = nodes[key]
+  if node.kind == 'file' || !get(node, 'hasChildren', false) || get(node, 'link', false)
+    return
+  endif
+  expanded[key] = true
+  if !has_key(kids, key)
+    Fetch(key)
+    return
+  endif
+  for child in kids[key]
+    ExpandKnown(child)
+  endfor
+enddef
+
+# Collapses everything below the libraries, so the projects stay in view.
+export def CollapseAll()
+  for key in keys(expanded)
+    expanded[key] = index(roots, key) >= 0 && nodes[key].kind == 'library'
+  endfor
+  Draw()
+enddef
+
+# After a command: the cursor goes to this row once it is drawn.
+export def Reveal(node: dict<any>)
+  if type(node) != v:t_dict || !has_key(node, 'uri')
+    return
+  endif
+  cursor_wanted = Key(node)
+  var parent = util.Dirname(node.uri)
+  if has_key(nodes, parent) && !get(expanded, parent, false)
+    expanded[parent] = true
+    if !has_key(kids, parent)
+      Fetch(parent)
+    endif
+  endif
+  Draw()
+enddef
+
+# Touches a folder whose listing changed: refetch it if expanded, else
+# forget its rows so that expanding it fetches them fresh.
+def Touch(key: string, refetch: dict<bool>)
+  if !has_key(nodes, key)
+    return
+  endif
+  if get(expanded, key, false)
+    refetch[key] = true
+  elseif has_key(kids, key)
+    Forget(key, false)
+  endif
+enddef
+
+def ExpandedBelow(key: string, found: dict<bool>)
+  for child in get(kids, key, [])
+    if get(expanded, child, false) && has_key(nodes[child], 'uri')
+      found[child] = true
+    endif
+    ExpandedBelow(child, found)
+  endfor
+enddef
+
+export def OnDidChange(params: dict<any>)
+  for node in get(params, 'updated', [])
+    var key = Key(node)
+    if has_key(nodes, key)
+      var fields = copy(node)
+      if has_key(fields, 'children')
+        remove(fields, 'children')
+      endif
+      nodes[key] = fields
+    endif
+  endfor
+  var projects = keys(nodes)->filter((_, k) => nodes[k].kind == 'project' && has_key(nodes[k], 'uri'))
+  var refetch: dict<bool> = {}
+  for change in get(params, 'changes', [])
+    for uri in [get(change, 'uri', ''), get(change, 'oldUri', '')]
+      if uri == ''
+        continue
+      endif
+      Touch(util.Dirname(uri), refetch)
+      for project in projects
+        if util.IsAtOrUnder(uri, nodes[project].uri) && uri != nodes[project].uri
+          Touch(nodes[project].uri .. '/.carrel/all', refetch)
+        endif
+      endfor
+    endfor
+    var kind = get(get(nodes, change.uri, {}), 'kind', '')
+    if change.type == 'changed' && (kind == 'project' || kind == 'library')
+      Touch(change.uri, refetch)
+      ExpandedBelow(change.uri, refetch)
+    endif
+    if change.type == 'moved' && has_key(nodes, get(change, 'oldUri', ''))
+      Forget(change.oldUri, true)
+    elseif change.type == 'deleted' && has_key(nodes, change.uri)
+      Forget(change.uri, true)
+    endif
+  endfor
+  for key in keys(refetch)
+    if has_key(nodes, key)
+      Fetch(key)
+    endif
+  endfor
+  Draw()
+enddef
+
+# The titles from the library down to the row, without section headers.
+export def Breadcrumb(key: string): string
+  var titles: list<string> = []
+  var at = key
+  while at != ''
+    var node = get(nodes, at, {})
+    if !empty(node) && node.kind != 'section'
+      titles->insert(get(node, 'title', get(node, 'name', '')))
+    endif
+    at = get(parents, at, '')
+  endwhile
+  return join(titles, SEPARATOR)
+enddef
+
+# The binder window's status line: the breadcrumb of the row under the cursor.
+export def Statusline(): string
+  var window = get(g:, 'statusline_winid', win_getid())
+  var row = get(rows, line('.', window) - 1, {})
+  var key = get(row, 'key', get(row, 'library', ''))
+  var text = key == '' ? 'Carrel' : Breadcrumb(key)
+  return ' ' .. substitute(text, '%', '%%', 'g')
+enddef
+
+# The row under the cursor in the binder, or {} elsewhere.
+export def Current(): dict<any>
+  if bufnr() != binder
+    return {}
+  endif
+  return get(rows, line('.') - 1, {})
+enddef
+
+export def Rows(): list<dict<any>>
+  return rows
+enddef
+
+def Walk(key: string, depth: number, out: list<dict<any>>)
+  out->add({key: key, depth: depth})
+  if !get(expanded, key, false) || !has_key(kids, key)
+    return
+  endif
+  for child in kids[key]
+    Walk(child, depth + 1, out)
+  endfor
+  if nodes[key].kind == 'library' && kids[key]->copy()->filter((_, k) => nodes[k].kind == 'project')->empty()
+    out->add({key: '', library: key, depth: depth + 1})
+  endif
+enddef
+
+def Line(row: dict<any>): list<any>
+  var indent = repeat('  ', row.depth)
+  if row.key == ''
+    return [indent .. ONBOARDING, 0]
+  endif
+  var node = nodes[row.key]
+  var icon = icons.For(node)
+  var text = indent .. (icon == '' ? '' : icon .. ' ') .. get(node, 'title', get(node, 'name', ''))
+  var summary = get(node, 'summary', '')
+  if summary == ''
+    return [text, 0]
+  endif
+  return [text .. '  ' .. summary, strlen(summary)]
+enddef
+
+# Draws soon: messages that arrive together are all applied first.
+export def Draw(cursor_key: string = '')
+  if cursor_key != ''
+    cursor_wanted = cursor_key
+  endif
+  if !draw_pending
+    draw_pending = true
+    timer_start(0, (_) => DrawNow())
+  endif
+enddef
+
+export def DrawNow()
+  draw_pending = false
+  if binder < 0 || !bufexists(binder)
+    return
+  endif
+  var windows = win_findbuf(binder)
+  var was = windows->mapnew((_, w) => get(get(rows, line('.', w) - 1, {}), 'key', ''))
+  var lines_before = windows->mapnew((_, w) => line('.', w))
+  rows = []
+  for root in roots
+    Walk(root, 0, rows)
+  endfor
+  var drawn = rows->mapnew((_, row) => Line(row))
+  var lines = drawn->mapnew((_, d) => d[0])
+  if empty(lines)
+    lines = [empty(roots) ? 'Loading…' : '']
+  endif
+  setbufvar(binder, '&modifiable', true)
+  setbufline(binder, 1, lines)
+  deletebufline(binder, len(lines) + 1, '$')
+  setbufvar(binder, '&modifiable', false)
+  setbufvar(binder, '&modified', false)
+  prop_clear(1, len(lines), {bufnr: binder})
+  for index in range(len(drawn))
+    if drawn[index][1] > 0
+      prop_add(index + 1, strlen(lines[index]) - drawn[index][1] + 1,
+        {length: drawn[index][1], type: 'CarrelSummary', bufnr: binder})
+    endif
+  endfor
+  for i in range(len(windows))
+    var target = cursor_wanted != '' ? cursor_wanted : was[i]
+    var line = rows->copy()->map((_, row) => row.key)->index(target) + 1
+    if line > 0 && target == cursor_wanted
+      cursor_wanted = ''
+    endif
+    if line == 0
+      line = min([lines_before[i], len(lines)])
+    endif
+    win_execute(windows[i], printf('call cursor(%d, 1)', line))
+  endfor
+enddef
+
+def CreateBuffer()
+  if empty(prop_type_get('CarrelSummary'))
+    highlight default link CarrelSummary Comment
+    prop_type_add('CarrelSummary', {highlight: 'CarrelSummary'})
+  endif
+  binder = bufadd(BUFFER_NAME)
+  bufload(binder)
+  for [name, value] in items({buftype: 'nofile', bufhidden: 'hide', swapfile: false, buflisted: false,
+      modifiable: false, filetype: 'carrel'})
+    setbufvar(binder, '&' .. name, value)
+  endfor
+enddef
+
+export def Window(): number
+  if binder < 0
+    return 0
+  endif
+  var windows = win_findbuf(binder)->filter((_, w) => win_id2tabwin(w)[0] == tabpagenr())
+  return empty(windows) ? 0 : windows[0]
+enddef
+
+# Opens the binder at the side (or goes to it), starting the server if needed.
+export def Open(): bool
+  var window = Window()
+  if window != 0
+    win_gotoid(window)
+    return true
+  endif
+  if binder < 0 || !bufexists(binder)
+    CreateBuffer()
+  endif
+  var options = config.Get()
+  execute (options.side == 'right' ? 'botright' : 'topleft') 'vertical :' .. options.width .. 'split'
+  execute 'buffer' binder
+  for [name, value] in items({number: false, relativenumber: false, wrap: false, spell: false, list: false,
+      foldcolumn: 0, cursorline: true, winfixwidth: true})
+    setwinvar(0, '&' .. name, value)
+  endfor
+  setlocal statusline=%!carrel#tree#Statusline()
+  if !rpc.IsRunning()
+    return rpc.Start(() => Load())
+  endif
+  if empty(roots)
+    Load()
+  else
+    DrawNow()
+  endif
+  return true
+enddef
+
+export def Close()
+  var window = Window()
+  if window == 0
+    return
+  endif
+  if winnr('$') == 1
+    vertical new
+  endif
+  win_execute(window, 'close')
+enddef
+
+# Forgets everything (after the server stops).
+export def Reset()
+  Close()
+  nodes = {}
+  kids = {}
+  parents = {}
+  expanded = {}
+  roots = []
+  seen = {}
+  first_view = {}
+  rows = []
+enddef

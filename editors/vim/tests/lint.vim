@@ -1,0 +1,25 @@
+vim9script
+# Every plugin file loads without error, and no line is longer than 120 columns.
+var root = $CARREL_VIM_PLUGIN
+&runtimepath = root .. ',' .. &runtimepath
+var problems: list<string> = []
+for file in glob(root .. '/plugin/*.vim', true, true) + glob(root .. '/autoload/carrel/*.vim', true, true)
+  try
+    # :defcompile compiles every function now, so type errors show here
+    # instead of at the writer's first key press.
+    var copy = tempname() .. '.vim'
+    writefile(readfile(file) + ['defcompile'], copy)
+    execute 'source' fnameescape(copy)
+  catch
+    problems->add(file .. ': ' .. v:exception .. ' ' .. v:throwpoint)
+  endtry
+  var number = 0
+  for line in readfile(file)
+    number += 1
+    if strdisplaywidth(line) > 120
+      problems->add(printf('%s:%d: longer than 120 columns', file, number))
+    endif
+  endfor
+endfor
+writefile(problems, $CARREL_LINT_OUT)
+qa!
