@@ -31,6 +31,10 @@ export def Run(name: string, Test: func())
     endfor
     Out('  binder: ' .. string(BinderLines()))
     Out('  messages: ' .. string(split(execute('messages'), "\n")[-5 :]))
+    Out(printf('  running: %s, pending: %d', rpc.IsRunning(), rpc.Pending()))
+    for line in rpc.Traffic()[-6 :]
+      Out('  | ' .. strpart(line, 0, 300))
+    endfor
   endif
   Reset()
 enddef
@@ -96,9 +100,15 @@ enddef
 export def Open(root: string, options: dict<any> = {})
   g:carrel = extend({folders: [root], cmd: [$CARREL, 'lsp']}, options)
   Carrel
-  Wait(() => len(BinderLines()) > 1 && rpc.Traffic()->copy()->filter((_, l) => l =~ '^→ .*carrel/tree')->len()
-    == rpc.Traffic()->copy()->filter((_, l) => l =~ '^← {"id"')->len() - 1, 'the first view')
-  Settle(100)
+  Wait(() => len(BinderLines()) > 1, 'the first view')
+  Idle()
+enddef
+
+# Waits until every request has its response and the binder is drawn.
+export def Idle()
+  Wait(() => rpc.IsRunning() && rpc.Pending() == 0, 'every response')
+  Settle(50)
+  Wait(() => rpc.Pending() == 0, 'every response')
 enddef
 
 export def BinderLines(): list<string>
@@ -129,7 +139,7 @@ export def Press(text: string, keys: string)
   WaitLine(text)
   win_gotoid(tree.Window())
   cursor(LineOf(text), 1)
-  execute 'normal ' .. keys
+  feedkeys(keys, 'xt')
 enddef
 
 # The open popup menus, each as {id, items}.
@@ -138,12 +148,18 @@ export def Popups(): list<dict<any>>
     title: get(popup_getoptions(id), 'title', '')}))
 enddef
 
-# Chooses `item` in the open popup that offers it, as Enter on it would.
-export def Choose(item: string)
+# Chooses `item` in the open popup that offers it, with the keys a writer
+# would type (j to it, then Enter); `typed` then answers the name the choice
+# asks for, if any. With several popups open, the popup is closed on `item`.
+export def Choose(item: string, typed: string = '')
   Wait(() => Popups()->copy()->filter((_, p) => index(p.items, item) >= 0)->len() > 0, 'a popup offering ' .. item)
-  for popup in Popups()
+  var popups = Popups()
+  for popup in popups
     var at = index(popup.items, item)
-    if at >= 0
+    if at >= 0 && len(popups) == 1
+      feedkeys(repeat('j', at) .. "\<CR>" .. typed, 'xt')
+      return
+    elseif at >= 0
       popup_close(popup.id, at + 1)
       return
     endif
@@ -166,7 +182,11 @@ def Reset()
   for popup in popup_list()
     popup_close(popup)
   endfor
-  silent! Carrel stop
+  try
+    Carrel stop
+  catch
+    Out('  # stopping the server failed: ' .. v:exception)
+  endtry
   silent! only!
   silent! enew!
   messages clear

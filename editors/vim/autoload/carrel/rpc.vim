@@ -14,6 +14,8 @@ var ready = false
 var waiting: list<func()> = []
 var vocabulary: dict<any> = {}
 var traffic: list<string> = []
+var pending = 0
+var generation = 0
 
 export def Traffic(): list<string>
   return traffic
@@ -22,6 +24,11 @@ enddef
 # What the server offers to choose from: projectTypes, sorts, names.
 export def Vocabulary(): dict<any>
   return vocabulary
+enddef
+
+# How many requests await their response.
+export def Pending(): number
+  return pending
 enddef
 
 export def IsRunning(): bool
@@ -71,6 +78,8 @@ export def Start(OnReady: func()): bool
   endif
   running = true
   ready = false
+  pending = 0
+  generation += 1
   waiting = [OnReady]
   var folders = empty(options.folders) ? [getcwd()] : options.folders->mapnew((_, f) => fnamemodify(expand(f), ':p'))
   var workspace = folders->mapnew((_, f) => ({
@@ -105,12 +114,19 @@ export def Stop()
   ready = false
 enddef
 
-def Send(method: string, params: dict<any>, Callback: func(any))
-  var sent = ch_sendexpr(server, {method: method, params: params}, {callback: (_, reply) => Replied(reply, Callback)})
+def Send(method: string, params: dict<any>, Callback: func)
+  var mine = generation
+  var sent = ch_sendexpr(server, {method: method, params: params},
+    {callback: (_, reply) => Replied(reply, Callback, mine)})
+  pending += 1
   Record('→', {id: get(sent, 'id', 0), method: method, params: params})
 enddef
 
-def Replied(reply: dict<any>, Callback: func(any))
+def Replied(reply: dict<any>, Callback: func, sent_by: number)
+  if sent_by != generation
+    return
+  endif
+  pending -= 1
   Record('←', reply)
   if has_key(reply, 'error')
     # A refusal says what to do, in the writer's language: shown as is.
@@ -121,9 +137,10 @@ def Replied(reply: dict<any>, Callback: func(any))
 enddef
 
 # Sends a request once the server is ready; `Callback` gets a success's result.
-export def Request(method: string, params: dict<any>, Callback: func(any))
+export def Request(method: string, params: dict<any>, Callback: func)
   if !running
-    Start(() => Send(method, params, Callback))
+    # Stopped: only :Carrel starts the server again, never a late callback.
+    return
   elseif !ready
     waiting->add(() => Send(method, params, Callback))
   else
@@ -131,7 +148,7 @@ export def Request(method: string, params: dict<any>, Callback: func(any))
   endif
 enddef
 
-export def Execute(command: string, argument: dict<any>, Callback: func(any))
+export def Execute(command: string, argument: dict<any>, Callback: func)
   Request('workspace/executeCommand', {command: command, arguments: [argument]}, Callback)
 enddef
 
@@ -152,6 +169,9 @@ export def Respond(id: any, result: any)
 enddef
 
 def OnMessage(channel: channel, message: dict<any>)
+  if !running || channel != job_getchannel(server)
+    return
+  endif
   Record('←', message)
   var method = get(message, 'method', '')
   var params = get(message, 'params', {})
@@ -178,6 +198,9 @@ def OnStderr(channel: channel, line: string)
 enddef
 
 def OnExit(job: job, status: number)
+  if job != server
+    return
+  endif
   var expected = !running
   running = false
   ready = false

@@ -56,6 +56,10 @@ def Forget(key: string, itself: bool)
     remove(kids, key)
   endif
   if itself
+    var parent = get(parents, key, '')
+    if has_key(kids, parent)
+      kids[parent] = kids[parent]->filter((_, k) => k != key)
+    endif
     for table in [nodes, parents, expanded]
       if has_key(table, key)
         remove(table, key)

@@ -9,10 +9,7 @@ var open_questions: dict<number> = {}
 
 # A name typed on the command line, trimmed; '' when the writer gave none.
 export def Input(prompt: string, default: string = ''): string
-  inputsave()
-  var answer = input(prompt, default)
-  inputrestore()
-  return trim(answer)
+  return trim(input(prompt, default))
 enddef
 
 def MenuOptions(title: string): dict<any>
@@ -22,7 +19,7 @@ enddef
 
 # Offers `items` in a popup menu; `OnChoice` gets the index chosen, and is
 # not called when the writer closes it.
-export def Pick(title: string, items: list<string>, OnChoice: func(number)): number
+export def Pick(title: string, items: list<string>, OnChoice: func): number
   var options = MenuOptions(title)
   options.callback = (_, result) => {
     if result > 0
