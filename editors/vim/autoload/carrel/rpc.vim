@@ -47,6 +47,24 @@ def Keep(line: string)
   endif
 enddef
 
+# Whether the options are right and the server is there; says what is wrong.
+export def CanStart(): bool
+  var problems = config.Problems()
+  if !empty(problems)
+    for problem in problems
+      util.Show(1, problem)
+    endfor
+    return false
+  endif
+  var command = config.Get().cmd[0]
+  if !executable(command)
+    util.Show(1, printf('Carrel cannot start "%s": it is not an executable on your PATH. '
+      .. 'Install the server (see :help carrel-install) or set g:carrel.cmd.', command))
+    return false
+  endif
+  return true
+enddef
+
 # Starts the server once; `OnReady` runs when it has answered `initialize`.
 export def Start(OnReady: func()): bool
   if running
@@ -57,19 +75,10 @@ export def Start(OnReady: func()): bool
     endif
     return true
   endif
-  var problems = config.Problems()
-  if !empty(problems)
-    for problem in problems
-      util.Show(1, problem)
-    endfor
+  if !CanStart()
     return false
   endif
   var options = config.Get()
-  if !executable(options.cmd[0])
-    util.Show(1, printf('Carrel cannot start "%s": it is not an executable on your PATH. '
-      .. 'Install the server (see :help carrel-install) or set g:carrel.cmd.', options.cmd[0]))
-    return false
-  endif
   server = job_start(options.cmd, {in_mode: 'lsp', out_mode: 'lsp', err_mode: 'nl',
     out_cb: OnMessage, err_cb: OnStderr, exit_cb: OnExit, noblock: true})
   if job_status(server) != 'run'

@@ -434,9 +434,15 @@ enddef
 
 # Opens the binder at the side (or goes to it), starting the server if needed.
 export def Open(): bool
+  if !rpc.IsRunning() && !rpc.CanStart()
+    return false
+  endif
   var window = Window()
   if window != 0
     win_gotoid(window)
+    if !rpc.IsRunning()
+      return rpc.Start(() => Load())
+    endif
     return true
   endif
   if binder < 0 || !bufexists(binder)

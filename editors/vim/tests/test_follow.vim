@@ -1,0 +1,85 @@
+vim9script
+# Open buffers follow their files: moves (by the binder or another program),
+# into the Trash, and away from disk.
+import './harness.vim' as h
+import autoload 'carrel/tree.vim'
+
+def Poems(): string
+  var root = h.Library(h.Poetry('My Poems')->extend({'My Poems/Draft/Morning.md': 'dawn'}))
+  h.Open(root)
+  return root
+enddef
+
+# Opens the file with unsaved text in it.
+def EditUnsaved(path: string)
+  wincmd p
+  execute 'edit' fnameescape(path)
+  setline(1, 'unsaved words')
+enddef
+
+h.Run('an unsaved buffer follows an outside mv, keeps its text and saves at the new place', () => {
+  var root = Poems()
+  EditUnsaved(root .. '/My Poems/Draft/Morning.md')
+  var buffer = bufnr()
+  rename(root .. '/My Poems/Draft/Morning.md', root .. '/My Poems/Ready/Morning.md')
+  h.Wait(() => bufname(buffer) == root .. '/My Poems/Ready/Morning.md', 'the buffer to follow')
+  assert_equal(['unsaved words'], getbufline(buffer, 1, '$'))
+  assert_true(getbufvar(buffer, '&modified'))
+  assert_equal(buffer, bufnr())
+  write
+  assert_equal(['unsaved words'], readfile(root .. '/My Poems/Ready/Morning.md'))
+  assert_false(filereadable(root .. '/My Poems/Draft/Morning.md'))
+})
+
+h.Run('a buffer follows a folder moved by another program', () => {
+  var root = h.Library(h.Poetry('My Poems')->extend({'My Poems/Draft/Sea/Tide.md': 'tide'}))
+  h.Open(root)
+  EditUnsaved(root .. '/My Poems/Draft/Sea/Tide.md')
+  rename(root .. '/My Poems/Draft/Sea', root .. '/My Poems/Ready/Sea')
+  h.Wait(() => bufname() == root .. '/My Poems/Ready/Sea/Tide.md', 'the buffer to follow')
+  assert_true(&modified)
+})
+
+h.Run('a buffer follows a rename in the binder', () => {
+  var root = Poems()
+  EditUnsaved(root .. '/My Poems/Draft/Morning.md')
+  var buffer = bufnr()
+  h.Press('= Draft  1 file', 'zo')
+  h.Press('. Morning.md', "r\<C-U>Dawn\<CR>")
+  h.Wait(() => bufname(buffer) == root .. '/My Poems/Draft/Dawn.md', 'the buffer to follow')
+  assert_equal(['unsaved words'], getbufline(buffer, 1, '$'))
+})
+
+h.Run('a deleted file''s unsaved buffer follows it into the Trash; saving never recreates the old path', () => {
+  var root = Poems()
+  EditUnsaved(root .. '/My Poems/Draft/Morning.md')
+  var buffer = bufnr()
+  h.Press('= Draft  1 file', 'zo')
+  h.Press('. Morning.md', 'd')
+  h.Choose('Delete')
+  h.Wait(() => bufname(buffer) == root .. '/My Poems/Trash/Morning.md', 'the buffer to follow into the Trash')
+  win_gotoid(win_findbuf(buffer)[0])
+  write
+  assert_false(filereadable(root .. '/My Poems/Draft/Morning.md'))
+  assert_equal(['unsaved words'], readfile(root .. '/My Poems/Trash/Morning.md'))
+})
+
+h.Run('a file removed from disk closes its unmodified buffer', () => {
+  var root = Poems()
+  wincmd p
+  execute 'edit' fnameescape(root .. '/My Poems/Draft/Morning.md')
+  var buffer = bufnr()
+  delete(root .. '/My Poems/Draft/Morning.md')
+  h.Wait(() => !bufexists(buffer), 'the buffer to close')
+})
+
+h.Run('a file removed from disk keeps its modified buffer, with a warning', () => {
+  var root = Poems()
+  EditUnsaved(root .. '/My Poems/Draft/Morning.md')
+  var buffer = bufnr()
+  delete(root .. '/My Poems/Draft/Morning.md')
+  h.Wait(() => h.Messages() =~ '"Morning.md" no longer exists on disk', 'the warning')
+  assert_true(bufloaded(buffer))
+  assert_equal(['unsaved words'], getbufline(buffer, 1, '$'))
+})
+h.Done()
