@@ -21,5 +21,17 @@ for file in glob(root .. '/plugin/*.vim', true, true) + glob(root .. '/autoload/
     endif
   endfor
 endfor
+# The help file has its tags, `*carrel*` first among them, and no duplicates.
+var docs = tempname()
+mkdir(docs)
+writefile(readfile(root .. '/doc/carrel.txt'), docs .. '/carrel.txt')
+try
+  execute 'helptags' fnameescape(docs)
+  if index(readfile(docs .. '/tags')->mapnew((_, l) => split(l, "\t")[0]), 'carrel') < 0
+    problems->add('doc/carrel.txt has no *carrel* tag')
+  endif
+catch
+  problems->add('doc/carrel.txt: ' .. v:exception)
+endtry
 writefile(problems, $CARREL_LINT_OUT)
 qa!
