@@ -106,6 +106,15 @@ h.Run('? shows the keys in a popup, q closes the binder', () => {
   h.Wait(() => tree.Window() == 0, 'the binder closed')
 })
 
+h.Run('a link says so with its icon', () => {
+  var root = h.Library({'notes.md': 'x'})
+  system('ln -s notes.md ' .. shellescape(root .. '/alias.md'))
+  h.Open(root)
+  h.WaitLine('> alias.md')
+  assert_equal(['# Writing  1 file', '  > alias.md', '  . notes.md', '  No project yet: press P to make one'],
+    h.BinderLines())
+})
+
 h.Run('glyph icons on request; plain text by default', () => {
   var root = h.Library(h.Poetry('My Poems'))
   h.Open(root, {icons: 'glyphs'})

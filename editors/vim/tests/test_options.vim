@@ -47,6 +47,17 @@ h.Run('valid options are used: side, width and locale', () => {
   h.WaitLine('* Tout')
 })
 
+h.Run('in French, New Project and Sort offer the server''s French words', () => {
+  h.Open(h.Library(h.Poetry('Poèmes')), {locale: 'fr'})
+  h.Press('# Writing', "P\<C-U>Contes\<CR>")
+  h.Wait(() => !empty(h.Popups()), 'the type menu')
+  assert_equal(['Vierge', 'Poésie', 'Nouvelle', 'Roman', 'Scénario'], h.Popups()[0].items)
+  feedkeys("\<Esc>", 'xt')
+  h.Press('@ Poèmes', 's')
+  h.Wait(() => !empty(h.Popups()), 'the sort menu')
+  assert_equal(['Nom, de A à Z', 'Nom, de Z à A'], h.Popups()[0].items[: 1])
+})
+
 h.Run(':Carrel log shows the traffic both ways, bounded by log_size', () => {
   h.Open(h.Library(h.Poetry('P')), {log_size: 5})
   Carrel log

@@ -4,7 +4,8 @@ vim9script
 
 import autoload 'carrel/config.vim'
 
-# SF Symbol name → [plain text, glyph].
+# SF Symbol name → [plain text, glyph]. Links and unreadable folders say so
+# with their own icon.
 const table: dict<list<string>> = {
   'books.vertical': ['#', '📚'],
   'folder.badge.person.crop': ['@', '🗂'],
@@ -29,10 +30,11 @@ const table: dict<list<string>> = {
   'mountain.2': ['=', '⛰'],
   'trash': ['~', '🗑'],
   'link': ['>', '🔗'],
+  'unreadable': ['!', '⚠'],
 }
 
 export def For(node: dict<any>): string
   var column = config.Get().icons == 'glyphs' ? 1 : 0
-  var symbol = get(node, 'link', false) ? 'link' : get(node, 'icon', '')
+  var symbol = get(node, 'link', false) ? 'link' : get(node, 'unreadable', false) ? 'unreadable' : get(node, 'icon', '')
   return has_key(table, symbol) ? table[symbol][column] : (column == 1 ? '•' : '=')
 enddef
