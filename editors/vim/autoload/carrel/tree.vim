@@ -47,10 +47,11 @@ export def Buffer(): number
   return binder
 enddef
 
-# Forgets a row's descendants (and the row itself when `itself`).
-def Forget(key: string, itself: bool)
+# Forgets a row's descendants (and the row itself when `itself`). Their
+# expansion stays, being kept by identity, unless the row left the disk.
+def Forget(key: string, itself: bool, gone: bool = false)
   for child in get(kids, key, [])
-    Forget(child, true)
+    Forget(child, true, gone)
   endfor
   if has_key(kids, key)
     remove(kids, key)
@@ -60,7 +61,7 @@ def Forget(key: string, itself: bool)
     if has_key(kids, parent)
       kids[parent] = kids[parent]->filter((_, k) => k != key)
     endif
-    for table in [nodes, parents, expanded]
+    for table in gone ? [nodes, parents, expanded] : [nodes, parents]
       if has_key(table, key)
         remove(table, key)
       endif
@@ -111,6 +112,12 @@ def Fetched(key: string, result: any)
     return
   endif
   Store(result[0], get(parents, key, ''))
+  # Rows that were expanded before their parent was forgotten fetch again.
+  for child in get(kids, key, [])
+    if get(expanded, child, false) && !has_key(kids, child)
+      Fetch(child)
+    endif
+  endfor
   if has_key(first_view, key)
     remove(first_view, key)
     var sections = get(kids, key, [])
@@ -282,9 +289,9 @@ export def OnDidChange(params: dict<any>)
       ExpandedBelow(change.uri, refetch)
     endif
     if change.type == 'moved' && has_key(nodes, get(change, 'oldUri', ''))
-      Forget(change.oldUri, true)
+      Forget(change.oldUri, true, true)
     elseif change.type == 'deleted' && has_key(nodes, change.uri)
-      Forget(change.uri, true)
+      Forget(change.uri, true, true)
     endif
   endfor
   for key in keys(refetch)
