@@ -82,4 +82,23 @@ h.Run('a file removed from disk keeps its modified buffer, with a warning', () =
   assert_true(bufloaded(buffer))
   assert_equal(['unsaved words'], getbufline(buffer, 1, '$'))
 })
+h.Run(':Carrel rename and :Carrel delete act on the current file outside the binder', () => {
+  var root = Poems()
+  wincmd p
+  execute 'edit' fnameescape(root .. '/My Poems/Draft/Morning.md')
+  feedkeys(":Carrel rename\<CR>\<C-U>Dawn\<CR>", 'xt')
+  h.Wait(() => filereadable(root .. '/My Poems/Draft/Dawn.md'), 'the rename')
+  h.Wait(() => bufname() == root .. '/My Poems/Draft/Dawn.md', 'the buffer to follow')
+  Carrel delete
+  h.Choose('Delete')
+  h.Wait(() => filereadable(root .. '/My Poems/Trash/Dawn.md'), 'the delete')
+})
+
+h.Run(':Carrel rename on the current file starts the server when it is not running', () => {
+  var root = h.Library(h.Poetry('My Poems')->extend({'My Poems/Draft/Morning.md': 'dawn'}))
+  g:carrel = {folders: [root], cmd: [$CARREL, 'lsp']}
+  execute 'edit' fnameescape(root .. '/My Poems/Draft/Morning.md')
+  feedkeys(":Carrel rename\<CR>\<C-U>Dawn\<CR>", 'xt')
+  h.Wait(() => filereadable(root .. '/My Poems/Draft/Dawn.md'), 'the rename')
+})
 h.Done()

@@ -334,7 +334,10 @@ enddef
 
 # Runs an action by name on the current target.
 export def Do(action: string)
-  var row = Target()
+  DoOn(action, Target())
+enddef
+
+def DoOn(action: string, row: dict<any>)
   if action == 'open'
     Open(row)
   elseif action == 'expand'
@@ -411,10 +414,12 @@ export def Command(arguments: string)
     rpc.Stop()
     tree.Reset()
   elseif index(KEYS->mapnew((_, k) => k[1]) + COMMANDS, name) >= 0
+    # The target is chosen before the binder opens and takes the cursor.
+    var row = Target()
     if !rpc.IsRunning() && index(['help', 'close'], name) < 0
       OpenBinder()
     endif
-    Do(name)
+    DoOn(name, row)
   else
     util.Show(1, printf('Carrel has no command "%s"; :help carrel-commands lists them.', name))
   endif
