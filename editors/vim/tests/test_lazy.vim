@@ -65,6 +65,19 @@ h.Run('a change in an expanded folder refetches that folder once, at depth 1', (
   assert_equal([{uri: Uri(root .. '/My Poems/Draft'), depth: 1}], TreeRequests()[before :])
 })
 
+h.Run('a file''s new content fetches nothing: its row comes in updated', () => {
+  var root = Poems()
+  h.Press('= Draft  1 file', 'zo')
+  h.WaitLine('. Morning.md')
+  h.Idle()
+  var before = len(TreeRequests())
+  var changes = DidChanges()
+  writefile(['a new line'], root .. '/My Poems/Draft/Morning.md', 'a')
+  h.Wait(() => DidChanges() > changes, 'the didChange')
+  h.Settle(300)
+  assert_equal([], TreeRequests()[before :])
+})
+
 h.Run('with All expanded, a change in the project refetches All too, each once', () => {
   var root = Poems()
   h.Press('= Draft  1 file', 'zo')

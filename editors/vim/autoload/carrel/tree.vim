@@ -272,7 +272,9 @@ export def OnDidChange(params: dict<any>)
   var projects = keys(nodes)->filter((_, k) => nodes[k].kind == 'project' && has_key(nodes[k], 'uri'))
   var refetch: dict<bool> = {}
   for change in get(params, 'changes', [])
-    for uri in [get(change, 'uri', ''), get(change, 'oldUri', '')]
+    # A file's new content or times alter no listing: `updated` holds its row.
+    var listings = change.type == 'changed' ? [] : [get(change, 'uri', ''), get(change, 'oldUri', '')]
+    for uri in listings
       if uri == ''
         continue
       endif
