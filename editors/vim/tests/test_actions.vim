@@ -47,6 +47,13 @@ h.Run('r offers the current name; the server keeps the extension', () => {
   assert_false(filereadable(root .. '/My Poems/Draft/Morning.md'))
 })
 
+h.Run('r offers the current name to edit', () => {
+  var root = Poems()
+  h.Press('. Morning.md', "r\<Home>Early \<CR>")
+  h.WaitLine('. Early Morning.md')
+  assert_true(filereadable(root .. '/My Poems/Draft/Early Morning.md'))
+})
+
 h.Run('r shows a refusal as the server words it', () => {
   var root = Poems()
   h.Write(root .. '/My Poems/Draft/Dusk.md', 'x')
