@@ -21,6 +21,16 @@ for file in glob(root .. '/plugin/*.vim', true, true) + glob(root .. '/autoload/
     endif
   endfor
 endfor
+for file in glob(root .. '/tests/*', true, true) + [root .. '/README.md', root .. '/doc/carrel.txt']
+  var number = 0
+  for line in readfile(file)
+    number += 1
+    if strdisplaywidth(line) > 120
+      problems->add(printf('%s:%d: longer than 120 columns', file, number))
+    endif
+  endfor
+endfor
+
 # The help file has its tags, `*carrel*` first among them, and no duplicates.
 var docs = tempname()
 mkdir(docs)
