@@ -16,7 +16,8 @@ enddef
 h.Run('each wrong option is named, with what it must be', () => {
   var root = h.Library({})
   assert_match('g:carrel must be a dictionary, such as {width: 40}, not string ''wide''', Refused('wide'))
-  assert_match('g:carrel has no option "widht"; the options are cmd, folders, icons, locale, log_size, side, width.',
+  assert_match('g:carrel has no option "widht"; the options are cmd, folders, icons, locale, log_size, '
+    .. 'question_timeout, side, width.',
     Refused({widht: 40}))
   assert_match('g:carrel.width must be a whole number of columns from 10 to 300, not string ''40''',
     Refused({width: '40'}))
@@ -29,6 +30,8 @@ h.Run('each wrong option is named, with what it must be', () => {
   assert_match('g:carrel.folders names "' .. root .. '/nowhere", which is not a folder',
     Refused({folders: [root .. '/nowhere']}))
   assert_match('g:carrel.locale must be a string', Refused({locale: 1}))
+  assert_match('g:carrel.question_timeout must be a number of seconds, or 0 for the server''s own (120), not string',
+    Refused({question_timeout: 'soon'}))
   var both = Refused({side: 'top', width: 5})
   assert_match('g:carrel.side', both)
   assert_match('g:carrel.width', both)

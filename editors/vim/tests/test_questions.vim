@@ -27,14 +27,32 @@ h.Run('an answer is sent with the question''s id, and closing the popup answers 
   var root = h.Library(h.Poetry('P')->extend({'P/Draft/a.md': 'a'}))
   h.Open(root)
   h.Press('= Draft  1 file', 'zo')
+  var start = len(h.Traffic())
   h.Press('. a.md', 'd')
   h.Wait(() => len(h.Popups()) == 1, 'the question')
   feedkeys("\<Esc>", 'xt')
   h.Wait(() => h.Messages() =~ 'Cancelled: nothing was deleted.', 'the delete cancelled')
-  var question = h.Traffic()->copy()->filter((_, l) => l =~ '^← .*window/showMessageRequest')[0]
+  var since = h.Traffic()[start :]
+  var question = since->copy()->filter((_, l) => l =~ '^← .*window/showMessageRequest')[0]
   var id = json_decode(strpart(question, strlen('← '))).id
   assert_true(id >= 1000000)
-  assert_equal(1, h.Traffic()->copy()->filter((_, l) => l =~ '^→ ' && l =~ '"id":' .. id .. '\>'
+  assert_equal(1, since->copy()->filter((_, l) => l =~ '^→ ' && l =~ '"id":' .. id .. '\>'
     && l =~ '"result":null')->len())
+})
+h.Run('a question the server gives up on closes by itself, unanswered', () => {
+  var root = h.Library(h.Poetry('P')->extend({'P/Draft/a.md': 'a'}))
+  h.Open(root, {question_timeout: 1})
+  h.Press('= Draft  1 file', 'zo')
+  var start = len(h.Traffic())
+  h.Press('. a.md', 'd')
+  h.Wait(() => len(h.Popups()) == 1, 'the question')
+  h.Wait(() => empty(h.Popups()), 'the question to close')
+  h.Wait(() => h.Messages() =~ 'Cancelled: the question got no answer within 1 second, so nothing was deleted.',
+    'the server''s words')
+  var since = h.Traffic()[start :]
+  var question = since->copy()->filter((_, l) => l =~ '^← .*window/showMessageRequest')[0]
+  var id = json_decode(strpart(question, strlen('← '))).id
+  assert_equal([], since->copy()->filter((_, l) => l =~ '^→ ' && l =~ '"id":' .. id .. '\>'))
+  assert_true(filereadable(root .. '/P/Draft/a.md'))
 })
 h.Done()

@@ -10,6 +10,7 @@ const defaults: dict<any> = {
   icons: 'text',
   locale: '',
   log_size: 2000,
+  question_timeout: 0,
 }
 
 def Describe(value: any): string
@@ -51,6 +52,10 @@ def Check(name: string, value: any): string
   elseif name == 'locale'
     if type(value) != v:t_string
       return 'must be a string such as "fr" or "en", or "" for Vim''s own language'
+    endif
+  elseif name == 'question_timeout'
+    if (type(value) != v:t_number && type(value) != v:t_float) || value < 0
+      return 'must be a number of seconds, or 0 for the server''s own (120)'
     endif
   elseif name == 'log_size'
     if type(value) != v:t_number || value < 0

@@ -94,8 +94,12 @@ export def Start(OnReady: func()): bool
   var workspace = folders->mapnew((_, f) => ({
     uri: util.Uri(substitute(f, '/$', '', '')), name: fnamemodify(substitute(f, '/$', '', ''), ':t')}))
   var locale = options.locale != '' ? options.locale : (v:lang =~ '^fr' ? 'fr' : 'en')
-  Send('initialize', {processId: getpid(), locale: locale, rootUri: workspace[0].uri,
-    workspaceFolders: workspace, capabilities: {window: {showMessage: {}}}}, Initialized)
+  var params = {processId: getpid(), locale: locale, rootUri: workspace[0].uri,
+    workspaceFolders: workspace, capabilities: {window: {showMessage: {}}}}
+  if options.question_timeout > 0
+    params.initializationOptions = {confirmationTimeout: options.question_timeout}
+  endif
+  Send('initialize', params, Initialized)
   return true
 enddef
 
