@@ -319,15 +319,17 @@ enddef
 export def ShowLog()
   var lines = rpc.Traffic()
   var buffer = bufadd('carrel://log')
+  setbufvar(buffer, '&buftype', 'nofile')
+  setbufvar(buffer, '&swapfile', false)
   if empty(win_findbuf(buffer))
     execute 'botright split'
-    execute 'buffer' buffer
+    silent execute 'buffer' buffer
   else
     win_gotoid(win_findbuf(buffer)[0])
   endif
-  setlocal buftype=nofile bufhidden=hide noswapfile nobuflisted modifiable
+  setlocal bufhidden=hide nobuflisted nowrap modifiable
   setline(1, empty(lines) ? ['(no traffic yet)'] : lines)
-  deletebufline(buffer, max([len(lines), 1]) + 1, '$')
+  silent deletebufline(buffer, max([len(lines), 1]) + 1, '$')
   setlocal nomodifiable nomodified
   normal! G
 enddef

@@ -397,7 +397,7 @@ export def DrawNow()
   endif
   setbufvar(binder, '&modifiable', true)
   setbufline(binder, 1, lines)
-  deletebufline(binder, len(lines) + 1, '$')
+  silent deletebufline(binder, len(lines) + 1, '$')
   setbufvar(binder, '&modifiable', false)
   setbufvar(binder, '&modified', false)
   prop_clear(1, len(lines), {bufnr: binder})
@@ -426,11 +426,13 @@ def CreateBuffer()
     prop_type_add('CarrelSummary', {highlight: 'CarrelSummary'})
   endif
   binder = bufadd(BUFFER_NAME)
-  bufload(binder)
-  for [name, value] in items({buftype: 'nofile', bufhidden: 'hide', swapfile: false, buflisted: false,
-      modifiable: false, filetype: 'carrel'})
+  # Set before loading, so Vim never looks for a file of that name.
+  for [name, value] in items({buftype: 'nofile', bufhidden: 'hide', swapfile: false, buflisted: false})
     setbufvar(binder, '&' .. name, value)
   endfor
+  bufload(binder)
+  setbufvar(binder, '&modifiable', false)
+  setbufvar(binder, '&filetype', 'carrel')
 enddef
 
 export def Window(): number
@@ -459,7 +461,7 @@ export def Open(): bool
   endif
   var options = config.Get()
   execute (options.side == 'right' ? 'botright' : 'topleft') 'vertical :' .. options.width .. 'split'
-  execute 'buffer' binder
+  silent execute 'buffer' binder
   for [name, value] in items({number: false, relativenumber: false, wrap: false, spell: false, list: false,
       foldcolumn: 0, cursorline: true, winfixwidth: true})
     setwinvar(0, '&' .. name, value)
