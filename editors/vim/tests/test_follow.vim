@@ -31,6 +31,19 @@ h.Run('an unsaved buffer follows an outside mv, keeps its text and saves at the 
   assert_false(filereadable(root .. '/My Poems/Draft/Morning.md'))
 })
 
+h.Run('names with accents, spaces and # follow too', () => {
+  var root = h.Library(h.Poetry('Mes poèmes')->extend({'Mes poèmes/Draft/Été #1.md': 'été'}))
+  h.Open(root)
+  EditUnsaved(root .. '/Mes poèmes/Draft/Été #1.md')
+  var buffer = bufnr()
+  rename(root .. '/Mes poèmes/Draft/Été #1.md', root .. '/Mes poèmes/Ready/Été #1.md')
+  h.Wait(() => fnamemodify(bufname(buffer), ':p') == root .. '/Mes poèmes/Ready/Été #1.md', 'the buffer to follow')
+  feedkeys(":Carrel rename\<CR>\<C-U>Automne\<CR>", 'xt')
+  h.Wait(() => filereadable(root .. '/Mes poèmes/Ready/Automne.md'), 'the rename of the current file')
+  h.Wait(() => fnamemodify(bufname(buffer), ':p') == root .. '/Mes poèmes/Ready/Automne.md', 'the buffer again')
+  assert_true(getbufvar(buffer, '&modified'))
+})
+
 h.Run('a buffer follows a folder moved by another program', () => {
   var root = h.Library(h.Poetry('My Poems')->extend({'My Poems/Draft/Sea/Tide.md': 'tide'}))
   h.Open(root)
