@@ -21,6 +21,7 @@ var first_view: dict<bool> = {}       # projects whose first section opens when 
 var rows: list<dict<any>> = []        # the drawn lines, in order
 var binder = -1
 var cursor_wanted = ''
+var cursor_wanted_since = reltime()
 var draw_pending = false
 
 export def Key(node: dict<any>): string
@@ -226,6 +227,7 @@ export def Reveal(node: dict<any>)
     return
   endif
   cursor_wanted = Key(node)
+  cursor_wanted_since = reltime()
   var parent = util.Dirname(node.uri)
   if has_key(nodes, parent) && !get(expanded, parent, false)
     expanded[parent] = true
@@ -371,6 +373,7 @@ enddef
 export def Draw(cursor_key: string = '')
   if cursor_key != ''
     cursor_wanted = cursor_key
+    cursor_wanted_since = reltime()
   endif
   if !draw_pending
     draw_pending = true
@@ -382,6 +385,11 @@ export def DrawNow()
   draw_pending = false
   if binder < 0 || !bufexists(binder)
     return
+  endif
+  # A row that has not appeared soon after its command is not waited for,
+  # so the cursor never jumps long after.
+  if cursor_wanted != '' && reltimefloat(reltime(cursor_wanted_since)) > 3.0
+    cursor_wanted = ''
   endif
   var windows = win_findbuf(binder)
   var was = windows->mapnew((_, w) => get(get(rows, line('.', w) - 1, {}), 'key', ''))
