@@ -2,7 +2,7 @@ vim9script
 # A tiny test harness for the plugin in headless Vim: each test file calls
 # Run for each test and Done at the end; results go to $CARREL_TEST_RESULTS.
 
-import autoload 'carrel/tree.vim'
+import autoload 'carrel/binder.vim'
 import autoload 'carrel/rpc.vim'
 import autoload 'carrel/ui.vim'
 
@@ -112,7 +112,7 @@ export def Idle()
 enddef
 
 export def BinderLines(): list<string>
-  return tree.Buffer() > 0 && bufexists(tree.Buffer()) ? getbufline(tree.Buffer(), 1, '$') : []
+  return binder.Buffer() > 0 && bufexists(binder.Buffer()) ? getbufline(binder.Buffer(), 1, '$') : []
 enddef
 
 # The binder's line number of the row whose text (trimmed) starts with `text`.
@@ -137,7 +137,7 @@ enddef
 # Puts the cursor on the row `text` in the binder, then types `keys` there.
 export def Press(text: string, keys: string)
   WaitLine(text)
-  win_gotoid(tree.Window())
+  win_gotoid(binder.Window())
   cursor(LineOf(text), 1)
   feedkeys(keys, 'xt')
 enddef

@@ -2,6 +2,7 @@ vim9script
 # Every action of the binder, by its key, against the real server.
 import './harness.vim' as h
 import autoload 'carrel/tree.vim'
+import autoload 'carrel/binder.vim'
 
 def Poems(): string
   var root = h.Library(h.Poetry('My Poems')->extend({'My Poems/Draft/Morning.md': 'dawn'}))
@@ -17,7 +18,7 @@ h.Run('a makes a file in the folder under the cursor, opens it and puts the curs
   h.WaitLine('. Nightfall.md')
   assert_true(filereadable(root .. '/My Poems/Draft/Nightfall.md'))
   h.Wait(() => bufname() == root .. '/My Poems/Draft/Nightfall.md', 'the new file opened')
-  h.Wait(() => line('.', tree.Window()) == h.LineOf('. Nightfall.md'), 'the cursor on the new row')
+  h.Wait(() => line('.', binder.Window()) == h.LineOf('. Nightfall.md'), 'the cursor on the new row')
 })
 
 h.Run('A makes a folder', () => {
@@ -73,8 +74,8 @@ h.Run('m offers the server''s destinations joined with › and New folder…', (
   assert_equal(-1, index(items, 'Writing › My Poems › Draft'), 'not the folder it is in')
   h.Choose('Writing › My Poems › Ready')
   h.Wait(() => filereadable(root .. '/My Poems/Ready/Morning.md'), 'the move')
-  h.Wait(() => tree.Current() != {} && tree.Node(tree.Current().key).name == 'Morning.md'
-    && tree.Parent(tree.Current().key) =~ 'Ready$', 'the cursor on the moved row')
+  h.Wait(() => binder.Current() != {} && tree.Node(binder.Current().key).name == 'Morning.md'
+    && tree.Parent(binder.Current().key) =~ 'Ready$', 'the cursor on the moved row')
 })
 
 h.Run('m with New folder… makes the folder and moves there', () => {

@@ -1,7 +1,7 @@
 vim9script
 # What the binder shows and how it moves: rows, first view, keys, breadcrumb.
 import './harness.vim' as h
-import autoload 'carrel/tree.vim'
+import autoload 'carrel/binder.vim'
 
 def Poems(): string
   var files = h.Poetry('My Poems')->extend({'My Poems/Draft/Morning.md': 'dawn',
@@ -20,12 +20,12 @@ h.Run('the first view expands the projects and their first section; rows read ic
 
 h.Run('the summary is dimmed', () => {
   Poems()
-  var props = prop_list(h.LineOf('= Draft  2 files'), {bufnr: tree.Buffer()})
+  var props = prop_list(h.LineOf('= Draft  2 files'), {bufnr: binder.Buffer()})
   assert_equal(1, len(props))
   assert_equal('CarrelSummary', props[0].type)
   assert_equal(strlen('2 files'), props[0].length)
   assert_equal(strlen('      = Draft  ') + 1, props[0].col)
-  assert_equal([], prop_list(h.LineOf('= Ready'), {bufnr: tree.Buffer()}))
+  assert_equal([], prop_list(h.LineOf('= Ready'), {bufnr: binder.Buffer()}))
 })
 
 h.Run('a library without a project says how to make one', () => {
@@ -44,7 +44,7 @@ h.Run('Enter expands and collapses a folder, and opens a file', () => {
   h.Press('= Draft  2 files', "\<CR>")
   h.Press('. Morning.md', "\<CR>")
   h.Wait(() => bufname() == root .. '/My Poems/Draft/Morning.md', 'the file open')
-  assert_notequal(tree.Window(), win_getid())
+  assert_notequal(binder.Window(), win_getid())
 })
 
 h.Run('zo expands, zc collapses, and zc on a leaf collapses its parent', () => {
@@ -84,12 +84,12 @@ h.Run('the breadcrumb is in the binder''s status line: library, project, folders
   h.Press('= Draft  2 files', 'zo')
   h.Press('/ Sea Cycle  1 file', 'zo')
   h.Press('. Tide.md', '')
-  assert_equal('%!carrel#tree#Statusline()', getwinvar(tree.Window(), '&statusline'))
-  g:statusline_winid = tree.Window()
-  assert_equal(' Writing › My Poems › Draft › Sea Cycle › Tide.md', carrel#tree#Statusline())
+  assert_equal('%!carrel#binder#Statusline()', getwinvar(binder.Window(), '&statusline'))
+  g:statusline_winid = binder.Window()
+  assert_equal(' Writing › My Poems › Draft › Sea Cycle › Tide.md', carrel#binder#Statusline())
   unlet g:statusline_winid
   wincmd p
-  assert_notequal('%!carrel#tree#Statusline()', &statusline, 'only in the binder')
+  assert_notequal('%!carrel#binder#Statusline()', &statusline, 'only in the binder')
 })
 
 h.Run('? shows the keys in a popup, q closes the binder', () => {
@@ -103,7 +103,7 @@ h.Run('? shows the keys in a popup, q closes the binder', () => {
   feedkeys('q', 'xt')
   h.Wait(() => empty(h.Popups()), 'the help closed')
   h.Press('= Draft  2 files', 'q')
-  h.Wait(() => tree.Window() == 0, 'the binder closed')
+  h.Wait(() => binder.Window() == 0, 'the binder closed')
 })
 
 h.Run('a link says so with its icon', () => {

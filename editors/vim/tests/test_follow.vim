@@ -2,7 +2,6 @@ vim9script
 # Open buffers follow their files: moves (by the binder or another program),
 # into the Trash, and away from disk.
 import './harness.vim' as h
-import autoload 'carrel/tree.vim'
 
 def Poems(): string
   var root = h.Library(h.Poetry('My Poems')->extend({'My Poems/Draft/Morning.md': 'dawn'}))

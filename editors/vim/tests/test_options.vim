@@ -2,7 +2,7 @@ vim9script
 # g:carrel: each option checked with a message naming it; :Carrel log.
 import './harness.vim' as h
 import autoload 'carrel/rpc.vim'
-import autoload 'carrel/tree.vim'
+import autoload 'carrel/binder.vim'
 
 # Runs :Carrel with g:carrel set to `options`; the error messages it gave.
 def Refused(options: any): string
@@ -45,8 +45,8 @@ h.Run('a server that is not installed is named, with where to look', () => {
 h.Run('valid options are used: side, width and locale', () => {
   var root = h.Library(h.Poetry('Mes poèmes'))
   h.Open(root, {side: 'right', width: 40, locale: 'fr'})
-  assert_equal(40, winwidth(tree.Window()))
-  assert_equal(winnr('$'), win_id2win(tree.Window()))
+  assert_equal(40, winwidth(binder.Window()))
+  assert_equal(winnr('$'), win_id2win(binder.Window()))
   h.WaitLine('* Tout')
 })
 

@@ -4,6 +4,7 @@ vim9script
 
 import autoload 'carrel/rpc.vim'
 import autoload 'carrel/tree.vim'
+import autoload 'carrel/binder.vim'
 import autoload 'carrel/ui.vim'
 import autoload 'carrel/util.vim'
 import autoload 'carrel/config.vim'
@@ -37,12 +38,12 @@ const COMMANDS = ['toggle', 'askbeforedeleting', 'log', 'stop']
 
 # The row an action is about: the binder's row, else the current file.
 def Target(): dict<any>
-  var row = tree.Current()
+  var row = binder.Current()
   if !empty(row)
     return row
   endif
   var name = expand('%:p')
-  if bufnr() != tree.Buffer() && &buftype == '' && name != '' && filereadable(name)
+  if bufnr() != binder.Buffer() && &buftype == '' && name != '' && filereadable(name)
     var uri = util.Uri(name)
     return {key: uri, node: {uri: uri, kind: 'file', name: fnamemodify(name, ':t'), title: fnamemodify(name, ':t')}}
   endif
@@ -96,20 +97,20 @@ enddef
 
 # The window files open in: the last other window, or a new one beside the binder.
 def MainWindow(): number
-  var binder = tree.Window()
+  var sidebar = binder.Window()
   var previous = win_getid(winnr('#'))
-  if previous != 0 && previous != binder
+  if previous != 0 && previous != sidebar
     return previous
   endif
   for info in getwininfo()
-    if info.winid != binder && info.tabnr == tabpagenr() && getbufvar(info.bufnr, '&buftype') == ''
+    if info.winid != sidebar && info.tabnr == tabpagenr() && getbufvar(info.bufnr, '&buftype') == ''
       return info.winid
     endif
   endfor
   execute config.Get().side == 'right' ? 'topleft vnew' : 'botright vnew'
   var window = win_getid()
-  if binder != 0
-    win_execute(binder, 'vertical resize ' .. config.Get().width)
+  if sidebar != 0
+    win_execute(sidebar, 'vertical resize ' .. config.Get().width)
   endif
   return window
 enddef
@@ -178,7 +179,7 @@ def NewProject(row: dict<any>)
     key = row.library
   endif
   if key == ''
-    var libraries = tree.Rows()->copy()->filter((_, r) => get(tree.Node(r.key), 'kind', '') == 'library')
+    var libraries = binder.Rows()->copy()->filter((_, r) => get(tree.Node(r.key), 'kind', '') == 'library')
     key = len(libraries) == 1 ? libraries[0].key : ''
   endif
   if key == ''
@@ -308,7 +309,7 @@ def Parent(row: dict<any>)
     parent = row.library
   endif
   if parent != ''
-    tree.Draw(parent)
+    binder.Draw(parent)
   endif
 enddef
 
@@ -379,12 +380,12 @@ def DoOn(action: string, row: dict<any>)
   elseif action == 'help'
     ui.Sheet('Carrel', HelpLines())
   elseif action == 'close'
-    tree.Close()
+    binder.Close()
   endif
 enddef
 
 def MapKeys()
-  if getbufvar(tree.Buffer(), 'carrel_keys', false)
+  if getbufvar(binder.Buffer(), 'carrel_keys', false)
     return
   endif
   for [lhs, action, _] in KEYS
@@ -394,7 +395,7 @@ def MapKeys()
 enddef
 
 export def OpenBinder()
-  if tree.Open()
+  if binder.Open()
     MapKeys()
   endif
 enddef
@@ -405,8 +406,8 @@ export def Command(arguments: string)
   if name == '' || name == 'open'
     OpenBinder()
   elseif name == 'toggle'
-    if tree.Window() != 0
-      tree.Close()
+    if binder.Window() != 0
+      binder.Close()
     else
       OpenBinder()
     endif

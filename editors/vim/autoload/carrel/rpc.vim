@@ -11,7 +11,7 @@ import autoload 'carrel/ui.vim'
 var server: job
 var running = false
 var ready = false
-var waiting: list<func()> = []
+var waiting: list<func> = []
 var vocabulary: dict<any> = {}
 var traffic: list<string> = []
 var pending = 0
@@ -66,7 +66,7 @@ export def CanStart(): bool
 enddef
 
 # Starts the server once; `OnReady` runs when it has answered `initialize`.
-export def Start(OnReady: func()): bool
+export def Start(OnReady: func): bool
   if running
     if ready
       OnReady()

@@ -1,15 +1,12 @@
 vim9script
-# The binder: rows known by identity, fetched lazily, kept up to date from
-# carrel/didChange, drawn in a sidebar buffer.
+# The binder's rows: known by identity, fetched lazily, kept up to date from
+# carrel/didChange. binder.vim draws them.
 
 import autoload 'carrel/rpc.vim'
-import autoload 'carrel/config.vim'
-import autoload 'carrel/icons.vim'
 import autoload 'carrel/util.vim'
+import autoload 'carrel/binder.vim'
 
 const SEPARATOR = ' › '
-export const BUFFER_NAME = 'carrel://binder'
-export const ONBOARDING = 'No project yet: press P to make one'
 
 var nodes: dict<dict<any>> = {}       # identity → the row's fields, without children
 var kids: dict<list<string>> = {}     # identity → its children's identities, once fetched
@@ -18,11 +15,6 @@ var expanded: dict<bool> = {}
 var roots: list<string> = []
 var seen: dict<bool> = {}             # libraries and projects that had their first view
 var first_view: dict<bool> = {}       # projects whose first section opens when they arrive
-var rows: list<dict<any>> = []        # the drawn lines, in order
-var binder = -1
-var cursor_wanted = ''
-var cursor_wanted_since = reltime()
-var draw_pending = false
 
 export def Key(node: dict<any>): string
   return get(node, 'id', get(node, 'uri', ''))
@@ -44,8 +36,13 @@ export def IsExpanded(key: string): bool
   return get(expanded, key, false)
 enddef
 
-export def Buffer(): number
-  return binder
+# Whether the row's children have been fetched.
+export def IsFetched(key: string): bool
+  return has_key(kids, key)
+enddef
+
+export def Roots(): list<string>
+  return roots
 enddef
 
 # Forgets a row's descendants (and the row itself when `itself`). Their
@@ -126,7 +123,7 @@ def Fetched(key: string, result: any)
       expanded[sections[0]] = true
     endif
   endif
-  Draw()
+  binder.Draw()
 enddef
 
 # The roots, one level deep; a library's first view opens its projects and
@@ -155,7 +152,7 @@ def Loaded(result: any)
       Fetch(project)
     endfor
   endfor
-  Draw()
+  binder.Draw()
 enddef
 
 # Refetches the roots and every expanded row, as they are now on disk.
@@ -181,12 +178,12 @@ export def Expand(key: string)
       Fetch(parents[key])
     endif
   endif
-  Draw()
+  binder.Draw()
 enddef
 
 export def Collapse(key: string)
   expanded[key] = false
-  Draw(key)
+  binder.Draw(key)
 enddef
 
 # Expands every row already known; rows not yet fetched come one level at a
@@ -195,7 +192,7 @@ export def ExpandAll()
   for root in roots
     ExpandKnown(root)
   endfor
-  Draw()
+  binder.Draw()
 enddef
 
 def ExpandKnown(key: string)
@@ -218,7 +215,7 @@ export def CollapseAll()
   for key in keys(expanded)
     expanded[key] = index(roots, key) >= 0 && nodes[key].kind == 'library'
   endfor
-  Draw()
+  binder.Draw()
 enddef
 
 # After a command: the cursor goes to this row once it is drawn.
@@ -226,8 +223,7 @@ export def Reveal(node: dict<any>)
   if type(node) != v:t_dict || !has_key(node, 'uri')
     return
   endif
-  cursor_wanted = Key(node)
-  cursor_wanted_since = reltime()
+  binder.Want(Key(node))
   var parent = util.Dirname(node.uri)
   if has_key(nodes, parent) && !get(expanded, parent, false)
     expanded[parent] = true
@@ -235,7 +231,7 @@ export def Reveal(node: dict<any>)
       Fetch(parent)
     endif
   endif
-  Draw()
+  binder.Draw()
 enddef
 
 # Touches a folder whose listing changed: refetch it if expanded, else
@@ -303,7 +299,7 @@ export def OnDidChange(params: dict<any>)
       Fetch(key)
     endif
   endfor
-  Draw()
+  binder.Draw()
 enddef
 
 # The titles from the library down to the row, without section headers.
@@ -320,186 +316,9 @@ export def Breadcrumb(key: string): string
   return join(titles, SEPARATOR)
 enddef
 
-# The binder window's status line: the breadcrumb of the row under the cursor.
-export def Statusline(): string
-  var window = get(g:, 'statusline_winid', win_getid())
-  var row = get(rows, line('.', window) - 1, {})
-  var key = get(row, 'key', get(row, 'library', ''))
-  var text = key == '' ? 'Carrel' : Breadcrumb(key)
-  return ' ' .. substitute(text, '%', '%%', 'g')
-enddef
-
-# The row under the cursor in the binder, or {} elsewhere.
-export def Current(): dict<any>
-  if bufnr() != binder
-    return {}
-  endif
-  return get(rows, line('.') - 1, {})
-enddef
-
-export def Rows(): list<dict<any>>
-  return rows
-enddef
-
-def Walk(key: string, depth: number, out: list<dict<any>>)
-  out->add({key: key, depth: depth})
-  if !get(expanded, key, false) || !has_key(kids, key)
-    return
-  endif
-  for child in kids[key]
-    Walk(child, depth + 1, out)
-  endfor
-  if nodes[key].kind == 'library' && kids[key]->copy()->filter((_, k) => nodes[k].kind == 'project')->empty()
-    out->add({key: '', library: key, depth: depth + 1})
-  endif
-enddef
-
-def Line(row: dict<any>): list<any>
-  var indent = repeat('  ', row.depth)
-  if row.key == ''
-    return [indent .. ONBOARDING, 0]
-  endif
-  var node = nodes[row.key]
-  var icon = icons.For(node)
-  var text = indent .. (icon == '' ? '' : icon .. ' ') .. get(node, 'title', get(node, 'name', ''))
-  var summary = get(node, 'summary', '')
-  if summary == ''
-    return [text, 0]
-  endif
-  return [text .. '  ' .. summary, strlen(summary)]
-enddef
-
-# Draws soon: messages that arrive together are all applied first.
-export def Draw(cursor_key: string = '')
-  if cursor_key != ''
-    cursor_wanted = cursor_key
-    cursor_wanted_since = reltime()
-  endif
-  if !draw_pending
-    draw_pending = true
-    timer_start(0, (_) => DrawNow())
-  endif
-enddef
-
-export def DrawNow()
-  draw_pending = false
-  if binder < 0 || !bufexists(binder)
-    return
-  endif
-  # A row that has not appeared soon after its command is not waited for,
-  # so the cursor never jumps long after.
-  if cursor_wanted != '' && reltimefloat(reltime(cursor_wanted_since)) > 3.0
-    cursor_wanted = ''
-  endif
-  var windows = win_findbuf(binder)
-  var was = windows->mapnew((_, w) => get(get(rows, line('.', w) - 1, {}), 'key', ''))
-  var lines_before = windows->mapnew((_, w) => line('.', w))
-  rows = []
-  for root in roots
-    Walk(root, 0, rows)
-  endfor
-  var drawn = rows->mapnew((_, row) => Line(row))
-  var lines = drawn->mapnew((_, d) => d[0])
-  if empty(lines)
-    lines = [empty(roots) ? 'Loading…' : '']
-  endif
-  setbufvar(binder, '&modifiable', true)
-  setbufline(binder, 1, lines)
-  silent deletebufline(binder, len(lines) + 1, '$')
-  setbufvar(binder, '&modifiable', false)
-  setbufvar(binder, '&modified', false)
-  prop_clear(1, len(lines), {bufnr: binder})
-  for index in range(len(drawn))
-    if drawn[index][1] > 0
-      prop_add(index + 1, strlen(lines[index]) - drawn[index][1] + 1,
-        {length: drawn[index][1], type: 'CarrelSummary', bufnr: binder})
-    endif
-  endfor
-  for i in range(len(windows))
-    var target = cursor_wanted != '' ? cursor_wanted : was[i]
-    var line = rows->copy()->map((_, row) => row.key)->index(target) + 1
-    if line > 0 && target == cursor_wanted
-      cursor_wanted = ''
-    endif
-    if line == 0
-      line = min([lines_before[i], len(lines)])
-    endif
-    win_execute(windows[i], printf('call cursor(%d, 1)', line))
-  endfor
-enddef
-
-def CreateBuffer()
-  if empty(prop_type_get('CarrelSummary'))
-    highlight default link CarrelSummary Comment
-    prop_type_add('CarrelSummary', {highlight: 'CarrelSummary'})
-  endif
-  binder = bufadd(BUFFER_NAME)
-  # Set before loading, so Vim never looks for a file of that name.
-  for [name, value] in items({buftype: 'nofile', bufhidden: 'hide', swapfile: false, buflisted: false})
-    setbufvar(binder, '&' .. name, value)
-  endfor
-  bufload(binder)
-  setbufvar(binder, '&modifiable', false)
-  setbufvar(binder, '&filetype', 'carrel')
-enddef
-
-export def Window(): number
-  if binder < 0
-    return 0
-  endif
-  var windows = win_findbuf(binder)->filter((_, w) => win_id2tabwin(w)[0] == tabpagenr())
-  return empty(windows) ? 0 : windows[0]
-enddef
-
-# Opens the binder at the side (or goes to it), starting the server if needed.
-export def Open(): bool
-  if !rpc.IsRunning() && !rpc.CanStart()
-    return false
-  endif
-  var window = Window()
-  if window != 0
-    win_gotoid(window)
-    if !rpc.IsRunning()
-      return rpc.Start(() => Load())
-    endif
-    return true
-  endif
-  if binder < 0 || !bufexists(binder)
-    CreateBuffer()
-  endif
-  var options = config.Get()
-  execute (options.side == 'right' ? 'botright' : 'topleft') 'vertical :' .. options.width .. 'split'
-  silent execute 'buffer' binder
-  for [name, value] in items({number: false, relativenumber: false, wrap: false, spell: false, list: false,
-      foldcolumn: 0, cursorline: true, winfixwidth: true})
-    setwinvar(0, '&' .. name, value)
-  endfor
-  setlocal statusline=%!carrel#tree#Statusline()
-  if !rpc.IsRunning()
-    return rpc.Start(() => Load())
-  endif
-  if empty(roots)
-    Load()
-  else
-    DrawNow()
-  endif
-  return true
-enddef
-
-export def Close()
-  var window = Window()
-  if window == 0
-    return
-  endif
-  if winnr('$') == 1
-    vertical new
-  endif
-  win_execute(window, 'close')
-enddef
-
 # Forgets everything (after the server stops).
 export def Reset()
-  Close()
+  binder.Reset()
   nodes = {}
   kids = {}
   parents = {}
@@ -507,5 +326,4 @@ export def Reset()
   roots = []
   seen = {}
   first_view = {}
-  rows = []
 enddef
