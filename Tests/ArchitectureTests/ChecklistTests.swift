@@ -15,6 +15,7 @@ final class ChecklistTests: XCTestCase {
         ("editors/nvim/lua/carrel/actions.lua", "Neovim offers it"),
         ("editors/emacs/carrel.el", "Emacs offers it"),
         ("editors/vscode/lib/flows.js", "VS Code offers it"),
+        ("editors/vim/autoload/carrel/actions.vim", "Vim offers it"),
     ]
 
     /// The wire names of `CarrelCommand.Name`, read from its source.

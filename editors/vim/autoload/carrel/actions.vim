@@ -1,0 +1,433 @@
+vim9script
+# What the binder's keys and :Carrel do. Each action takes the row under the
+# cursor (or, outside the binder, the file of the current buffer).
+
+import autoload 'carrel/rpc.vim'
+import autoload 'carrel/tree.vim'
+import autoload 'carrel/binder.vim'
+import autoload 'carrel/ui.vim'
+import autoload 'carrel/util.vim'
+import autoload 'carrel/config.vim'
+
+const NEW_FOLDER = 'New folder…'
+
+# [key, action, words], in the order `?` shows them (the shared key table).
+export const KEYS: list<list<string>> = [
+  ['<CR>', 'open', 'Open a file, or expand and collapse'],
+  ['zo', 'expand', 'Expand'],
+  ['zc', 'collapse', 'Collapse'],
+  ['zR', 'expandall', 'Expand all'],
+  ['zM', 'collapseall', 'Collapse all'],
+  ['a', 'newfile', 'New file'],
+  ['A', 'newfolder', 'New folder'],
+  ['P', 'newproject', 'New project'],
+  ['r', 'rename', 'Rename'],
+  ['m', 'move', 'Move to'],
+  ['d', 'delete', 'Delete'],
+  ['u', 'restore', 'Restore'],
+  ['E', 'emptytrash', 'Empty Trash'],
+  ['s', 'sort', 'Sort'],
+  ['R', 'refresh', 'Refresh'],
+  ['-', 'parent', 'Up to the parent row'],
+  ['?', 'help', 'The keys, in a window'],
+  ['q', 'close', 'Close the binder'],
+]
+
+# :Carrel subcommands beyond the keys' actions.
+const COMMANDS = ['toggle', 'askbeforedeleting', 'log', 'stop']
+
+# The row an action is about: the binder's row, else the current file.
+def Target(): dict<any>
+  var row = binder.Current()
+  if !empty(row)
+    return row
+  endif
+  var name = expand('%:p')
+  if bufnr() != binder.Buffer() && &buftype == '' && name != '' && filereadable(name)
+    var uri = util.Uri(name)
+    return {key: uri, node: {uri: uri, kind: 'file', name: fnamemodify(name, ':t'), title: fnamemodify(name, ':t')}}
+  endif
+  return {}
+enddef
+
+def NodeOf(row: dict<any>): dict<any>
+  return has_key(row, 'node') ? row.node : tree.Node(get(row, 'key', ''))
+enddef
+
+# The nearest row from `key` up whose node passes `Test`.
+def UpTo(key: string, Test: func(dict<any>): bool): string
+  var at = key
+  while at != ''
+    if Test(tree.Node(at))
+      return at
+    endif
+    at = tree.Parent(at)
+  endwhile
+  return ''
+enddef
+
+def Warn(text: string)
+  util.Show(2, text)
+enddef
+
+# Where a new item goes: the folder under the cursor, or the one holding the row.
+def Container(row: dict<any>): dict<any>
+  if has_key(row, 'library')
+    return tree.Node(row.library)
+  endif
+  var key = UpTo(get(row, 'key', ''), (n) => has_key(n, 'uri') && n.kind != 'file')
+  if key != ''
+    return tree.Node(key)
+  endif
+  var node = NodeOf(row)
+  return has_key(node, 'uri') ? {uri: util.Dirname(node.uri)} : {}
+enddef
+
+def NeedUri(row: dict<any>): dict<any>
+  var node = NodeOf(row)
+  if empty(row) || has_key(row, 'library')
+    Warn('Put the cursor on a row of the binder first.')
+    return {}
+  elseif !has_key(node, 'uri')
+    Warn(printf('"%s" is a section header: choose a folder or a file.', get(node, 'title', '')))
+    return {}
+  endif
+  return node
+enddef
+
+# The window files open in: the last other window, or a new one beside the binder.
+def MainWindow(): number
+  var sidebar = binder.Window()
+  var previous = win_getid(winnr('#'))
+  if previous != 0 && previous != sidebar
+    return previous
+  endif
+  for info in getwininfo()
+    if info.winid != sidebar && info.tabnr == tabpagenr() && getbufvar(info.bufnr, '&buftype') == ''
+      return info.winid
+    endif
+  endfor
+  execute config.Get().side == 'right' ? 'topleft vnew' : 'botright vnew'
+  var window = win_getid()
+  if sidebar != 0
+    win_execute(sidebar, 'vertical resize ' .. config.Get().width)
+  endif
+  return window
+enddef
+
+export def Edit(path: string)
+  win_gotoid(MainWindow())
+  execute 'edit' fnameescape(path)
+enddef
+
+def Open(row: dict<any>)
+  var node = NodeOf(row)
+  if empty(node)
+    return
+  endif
+  if node.kind == 'file'
+    Edit(util.Path(node.uri))
+  elseif tree.IsExpanded(row.key)
+    tree.Collapse(row.key)
+  else
+    tree.Expand(row.key)
+  endif
+enddef
+
+def Collapse(row: dict<any>)
+  var node = NodeOf(row)
+  if empty(node)
+    return
+  endif
+  if tree.IsExpanded(row.key)
+    tree.Collapse(row.key)
+  elseif tree.Parent(row.key) != ''
+    tree.Collapse(tree.Parent(row.key))
+  endif
+enddef
+
+def NewFile(row: dict<any>)
+  var parent = Container(row)
+  if empty(parent)
+    Warn('Put the cursor on a row of the binder first.')
+    return
+  endif
+  var name = ui.Input('New file name: ')
+  if name != ''
+    rpc.Execute('carrel.newFile', {parentUri: parent.uri, name: name}, (node) => {
+      tree.Reveal(node)
+      Edit(util.Path(node.uri))
+    })
+  endif
+enddef
+
+def NewFolder(row: dict<any>)
+  var parent = Container(row)
+  if empty(parent)
+    Warn('Put the cursor on a row of the binder first.')
+    return
+  endif
+  var name = ui.Input('New folder name: ')
+  if name != ''
+    rpc.Execute('carrel.newFolder', {parentUri: parent.uri, name: name}, (node) => tree.Reveal(node))
+  endif
+enddef
+
+def NewProject(row: dict<any>)
+  var key = UpTo(get(row, 'key', get(row, 'library', '')), (n) => get(n, 'kind', '') == 'library')
+  if key == '' && has_key(row, 'library')
+    key = row.library
+  endif
+  if key == ''
+    var libraries = binder.Rows()->copy()->filter((_, r) => get(tree.Node(r.key), 'kind', '') == 'library')
+    key = len(libraries) == 1 ? libraries[0].key : ''
+  endif
+  if key == ''
+    Warn('Put the cursor in a library to make a project there.')
+    return
+  endif
+  var name = ui.Input('New project name: ')
+  if name == ''
+    return
+  endif
+  var types: list<dict<any>> = get(rpc.Vocabulary(), 'projectTypes', [])
+  var library = tree.Node(key)
+  ui.Pick(name, types->mapnew((_, t) => t.title), (index) => {
+    rpc.Execute('carrel.newProject', {parentUri: library.uri, name: name, type: types[index].id},
+      (node) => tree.Reveal(node))
+  })
+enddef
+
+def Rename(row: dict<any>)
+  var node = NeedUri(row)
+  if empty(node)
+    return
+  endif
+  var name = ui.Input('Rename to: ', node.name)
+  if name != '' && name != node.name
+    rpc.Execute('carrel.rename', {uri: node.uri, newName: name}, (result) => tree.Reveal(result))
+  endif
+enddef
+
+def MoveTo(uri: string, destination: string)
+  rpc.Execute('carrel.moveTo', {uri: uri, destinationUri: destination}, (result) => tree.Reveal(result))
+enddef
+
+def Move(row: dict<any>)
+  var node = NeedUri(row)
+  if empty(node)
+    return
+  endif
+  rpc.Request('carrel/destinations', {uri: node.uri}, (destinations) => {
+    var labels = destinations->mapnew((_, d) => join(d.label, ' › '))
+    var title = printf('Move “%s” to', get(node, 'title', node.name))
+    ui.Pick(title, labels + [NEW_FOLDER], (index) => {
+      if index < len(destinations)
+        MoveTo(node.uri, destinations[index].uri)
+        return
+      endif
+      var name = ui.Input('New folder name: ')
+      if name == ''
+        return
+      endif
+      ui.Pick(printf('Make “%s” in', name), labels, (where) => {
+        rpc.Execute('carrel.newFolder', {parentUri: destinations[where].uri, name: name},
+          (folder) => MoveTo(node.uri, folder.uri))
+      })
+    })
+  })
+enddef
+
+# The server asks first (window/showMessageRequest) and reports what it did.
+def Delete(row: dict<any>)
+  var node = NeedUri(row)
+  if !empty(node)
+    rpc.Execute('carrel.delete', {uri: node.uri}, (_) => 0)
+  endif
+enddef
+
+def Restore(row: dict<any>)
+  var node = NeedUri(row)
+  if !empty(node)
+    rpc.Execute('carrel.restore', {uri: node.uri}, (result) => tree.Reveal(result))
+  endif
+enddef
+
+def ProjectOf(row: dict<any>): string
+  return UpTo(get(row, 'key', ''), (n) => get(n, 'kind', '') == 'project')
+enddef
+
+def EmptyTrash(row: dict<any>)
+  var key = ProjectOf(row)
+  if key == ''
+    Warn('Put the cursor inside a project to empty its Trash.')
+    return
+  endif
+  rpc.Execute('carrel.emptyTrash', {projectUri: tree.Node(key).uri}, (_) => 0)
+enddef
+
+# The project holding the row, else its library: what sort and asking apply to.
+def Owner(row: dict<any>): dict<any>
+  var key = ProjectOf(row)
+  if key == ''
+    key = UpTo(get(row, 'key', get(row, 'library', '')), (n) => get(n, 'kind', '') == 'library')
+  endif
+  if key == '' && has_key(row, 'library')
+    key = row.library
+  endif
+  return key == '' ? {} : tree.Node(key)
+enddef
+
+def Sort(row: dict<any>)
+  var owner = Owner(row)
+  if empty(owner)
+    Warn('Put the cursor inside a project or a library to sort it.')
+    return
+  endif
+  var sorts: list<dict<any>> = get(rpc.Vocabulary(), 'sorts', [])
+  ui.Pick(owner.title, sorts->mapnew((_, s) => s.title), (index) => {
+    rpc.Execute('carrel.setSort', {uri: owner.uri, by: sorts[index].by, descending: sorts[index].descending},
+      (_) => 0)
+  })
+enddef
+
+# "Ask before deleting": turns it back on where a "Delete and Don't Ask
+# Again" turned it off (the row says confirmDelete: false), else off.
+def AskBeforeDeleting(row: dict<any>)
+  var owner = Owner(row)
+  if empty(owner)
+    Warn('Put the cursor inside a project or a library first.')
+    return
+  endif
+  var confirm = get(owner, 'confirmDelete', true) == false
+  rpc.Execute('carrel.setConfirmDelete', {uri: owner.uri, confirm: confirm}, (_) => 0)
+enddef
+
+def Parent(row: dict<any>)
+  var parent = tree.Parent(get(row, 'key', get(row, 'library', '')))
+  if has_key(row, 'library')
+    parent = row.library
+  endif
+  if parent != ''
+    binder.Draw(parent)
+  endif
+enddef
+
+export def HelpLines(): list<string>
+  return KEYS->mapnew((_, k) => printf('%-5s %s', k[0], k[2])) + ['', ':help carrel for commands and options.']
+enddef
+
+export def ShowLog()
+  var lines = rpc.Traffic()
+  var buffer = bufadd('carrel://log')
+  setbufvar(buffer, '&buftype', 'nofile')
+  setbufvar(buffer, '&swapfile', false)
+  if empty(win_findbuf(buffer))
+    execute 'botright split'
+    silent execute 'buffer' buffer
+  else
+    win_gotoid(win_findbuf(buffer)[0])
+  endif
+  setlocal bufhidden=hide nobuflisted nowrap modifiable
+  setline(1, empty(lines) ? ['(no traffic yet)'] : lines)
+  silent deletebufline(buffer, max([len(lines), 1]) + 1, '$')
+  setlocal nomodifiable nomodified
+  normal! G
+enddef
+
+# Runs an action by name on the current target.
+export def Do(action: string)
+  DoOn(action, Target())
+enddef
+
+def DoOn(action: string, row: dict<any>)
+  if action == 'open'
+    Open(row)
+  elseif action == 'expand'
+    if !empty(NodeOf(row))
+      tree.Expand(row.key)
+    endif
+  elseif action == 'collapse'
+    Collapse(row)
+  elseif action == 'expandall'
+    tree.ExpandAll()
+  elseif action == 'collapseall'
+    tree.CollapseAll()
+  elseif action == 'newfile'
+    NewFile(row)
+  elseif action == 'newfolder'
+    NewFolder(row)
+  elseif action == 'newproject'
+    NewProject(row)
+  elseif action == 'rename'
+    Rename(row)
+  elseif action == 'move'
+    Move(row)
+  elseif action == 'delete'
+    Delete(row)
+  elseif action == 'restore'
+    Restore(row)
+  elseif action == 'emptytrash'
+    EmptyTrash(row)
+  elseif action == 'sort'
+    Sort(row)
+  elseif action == 'askbeforedeleting'
+    AskBeforeDeleting(row)
+  elseif action == 'refresh'
+    tree.Refresh()
+  elseif action == 'parent'
+    Parent(row)
+  elseif action == 'help'
+    ui.Sheet('Carrel', HelpLines())
+  elseif action == 'close'
+    binder.Close()
+  endif
+enddef
+
+def MapKeys()
+  if getbufvar(binder.Buffer(), 'carrel_keys', false)
+    return
+  endif
+  for [lhs, action, _] in KEYS
+    execute printf('nnoremap <buffer> <nowait> <silent> %s <Cmd>call carrel#actions#Do(%s)<CR>', lhs, string(action))
+  endfor
+  b:carrel_keys = true
+enddef
+
+export def OpenBinder()
+  if binder.Open()
+    MapKeys()
+  endif
+enddef
+
+# :Carrel [subcommand]
+export def Command(arguments: string)
+  var name = trim(arguments)
+  if name == '' || name == 'open'
+    OpenBinder()
+  elseif name == 'toggle'
+    if binder.Window() != 0
+      binder.Close()
+    else
+      OpenBinder()
+    endif
+  elseif name == 'log'
+    ShowLog()
+  elseif name == 'stop'
+    rpc.Stop()
+    tree.Reset()
+  elseif index(KEYS->mapnew((_, k) => k[1]) + COMMANDS, name) >= 0
+    # The target is chosen before the binder opens and takes the cursor.
+    var row = Target()
+    if !rpc.IsRunning() && index(['help', 'close'], name) < 0
+      OpenBinder()
+    endif
+    DoOn(name, row)
+  else
+    util.Show(1, printf('Carrel has no command "%s"; :help carrel-commands lists them.', name))
+  endif
+enddef
+
+export def Complete(lead: string, line: string, position: number): list<string>
+  return (['open'] + COMMANDS + KEYS->mapnew((_, k) => k[1]))->filter((_, c) => stridx(c, lead) == 0)
+enddef

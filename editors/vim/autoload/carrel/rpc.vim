@@ -1,0 +1,224 @@
+vim9script
+# The server: `carrel lsp` on Vim's own LSP channel. Requests wait for the
+# end of `initialize`; every message in and out is kept in a bounded log.
+
+import autoload 'carrel/config.vim'
+import autoload 'carrel/util.vim'
+import autoload 'carrel/tree.vim'
+import autoload 'carrel/follow.vim'
+import autoload 'carrel/ui.vim'
+
+var server: job
+var running = false
+var ready = false
+var waiting: list<func> = []
+var vocabulary: dict<any> = {}
+var traffic: list<string> = []
+var pending = 0
+var generation = 0
+
+export def Traffic(): list<string>
+  return traffic
+enddef
+
+# What the server offers to choose from: projectTypes, sorts, names.
+export def Vocabulary(): dict<any>
+  return vocabulary
+enddef
+
+# How many requests await their response.
+export def Pending(): number
+  return pending
+enddef
+
+export def IsRunning(): bool
+  return running
+enddef
+
+def Record(direction: string, message: dict<any>)
+  Keep(direction .. ' ' .. json_encode(message))
+enddef
+
+def Keep(line: string)
+  traffic->add(line)
+  var limit: number = config.Get().log_size
+  if len(traffic) > limit
+    traffic = limit == 0 ? [] : traffic[len(traffic) - limit :]
+  endif
+enddef
+
+# Whether the options are right and the server is there; says what is wrong.
+export def CanStart(): bool
+  var problems = config.Problems()
+  if !empty(problems)
+    for problem in problems
+      util.Show(1, problem)
+    endfor
+    return false
+  endif
+  var command = config.Get().cmd[0]
+  if !executable(command)
+    util.Show(1, printf('Carrel cannot start "%s": it is not an executable on your PATH. '
+      .. 'Install the server (see :help carrel-install) or set g:carrel.cmd.', command))
+    return false
+  endif
+  return true
+enddef
+
+# Starts the server once; `OnReady` runs when it has answered `initialize`.
+export def Start(OnReady: func): bool
+  if running
+    if ready
+      OnReady()
+    else
+      waiting->add(OnReady)
+    endif
+    return true
+  endif
+  if !CanStart()
+    return false
+  endif
+  var options = config.Get()
+  server = job_start(options.cmd, {in_mode: 'lsp', out_mode: 'lsp', err_mode: 'nl',
+    out_cb: OnMessage, err_cb: OnStderr, exit_cb: OnExit, noblock: true})
+  if job_status(server) != 'run'
+    util.Show(1, printf('Carrel could not start %s.', string(options.cmd)))
+    return false
+  endif
+  running = true
+  ready = false
+  pending = 0
+  generation += 1
+  waiting = [OnReady]
+  var folders = empty(options.folders) ? [getcwd()] : options.folders->mapnew((_, f) => fnamemodify(expand(f), ':p'))
+  var workspace = folders->mapnew((_, f) => ({
+    uri: util.Uri(substitute(f, '/$', '', '')), name: fnamemodify(substitute(f, '/$', '', ''), ':t')}))
+  var locale = options.locale != '' ? options.locale : (v:lang =~ '^fr' ? 'fr' : 'en')
+  var params = {processId: getpid(), locale: locale, rootUri: workspace[0].uri,
+    workspaceFolders: workspace, capabilities: {window: {showMessage: {}}}}
+  if options.question_timeout > 0
+    params.initializationOptions = {confirmationTimeout: options.question_timeout}
+  endif
+  Send('initialize', params, Initialized)
+  return true
+enddef
+
+def Initialized(result: any)
+  vocabulary = get(get(get(result, 'capabilities', {}), 'experimental', {}), 'carrel', {})
+  Notify('initialized', {})
+  ready = true
+  var callbacks = waiting
+  waiting = []
+  for Callback in callbacks
+    Callback()
+  endfor
+enddef
+
+export def Stop()
+  if !running
+    return
+  endif
+  if ready
+    ch_evalexpr(server, {method: 'shutdown'}, {timeout: 2000})
+    Notify('exit', {})
+  endif
+  job_stop(server)
+  running = false
+  ready = false
+enddef
+
+def Send(method: string, params: dict<any>, Callback: func)
+  var mine = generation
+  var sent = ch_sendexpr(server, {method: method, params: params},
+    {callback: (_, reply) => Replied(reply, Callback, mine)})
+  pending += 1
+  Record('→', {id: get(sent, 'id', 0), method: method, params: params})
+enddef
+
+def Replied(reply: dict<any>, Callback: func, sent_by: number)
+  if sent_by != generation
+    return
+  endif
+  pending -= 1
+  Record('←', reply)
+  if has_key(reply, 'error')
+    # A refusal says what to do, in the writer's language: shown as is.
+    util.Show(1, get(reply.error, 'message', string(reply.error)))
+    return
+  endif
+  Callback(get(reply, 'result', v:null))
+enddef
+
+# Sends a request once the server is ready; `Callback` gets a success's result.
+export def Request(method: string, params: dict<any>, Callback: func)
+  if !running
+    # Stopped: only :Carrel starts the server again, never a late callback.
+    return
+  elseif !ready
+    waiting->add(() => Send(method, params, Callback))
+  else
+    Send(method, params, Callback)
+  endif
+enddef
+
+export def Execute(command: string, argument: dict<any>, Callback: func)
+  Request('workspace/executeCommand', {command: command, arguments: [argument]}, Callback)
+enddef
+
+def Notify(method: string, params: dict<any>)
+  var message = {method: method, params: params}
+  ch_sendexpr(server, message)
+  Record('→', message)
+enddef
+
+# Answers a request of the server's; its ids never meet ours (PROTOCOL.md).
+export def Respond(id: any, result: any)
+  if !running
+    return
+  endif
+  var message = {id: id, result: result}
+  ch_sendexpr(server, message)
+  Record('→', message)
+enddef
+
+def OnMessage(channel: channel, message: dict<any>)
+  if !running || channel != job_getchannel(server)
+    return
+  endif
+  Record('←', message)
+  var method = get(message, 'method', '')
+  var params = get(message, 'params', {})
+  if has_key(message, 'id') && method != ''
+    if method == 'window/showMessageRequest'
+      ui.Question(message.id, params)
+    else
+      var refusal = {id: message.id, error: {code: -32601, message: 'Carrel for Vim does not handle ' .. method}}
+      ch_sendexpr(server, refusal)
+      Record('→', refusal)
+    endif
+  elseif method == 'carrel/didChange'
+    follow.Apply(get(params, 'changes', []))
+    tree.OnDidChange(params)
+  elseif method == 'window/showMessage'
+    util.Show(get(params, 'type', 3), get(params, 'message', ''))
+  elseif method == '$/cancelRequest'
+    ui.Withdraw(get(params, 'id', -1))
+  endif
+enddef
+
+def OnStderr(channel: channel, line: string)
+  Keep('stderr ' .. line)
+enddef
+
+def OnExit(job: job, status: number)
+  if job != server
+    return
+  endif
+  var expected = !running
+  running = false
+  ready = false
+  if !expected
+    util.Show(1, printf('The Carrel server stopped (exit status %d). :Carrel starts it again; :Carrel log shows why.',
+      status))
+  endif
+enddef

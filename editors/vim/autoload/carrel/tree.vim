@@ -1,0 +1,331 @@
+vim9script
+# The binder's rows: known by identity, fetched lazily, kept up to date from
+# carrel/didChange. binder.vim draws them.
+
+import autoload 'carrel/rpc.vim'
+import autoload 'carrel/util.vim'
+import autoload 'carrel/binder.vim'
+
+const SEPARATOR = ' › '
+
+var nodes: dict<dict<any>> = {}       # identity → the row's fields, without children
+var kids: dict<list<string>> = {}     # identity → its children's identities, once fetched
+var parents: dict<string> = {}        # identity → its parent's identity
+var expanded: dict<bool> = {}
+var roots: list<string> = []
+var seen: dict<bool> = {}             # libraries and projects that had their first view
+var first_view: dict<bool> = {}       # projects whose first section opens when they arrive
+
+export def Key(node: dict<any>): string
+  return get(node, 'id', get(node, 'uri', ''))
+enddef
+
+export def Node(key: string): dict<any>
+  return get(nodes, key, {})
+enddef
+
+export def Parent(key: string): string
+  return get(parents, key, '')
+enddef
+
+export def Children(key: string): list<string>
+  return get(kids, key, [])
+enddef
+
+export def IsExpanded(key: string): bool
+  return get(expanded, key, false)
+enddef
+
+# Whether the row's children have been fetched.
+export def IsFetched(key: string): bool
+  return has_key(kids, key)
+enddef
+
+export def Roots(): list<string>
+  return roots
+enddef
+
+# Forgets a row's descendants (and the row itself when `itself`). Their
+# expansion stays, being kept by identity, unless the row left the disk.
+def Forget(key: string, itself: bool, gone: bool = false)
+  for child in get(kids, key, [])
+    Forget(child, true, gone)
+  endfor
+  if has_key(kids, key)
+    remove(kids, key)
+  endif
+  if itself
+    var parent = get(parents, key, '')
+    if has_key(kids, parent)
+      kids[parent] = kids[parent]->filter((_, k) => k != key)
+    endif
+    for table in gone ? [nodes, parents, expanded] : [nodes, parents]
+      if has_key(table, key)
+        remove(table, key)
+      endif
+    endfor
+  endif
+enddef
+
+def Store(node: dict<any>, parent: string): string
+  var key = Key(node)
+  var fields = copy(node)
+  if has_key(fields, 'children')
+    remove(fields, 'children')
+  endif
+  nodes[key] = fields
+  if parent != ''
+    parents[key] = parent
+  endif
+  if has_key(node, 'children')
+    var fresh = node.children->mapnew((_, child) => Store(child, key))
+    var kept = {}
+    for child in fresh
+      kept[child] = true
+    endfor
+    for old in get(kids, key, [])
+      if !has_key(kept, old) && get(parents, old, '') == key
+        Forget(old, true)
+      endif
+    endfor
+    kids[key] = fresh
+  endif
+  return key
+enddef
+
+def DepthFor(key: string): number
+  return get(nodes[key], 'kind', '') == 'project' ? 2 : 1
+enddef
+
+def Fetch(key: string)
+  var node = get(nodes, key, {})
+  if !has_key(node, 'uri')
+    return
+  endif
+  rpc.Request('carrel/tree', {uri: node.uri, depth: DepthFor(key)}, (result) => Fetched(key, result))
+enddef
+
+def Fetched(key: string, result: any)
+  if type(result) != v:t_list || empty(result) || !has_key(nodes, key)
+    return
+  endif
+  Store(result[0], get(parents, key, ''))
+  # Rows that were expanded before their parent was forgotten fetch again.
+  for child in get(kids, key, [])
+    if get(expanded, child, false) && !has_key(kids, child)
+      Fetch(child)
+    endif
+  endfor
+  if has_key(first_view, key)
+    remove(first_view, key)
+    var sections = get(kids, key, [])
+    if !empty(sections)
+      expanded[sections[0]] = true
+    endif
+  endif
+  binder.Draw()
+enddef
+
+# The roots, one level deep; a library's first view opens its projects and
+# their first section.
+export def Load()
+  rpc.Request('carrel/tree', {depth: 1}, Loaded)
+enddef
+
+def Loaded(result: any)
+  if type(result) != v:t_list
+    return
+  endif
+  roots = result->mapnew((_, node) => Store(node, ''))
+  for root in roots
+    if has_key(seen, root)
+      continue
+    endif
+    seen[root] = true
+    expanded[root] = true
+    var projects = nodes[root].kind == 'project' ? [root]
+      : get(kids, root, [])->copy()->filter((_, k) => nodes[k].kind == 'project')
+    for project in projects
+      seen[project] = true
+      expanded[project] = true
+      first_view[project] = true
+      Fetch(project)
+    endfor
+  endfor
+  binder.Draw()
+enddef
+
+# Refetches the roots and every expanded row, as they are now on disk.
+export def Refresh()
+  Load()
+  for key in keys(expanded)
+    if expanded[key] && index(roots, key) < 0 && has_key(get(nodes, key, {}), 'uri')
+      Fetch(key)
+    endif
+  endfor
+enddef
+
+export def Expand(key: string)
+  var node = get(nodes, key, {})
+  if empty(node) || node.kind == 'file'
+    return
+  endif
+  expanded[key] = true
+  if !has_key(kids, key)
+    if has_key(node, 'uri')
+      Fetch(key)
+    elseif has_key(parents, key)
+      Fetch(parents[key])
+    endif
+  endif
+  binder.Draw()
+enddef
+
+export def Collapse(key: string)
+  expanded[key] = false
+  binder.Draw(key)
+enddef
+
+# Expands every row already known; rows not yet fetched come one level at a
+# time, so a large library is never fetched whole.
+export def ExpandAll()
+  for root in roots
+    ExpandKnown(root)
+  endfor
+  binder.Draw()
+enddef
+
+def ExpandKnown(key: string)
+  var node = nodes[key]
+  if node.kind == 'file' || !get(node, 'hasChildren', false) || get(node, 'link', false)
+    return
+  endif
+  expanded[key] = true
+  if !has_key(kids, key)
+    Fetch(key)
+    return
+  endif
+  for child in kids[key]
+    ExpandKnown(child)
+  endfor
+enddef
+
+# Collapses everything below the libraries, so the projects stay in view.
+export def CollapseAll()
+  for key in keys(expanded)
+    expanded[key] = index(roots, key) >= 0 && nodes[key].kind == 'library'
+  endfor
+  binder.Draw()
+enddef
+
+# After a command: the cursor goes to this row once it is drawn.
+export def Reveal(node: dict<any>)
+  if type(node) != v:t_dict || !has_key(node, 'uri')
+    return
+  endif
+  binder.Want(Key(node))
+  var parent = util.Dirname(node.uri)
+  if has_key(nodes, parent) && !get(expanded, parent, false)
+    expanded[parent] = true
+    if !has_key(kids, parent)
+      Fetch(parent)
+    endif
+  endif
+  binder.Draw()
+enddef
+
+# Touches a folder whose listing changed: refetch it if expanded, else
+# forget its rows so that expanding it fetches them fresh.
+def Touch(key: string, refetch: dict<bool>)
+  if !has_key(nodes, key)
+    return
+  endif
+  if get(expanded, key, false)
+    refetch[key] = true
+  elseif has_key(kids, key)
+    Forget(key, false)
+  endif
+enddef
+
+def ExpandedBelow(key: string, found: dict<bool>)
+  for child in get(kids, key, [])
+    if get(expanded, child, false) && has_key(nodes[child], 'uri')
+      found[child] = true
+    endif
+    ExpandedBelow(child, found)
+  endfor
+enddef
+
+export def OnDidChange(params: dict<any>)
+  for node in get(params, 'updated', [])
+    var key = Key(node)
+    if has_key(nodes, key)
+      var fields = copy(node)
+      if has_key(fields, 'children')
+        remove(fields, 'children')
+      endif
+      nodes[key] = fields
+    endif
+  endfor
+  var projects = keys(nodes)->filter((_, k) => nodes[k].kind == 'project' && has_key(nodes[k], 'uri'))
+  var refetch: dict<bool> = {}
+  for change in get(params, 'changes', [])
+    var kind = get(get(nodes, change.uri, {}), 'kind', '')
+    # A project's or library's own `changed` is a setting, handled below; a
+    # file's new times can move it in a folder sorted by date.
+    var setting = change.type == 'changed' && (kind == 'project' || kind == 'library')
+    var listings = setting ? [] : [get(change, 'uri', ''), get(change, 'oldUri', '')]
+    for uri in listings
+      if uri == ''
+        continue
+      endif
+      Touch(util.Dirname(uri), refetch)
+      for project in projects
+        if util.IsAtOrUnder(uri, nodes[project].uri) && uri != nodes[project].uri
+          Touch(nodes[project].uri .. '/.carrel/all', refetch)
+        endif
+      endfor
+    endfor
+    if setting
+      Touch(change.uri, refetch)
+      ExpandedBelow(change.uri, refetch)
+    endif
+    if change.type == 'moved' && has_key(nodes, get(change, 'oldUri', ''))
+      Forget(change.oldUri, true, true)
+    elseif change.type == 'deleted' && has_key(nodes, change.uri)
+      Forget(change.uri, true, true)
+    endif
+  endfor
+  for key in keys(refetch)
+    if has_key(nodes, key)
+      Fetch(key)
+    endif
+  endfor
+  binder.Draw()
+enddef
+
+# The titles from the library down to the row, without section headers.
+export def Breadcrumb(key: string): string
+  var titles: list<string> = []
+  var at = key
+  while at != ''
+    var node = get(nodes, at, {})
+    if !empty(node) && node.kind != 'section'
+      titles->insert(get(node, 'title', get(node, 'name', '')))
+    endif
+    at = get(parents, at, '')
+  endwhile
+  return join(titles, SEPARATOR)
+enddef
+
+# Forgets everything (after the server stops).
+export def Reset()
+  binder.Reset()
+  nodes = {}
+  kids = {}
+  parents = {}
+  expanded = {}
+  roots = []
+  seen = {}
+  first_view = {}
+enddef

@@ -1,0 +1,172 @@
+vim9script
+# Every action of the binder, by its key, against the real server.
+import './harness.vim' as h
+import autoload 'carrel/tree.vim'
+import autoload 'carrel/binder.vim'
+
+def Poems(): string
+  var root = h.Library(h.Poetry('My Poems')->extend({'My Poems/Draft/Morning.md': 'dawn'}))
+  h.Open(root)
+  h.Press('= Draft  1 file', 'zo')
+  h.WaitLine('. Morning.md')
+  return root
+enddef
+
+h.Run('a makes a file in the folder under the cursor, opens it and puts the cursor on its row', () => {
+  var root = Poems()
+  h.Press('= Draft  1 file', "a\<C-U>Nightfall\<CR>")
+  h.WaitLine('. Nightfall.md')
+  assert_true(filereadable(root .. '/My Poems/Draft/Nightfall.md'))
+  h.Wait(() => bufname() == root .. '/My Poems/Draft/Nightfall.md', 'the new file opened')
+  h.Wait(() => line('.', binder.Window()) == h.LineOf('. Nightfall.md'), 'the cursor on the new row')
+})
+
+h.Run('A makes a folder', () => {
+  var root = Poems()
+  h.Press('= Draft  1 file', "A\<C-U>Sea Cycle\<CR>")
+  h.WaitLine('/ Sea Cycle')
+  assert_true(isdirectory(root .. '/My Poems/Draft/Sea Cycle'))
+})
+
+h.Run('P offers the project types the server gives, and makes the project', () => {
+  var root = h.Library({})
+  h.Open(root)
+  h.Press('No project yet: press P to make one', "P\<C-U>Stories\<CR>")
+  h.Wait(() => !empty(h.Popups()), 'the type menu')
+  assert_equal(['Blank', 'Poetry', 'Short Story', 'Novel', 'Script'], h.Popups()[0].items)
+  h.Choose('Short Story')
+  h.WaitLine('@ Stories')
+  assert_match('"type" *: *"shortStory"', join(readfile(root .. '/Stories/.carrel/project.json')))
+  assert_equal(0, h.LineOf('No project yet: press P to make one'))
+})
+
+h.Run('r offers the current name; the server keeps the extension', () => {
+  var root = Poems()
+  h.Press('. Morning.md', "r\<C-U>Dawn\<CR>")
+  h.WaitLine('. Dawn.md')
+  assert_true(filereadable(root .. '/My Poems/Draft/Dawn.md'))
+  assert_false(filereadable(root .. '/My Poems/Draft/Morning.md'))
+})
+
+h.Run('r offers the current name to edit', () => {
+  var root = Poems()
+  h.Press('. Morning.md', "r\<Home>Early \<CR>")
+  h.WaitLine('. Early Morning.md')
+  assert_true(filereadable(root .. '/My Poems/Draft/Early Morning.md'))
+})
+
+h.Run('r shows a refusal as the server words it', () => {
+  var root = Poems()
+  h.Write(root .. '/My Poems/Draft/Dusk.md', 'x')
+  h.WaitLine('. Dusk.md')
+  h.Press('. Morning.md', "r\<C-U>Dusk.md\<CR>")
+  h.Wait(() => h.Messages() =~ '“Dusk.md” already exists in “Draft”', 'the refusal')
+  assert_true(filereadable(root .. '/My Poems/Draft/Morning.md'))
+})
+
+h.Run('m offers the server''s destinations joined with › and New folder…', () => {
+  var root = Poems()
+  h.Press('. Morning.md', 'm')
+  h.Wait(() => !empty(h.Popups()), 'the move menu')
+  var items = h.Popups()[0].items
+  assert_equal('New folder…', items[-1])
+  assert_true(index(items, 'Writing › My Poems › Ready') >= 0, string(items))
+  assert_equal(-1, index(items, 'Writing › My Poems › Draft'), 'not the folder it is in')
+  h.Choose('Writing › My Poems › Ready')
+  h.Wait(() => filereadable(root .. '/My Poems/Ready/Morning.md'), 'the move')
+  h.Wait(() => binder.Current() != {} && tree.Node(binder.Current().key).name == 'Morning.md'
+    && tree.Parent(binder.Current().key) =~ 'Ready$', 'the cursor on the moved row')
+})
+
+h.Run('m with New folder… makes the folder and moves there', () => {
+  var root = Poems()
+  h.Press('. Morning.md', 'm')
+  h.Wait(() => !empty(h.Popups()), 'the move menu')
+  h.Choose('New folder…', "\<C-U>Old Drafts\<CR>")
+  h.Choose('Writing › My Poems › Ready')
+  h.Wait(() => filereadable(root .. '/My Poems/Ready/Old Drafts/Morning.md'), 'the move into the new folder')
+})
+
+h.Run('d asks the server''s question, actions in its order; Enter answers Cancel', () => {
+  var root = Poems()
+  h.Press('. Morning.md', 'd')
+  h.Wait(() => !empty(h.Popups()), 'the question')
+  var question = h.Popups()[0]
+  assert_equal(['Cancel', 'Delete', 'Delete and Don''t Ask Again'], question.items)
+  assert_match('Move “Morning.md” to the Trash?', question.title)
+  feedkeys("\<CR>", 'xt')
+  h.Wait(() => h.Messages() =~ 'Cancelled: nothing was deleted.', 'the refusal shown as is')
+  assert_true(filereadable(root .. '/My Poems/Draft/Morning.md'))
+})
+
+h.Run('d then Delete moves to the Trash and shows the server''s report', () => {
+  var root = Poems()
+  h.Press('. Morning.md', 'd')
+  h.Choose('Delete')
+  h.Wait(() => filereadable(root .. '/My Poems/Trash/Morning.md'), 'the delete')
+  h.Wait(() => h.Messages() =~ 'Moved “Morning.md” to the Trash.', 'the report')
+  h.WaitNoLine('. Morning.md')
+})
+
+h.Run('u restores from the Trash', () => {
+  var root = Poems()
+  h.Press('. Morning.md', 'd')
+  h.Choose('Delete')
+  h.Wait(() => filereadable(root .. '/My Poems/Trash/Morning.md'), 'the delete')
+  h.Press('TRASH  1 file', 'zo')
+  h.Press('~ Trash  1 file', 'zo')
+  h.Press('. Morning.md', 'u')
+  h.Wait(() => filereadable(root .. '/My Poems/Draft/Morning.md'), 'the restore')
+  h.Wait(() => h.Messages() =~ 'Restored “Morning.md” to “Draft”.', 'the report')
+})
+
+h.Run('E asks the server''s question and reports in its words', () => {
+  var root = Poems()
+  h.Press('. Morning.md', 'd')
+  h.Choose('Delete')
+  h.Wait(() => filereadable(root .. '/My Poems/Trash/Morning.md'), 'the delete')
+  h.Press('@ My Poems  1 file', 'E')
+  h.Wait(() => !empty(h.Popups()), 'the question')
+  assert_equal(['Cancel', 'Delete'], h.Popups()[0].items)
+  h.Choose('Delete')
+  h.Wait(() => h.Messages() =~ 'Emptied the Trash: 1 item deleted for good.', 'the report')
+  assert_false(filereadable(root .. '/My Poems/Trash/Morning.md'))
+})
+
+h.Run('s offers the server''s sorts and sets one', () => {
+  var root = Poems()
+  h.Write(root .. '/My Poems/Draft/Aube.md', 'x')
+  h.WaitLine('. Aube.md')
+  assert_true(h.LineOf('. Aube.md') < h.LineOf('. Morning.md'))
+  h.Press('. Morning.md', 's')
+  h.Wait(() => !empty(h.Popups()), 'the sort menu')
+  assert_equal(['Name, A to Z', 'Name, Z to A', 'Date Modified, Newest First', 'Date Modified, Oldest First',
+    'Date Created, Newest First', 'Date Created, Oldest First'], h.Popups()[0].items)
+  h.Choose('Name, Z to A')
+  h.Wait(() => h.LineOf('. Aube.md') > h.LineOf('. Morning.md'), 'the new order')
+})
+
+h.Run('Delete and Don''t Ask Again, then :Carrel askbeforedeleting asks again', () => {
+  var root = Poems()
+  h.Write(root .. '/My Poems/Draft/Second.md', 'x')
+  h.Press('. Morning.md', 'd')
+  h.Choose('Delete and Don''t Ask Again')
+  h.Wait(() => filereadable(root .. '/My Poems/Trash/Morning.md'), 'the delete')
+  h.Wait(() => tree.Node(tree.Key({uri: 'file://' .. root .. '/My%20Poems'})).confirmDelete == false,
+    'the project row saying confirmDelete: false')
+  h.Press('. Second.md', ':Carrel askbeforedeleting' .. "\<CR>")
+  h.Wait(() => !has_key(tree.Node('file://' .. root .. '/My%20Poems'), 'confirmDelete'), 'asking turned on')
+  var sent = h.Traffic()->copy()->filter((_, l) => l =~ '^→ .*carrel.setConfirmDelete' && l =~ '"confirm":true')
+  assert_equal(1, len(sent))
+  h.Press('. Second.md', 'd')
+  h.Wait(() => !empty(h.Popups()), 'the question again')
+})
+
+h.Run('R refetches what is shown', () => {
+  var root = Poems()
+  var before = h.Traffic()->copy()->filter((_, l) => l =~ '^→ .*"carrel/tree"')->len()
+  h.Press('= Draft  1 file', 'R')
+  h.Wait(() => h.Traffic()->copy()->filter((_, l) => l =~ '^→ .*"carrel/tree"')->len() > before, 'a refetch')
+  h.WaitLine('. Morning.md')
+})
+h.Done()

@@ -1,0 +1,124 @@
+vim9script
+# What the binder shows and how it moves: rows, first view, keys, breadcrumb.
+import './harness.vim' as h
+import autoload 'carrel/binder.vim'
+
+def Poems(): string
+  var files = h.Poetry('My Poems')->extend({'My Poems/Draft/Morning.md': 'dawn',
+    'My Poems/Draft/Sea Cycle/Tide.md': 'tide'})
+  var root = h.Library(files)
+  h.Open(root)
+  return root
+enddef
+
+h.Run('the first view expands the projects and their first section; rows read icon, title, summary', () => {
+  Poems()
+  assert_equal(['# Writing  2 files', '  @ My Poems  2 files', '    YOUR POETRY  2 files', '      * All  2 files',
+    '      = Draft  2 files', '      = Ready', '      = Set Aside', '      = Published', '      # Collections',
+    '      = Submissions', '      = Research', '    PUBLICATIONS', '    TRASH'], h.BinderLines())
+})
+
+h.Run('the summary is dimmed', () => {
+  Poems()
+  var props = prop_list(h.LineOf('= Draft  2 files'), {bufnr: binder.Buffer()})
+  assert_equal(1, len(props))
+  assert_equal('CarrelSummary', props[0].type)
+  assert_equal(strlen('2 files'), props[0].length)
+  assert_equal(strlen('      = Draft  ') + 1, props[0].col)
+  assert_equal([], prop_list(h.LineOf('= Ready'), {bufnr: binder.Buffer()}))
+})
+
+h.Run('a library without a project says how to make one', () => {
+  h.Open(h.Library({'notes.md': 'x'}))
+  assert_equal(['# Writing  1 file', '  . notes.md', '  No project yet: press P to make one'], h.BinderLines())
+})
+
+h.Run('Enter expands and collapses a folder, and opens a file', () => {
+  var root = Poems()
+  h.Press('= Draft  2 files', "\<CR>")
+  h.WaitLine('/ Sea Cycle  1 file')
+  assert_equal(h.LineOf('= Draft  2 files') + 1, h.LineOf('/ Sea Cycle  1 file'))
+  assert_equal(h.LineOf('= Draft  2 files') + 2, h.LineOf('. Morning.md'))
+  h.Press('= Draft  2 files', "\<CR>")
+  h.WaitNoLine('. Morning.md')
+  h.Press('= Draft  2 files', "\<CR>")
+  h.Press('. Morning.md', "\<CR>")
+  h.Wait(() => bufname() == root .. '/My Poems/Draft/Morning.md', 'the file open')
+  assert_notequal(binder.Window(), win_getid())
+})
+
+h.Run('zo expands, zc collapses, and zc on a leaf collapses its parent', () => {
+  Poems()
+  h.Press('= Draft  2 files', 'zo')
+  h.WaitLine('. Morning.md')
+  h.Press('. Morning.md', 'zc')
+  h.WaitNoLine('. Morning.md')
+  assert_equal(h.LineOf('= Draft  2 files'), line('.'))
+  h.Press('PUBLICATIONS', 'zo')
+  h.WaitLine('= Magazines')
+  h.Press('PUBLICATIONS', 'zc')
+  h.WaitNoLine('= Magazines')
+})
+
+h.Run('zR expands every row, zM collapses all but the libraries', () => {
+  Poems()
+  h.Press('= Draft  2 files', 'zR')
+  h.WaitLine('= Magazines')
+  h.WaitLine('. Morning.md')
+  h.WaitLine('~ Trash')
+  h.Press('= Draft  2 files', 'zR')
+  h.WaitLine('. Tide.md')
+  h.Press('= Draft  2 files', 'zM')
+  h.Wait(() => h.BinderLines() == ['# Writing  2 files', '  @ My Poems  2 files'], 'only the projects')
+})
+
+h.Run('- goes up to the parent row', () => {
+  Poems()
+  h.Press('= Draft  2 files', 'zo')
+  h.Press('. Morning.md', '-')
+  h.Wait(() => line('.') == h.LineOf('= Draft  2 files'), 'the cursor on Draft')
+})
+
+h.Run('the breadcrumb is in the binder''s status line: library, project, folders, no sections', () => {
+  Poems()
+  h.Press('= Draft  2 files', 'zo')
+  h.Press('/ Sea Cycle  1 file', 'zo')
+  h.Press('. Tide.md', '')
+  assert_equal('%!carrel#binder#Statusline()', getwinvar(binder.Window(), '&statusline'))
+  g:statusline_winid = binder.Window()
+  assert_equal(' Writing › My Poems › Draft › Sea Cycle › Tide.md', carrel#binder#Statusline())
+  unlet g:statusline_winid
+  wincmd p
+  assert_notequal('%!carrel#binder#Statusline()', &statusline, 'only in the binder')
+})
+
+h.Run('? shows the keys in a popup, q closes the binder', () => {
+  Poems()
+  h.Press('= Draft  2 files', '?')
+  h.Wait(() => !empty(h.Popups()), 'the help')
+  var text = join(h.Popups()[0].items, "\n")
+  for key in ['<CR>', 'zo', 'zc', 'zR', 'zM', 'a', 'A', 'P', 'r', 'm', 'd', 'u', 'E', 's', 'R', '-', '?', 'q']
+    assert_match('\V\n' .. key .. ' ', "\n" .. text)
+  endfor
+  feedkeys('q', 'xt')
+  h.Wait(() => empty(h.Popups()), 'the help closed')
+  h.Press('= Draft  2 files', 'q')
+  h.Wait(() => binder.Window() == 0, 'the binder closed')
+})
+
+h.Run('a link says so with its icon', () => {
+  var root = h.Library({'notes.md': 'x'})
+  system('ln -s notes.md ' .. shellescape(root .. '/alias.md'))
+  h.Open(root)
+  h.WaitLine('> alias.md')
+  assert_equal(['# Writing  1 file', '  > alias.md', '  . notes.md', '  No project yet: press P to make one'],
+    h.BinderLines())
+})
+
+h.Run('glyph icons on request; plain text by default', () => {
+  var root = h.Library(h.Poetry('My Poems'))
+  h.Open(root, {icons: 'glyphs'})
+  assert_equal('📚 Writing', h.BinderLines()[0])
+  assert_equal('  🗂 My Poems', h.BinderLines()[1])
+})
+h.Done()
