@@ -18,7 +18,7 @@ H.test('setup() reports every invalid option by name and keeps the old config', 
   for _, expected in ipairs({
     'option `width` must be a whole number of columns',
     'option `side` must be "left" or "right", got "up"',
-    'option `icons` must be true, false or a table of glyphs, got 3',
+    "option `icons` must be 'text', 'nerd', 'auto' or a table of glyphs, got 3",
     'unknown option `bogus`',
     'option `cmd` must be a path or a list of strings',
   }) do

@@ -1,4 +1,4 @@
--- The server names icons with SF Symbols; a terminal has Nerd Font glyphs or plain text.
+-- The server names icons with SF Symbols; a terminal shows plain text, or Nerd Font glyphs when asked.
 local M = {}
 
 -- Font Awesome 4 glyphs (U+F000–U+F2E0), present in every Nerd Font release.
@@ -29,25 +29,33 @@ M.glyphs = {
   ['link'] = '',                    -- nf-fa-link
 }
 
-M.fallback_glyph = '' -- nf-fa-question_circle_o, for symbols this map does not know
+M.fallback_glyph = '\u{f059}' -- nf-fa-question_circle_o, for symbols this map does not know
 
--- Plain labels for `icons = false`: what the row is, in a few letters.
-function M.label(node)
-  if node.link then return '[@]' end
-  if node.kind == 'library' then return '[L]' end
-  if node.kind == 'project' then return '[P]' end
-  if node.kind == 'section' then return '[S]' end
-  if node.kind == 'file' then return '[F]' end
-  if node.role == 'trash' then return '[T]' end
-  if node.role == 'all' then return '[A]' end
-  if node.permanent then return '[*]' end
-  return '[D]'
+--- Plain text that every font has: a folder is `+` while it hides rows and
+--- `-` once open (or empty), a file `·`; links and unreadable folders say so.
+function M.text(node, expanded)
+  if node.link then return '@' end
+  if node.unreadable then return '!' end
+  if node.kind == 'file' then return '·' end
+  if node.kind == 'section' then return '=' end
+  if node.hasChildren and not expanded then return '+' end
+  return '-'
 end
 
---- The icon text for a node: a glyph, or a plain label when `icons = false`.
+--- Whether an icon plugin that brings Nerd Font glyphs is installed.
+local function provider_present()
+  for _, name in ipairs({ 'nvim-web-devicons', 'mini.icons' }) do
+    if package.loaded[name] then return true end
+  end
+  return false
+end
+
+--- The icon text for a node, by the `icons` option: 'text', 'nerd', 'auto'
+--- (Nerd Font glyphs when an icon plugin is loaded), or a table of glyphs
+--- that replaces Nerd Font glyphs per SF Symbol name.
 function M.for_node(node, expanded)
   local option = require('carrel').config.icons
-  if option == false then return M.label(node) end
+  if option == 'text' or (option == 'auto' and not provider_present()) then return M.text(node, expanded) end
   local symbol = node.link and 'link' or node.icon
   if symbol == 'folder' and expanded then symbol = 'folder.open' end
   local custom = type(option) == 'table' and option or {}

@@ -16,16 +16,20 @@ M.defaults = {
   width = 34,
   -- Side of the sidebar: "left" or "right".
   side = 'left',
-  -- true: Nerd Font glyphs. false: plain text labels such as `[F]`.
-  -- A table maps SF Symbol names to glyphs of your choice, over the defaults.
-  icons = true,
-  -- Show `folders ▸ files` counts after each title.
+  -- Row icons. 'text': plain characters every font has (`+` a closed
+  -- folder, `-` an open one, `·` a file). 'nerd': Nerd Font glyphs. 'auto':
+  -- Nerd Font glyphs when nvim-web-devicons or mini.icons is loaded, else
+  -- text. A table maps SF Symbol names to glyphs of your choice, over the
+  -- Nerd Font ones.
+  icons = 'text',
+  -- Show the server's count after each title, dimmed ("3 files").
   counts = true,
-  -- Show the breadcrumb (Library › Project › Draft › Act 1) in the winbar of
-  -- the sidebar and of every window showing a file of a library.
+  -- Show the breadcrumb of the row under the cursor (Library › Project ›
+  -- Draft › Act 1) in the winbar of the sidebar. No other window is touched.
   winbar = true,
-  -- Point open buffers at their new path when files move, close them when
-  -- they go to the Trash (kept, with a warning, when they have unsaved edits).
+  -- Point open buffers at their new path when files move, into the Trash
+  -- too (saving writes there, never at the old path); close them when their
+  -- file is deleted (kept, with a warning, when they have unsaved edits).
   follow_buffers = true,
   -- Number of raw JSON-RPC messages kept for `:Carrel log`.
   log_size = 2000,
@@ -72,7 +76,10 @@ local rules = {
   locale = { function(v) return v == nil or type(v) == 'string' end, 'a string such as "en" or "fr"' },
   width = { function(v) return type(v) == 'number' and v >= 10 and v == math.floor(v) end, 'a whole number of columns, at least 10' },
   side = { function(v) return v == 'left' or v == 'right' end, '"left" or "right"' },
-  icons = { function(v) return type(v) == 'boolean' or type(v) == 'table' end, 'true, false or a table of glyphs' },
+  icons = {
+    function(v) return v == 'text' or v == 'nerd' or v == 'auto' or type(v) == 'table' end,
+    "'text', 'nerd', 'auto' or a table of glyphs",
+  },
   counts = { function(v) return type(v) == 'boolean' end, 'true or false' },
   winbar = { function(v) return type(v) == 'boolean' end, 'true or false' },
   follow_buffers = { function(v) return type(v) == 'boolean' end, 'true or false' },
@@ -126,7 +133,6 @@ function M.setup(opts)
   M.config = config
   if restart and package.loaded['carrel.client'] then require('carrel.client').stop() end
   require('carrel.highlights').setup()
-  require('carrel.winbar').setup()
   M.did_setup = true
   return true
 end
@@ -145,6 +151,7 @@ local subcommands = {
   rename = function() require('carrel.current').rename() end,
   move = function() require('carrel.current').move() end,
   delete = function() require('carrel.current').delete() end,
+  ask_before_deleting = function() require('carrel.current').ask_before_deleting() end,
   log = function() require('carrel.log').show() end,
 }
 
