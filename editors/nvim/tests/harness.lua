@@ -179,7 +179,8 @@ end
 --- Runs a server command synchronously (for test set-up); returns result, err.
 function H.execute(command, arguments)
   local done, result, failure
-  require('carrel.client').request('workspace/executeCommand', { command = command, arguments = { arguments } }, function(err, res)
+  local params = { command = command, arguments = { arguments } }
+  require('carrel.client').request('workspace/executeCommand', params, function(err, res)
     done, result, failure = true, res, err
   end)
   H.wait(function() return done end, command)

@@ -98,10 +98,12 @@ H.test('a shell mv shows up in the tree and moves the open buffer', function()
   H.press('zo')
   H.go('Spring.md', 'Draft')
   H.sh(('mv %s %s'):format(vim.fn.shellescape(old), vim.fn.shellescape(project .. '/Ready/Spring.md')))
-  H.wait(function() return H.row('Spring.md', 'Ready') and not H.row('Spring.md', 'Draft') end, 'the tree to show the move', 8000)
+  H.wait(function() return H.row('Spring.md', 'Ready') and not H.row('Spring.md', 'Draft') end,
+    'the tree to show the move', 8000)
   H.eq(H.tree().current_row() ~= nil, true, 'cursor still on a row')
   H.truthy(H.row('Ready') and H.tree().is_expanded(H.row('Ready').id), 'Ready stays expanded')
-  H.wait(function() return vim.api.nvim_buf_get_name(buf) == project .. '/Ready/Spring.md' end, 'the buffer to follow the shell mv')
+  H.wait(function() return vim.api.nvim_buf_get_name(buf) == project .. '/Ready/Spring.md' end,
+    'the buffer to follow the shell mv')
 end)
 
 H.test('the tree refreshes in place: expanded folders and the cursor row are kept', function()
@@ -136,7 +138,9 @@ H.test(':Carrel rename, move, delete and reveal act on the current file', functi
   H.wait(function() return vim.api.nvim_buf_get_name(buf) == moved end, 'move')
   H.eq(H.prompts[2], 'Move “Spring Rain.md” to: ', 'move prompt')
   vim.cmd('Carrel reveal')
-  H.wait(function() return H.tree().current_row() and H.tree().current_row().node.title == 'Spring Rain.md' end, 'reveal')
+  H.wait(function()
+    return H.tree().current_row() and H.tree().current_row().node.title == 'Spring Rain.md'
+  end, 'reveal')
   H.eq(H.tree().current_row().parent.node.title, 'Ready', 'revealed in Ready, not in All')
   vim.cmd('wincmd p')
   H.eq(vim.api.nvim_get_current_buf(), buf, 'back in the file')

@@ -93,7 +93,8 @@ H.test('counts = false hides counts; permanent folders are highlighted as such',
   H.eq(vim.trim(line_of('Draft')), '+ Draft', 'no summary')
   local function groups_on(title)
     local _, index = H.row(title)
-    local marks = vim.api.nvim_buf_get_extmarks(H.tree().buffer(), -1, { index - 1, 0 }, { index - 1, -1 }, { details = true })
+    local marks = vim.api.nvim_buf_get_extmarks(H.tree().buffer(), -1, { index - 1, 0 }, { index - 1, -1 },
+      { details = true })
     return vim.tbl_map(function(mark) return mark[4].hl_group end, marks)
   end
   H.contains(groups_on('Draft'), 'CarrelPermanent', 'Draft highlights')
@@ -120,7 +121,9 @@ H.test('? shows the keys', function()
   H.press('?')
   H.wait(function() return vim.api.nvim_win_get_config(0).relative ~= '' end, 'a floating window')
   local text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
-  for _, expected in ipairs({ 'a      New File', 'd      Delete (moves to Trash)', 'm      Move To', 'zR     Expand All', '-      Go to the parent' }) do
+  local keys = { 'a      New File', 'd      Delete (moves to Trash)', 'm      Move To', 'zR     Expand All',
+    '-      Go to the parent' }
+  for _, expected in ipairs(keys) do
     H.truthy(text:find(expected, 1, true), 'help lists ' .. expected .. '\n' .. text)
   end
   H.press('q')

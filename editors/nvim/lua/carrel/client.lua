@@ -90,8 +90,8 @@ function M.with_client(ready, failed)
         fail_all(('The Carrel server stopped before it was ready (exit code %d). `:Carrel log` shows why.')
           :format(code))
       elseif code ~= 0 and code ~= 143 then
-        local why = ('The Carrel server stopped (exit code %d). `:Carrel log` shows why.'):format(code)
-        util.notify(why, vim.log.levels.WARN)
+        local stopped = ('The Carrel server stopped (exit code %d). `:Carrel log` shows why.'):format(code)
+        util.notify(stopped, vim.log.levels.WARN)
       end
     end,
   }

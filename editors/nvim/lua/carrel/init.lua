@@ -72,9 +72,15 @@ end
 -- Each option: a check and the phrase that says what it should be.
 local rules = {
   cmd = { function(v) return v == nil or type(v) == 'string' or is_string_list(v) end, 'a path or a list of strings' },
-  libraries = { function(v) return v == nil or (type(v) == 'table' and (#v == 0 or is_string_list(v))) end, 'a list of folder paths' },
+  libraries = {
+    function(v) return v == nil or (type(v) == 'table' and (#v == 0 or is_string_list(v))) end,
+    'a list of folder paths',
+  },
   locale = { function(v) return v == nil or type(v) == 'string' end, 'a string such as "en" or "fr"' },
-  width = { function(v) return type(v) == 'number' and v >= 10 and v == math.floor(v) end, 'a whole number of columns, at least 10' },
+  width = {
+    function(v) return type(v) == 'number' and v >= 10 and v == math.floor(v) end,
+    'a whole number of columns, at least 10',
+  },
   side = { function(v) return v == 'left' or v == 'right' end, '"left" or "right"' },
   icons = {
     function(v) return v == 'text' or v == 'nerd' or v == 'auto' or type(v) == 'table' end,
@@ -104,9 +110,11 @@ function M.validate(opts)
   if type(opts.keys) == 'table' then
     local actions = require('carrel.actions')
     for lhs, action in pairs(opts.keys) do
-      local known = action == false or type(action) == 'function' or (type(action) == 'string' and actions.descriptions[action] ~= nil)
+      local known = action == false or type(action) == 'function'
+        or (type(action) == 'string' and actions.descriptions[action] ~= nil)
       if not known then
-        table.insert(problems, ('keys[%q] must be an action name (see :help carrel-actions), false or a function, got %s'):format(lhs, vim.inspect(action)))
+        local rule = 'keys[%q] must be an action name (see :help carrel-actions), false or a function, got %s'
+        table.insert(problems, rule:format(lhs, vim.inspect(action)))
       end
     end
   end
@@ -165,7 +173,8 @@ function M.command(cmd)
   local name = cmd.args ~= '' and cmd.args or 'toggle'
   local run = subcommands[name]
   if not run then
-    util.notify(('Carrel: unknown command “%s”. Try one of: %s'):format(name, table.concat(M.complete(''), ', ')), vim.log.levels.ERROR)
+    local known = table.concat(M.complete(''), ', ')
+    util.notify(('Carrel: unknown command “%s”. Try one of: %s'):format(name, known), vim.log.levels.ERROR)
     return
   end
   M.ensure_setup()

@@ -310,7 +310,8 @@ function M.draw(cursor_id)
   for index, spans in pairs(marks) do
     for _, span in pairs(spans) do
       if span and span[3] > span[2] then
-        vim.api.nvim_buf_set_extmark(state.buf, namespace, index - 1, span[2], { end_col = span[3], hl_group = span[1] })
+        local mark = { end_col = span[3], hl_group = span[1] }
+        vim.api.nvim_buf_set_extmark(state.buf, namespace, index - 1, span[2], mark)
       end
     end
   end
@@ -370,7 +371,8 @@ local function folders_to_fetch(changes)
   for _, change in ipairs(changes) do
     if change.type == 'changed' and owner_of_settings(change.uri) then
       for key, entry in pairs(state.entries) do
-        if entry.children and under(entry.node.uri, change.uri) and entry.node.kind ~= 'section' then wanted[key] = true end
+        local below = entry.children and entry.node.kind ~= 'section' and under(entry.node.uri, change.uri)
+        if below then wanted[key] = true end
       end
     else
       want_parent(change.uri)
