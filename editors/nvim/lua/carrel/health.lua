@@ -78,8 +78,8 @@ function M.check()
   local result, problem = M.round_trip(cmd)
   if result then
     local info = result.serverInfo or {}
-    local name, version_text = info.name or 'the server', info.version or ''
-    health.ok(('Round-trip: initialize and shutdown answered by %s %s'):format(name, version_text))
+    local name, release = info.name or 'the server', info.version or ''
+    health.ok(('Round-trip: initialize and shutdown answered by %s %s'):format(name, release))
   else
     health.error('Round-trip failed: ' .. problem, { 'Run `:Carrel log` after `:Carrel` to see the traffic' })
   end
