@@ -78,6 +78,8 @@ H.test('a change in an open folder fetches that folder once, at depth 1, and kee
   H.eq(vim.tbl_map(function(request) return request.params end, after),
     { { uri = H.uri(project .. '/Draft'), depth = 1 } }, 'requests after the change')
   H.eq(H.tree().current_row().node.title, 'Spring.md', 'cursor kept')
+  -- Redraws after every outside change must not pile up as undo history.
+  H.eq(vim.fn.undotree(H.tree().buffer()).seq_last, 0, 'undo states kept by the binder buffer')
   assert_lazy()
 end)
 

@@ -487,6 +487,8 @@ local function create_buffer()
   vim.api.nvim_buf_set_name(buf, BUFFER_NAME)
   vim.bo[buf].bufhidden = 'hide'
   vim.bo[buf].swapfile = false
+  -- Every redraw replaces the lines; keeping them for undo would grow without end.
+  vim.bo[buf].undolevels = -1
   vim.bo[buf].modifiable = false
   vim.bo[buf].filetype = 'carrel'
   require('carrel.actions').map_keys(buf)
