@@ -154,3 +154,39 @@ H.test('symbolic links are shown as links and open like files', function()
   H.eq(vim.trim(line_of('Link.md', 'Draft')), '@ Link.md', 'link row')
   H.eq(H.row('Link.md', 'Draft').node.link, true, 'node.link')
 end)
+
+H.test("icons = 'auto' shows plain text without an icon plugin", function()
+  H.setup({ icons = 'auto' })
+  H.put(H.project('My Poems', 'poetry') .. '/Draft/Spring.md')
+  H.open()
+  H.wait(function() return H.row('Draft') and line_of('Draft'):find('1 file', 1, true) end, 'Draft summary')
+  H.eq(vim.trim(line_of('Draft')), '+ Draft  1 file', 'without an icon plugin')
+end)
+
+H.test("icons = 'auto' shows Nerd Font glyphs where an icon plugin is installed", function()
+  package.loaded['mini.icons'] = {}
+  local ok, err = pcall(function()
+    H.setup({ icons = 'auto' })
+    H.put(H.project('My Poems', 'poetry') .. '/Draft/Spring.md')
+    H.open()
+    H.wait(function() return H.row('Draft') and line_of('Draft'):find('1 file', 1, true) end, 'Draft summary')
+    H.eq(vim.trim(line_of('Draft')), '\u{f044} Draft  1 file', 'with mini.icons')
+  end)
+  package.loaded['mini.icons'] = nil
+  if not ok then error(err, 0) end
+end)
+
+H.test('the default keys are the ones the client model gives Neovim and Vim', function()
+  local protocol = H.read(vim.env.CARREL_NVIM_PLUGIN .. '/../PROTOCOL.md')
+  local table_text = protocol:match('| action | Neovim and Vim | Emacs |\n(.-)\n\n')
+  H.truthy(table_text, 'the key table in PROTOCOL.md')
+  local wanted = {}
+  for row in table_text:gmatch('[^\n]+') do
+    local keys = row:match('^|[^|]*|([^|]*)|')
+    for key in (keys or ''):gmatch('`([^`]+)`') do table.insert(wanted, key) end
+  end
+  local bound = vim.tbl_keys(require('carrel').defaults.keys)
+  table.sort(wanted)
+  table.sort(bound)
+  H.eq(bound, wanted, 'default keys')
+end)

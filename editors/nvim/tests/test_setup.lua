@@ -30,6 +30,8 @@ end)
 H.test('setup() refuses keys mapped to unknown actions', function()
   H.eq(require('carrel').setup({ keys = { x = 'fly' } }), false, 'setup() result')
   H.wait_note('keys["x"] must be an action name', vim.log.levels.ERROR)
+  H.eq(require('carrel').setup({ keys = { 'open' } }), false, 'a key given as a list item')
+  H.wait_note('keys must be indexed by key sequences', vim.log.levels.ERROR)
 end)
 
 H.test('cmd given as a path runs `path lsp`', function()

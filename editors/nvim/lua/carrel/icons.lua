@@ -42,16 +42,26 @@ function M.text(node, expanded)
   return '-'
 end
 
---- Whether an icon plugin that brings Nerd Font glyphs is installed.
+local providers = { 'nvim-web-devicons', 'mini.icons' }
+
+--- Whether an icon plugin is installed: a writer who has one has a Nerd Font.
+--- Asked once, since every row of every redraw needs the answer.
+local provider_found
 local function provider_present()
-  for _, name in ipairs({ 'nvim-web-devicons', 'mini.icons' }) do
-    if package.loaded[name] then return true end
+  if provider_found == nil then
+    provider_found = false
+    for _, name in ipairs(providers) do
+      local file = 'lua/' .. name:gsub('%.', '/')
+      local installed = #vim.api.nvim_get_runtime_file(file .. '.lua', false) > 0
+        or #vim.api.nvim_get_runtime_file(file .. '/init.lua', false) > 0
+      if package.loaded[name] or installed then provider_found = true end
+    end
   end
-  return false
+  return provider_found
 end
 
 --- The icon text for a node, by the `icons` option: 'text', 'nerd', 'auto'
---- (Nerd Font glyphs when an icon plugin is loaded), or a table of glyphs
+--- (Nerd Font glyphs when an icon plugin is installed), or a table of glyphs
 --- that replaces Nerd Font glyphs per SF Symbol name.
 function M.for_node(node, expanded)
   local option = require('carrel').config.icons

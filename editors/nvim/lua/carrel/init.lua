@@ -18,7 +18,7 @@ M.defaults = {
   side = 'left',
   -- Row icons. 'text': plain characters every font has (`+` a closed
   -- folder, `-` an open one, `·` a file). 'nerd': Nerd Font glyphs. 'auto':
-  -- Nerd Font glyphs when nvim-web-devicons or mini.icons is loaded, else
+  -- Nerd Font glyphs when nvim-web-devicons or mini.icons is installed, else
   -- text. A table maps SF Symbol names to glyphs of your choice, over the
   -- Nerd Font ones.
   icons = 'text',
@@ -33,27 +33,29 @@ M.defaults = {
   follow_buffers = true,
   -- Number of raw JSON-RPC messages kept for `:Carrel log`.
   log_size = 2000,
-  -- Keys in the sidebar: lhs → action name (see |carrel-actions|) or a
-  -- function(row). Set a key to false to remove it. Merged with these.
+  -- Keys in the sidebar, the same in Neovim and Vim: lhs → action name (see
+  -- |carrel-actions|) or a function(row). Set a key to false to remove it.
+  -- Merged with these.
   keys = {
-    ['<CR>'] = 'open',
+    ['<CR>'] = 'open', -- open a file, or expand and collapse
+    ['zo'] = 'expand',
+    ['zc'] = 'collapse',
+    ['zR'] = 'expand_all',
+    ['zM'] = 'collapse_all',
     ['a'] = 'new_file',
     ['A'] = 'new_folder',
+    ['P'] = 'new_project',
     ['r'] = 'rename',
     ['m'] = 'move',
     ['d'] = 'delete',
     ['u'] = 'restore',
     ['E'] = 'empty_trash',
-    ['P'] = 'new_project',
     ['s'] = 'sort',
-    ['zo'] = 'expand',
-    ['zc'] = 'collapse',
-    ['zR'] = 'expand_all',
-    ['zM'] = 'collapse_all',
     ['R'] = 'refresh',
-    ['-'] = 'parent',
-    ['?'] = 'help',
+    ['-'] = 'parent', -- up to the parent row
+    ['?'] = 'help', -- the keys, in a window
     ['q'] = 'close',
+    -- `ask_before_deleting` has no key: it is rare, and :Carrel offers it.
   },
 }
 
@@ -110,6 +112,10 @@ function M.validate(opts)
   if type(opts.keys) == 'table' then
     local actions = require('carrel.actions')
     for lhs, action in pairs(opts.keys) do
+      if type(lhs) ~= 'string' or lhs == '' then
+        local rule = 'keys must be indexed by key sequences such as "<C-n>", got %s'
+        table.insert(problems, rule:format(vim.inspect(lhs)))
+      end
       local known = action == false or type(action) == 'function'
         or (type(action) == 'string' and actions.descriptions[action] ~= nil)
       if not known then
