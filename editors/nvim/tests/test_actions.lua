@@ -332,3 +332,24 @@ H.test('q closes the sidebar and :Carrel toggles it', function()
   H.eq(H.tree().window(), nil, 'closed by :Carrel')
   H.eq(#vim.api.nvim_list_wins(), 1, 'one window left')
 end)
+
+H.test('without a picker plugin, Move is a float whose title is the question, however long the list', function()
+  local project = poetry()
+  draft_with(project, 'Spring.md')
+  for index = 1, 60 do H.put_folder(('%s/Ready/Box %02d'):format(project, index)) end
+  cursor_on_draft_file('Spring.md')
+  vim.ui.select = dofile(vim.env.VIMRUNTIME .. '/lua/vim/ui.lua').select
+  H.press('m')
+  H.wait(function() return vim.api.nvim_win_get_config(0).relative ~= '' end, 'a floating picker')
+  local config = vim.api.nvim_win_get_config(0)
+  H.eq(config.title, { { ' Move “Spring.md” to ' } }, 'the question, as the title')
+  local lines = vim.api.nvim_buf_get_lines(0, 0, -1, false)
+  H.eq(vim.trim(lines[1]), 'New folder…', 'first entry')
+  local target
+  for index, line in ipairs(lines) do
+    if vim.trim(line) == H.place('My Poems', 'Ready', 'Box 42') then target = index end
+  end
+  H.truthy(target, 'Box 42 offered')
+  H.press(target .. 'G<CR>')
+  H.wait(function() return H.exists(project .. '/Ready/Box 42/Spring.md') end, 'Spring.md in Box 42')
+end)

@@ -266,7 +266,12 @@ function M.map_keys(buf)
   for lhs, action in pairs(require('carrel').config.keys) do
     local fn = type(action) == 'function' and action or (M.descriptions[action] and M[action])
     if action ~= false and fn then
-      vim.keymap.set('n', lhs, util.guard(function() fn(tree.current_row()) end), {
+      vim.keymap.set('n', lhs, util.guard(function()
+        local row = tree.current_row()
+        -- The onboarding line stands for its library.
+        if row and row.node.kind == 'hint' then row = row.parent end
+        fn(row)
+      end), {
         buffer = buf,
         nowait = true,
         desc = type(action) == 'string' and ('Carrel: ' .. M.descriptions[action]) or 'Carrel',

@@ -11,11 +11,56 @@ function M.input(opts, on_answer)
   end))
 end
 
---- Picks one item; `on_choice` runs only when the writer chose.
+--- Whether vim.ui.select is still Neovim's own, an inputlist whose question
+--- scrolls away above a long list.
+local function builtin_select()
+  local info = debug.getinfo(vim.ui.select, 'S')
+  return info ~= nil and info.source:find('vim/ui.lua', 1, true) ~= nil
+end
+
+--- A list in a float whose title is the question, so it stays in view
+--- however long the list: <CR> chooses, q or <Esc> dismisses.
+function M.float_select(items, opts, on_choice)
+  local format = opts.format_item or tostring
+  local lines, width = {}, vim.fn.strdisplaywidth(opts.prompt or '') + 4
+  for index, item in ipairs(items) do
+    lines[index] = ' ' .. format(item)
+    width = math.max(width, vim.fn.strdisplaywidth(lines[index]) + 1)
+  end
+  local buf = vim.api.nvim_create_buf(false, true)
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
+  vim.bo[buf].modifiable = false
+  vim.bo[buf].bufhidden = 'wipe'
+  width = math.min(width, vim.o.columns - 4)
+  local height = math.max(1, math.min(#lines, vim.o.lines - 6))
+  local win = vim.api.nvim_open_win(buf, true, {
+    relative = 'editor', style = 'minimal', border = 'rounded', width = width, height = height,
+    row = math.max(0, math.floor((vim.o.lines - height) / 2) - 1), col = math.floor((vim.o.columns - width) / 2),
+    title = ' ' .. vim.trim((opts.prompt or ''):gsub(':%s*$', '')) .. ' ', title_pos = 'center',
+  })
+  vim.wo[win].cursorline = true
+  local done = false
+  local function finish(index)
+    if done then return end
+    done = true
+    pcall(vim.api.nvim_win_close, win, true)
+    on_choice(index and items[index] or nil, index)
+  end
+  local function map(lhs, fn) vim.keymap.set('n', lhs, fn, { buffer = buf, nowait = true }) end
+  map('<CR>', function() finish(vim.api.nvim_win_get_cursor(win)[1]) end)
+  map('q', function() finish(nil) end)
+  map('<Esc>', function() finish(nil) end)
+  vim.api.nvim_create_autocmd('WinLeave', { buffer = buf, once = true, callback = function() finish(nil) end })
+end
+
+--- Picks one item; `on_choice` runs only when the writer chose. A picker
+--- plugin that replaced vim.ui.select shows it; else a float with a title.
 function M.select(items, opts, on_choice)
-  vim.ui.select(items, opts, util.guard(function(choice)
+  local chosen = util.guard(function(choice)
     if choice ~= nil then on_choice(choice) end
-  end))
+  end)
+  if builtin_select() then return M.float_select(items, opts, chosen) end
+  vim.ui.select(items, opts, chosen)
 end
 
 M.NEW_FOLDER = 'New folder…'

@@ -409,8 +409,8 @@ function M.on_change(params)
   for key in pairs(wanted) do
     local entry = state.entries[key]
     if entry then
-      -- A folder that does not show is fetched again only when it shows.
-      if showing_children(key) then M.fetch(key) else entry.children = nil end
+      -- A folder that does not show (or a closed binder) is fetched again only when it shows.
+      if M.window() and showing_children(key) then M.fetch(key) else entry.children = nil end
     end
   end
   schedule_draw()
