@@ -95,3 +95,24 @@ H.test('rows are known by the server’s id, else their uri, the same in every c
   H.eq(H.row('Draft').id, H.uri(project .. '/Draft'), 'a folder')
   H.eq(H.row('Spring.md', 'All').id, H.row('All').node.uri .. '#Draft/Spring.md', 'a row under All')
 end)
+
+H.test('a long listing is highlighted in view at once and whole a few turns later', function()
+  local project = H.setup() .. '/My Poems'
+  H.project('My Poems', 'poetry')
+  for index = 1, 1500 do H.write(('%s/Research/Clip %04d.md'):format(project, index), '') end
+  H.wait(function() return H.server_has(project .. '/Research/Clip 1500.md') end, 'the server to see the clips')
+  H.open()
+  H.wait(function() return H.row('Research') and H.has_line('Research  1,500 files') end, 'Research')
+  H.go('Research')
+  H.press('zo')
+  H.wait(function() return H.row('Clip 1500.md', 'Research') end, 'the clips to show')
+  local buf, namespace = H.tree().buffer(), vim.api.nvim_create_namespace('carrel_tree')
+  local function marked(line)
+    return #vim.api.nvim_buf_get_extmarks(buf, namespace, { line - 1, 0 }, { line - 1, -1 }, {}) > 0
+  end
+  local _, research = H.row('Research')
+  H.truthy(marked(research), 'the row under the cursor is highlighted at once')
+  local _, last = H.row('Clip 1500.md', 'Research')
+  H.wait(function() return marked(last) end, 'the last row to be highlighted')
+  for line = 1, #H.lines() do H.truthy(marked(line), 'row ' .. line .. ' highlighted') end
+end)

@@ -191,7 +191,8 @@ function M.sort(row)
       prompt = 'Sort by: ',
       format_item = function(item) return item.title end,
     }, function(choice)
-      client.execute('carrel.setSort', { uri = owner.node.uri, by = choice.by, descending = choice.descending })
+      local arguments = { uri = owner.node.uri, by = choice.by, descending = choice.descending }
+      client.execute('carrel.setSort', arguments, refresh_onto)
     end)
   end)
 end
