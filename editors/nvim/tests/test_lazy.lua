@@ -116,3 +116,16 @@ H.test('a long listing is highlighted in view at once and whole a few turns late
   H.wait(function() return marked(last) end, 'the last row to be highlighted')
   for line = 1, #H.lines() do H.truthy(marked(line), 'row ' .. line .. ' highlighted') end
 end)
+
+H.test('a workspace folder that is itself a project opens with its first section, fetched at depth 2', function()
+  local folder = H.new_library()
+  H.sh(('cd %s && %s init . --type poetry'):format(vim.fn.shellescape(folder), vim.fn.shellescape(H.carrel)))
+  H.write(folder .. '/Draft/Spring.md', 'x')
+  H.truthy(require('carrel').setup({ cmd = { H.carrel, 'lsp' }, libraries = { folder } }), 'setup')
+  H.open()
+  H.wait(function() return H.row('Draft') and H.has_line('Draft  1 file') end, 'Draft in the first section')
+  H.eq(H.row('Magazines'), nil, 'the other sections stay closed')
+  settle()
+  H.eq(vim.tbl_map(function(request) return request.params end, binder_requests()),
+    { { depth = 1 }, { uri = H.uri(folder), depth = 2 } }, 'requests')
+end)
