@@ -118,9 +118,10 @@ H.test('a long listing is highlighted in view at once and whole a few turns late
 end)
 
 H.test('a workspace folder that is itself a project opens with its first section, fetched at depth 2', function()
-  local folder = H.new_library()
-  H.sh(('cd %s && %s init . --type poetry'):format(vim.fn.shellescape(folder), vim.fn.shellescape(H.carrel)))
+  local folder = H.setup() .. '/My Poems'
+  H.project('My Poems', 'poetry')
   H.write(folder .. '/Draft/Spring.md', 'x')
+  -- The same project, now opened as the workspace folder itself.
   H.truthy(require('carrel').setup({ cmd = { H.carrel, 'lsp' }, libraries = { folder } }), 'setup')
   H.open()
   H.wait(function() return H.row('Draft') and H.has_line('Draft  1 file') end, 'Draft in the first section')
