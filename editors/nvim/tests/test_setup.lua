@@ -74,8 +74,8 @@ H.test('libraries default to the directory the server started in; setup() with n
   vim.cmd('cd ' .. vim.fn.fnameescape(second))
   H.eq(require('carrel.client').libraries(), { first }, 'libraries after :cd')
   require('carrel').setup({ cmd = { H.carrel, 'lsp' }, libraries = { second } })
-  vim.cmd('Carrel refresh')
-  H.wait(function() return H.tree().rows()[1].node.uri == H.uri(second) end, 'the new library')
+  H.wait(function() return H.tree().rows()[1] and H.tree().rows()[1].node.uri == H.uri(second) end, 'the new library')
+  H.eq(#H.tree().rows(), 2, 'the new library and its onboarding line, nothing of the old one')
 end)
 
 H.test('after a failed start, fixing cmd makes :Carrel work', function()

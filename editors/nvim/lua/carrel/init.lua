@@ -145,7 +145,10 @@ function M.setup(opts)
   local restart = not vim.deep_equal(M.config.cmd, config.cmd)
     or not vim.deep_equal(M.config.libraries, config.libraries) or M.config.locale ~= config.locale
   M.config = config
-  if restart and package.loaded['carrel.client'] then require('carrel.client').stop() end
+  if restart and package.loaded['carrel.client'] then
+    require('carrel.client').stop()
+    if package.loaded['carrel.tree'] then require('carrel.tree').restart() end
+  end
   require('carrel.highlights').setup()
   M.did_setup = true
   return true

@@ -107,17 +107,19 @@ end
 
 local schedule_draw
 
---- Fetches a row's children again: depth 1, depth 2 for a project (its
---- sections list their folders); a section is fetched with its project.
-function M.fetch(key, after)
+--- Fetches a row's children: depth 1, depth 2 for a project (its sections
+--- list their folders); a section is fetched with its project. With
+--- `changed`, a fetch already on its way is followed by one more, since it
+--- may have left before the change.
+function M.fetch(key, after, changed)
   local entry = state.entries[key]
   if not entry then
     if after then after() end
     return
   end
-  if entry.node.kind == 'section' then return M.fetch(entry.parent, after) end
+  if entry.node.kind == 'section' then return M.fetch(entry.parent, after, changed) end
   if state.loading[key] then
-    state.stale[key] = true
+    if changed then state.stale[key] = true end
     if after then table.insert(state.loading[key], after) end
     return
   end
@@ -132,7 +134,7 @@ function M.fetch(key, after)
     end
     if state.stale[key] and current then
       state.stale[key] = nil
-      return M.fetch(key, function() for _, callback in ipairs(waiting) do callback() end end)
+      return M.fetch(key, function() for _, callback in ipairs(waiting) do callback() end end, true)
     end
     schedule_draw()
     for _, callback in ipairs(waiting) do callback() end
@@ -160,7 +162,7 @@ function M.refresh(after)
     if not first then
       for key, entry in pairs(state.entries) do
         if entry.parent and entry.children and entry.node.kind ~= 'section' and showing_children(key) then
-          M.fetch(key)
+          M.fetch(key, nil, true)
         end
       end
     end
@@ -200,7 +202,7 @@ local function visible_rows()
         if entry.node.hasChildren and M.is_expanded(key) then
           if entry.children then
             visit(entry.children, row, depth + 1)
-          elseif not state.loading[key] then
+          else
             M.fetch(key)
           end
         end
@@ -453,7 +455,7 @@ function M.on_change(params)
     local entry = state.entries[key]
     if entry then
       -- A folder that does not show (or a closed binder) is fetched again only when it shows.
-      if M.window() and showing_children(key) then M.fetch(key) else entry.children = nil end
+      if M.window() and showing_children(key) then M.fetch(key, nil, true) else entry.children = nil end
     end
   end
   schedule_draw()
@@ -586,6 +588,18 @@ function M.main_window()
   local win = vim.api.nvim_get_current_win()
   if tree_win then vim.api.nvim_win_set_width(tree_win, config().width) end
   return win
+end
+
+--- Forgets every row, for a server that restarts with other folders: what
+--- the old one was asked may never be answered. An open binder asks again.
+function M.restart()
+  state.roots, state.rows = nil, {}
+  state.entries, state.expanded, state.loading, state.stale = {}, {}, {}, {}
+  state.reveal = nil
+  if M.window() then
+    M.draw()
+    M.refresh()
+  end
 end
 
 --- Forgets everything, for tests and `:Carrel` restarts.
