@@ -27,6 +27,7 @@ M.glyphs = {
   ['mountain.2'] = '',              -- nf-fa-map
   ['trash'] = '',                   -- nf-fa-trash
   ['link'] = '',                    -- nf-fa-link
+  ['lock'] = '\u{f023}',              -- nf-fa-lock (a folder Carrel may not read)
 }
 
 M.fallback_glyph = '\u{f059}' -- nf-fa-question_circle_o, for symbols this map does not know
@@ -66,7 +67,7 @@ end
 function M.for_node(node, expanded)
   local option = require('carrel').config.icons
   if option == 'text' or (option == 'auto' and not provider_present()) then return M.text(node, expanded) end
-  local symbol = node.link and 'link' or node.icon
+  local symbol = node.link and 'link' or (node.unreadable and 'lock') or node.icon
   if symbol == 'folder' and expanded then symbol = 'folder.open' end
   local custom = type(option) == 'table' and option or {}
   return custom[symbol] or M.glyphs[symbol] or custom[node.icon] or M.glyphs[node.icon] or M.fallback_glyph
