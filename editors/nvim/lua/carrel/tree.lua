@@ -2,7 +2,6 @@
 -- Rows are fetched lazily (depth 1, or 2 for a project) and kept by the
 -- identity the server gives them, so expansion survives every refetch and a
 -- change refetches only the expanded folders it touches.
-local util = require('carrel.util')
 local client = require('carrel.client')
 local render = require('carrel.render')
 
@@ -10,7 +9,6 @@ local M = {}
 
 local BUFFER_NAME = 'carrel://tree'
 local SEPARATOR = ' › '
-local REVEAL_PATIENCE_MS = 3000
 local namespace = vim.api.nvim_create_namespace('carrel_tree')
 
 local state = {
@@ -36,7 +34,7 @@ end
 
 function M.entry(key) return state.entries[key] end
 
-local function bare(node)
+function M.bare(node)
   local copy = {}
   for field, value in pairs(node) do
     if field ~= 'children' then copy[field] = value end
@@ -55,7 +53,7 @@ end
 local function store(node, parent_key)
   local key = M.key_of(node, parent_key)
   local previous = state.entries[key]
-  local entry = { node = bare(node), parent = parent_key, children = previous and previous.children or nil }
+  local entry = { node = M.bare(node), parent = parent_key, children = previous and previous.children or nil }
   state.entries[key] = entry
   if node.children then
     local keys, kept = {}, {}
@@ -95,7 +93,7 @@ end
 function M.set_expanded(key, value) state.expanded[key] = value end
 
 --- Whether a row and every row above it are expanded, so its children show.
-local function showing_children(key)
+function M.showing_children(key)
   while key do
     if not M.is_expanded(key) then return false end
     key = state.entries[key] and state.entries[key].parent
@@ -104,8 +102,6 @@ local function showing_children(key)
 end
 
 ---------------------------------------------------------------- fetching
-
-local schedule_draw
 
 --- Fetches a row's children: depth 1, depth 2 for a project (its sections
 --- list their folders); a section is fetched with its project. With
@@ -136,7 +132,7 @@ function M.fetch(key, after, changed)
       state.stale[key] = nil
       return M.fetch(key, function() for _, callback in ipairs(waiting) do callback() end end, true)
     end
-    schedule_draw()
+    M.schedule_draw()
     for _, callback in ipairs(waiting) do callback() end
   end)
 end
@@ -161,7 +157,7 @@ function M.refresh(after)
     state.roots = keys
     if not first then
       for key, entry in pairs(state.entries) do
-        if entry.parent and entry.children and entry.node.kind ~= 'section' and showing_children(key) then
+        if entry.parent and entry.children and entry.node.kind ~= 'section' and M.showing_children(key) then
           M.fetch(key, nil, true)
         end
       end
@@ -287,57 +283,6 @@ local function place_cursor(win, id, fallback_line)
   pcall(vim.api.nvim_win_set_cursor, win, { line, 0 })
 end
 
-local try_reveal
-
-local PAINT_SLICE = 1000 -- rows highlighted per turn of the event loop
-local generation = 0
-
-local function paint_rows(marks, from, to)
-  for index = from, to do
-    for _, span in pairs(marks[index] or {}) do
-      if span and span[3] > span[2] then
-        local mark = { end_col = span[3], hl_group = span[1] }
-        vim.api.nvim_buf_set_extmark(state.buf, namespace, index - 1, span[2], mark)
-      end
-    end
-  end
-end
-
---- Highlights the rows in view at once and the rest in slices, one per turn
---- of the event loop, so a long listing never holds up typing. A newer
---- draw stops an older one's slices.
-local function paint(marks, win)
-  generation = generation + 1
-  local own = generation
-  local first, last = 1, 0
-  if win then
-    first = math.max(1, vim.fn.line('w0', win) - 10)
-    last = math.min(#marks, first + vim.api.nvim_win_get_height(win) + 20)
-    paint_rows(marks, first, last)
-  end
-  local pending = { { 1, first - 1 }, { last + 1, #marks } }
-  local function slice()
-    if own ~= generation or not (state.buf and vim.api.nvim_buf_is_valid(state.buf)) then return end
-    local range = pending[1]
-    while range and range[1] > range[2] do
-      table.remove(pending, 1)
-      range = pending[1]
-    end
-    if not range then return end
-    local to = math.min(range[2], range[1] + PAINT_SLICE - 1)
-    paint_rows(marks, range[1], to)
-    range[1] = to + 1
-    vim.schedule(slice)
-  end
-  -- Small listings are painted whole now: nothing is left for later.
-  if #marks <= PAINT_SLICE then
-    paint_rows(marks, 1, first - 1)
-    paint_rows(marks, last + 1, #marks)
-    return
-  end
-  vim.schedule(slice)
-end
-
 --- Redraws from the rows fetched so far, keeping the cursor on the same row.
 function M.draw(cursor_id)
   state.draw_pending = false
@@ -359,162 +304,23 @@ function M.draw(cursor_id)
   vim.api.nvim_buf_set_lines(state.buf, 0, -1, false, lines)
   vim.bo[state.buf].modifiable = false
   vim.bo[state.buf].modified = false
-  paint(marks, win)
+  require('carrel.paint').paint(state.buf, namespace, marks, win)
   if win then
     place_cursor(win, cursor_id, previous_line)
     update_tree_winbar()
   end
-  if state.reveal then try_reveal() end
+  if state.reveal then require('carrel.reveal').retry() end
 end
 
 M.render = M.draw
 
 --- Draws once per turn of the event loop, after every message that arrived with it.
-schedule_draw = function()
+function M.schedule_draw()
   if state.draw_pending then return end
   state.draw_pending = true
   vim.schedule(function()
     if state.draw_pending then M.draw() end
   end)
-end
-
----------------------------------------------------------------- changes
-
-local function under(uri, root)
-  return type(uri) == 'string' and (uri == root or vim.startswith(uri, root .. '/'))
-end
-
-local function parent_uri(uri) return uri and uri:match('^(.*)/[^/]*$') end
-
-local function remap_expanded(old, new)
-  local moved = {}
-  for key, value in pairs(state.expanded) do
-    if under(key, old) then moved[new .. key:sub(#old + 1)] = value else moved[key] = value end
-  end
-  state.expanded = moved
-end
-
-local function forget_under(uri)
-  for key, entry in pairs(state.entries) do
-    if under(entry.node.uri, uri) then state.entries[key] = nil end
-  end
-end
-
-local function owner_of_settings(uri)
-  local entry = state.entries[uri]
-  return entry and (entry.node.kind == 'project' or entry.node.kind == 'library')
-end
-
---- The fetched folders whose listing the changes alter.
-local function folders_to_fetch(changes)
-  local wanted = {}
-  local function want_parent(uri)
-    local parent = parent_uri(uri)
-    local entry = parent and state.entries[parent]
-    if entry and entry.children then wanted[parent] = true end
-  end
-  for _, change in ipairs(changes) do
-    if change.type == 'changed' and owner_of_settings(change.uri) then
-      for key, entry in pairs(state.entries) do
-        local below = entry.children and entry.node.kind ~= 'section' and under(entry.node.uri, change.uri)
-        if below then wanted[key] = true end
-      end
-    else
-      want_parent(change.uri)
-      if change.oldUri then want_parent(change.oldUri) end
-    end
-    for key, entry in pairs(state.entries) do
-      if entry.node.role == 'all' and entry.children then
-        local project = entry.node.uri:gsub('/%.carrel/all$', '')
-        if under(change.uri, project) or under(change.oldUri, project) then wanted[key] = true end
-      end
-    end
-  end
-  return wanted
-end
-
---- Applies `carrel/didChange`: rows in `updated` are replaced in place; only
---- expanded folders whose listing changed are fetched, once each.
-function M.on_change(params)
-  if not state.roots then return end
-  for _, node in ipairs(params.updated or {}) do
-    local entry = state.entries[M.key_of(node)]
-    if entry then entry.node = bare(node) end
-  end
-  local changes = params.changes or {}
-  local wanted = folders_to_fetch(changes)
-  for _, change in ipairs(changes) do
-    if change.type == 'moved' and change.oldUri then
-      remap_expanded(change.oldUri, change.uri)
-      forget_under(change.oldUri)
-    elseif change.type == 'deleted' then
-      forget_under(change.uri)
-    end
-  end
-  for key in pairs(wanted) do
-    local entry = state.entries[key]
-    if entry then
-      -- A folder that does not show (or a closed binder) is fetched again only when it shows.
-      if M.window() and showing_children(key) then M.fetch(key, nil, true) else entry.children = nil end
-    end
-  end
-  schedule_draw()
-end
-
----------------------------------------------------------------- reveal
-
---- The row among `keys` (looking inside sections, never in "All") that is
---- `path` or holds it; also the section it was found in.
-local function toward(keys, path)
-  for _, key in ipairs(keys or {}) do
-    local entry = state.entries[key]
-    if entry then
-      local node = entry.node
-      if node.kind == 'section' then
-        local found = toward(entry.children, path)
-        if found then return found, key end
-      elseif node.uri and not node.virtual and util.relative(path, util.path_of(node.uri)) then
-        return key
-      end
-    end
-  end
-  return nil
-end
-
-try_reveal = function()
-  local wanted = state.reveal
-  if not wanted then return end
-  if vim.uv.now() > wanted.deadline then
-    state.reveal = nil
-    return
-  end
-  local keys, chain = state.roots, {}
-  while true do
-    local key, section = toward(keys, wanted.path)
-    if not key then break end
-    if section then table.insert(chain, section) end
-    local entry = state.entries[key]
-    if util.path_of(entry.node.uri) == wanted.path then
-      state.reveal = nil
-      for _, above in ipairs(chain) do state.expanded[above] = true end
-      M.draw(key)
-      return
-    end
-    table.insert(chain, key)
-    if not entry.children then
-      for _, above in ipairs(chain) do state.expanded[above] = true end
-      return M.fetch(key)
-    end
-    keys = entry.children
-  end
-  -- Not listed yet: the `carrel/didChange` that follows a command brings it.
-end
-
---- Expands what is above `path` and puts the cursor on it, fetching the
---- folders on the way and waiting a moment for a row a change will bring.
-function M.reveal(path)
-  state.reveal = { path = path, deadline = vim.uv.now() + REVEAL_PATIENCE_MS }
-  try_reveal()
 end
 
 ---------------------------------------------------------------- window
@@ -589,6 +395,12 @@ function M.main_window()
   if tree_win then vim.api.nvim_win_set_width(tree_win, config().width) end
   return win
 end
+
+--- Expands what is above `path` and puts the cursor on it.
+function M.reveal(path) require('carrel.reveal').reveal(path) end
+
+--- Applies `carrel/didChange`.
+function M.on_change(params) require('carrel.changes').apply(params) end
 
 --- Forgets every row, for a server that restarts with other folders: what
 --- the old one was asked may never be answered. An open binder asks again.
