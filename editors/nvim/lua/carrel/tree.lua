@@ -127,6 +127,9 @@ function M.fetch(key, after, changed)
     local current = state.entries[key]
     if current and not err and type(result) == 'table' and result[1] then
       store(result[1], current.parent)
+    elseif current and not current.children then
+      -- Shown empty rather than asked again at every redraw; a change to it fetches it again.
+      current.children = {}
     end
     if state.stale[key] and current then
       state.stale[key] = nil
