@@ -130,3 +130,26 @@ H.test('a workspace folder that is itself a project opens with its first section
   H.eq(vim.tbl_map(function(request) return request.params end, binder_requests()),
     { { depth = 1 }, { uri = H.uri(folder), depth = 2 } }, 'requests')
 end)
+
+H.test('one notification fetches each folder it names once, and only those that are open', function()
+  local project = H.setup() .. '/My Poems'
+  H.project('My Poems', 'poetry')
+  H.put(project .. '/Draft/Spring.md')
+  H.put(project .. '/Ready/Ode.md')
+  H.open()
+  H.go('Draft')
+  H.press('zo')
+  H.wait(function() return H.row('Spring.md', 'Draft') end, 'Draft open')
+  settle()
+  local before = #binder_requests()
+  -- As the server would send it: two files in Draft, one moved from Ready (closed) into Draft.
+  require('carrel.handlers')['carrel/didChange'](nil, { updated = {}, changes = {
+    { type = 'created', uri = H.uri(project .. '/Draft/A.md') },
+    { type = 'created', uri = H.uri(project .. '/Draft/B.md') },
+    { type = 'moved', oldUri = H.uri(project .. '/Ready/Ode.md'), uri = H.uri(project .. '/Draft/Ode.md') },
+  } })
+  settle()
+  local after = vim.list_slice(binder_requests(), before + 1)
+  H.eq(vim.tbl_map(function(request) return request.params end, after),
+    { { uri = H.uri(project .. '/Draft'), depth = 1 } }, 'requests for the notification')
+end)
