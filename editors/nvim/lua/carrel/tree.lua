@@ -160,7 +160,9 @@ function M.refresh(after)
     state.roots = keys
     if not first then
       for key, entry in pairs(state.entries) do
-        if entry.parent and entry.children and entry.node.kind ~= 'section' and M.showing_children(key) then
+        -- A root came whole with the roots, but a project's sections list its folders only at depth 2.
+        local root_done = entry.parent == nil and entry.node.kind ~= 'project'
+        if not root_done and entry.children and entry.node.kind ~= 'section' and M.showing_children(key) then
           M.fetch(key, nil, true)
         end
       end
