@@ -179,7 +179,8 @@ end
 --- Runs a server command synchronously (for test set-up); returns result, err.
 function H.execute(command, arguments)
   local done, result, failure
-  require('carrel.client').request('workspace/executeCommand', { command = command, arguments = { arguments } }, function(err, res)
+  local params = { command = command, arguments = { arguments } }
+  require('carrel.client').request('workspace/executeCommand', params, function(err, res)
     done, result, failure = true, res, err
   end)
   H.wait(function() return done end, command)
@@ -187,6 +188,22 @@ function H.execute(command, arguments)
 end
 
 function H.uri(path) return vim.uri_from_fname(path) end
+
+--- A Move destination as the picker shows it: the library, then these titles, joined with ›.
+function H.place(...)
+  return table.concat(vim.list_extend({ vim.fs.basename(H.library) }, { ... }), ' › ')
+end
+
+--- The JSON-RPC requests sent so far with this method, decoded.
+function H.requests(method)
+  local found = {}
+  for _, entry in ipairs(require('carrel.log').entries()) do
+    if entry.direction == '→' and entry.text:find('"method":"' .. method .. '"', 1, true) then
+      table.insert(found, vim.json.decode(entry.text))
+    end
+  end
+  return found
+end
 
 --- Whether the server's model has `path` (it learns of outside writes by watching).
 function H.server_has(path)

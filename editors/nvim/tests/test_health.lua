@@ -67,7 +67,8 @@ H.test(':help carrel works and documents every command, key, option and highligh
   H.eq(vim.fn.expand('%:t'), 'carrel.txt', 'help file')
   local tags = {}
   for _, line in ipairs(vim.fn.readfile(doc .. '/tags')) do tags[line:match('^[^\t]+')] = true end
-  local wanted = { 'carrel.txt', 'carrel.setup()', ':Carrel', 'carrel-actions' }
+  -- `:help carrel` must land on a tag of that name, not on the nearest match.
+  local wanted = { 'carrel', 'carrel.txt', 'carrel.setup()', ':Carrel', 'carrel-actions' }
   for _, name in ipairs(require('carrel').complete('')) do table.insert(wanted, ':Carrel-' .. name) end
   for lhs in pairs(require('carrel').defaults.keys) do table.insert(wanted, 'carrel-key-' .. lhs) end
   for option in pairs(require('carrel').defaults) do table.insert(wanted, 'carrel-option-' .. option) end

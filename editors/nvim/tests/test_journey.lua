@@ -21,7 +21,7 @@ H.test('a new writer makes a Poetry project, drafts, moves, renames, trashes and
 
   vim.cmd('Carrel open')
   H.go('Spring.md', 'Draft')
-  H.answer('Ready')
+  H.answer(H.place('My Poems', 'Ready'))
   H.press('m')
   local ready = project .. '/Ready/Spring.md'
   H.wait(function() return H.exists(ready) end, 'the draft in Ready')
@@ -42,6 +42,8 @@ H.test('a new writer makes a Poetry project, drafts, moves, renames, trashes and
   local trashed = project .. '/Trash/Spring Song.md'
   H.wait(function() return H.exists(trashed) end, 'the poem in the Trash')
 
+  H.go('TRASH')
+  H.press('zo')
   H.go('Trash')
   H.press('zo')
   H.go('Spring Song.md', 'Trash')

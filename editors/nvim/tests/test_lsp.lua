@@ -1,6 +1,6 @@
 local H = require('harness')
 
-H.test("vim.lsp.enable('carrel') starts the server in a project and workspace_symbol finds files and folders", function()
+H.test("vim.lsp.enable('carrel') starts the server in a project; workspace_symbol finds files and folders", function()
   -- No setup(): stock vim.lsp, with `carrel` found on PATH by lsp/carrel.lua.
   local library = H.new_library()
   H.sh(('cd %s && carrel init %s --type poetry'):format(vim.fn.shellescape(library), vim.fn.shellescape('My Poems')))

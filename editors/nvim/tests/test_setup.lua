@@ -18,7 +18,7 @@ H.test('setup() reports every invalid option by name and keeps the old config', 
   for _, expected in ipairs({
     'option `width` must be a whole number of columns',
     'option `side` must be "left" or "right", got "up"',
-    'option `icons` must be true, false or a table of glyphs, got 3',
+    "option `icons` must be 'text', 'nerd', 'auto' or a table of glyphs, got 3",
     'unknown option `bogus`',
     'option `cmd` must be a path or a list of strings',
   }) do
@@ -30,6 +30,8 @@ end)
 H.test('setup() refuses keys mapped to unknown actions', function()
   H.eq(require('carrel').setup({ keys = { x = 'fly' } }), false, 'setup() result')
   H.wait_note('keys["x"] must be an action name', vim.log.levels.ERROR)
+  H.eq(require('carrel').setup({ keys = { 'open' } }), false, 'a key given as a list item')
+  H.wait_note('keys must be indexed by key sequences', vim.log.levels.ERROR)
 end)
 
 H.test('cmd given as a path runs `path lsp`', function()
@@ -62,7 +64,7 @@ H.test('an unknown :Carrel subcommand says which exist', function()
   H.eq(vim.fn.getcompletion('Carrel re', 'cmdline'), { 'refresh', 'rename', 'reveal' }, 'completion')
 end)
 
-H.test('libraries default to the directory the server started in, and setup() with new libraries restarts it', function()
+H.test('libraries default to the directory the server started in; setup() with new libraries restarts it', function()
   local first = H.new_library()
   local second = H.new_library()
   vim.cmd('cd ' .. vim.fn.fnameescape(first))
@@ -72,8 +74,8 @@ H.test('libraries default to the directory the server started in, and setup() wi
   vim.cmd('cd ' .. vim.fn.fnameescape(second))
   H.eq(require('carrel.client').libraries(), { first }, 'libraries after :cd')
   require('carrel').setup({ cmd = { H.carrel, 'lsp' }, libraries = { second } })
-  vim.cmd('Carrel refresh')
-  H.wait(function() return H.tree().rows()[1].node.uri == H.uri(second) end, 'the new library')
+  H.wait(function() return H.tree().rows()[1] and H.tree().rows()[1].node.uri == H.uri(second) end, 'the new library')
+  H.eq(#H.tree().rows(), 2, 'the new library and its onboarding line, nothing of the old one')
 end)
 
 H.test('after a failed start, fixing cmd makes :Carrel work', function()
@@ -83,7 +85,8 @@ H.test('after a failed start, fixing cmd makes :Carrel work', function()
   H.wait_note('cannot find', vim.log.levels.ERROR)
   require('carrel').setup({ cmd = H.carrel, libraries = { library } })
   vim.cmd('Carrel refresh')
-  H.wait(function() return #H.tree().rows() > 0 and H.tree().rows()[1].node.uri == H.uri(library) end, 'the library to show')
+  H.wait(function() return #H.tree().rows() > 0 and H.tree().rows()[1].node.uri == H.uri(library) end,
+    'the library to show')
 end)
 
 H.test('a server that exits at once is reported, not waited for', function()
@@ -91,5 +94,6 @@ H.test('a server that exits at once is reported, not waited for', function()
   vim.cmd('Carrel')
   H.wait_note('exit code 3', vim.log.levels.ERROR)
   vim.cmd('Carrel log')
-  H.truthy(table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n'):find('stderr broken', 1, true), 'stderr in the log')
+  local log = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
+  H.truthy(log:find('stderr broken', 1, true), 'stderr in the log')
 end)

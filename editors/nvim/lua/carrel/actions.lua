@@ -9,7 +9,7 @@ local M = {}
 -- In the order `?` lists them.
 M.order = {
   'open', 'new_file', 'new_folder', 'rename', 'move', 'delete', 'restore', 'empty_trash', 'new_project', 'sort',
-  'expand', 'collapse', 'expand_all', 'collapse_all', 'refresh', 'parent', 'help', 'close',
+  'expand', 'collapse', 'expand_all', 'collapse_all', 'refresh', 'parent', 'help', 'close', 'ask_before_deleting',
 }
 
 M.descriptions = {
@@ -31,6 +31,7 @@ M.descriptions = {
   parent = 'Go to the parent',
   help = 'Show these keys',
   close = 'Close the sidebar',
+  ask_before_deleting = 'Ask before deleting again, in this project (or library)',
 }
 
 --- The nearest row, from `row` up, whose node matches.
@@ -59,11 +60,10 @@ function M.edit(path, insert)
   if insert then vim.cmd.startinsert() end
 end
 
---- After a command: redraw, and put the cursor on what it produced.
+--- After a command: put the cursor on the row it answered, once the
+--- `carrel/didChange` that follows has brought it.
 local function refresh_onto(node)
-  tree.refresh(function()
-    if node and node.uri then tree.reveal(util.path_of(node.uri)) end
-  end)
+  if type(node) == 'table' and node.uri then tree.reveal(util.path_of(node.uri)) end
 end
 
 local function needs_row(row)
@@ -79,7 +79,7 @@ function M.open(row)
     M.edit(util.path_of(node.uri))
   else
     -- Also on empty folders, so what arrives in them later shows at once.
-    tree.set_expanded(row.id, not tree.is_expanded(row.id, node))
+    tree.set_expanded(row.id, not tree.is_expanded(row.id))
     tree.render()
   end
 end
@@ -116,14 +116,14 @@ function M.rename_uri(uri, current_name)
 end
 
 function M.move_uri(uri, name)
-  prompts.pick_folder(('Move “%s” to: '):format(name), function(destination)
+  prompts.pick_destination(uri, ('Move “%s” to: '):format(name), function(destination)
     client.execute('carrel.moveTo', { uri = uri, destinationUri = destination }, refresh_onto)
   end)
 end
 
 function M.delete_uri(uri)
   -- The server asks for confirmation itself (window/showMessageRequest).
-  client.execute('carrel.delete', { uri = uri }, function() tree.refresh() end)
+  client.execute('carrel.delete', { uri = uri })
 end
 
 local function needs_uri(row)
@@ -156,19 +156,9 @@ function M.empty_trash(row)
     util.notify('Put the cursor inside a project to empty its Trash.', vim.log.levels.WARN)
     return
   end
-  client.execute('carrel.emptyTrash', { projectUri = project.node.uri }, function(result)
-    util.notify(('Emptied the Trash of “%s” (%d items).'):format(project.node.title, result and result.deleted or 0))
-    tree.refresh()
-  end)
+  -- The server asks first, and says what it did.
+  client.execute('carrel.emptyTrash', { projectUri = project.node.uri })
 end
-
-M.project_types = {
-  { title = 'Blank', type = 'blank' },
-  { title = 'Poetry', type = 'poetry' },
-  { title = 'Short Story', type = 'shortStory' },
-  { title = 'Novel', type = 'novel' },
-  { title = 'Script', type = 'script' },
-}
 
 function M.new_project(row)
   local library = up_to(row, function(node) return node.kind == 'library' end)
@@ -181,35 +171,42 @@ function M.new_project(row)
     return
   end
   prompts.input({ prompt = 'Project name: ' }, function(name)
-    prompts.select(M.project_types, {
-      prompt = 'Project type: ',
-      format_item = function(item) return item.title end,
-    }, function(choice)
-      client.execute('carrel.newProject', { parentUri = library.node.uri, name = name, type = choice.type }, refresh_onto)
+    client.offers(function(offers)
+      prompts.select(offers.projectTypes or {}, {
+        prompt = 'Project type: ',
+        format_item = function(item) return item.title end,
+      }, function(choice)
+        local arguments = { parentUri = library.node.uri, name = name, type = choice.id }
+        client.execute('carrel.newProject', arguments, refresh_onto)
+      end)
     end)
   end)
 end
 
-M.sort_orders = {
-  { title = 'Name, ascending', by = 'name', descending = false },
-  { title = 'Name, descending', by = 'name', descending = true },
-  { title = 'Modified, ascending', by = 'modified', descending = false },
-  { title = 'Modified, descending', by = 'modified', descending = true },
-  { title = 'Created, ascending', by = 'created', descending = false },
-  { title = 'Created, descending', by = 'created', descending = true },
-}
-
 function M.sort(row)
   local owner = project_of(row) or up_to(row, function(node) return node.kind == 'library' end)
   if not owner then return needs_row(nil) end
-  prompts.select(M.sort_orders, {
-    prompt = 'Sort by: ',
-    format_item = function(item) return item.title end,
-  }, function(choice)
-    client.execute('carrel.setSort', { uri = owner.node.uri, by = choice.by, descending = choice.descending }, function()
-      tree.refresh()
+  client.offers(function(offers)
+    prompts.select(offers.sorts or {}, {
+      prompt = 'Sort by: ',
+      format_item = function(item) return item.title end,
+    }, function(choice)
+      local arguments = { uri = owner.node.uri, by = choice.by, descending = choice.descending }
+      client.execute('carrel.setSort', arguments, refresh_onto)
     end)
   end)
+end
+
+--- Turns "Ask before deleting" back on, after "Delete and Don't Ask Again",
+--- for the project holding `uri` (or its library outside projects).
+function M.ask_before_deleting_uri(uri)
+  client.execute('carrel.setConfirmDelete', { uri = uri, confirm = true })
+end
+
+function M.ask_before_deleting(row)
+  local owner = project_of(row) or up_to(row, function(node) return node.kind == 'library' end)
+  if not owner then return needs_row(nil) end
+  M.ask_before_deleting_uri(owner.node.uri)
 end
 
 function M.expand(row)
@@ -221,7 +218,7 @@ end
 --- Collapses the row, or, on a leaf or a closed folder, its parent.
 function M.collapse(row)
   if not needs_row(row) then return end
-  if row.node.hasChildren and tree.is_expanded(row.id, row.node) then
+  if row.node.hasChildren and tree.is_expanded(row.id) then
     tree.set_expanded(row.id, false)
     tree.render(row.id)
   elseif row.parent then
@@ -230,10 +227,20 @@ function M.collapse(row)
   end
 end
 
+--- Expands every row, fetching each folder as it opens: the one way to ask
+--- for more than what shows, because the writer asked for everything.
 function M.expand_all()
-  tree.walk(function(row)
-    if row.node.hasChildren then tree.set_expanded(row.id, true) end
-  end)
+  local function open(key)
+    local entry = tree.entry(key)
+    if not entry or not entry.node.hasChildren or entry.node.role == 'all' then return end
+    tree.set_expanded(key, true)
+    local function below()
+      for _, child in ipairs((tree.entry(key) or {}).children or {}) do open(child) end
+      tree.render()
+    end
+    if entry.children then below() else tree.fetch(key, below) end
+  end
+  for _, key in ipairs(tree.state.roots or {}) do open(key) end
   tree.render()
 end
 
@@ -260,7 +267,12 @@ function M.map_keys(buf)
   for lhs, action in pairs(require('carrel').config.keys) do
     local fn = type(action) == 'function' and action or (M.descriptions[action] and M[action])
     if action ~= false and fn then
-      vim.keymap.set('n', lhs, util.guard(function() fn(tree.current_row()) end), {
+      vim.keymap.set('n', lhs, util.guard(function()
+        local row = tree.current_row()
+        -- The onboarding line stands for its library.
+        if row and row.node.kind == 'hint' then row = row.parent end
+        fn(row)
+      end), {
         buffer = buf,
         nowait = true,
         desc = type(action) == 'string' and ('Carrel: ' .. M.descriptions[action]) or 'Carrel',

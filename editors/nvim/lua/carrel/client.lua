@@ -14,7 +14,8 @@ function M.command()
   local binary = cmd or 'carrel'
   local found = vim.fn.exepath(binary)
   if found == '' then
-    return nil, ('Carrel cannot find the `%s` program. Install Carrel, or set `cmd` in require("carrel").setup().'):format(binary)
+    return nil, ('Carrel cannot find the `%s` program. Install Carrel, or set `cmd` in require("carrel").setup().')
+      :format(binary)
   end
   return { found, 'lsp' }
 end
@@ -86,9 +87,11 @@ function M.with_client(ready, failed)
       if exited_id ~= client_id then return end
       client_id, running_libraries = nil, nil
       if #waiting > 0 then
-        fail_all(('The Carrel server stopped before it was ready (exit code %d). `:Carrel log` shows why.'):format(code))
+        fail_all(('The Carrel server stopped before it was ready (exit code %d). `:Carrel log` shows why.')
+          :format(code))
       elseif code ~= 0 and code ~= 143 then
-        util.notify(('The Carrel server stopped (exit code %d). `:Carrel log` shows why.'):format(code), vim.log.levels.WARN)
+        local stopped = ('The Carrel server stopped (exit code %d). `:Carrel log` shows why.'):format(code)
+        util.notify(stopped, vim.log.levels.WARN)
       end
     end,
   }
@@ -132,14 +135,12 @@ function M.execute(command, arguments, on_result)
   end)
 end
 
---- The whole tree, one root per library.
-function M.tree(callback)
-  M.request('carrel/tree', vim.empty_dict(), function(err, result)
-    if err then
-      M.report(err)
-      return callback(nil)
-    end
-    callback(result or {})
+--- What the server offers clients to show (`capabilities.experimental.carrel`):
+--- projectTypes, sorts and names, in the writer's language. `callback(carrel)`.
+function M.offers(callback)
+  M.with_client(function(client)
+    local experimental = (client.server_capabilities or {}).experimental or {}
+    callback(experimental.carrel or {})
   end)
 end
 

@@ -13,7 +13,8 @@ local function current_file()
   for _, library in ipairs(require('carrel.client').libraries()) do
     if util.relative(path, library) then return path end
   end
-  util.notify(('“%s” is not in a Carrel library (%s).'):format(util.basename(path), table.concat(require('carrel.client').libraries(), ', ')), vim.log.levels.WARN)
+  local libraries = table.concat(require('carrel.client').libraries(), ', ')
+  util.notify(('“%s” is not in a Carrel library (%s).'):format(util.basename(path), libraries), vim.log.levels.WARN)
   return nil
 end
 
@@ -37,11 +38,16 @@ function M.reveal()
   if not path then return end
   local tree = require('carrel.tree')
   tree.open()
-  tree.refresh(function()
-    if not tree.reveal(path) then
-      util.notify(('“%s” is not shown in the binder.'):format(util.basename(path)), vim.log.levels.WARN)
-    end
-  end)
+  tree.reveal(path)
+end
+
+function M.ask_before_deleting()
+  local row = require('carrel.tree').current_row()
+  if vim.api.nvim_get_current_buf() == require('carrel.tree').buffer() and row then
+    return require('carrel.actions').ask_before_deleting(row)
+  end
+  local path = current_file()
+  if path then require('carrel.actions').ask_before_deleting_uri(util.uri_of(path)) end
 end
 
 return M

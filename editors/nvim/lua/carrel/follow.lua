@@ -1,4 +1,4 @@
--- Open buffers follow their files when they move, and leave when they go to the Trash.
+-- Open buffers follow their files wherever they move, into the Trash too, and leave when the file is deleted.
 local util = require('carrel.util')
 
 local M = {}
@@ -23,7 +23,8 @@ function M.rename_buffer(buf, new_path)
   pcall(vim.api.nvim_del_autocmd, swallow)
   -- nvim_buf_set_name leaves an unlisted buffer holding the old name.
   for _, leftover in ipairs(vim.api.nvim_list_bufs()) do
-    if leftover ~= buf and vim.api.nvim_buf_get_name(leftover) == old_path and not vim.api.nvim_buf_is_loaded(leftover) then
+    local stale = vim.api.nvim_buf_get_name(leftover) == old_path and not vim.api.nvim_buf_is_loaded(leftover)
+    if leftover ~= buf and stale then
       pcall(vim.api.nvim_buf_delete, leftover, { force = true })
     end
   end
@@ -35,14 +36,16 @@ end
 local function leave(buf, why)
   local name = util.basename(vim.api.nvim_buf_get_name(buf))
   if vim.bo[buf].modified then
-    util.notify(('“%s” %s, but its buffer has unsaved changes, so it stays open. Write it elsewhere with :saveas, or close it with :bwipeout!.'):format(name, why), vim.log.levels.WARN)
+    util.notify(('“%s” no longer exists on disk (%s), but its buffer has unsaved changes, so it stays open. '
+      .. 'Write it elsewhere with :saveas, or close it with :bwipeout!.'):format(name, why), vim.log.levels.WARN)
     return
   end
   -- Keep the window layout: show another buffer in windows that showed this one.
   for _, win in ipairs(vim.fn.win_findbuf(buf)) do
     vim.api.nvim_win_call(win, function()
       local alternate = vim.fn.bufnr('#')
-      if alternate ~= -1 and alternate ~= buf and vim.api.nvim_buf_is_valid(alternate) and vim.bo[alternate].buflisted then
+      local other = alternate ~= -1 and alternate ~= buf and vim.api.nvim_buf_is_valid(alternate)
+      if other and vim.bo[alternate].buflisted then
         vim.api.nvim_win_set_buf(win, alternate)
       else
         vim.api.nvim_win_set_buf(win, vim.api.nvim_create_buf(true, false))
@@ -52,16 +55,17 @@ local function leave(buf, why)
   pcall(vim.api.nvim_buf_delete, buf, { force = false })
 end
 
+--- A file that moves, into the Trash as anywhere else, takes its buffers
+--- along, so saving never brings the old path back; a deleted one closes
+--- its unmodified buffers.
 function M.apply(changes)
   for _, change in ipairs(changes) do
-    local gone = change.type == 'deleted' and util.path_of(change.uri)
-      or (change.type == 'moved' and change.inTrash and util.path_of(change.oldUri))
-    if gone then
-      local why = change.type == 'deleted' and 'was deleted' or 'went to the Trash'
+    if change.type == 'deleted' then
+      local gone = util.path_of(change.uri)
       for _, buf in ipairs(file_buffers()) do
-        if util.relative(vim.api.nvim_buf_get_name(buf), gone) then leave(buf, why) end
+        if util.relative(vim.api.nvim_buf_get_name(buf), gone) then leave(buf, 'it was deleted') end
       end
-    elseif change.type == 'moved' then
+    elseif change.type == 'moved' and change.oldUri then
       local old, new = util.path_of(change.oldUri), util.path_of(change.uri)
       for _, buf in ipairs(file_buffers()) do
         local rest = util.relative(vim.api.nvim_buf_get_name(buf), old)
@@ -69,7 +73,6 @@ function M.apply(changes)
       end
     end
   end
-  require('carrel.winbar').update_all()
 end
 
 return M

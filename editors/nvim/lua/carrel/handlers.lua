@@ -3,8 +3,17 @@ local M = {}
 
 M['carrel/didChange'] = function(_, params)
   require('carrel.util').guard(function()
-    require('carrel.events').did_change(params and params.changes or {})
+    require('carrel.events').did_change(params or {})
   end)()
+end
+
+local levels = { vim.log.levels.ERROR, vim.log.levels.WARN, vim.log.levels.INFO, vim.log.levels.DEBUG }
+
+--- What the server reports after a command (a delete, a restore, emptying
+--- the Trash), shown as is: the plugin adds no words of its own.
+M['window/showMessage'] = function(_, params)
+  if type(params) ~= 'table' or type(params.message) ~= 'string' then return end
+  require('carrel.util').notify(params.message, levels[params.type] or vim.log.levels.INFO)
 end
 
 --- The server's delete confirmations, answered through vim.ui.select.

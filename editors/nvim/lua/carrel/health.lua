@@ -57,7 +57,10 @@ function M.check()
 
   local cmd, why = require('carrel.client').command()
   if not cmd then
-    health.error(why, { 'Install Carrel and put `carrel` on PATH', 'or: require("carrel").setup({ cmd = "/path/to/carrel" })' })
+    health.error(why, {
+      'Install Carrel and put `carrel` on PATH',
+      'or: require("carrel").setup({ cmd = "/path/to/carrel" })',
+    })
     return
   end
   health.ok('Server command: ' .. table.concat(cmd, ' '))
@@ -68,13 +71,15 @@ function M.check()
   if version and version.code == 0 then
     health.ok('Version: ' .. vim.trim(version.stdout ~= '' and version.stdout or version.stderr))
   else
-    health.warn(('`%s --version` failed: %s'):format(binary, version and vim.trim(version.stderr or '') or tostring(process)))
+    local failure = version and vim.trim(version.stderr or '') or tostring(process)
+    health.warn(('`%s --version` failed: %s'):format(binary, failure))
   end
 
   local result, problem = M.round_trip(cmd)
   if result then
     local info = result.serverInfo or {}
-    health.ok(('Round-trip: initialize and shutdown answered by %s %s'):format(info.name or 'the server', info.version or ''))
+    local name, release = info.name or 'the server', info.version or ''
+    health.ok(('Round-trip: initialize and shutdown answered by %s %s'):format(name, release))
   else
     health.error('Round-trip failed: ' .. problem, { 'Run `:Carrel log` after `:Carrel` to see the traffic' })
   end

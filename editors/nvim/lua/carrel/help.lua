@@ -34,7 +34,8 @@ function M.show()
   local win = vim.api.nvim_open_win(buf, true, {
     relative = 'editor', style = 'minimal', border = 'rounded',
     width = math.min(width, vim.o.columns - 4), height = math.min(#lines, vim.o.lines - 4),
-    row = math.max(1, math.floor((vim.o.lines - #lines) / 2) - 1), col = math.max(1, math.floor((vim.o.columns - width) / 2)),
+    row = math.max(1, math.floor((vim.o.lines - #lines) / 2) - 1),
+    col = math.max(1, math.floor((vim.o.columns - width) / 2)),
     title = ' Carrel ', title_pos = 'center',
   })
   for _, lhs in ipairs({ 'q', '<Esc>', '?' }) do

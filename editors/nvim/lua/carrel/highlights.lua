@@ -10,6 +10,7 @@ M.groups = {
   CarrelFile = 'Normal',
   CarrelIcon = 'Type',
   CarrelCount = 'Comment',
+  CarrelHint = 'Comment',
   CarrelTrashed = 'Comment',
   CarrelLink = 'Underlined',
   CarrelUnreadable = 'ErrorMsg',

@@ -1,4 +1,4 @@
--- The server names icons with SF Symbols; a terminal has Nerd Font glyphs or plain text.
+-- The server names icons with SF Symbols; a terminal shows plain text, or Nerd Font glyphs when asked.
 local M = {}
 
 -- Font Awesome 4 glyphs (U+F000–U+F2E0), present in every Nerd Font release.
@@ -27,28 +27,47 @@ M.glyphs = {
   ['mountain.2'] = '',              -- nf-fa-map
   ['trash'] = '',                   -- nf-fa-trash
   ['link'] = '',                    -- nf-fa-link
+  ['lock'] = '\u{f023}',              -- nf-fa-lock (a folder Carrel may not read)
 }
 
-M.fallback_glyph = '' -- nf-fa-question_circle_o, for symbols this map does not know
+M.fallback_glyph = '\u{f059}' -- nf-fa-question_circle_o, for symbols this map does not know
 
--- Plain labels for `icons = false`: what the row is, in a few letters.
-function M.label(node)
-  if node.link then return '[@]' end
-  if node.kind == 'library' then return '[L]' end
-  if node.kind == 'project' then return '[P]' end
-  if node.kind == 'section' then return '[S]' end
-  if node.kind == 'file' then return '[F]' end
-  if node.role == 'trash' then return '[T]' end
-  if node.role == 'all' then return '[A]' end
-  if node.permanent then return '[*]' end
-  return '[D]'
+--- Plain text that every font has: a folder is `+` while it hides rows and
+--- `-` once open (or empty), a file `·`; links and unreadable folders say so.
+function M.text(node, expanded)
+  if node.link then return '@' end
+  if node.unreadable then return '!' end
+  if node.kind == 'file' then return '·' end
+  if node.kind == 'section' then return '=' end
+  if node.hasChildren and not expanded then return '+' end
+  return '-'
 end
 
---- The icon text for a node: a glyph, or a plain label when `icons = false`.
+local providers = { 'nvim-web-devicons', 'mini.icons' }
+
+--- Whether an icon plugin is installed: a writer who has one has a Nerd Font.
+--- Asked once, since every row of every redraw needs the answer.
+local provider_found
+local function provider_present()
+  if provider_found == nil then
+    provider_found = false
+    for _, name in ipairs(providers) do
+      local file = 'lua/' .. name:gsub('%.', '/')
+      local installed = #vim.api.nvim_get_runtime_file(file .. '.lua', false) > 0
+        or #vim.api.nvim_get_runtime_file(file .. '/init.lua', false) > 0
+      if package.loaded[name] or installed then provider_found = true end
+    end
+  end
+  return provider_found
+end
+
+--- The icon text for a node, by the `icons` option: 'text', 'nerd', 'auto'
+--- (Nerd Font glyphs when an icon plugin is installed), or a table of glyphs
+--- that replaces Nerd Font glyphs per SF Symbol name.
 function M.for_node(node, expanded)
   local option = require('carrel').config.icons
-  if option == false then return M.label(node) end
-  local symbol = node.link and 'link' or node.icon
+  if option == 'text' or (option == 'auto' and not provider_present()) then return M.text(node, expanded) end
+  local symbol = node.link and 'link' or (node.unreadable and 'lock') or node.icon
   if symbol == 'folder' and expanded then symbol = 'folder.open' end
   local custom = type(option) == 'table' and option or {}
   return custom[symbol] or M.glyphs[symbol] or custom[node.icon] or M.glyphs[node.icon] or M.fallback_glyph

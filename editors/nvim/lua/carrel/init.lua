@@ -16,40 +16,46 @@ M.defaults = {
   width = 34,
   -- Side of the sidebar: "left" or "right".
   side = 'left',
-  -- true: Nerd Font glyphs. false: plain text labels such as `[F]`.
-  -- A table maps SF Symbol names to glyphs of your choice, over the defaults.
-  icons = true,
-  -- Show `folders ▸ files` counts after each title.
+  -- Row icons. 'text': plain characters every font has (`+` a closed
+  -- folder, `-` an open one, `·` a file). 'nerd': Nerd Font glyphs. 'auto':
+  -- Nerd Font glyphs when nvim-web-devicons or mini.icons is installed, else
+  -- text. A table maps SF Symbol names to glyphs of your choice, over the
+  -- Nerd Font ones.
+  icons = 'text',
+  -- Show the server's count after each title, dimmed ("3 files").
   counts = true,
-  -- Show the breadcrumb (Library › Project › Draft › Act 1) in the winbar of
-  -- the sidebar and of every window showing a file of a library.
+  -- Show the breadcrumb of the row under the cursor (Library › Project ›
+  -- Draft › Act 1) in the winbar of the sidebar. No other window is touched.
   winbar = true,
-  -- Point open buffers at their new path when files move, close them when
-  -- they go to the Trash (kept, with a warning, when they have unsaved edits).
+  -- Point open buffers at their new path when files move, into the Trash
+  -- too (saving writes there, never at the old path); close them when their
+  -- file is deleted (kept, with a warning, when they have unsaved edits).
   follow_buffers = true,
   -- Number of raw JSON-RPC messages kept for `:Carrel log`.
   log_size = 2000,
-  -- Keys in the sidebar: lhs → action name (see |carrel-actions|) or a
-  -- function(row). Set a key to false to remove it. Merged with these.
+  -- Keys in the sidebar, the same in Neovim and Vim: lhs → action name (see
+  -- |carrel-actions|) or a function(row). Set a key to false to remove it.
+  -- Merged with these.
   keys = {
-    ['<CR>'] = 'open',
+    ['<CR>'] = 'open', -- open a file, or expand and collapse
+    ['zo'] = 'expand',
+    ['zc'] = 'collapse',
+    ['zR'] = 'expand_all',
+    ['zM'] = 'collapse_all',
     ['a'] = 'new_file',
     ['A'] = 'new_folder',
+    ['P'] = 'new_project',
     ['r'] = 'rename',
     ['m'] = 'move',
     ['d'] = 'delete',
     ['u'] = 'restore',
     ['E'] = 'empty_trash',
-    ['P'] = 'new_project',
     ['s'] = 'sort',
-    ['zo'] = 'expand',
-    ['zc'] = 'collapse',
-    ['zR'] = 'expand_all',
-    ['zM'] = 'collapse_all',
     ['R'] = 'refresh',
-    ['-'] = 'parent',
-    ['?'] = 'help',
+    ['-'] = 'parent', -- up to the parent row
+    ['?'] = 'help', -- the keys, in a window
     ['q'] = 'close',
+    -- `ask_before_deleting` has no key: it is rare, and :Carrel offers it.
   },
 }
 
@@ -68,11 +74,20 @@ end
 -- Each option: a check and the phrase that says what it should be.
 local rules = {
   cmd = { function(v) return v == nil or type(v) == 'string' or is_string_list(v) end, 'a path or a list of strings' },
-  libraries = { function(v) return v == nil or (type(v) == 'table' and (#v == 0 or is_string_list(v))) end, 'a list of folder paths' },
+  libraries = {
+    function(v) return v == nil or (type(v) == 'table' and (#v == 0 or is_string_list(v))) end,
+    'a list of folder paths',
+  },
   locale = { function(v) return v == nil or type(v) == 'string' end, 'a string such as "en" or "fr"' },
-  width = { function(v) return type(v) == 'number' and v >= 10 and v == math.floor(v) end, 'a whole number of columns, at least 10' },
+  width = {
+    function(v) return type(v) == 'number' and v >= 10 and v == math.floor(v) end,
+    'a whole number of columns, at least 10',
+  },
   side = { function(v) return v == 'left' or v == 'right' end, '"left" or "right"' },
-  icons = { function(v) return type(v) == 'boolean' or type(v) == 'table' end, 'true, false or a table of glyphs' },
+  icons = {
+    function(v) return v == 'text' or v == 'nerd' or v == 'auto' or type(v) == 'table' end,
+    "'text', 'nerd', 'auto' or a table of glyphs",
+  },
   counts = { function(v) return type(v) == 'boolean' end, 'true or false' },
   winbar = { function(v) return type(v) == 'boolean' end, 'true or false' },
   follow_buffers = { function(v) return type(v) == 'boolean' end, 'true or false' },
@@ -97,9 +112,15 @@ function M.validate(opts)
   if type(opts.keys) == 'table' then
     local actions = require('carrel.actions')
     for lhs, action in pairs(opts.keys) do
-      local known = action == false or type(action) == 'function' or (type(action) == 'string' and actions.descriptions[action] ~= nil)
+      if type(lhs) ~= 'string' or lhs == '' then
+        local rule = 'keys must be indexed by key sequences such as "<C-n>", got %s'
+        table.insert(problems, rule:format(vim.inspect(lhs)))
+      end
+      local known = action == false or type(action) == 'function'
+        or (type(action) == 'string' and actions.descriptions[action] ~= nil)
       if not known then
-        table.insert(problems, ('keys[%q] must be an action name (see :help carrel-actions), false or a function, got %s'):format(lhs, vim.inspect(action)))
+        local rule = 'keys[%q] must be an action name (see :help carrel-actions), false or a function, got %s'
+        table.insert(problems, rule:format(lhs, vim.inspect(action)))
       end
     end
   end
@@ -124,9 +145,11 @@ function M.setup(opts)
   local restart = not vim.deep_equal(M.config.cmd, config.cmd)
     or not vim.deep_equal(M.config.libraries, config.libraries) or M.config.locale ~= config.locale
   M.config = config
-  if restart and package.loaded['carrel.client'] then require('carrel.client').stop() end
+  if restart and package.loaded['carrel.client'] then
+    require('carrel.client').stop()
+    if package.loaded['carrel.tree'] then require('carrel.tree').restart() end
+  end
   require('carrel.highlights').setup()
-  require('carrel.winbar').setup()
   M.did_setup = true
   return true
 end
@@ -145,6 +168,7 @@ local subcommands = {
   rename = function() require('carrel.current').rename() end,
   move = function() require('carrel.current').move() end,
   delete = function() require('carrel.current').delete() end,
+  ask_before_deleting = function() require('carrel.current').ask_before_deleting() end,
   log = function() require('carrel.log').show() end,
 }
 
@@ -158,7 +182,8 @@ function M.command(cmd)
   local name = cmd.args ~= '' and cmd.args or 'toggle'
   local run = subcommands[name]
   if not run then
-    util.notify(('Carrel: unknown command “%s”. Try one of: %s'):format(name, table.concat(M.complete(''), ', ')), vim.log.levels.ERROR)
+    local known = table.concat(M.complete(''), ', ')
+    util.notify(('Carrel: unknown command “%s”. Try one of: %s'):format(name, known), vim.log.levels.ERROR)
     return
   end
   M.ensure_setup()

@@ -11,49 +11,80 @@ function M.input(opts, on_answer)
   end))
 end
 
---- Picks one item; `on_choice` runs only when the writer chose.
+--- Whether vim.ui.select is still Neovim's own, an inputlist whose question
+--- scrolls away above a long list.
+local function builtin_select()
+  local info = debug.getinfo(vim.ui.select, 'S')
+  return info ~= nil and info.source:find('vim/ui.lua', 1, true) ~= nil
+end
+
+--- A list in a float whose title is the question, so it stays in view
+--- however long the list: <CR> chooses, q or <Esc> dismisses.
+function M.float_select(items, opts, on_choice)
+  local format = opts.format_item or tostring
+  local lines, width = {}, vim.fn.strdisplaywidth(opts.prompt or '') + 4
+  for index, item in ipairs(items) do
+    lines[index] = ' ' .. format(item)
+    width = math.max(width, vim.fn.strdisplaywidth(lines[index]) + 1)
+  end
+  local buf = vim.api.nvim_create_buf(false, true)
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
+  vim.bo[buf].modifiable = false
+  vim.bo[buf].bufhidden = 'wipe'
+  width = math.min(width, vim.o.columns - 4)
+  local height = math.max(1, math.min(#lines, vim.o.lines - 6))
+  local win = vim.api.nvim_open_win(buf, true, {
+    relative = 'editor', style = 'minimal', border = 'rounded', width = width, height = height,
+    row = math.max(0, math.floor((vim.o.lines - height) / 2) - 1), col = math.floor((vim.o.columns - width) / 2),
+    title = ' ' .. vim.trim((opts.prompt or ''):gsub(':%s*$', '')) .. ' ', title_pos = 'center',
+  })
+  vim.wo[win].cursorline = true
+  local done = false
+  local function finish(index)
+    if done then return end
+    done = true
+    pcall(vim.api.nvim_win_close, win, true)
+    on_choice(index and items[index] or nil, index)
+  end
+  local function map(lhs, fn) vim.keymap.set('n', lhs, fn, { buffer = buf, nowait = true }) end
+  map('<CR>', function() finish(vim.api.nvim_win_get_cursor(win)[1]) end)
+  map('q', function() finish(nil) end)
+  map('<Esc>', function() finish(nil) end)
+  vim.api.nvim_create_autocmd('WinLeave', { buffer = buf, once = true, callback = function() finish(nil) end })
+end
+
+--- Picks one item; `on_choice` runs only when the writer chose. A picker
+--- plugin that replaced vim.ui.select shows it; else a float with a title.
 function M.select(items, opts, on_choice)
-  vim.ui.select(items, opts, util.guard(function(choice)
+  local chosen = util.guard(function(choice)
     if choice ~= nil then on_choice(choice) end
-  end))
+  end)
+  if builtin_select() then return M.float_select(items, opts, chosen) end
+  vim.ui.select(items, opts, chosen)
 end
 
 M.NEW_FOLDER = 'New folder…'
 
---- Every folder a thing can go into, in tree order, indented by depth.
-function M.folders()
-  local tree = require('carrel.tree')
-  local folders = {}
-  tree.walk(function(row)
-    local node = row.node
-    if node.kind == 'file' or node.link or node.unreadable then return false end
-    if node.virtual and node.kind ~= 'section' then return false end
-    if node.inTrash then return false end
-    if node.uri then
-      local depth, ancestor = 0, row.parent
-      while ancestor do
-        if ancestor.node.kind ~= 'section' then depth = depth + 1 end
-        ancestor = ancestor.parent
-      end
-      table.insert(folders, { uri = node.uri, label = string.rep('  ', depth) .. (node.title or node.name) })
-    end
-  end)
-  return folders
-end
-
 local function label(item) return item.label end
 
---- A folder picker with “New folder…”, which asks for a name and a parent,
---- creates the folder, and chooses it. `on_folder(uri)`.
-function M.pick_folder(prompt, on_folder)
-  require('carrel.tree').refresh(function()
-    local folders = M.folders()
+--- A Move picker: `carrel/destinations` for `uri` (every folder the server
+--- would accept, as paths joined with › ), after “New folder…”, which asks
+--- a name and where to make it, then chooses the new folder. `on_folder(uri)`.
+function M.pick_destination(uri, prompt, on_folder)
+  local client = require('carrel.client')
+  client.request('carrel/destinations', { uri = uri }, function(err, result)
+    if err then return client.report(err) end
+    local folders = {}
+    for _, destination in ipairs(result or {}) do
+      table.insert(folders, { uri = destination.uri, label = table.concat(destination.label or {}, ' › ') })
+    end
     local items = vim.list_extend({ { label = M.NEW_FOLDER, new = true } }, folders)
     M.select(items, { prompt = prompt, format_item = label, kind = 'carrel_folder' }, function(choice)
       if not choice.new then return on_folder(choice.uri) end
       M.input({ prompt = 'New folder name: ' }, function(name)
-        M.select(folders, { prompt = ('Create “%s” in: '):format(name), format_item = label, kind = 'carrel_folder' }, function(parent)
-          require('carrel.client').execute('carrel.newFolder', { parentUri = parent.uri, name = name }, function(node)
+        local question = ('Create “%s” in: '):format(name)
+        M.select(folders, { prompt = question, format_item = label, kind = 'carrel_folder' }, function(parent)
+          client.execute('carrel.newFolder', { parentUri = parent.uri, name = name }, function(node)
             on_folder(node.uri)
           end)
         end)

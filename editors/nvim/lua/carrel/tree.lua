@@ -1,5 +1,7 @@
--- The sidebar: its window and buffer, what is expanded, and drawing the rows.
-local util = require('carrel.util')
+-- The sidebar: its window and buffer, and the binder's rows as fetched so far.
+-- Rows are fetched lazily (depth 1, or 2 for a project) and kept by the
+-- identity the server gives them, so expansion survives every refetch and a
+-- change refetches only the expanded folders it touches.
 local client = require('carrel.client')
 local render = require('carrel.render')
 
@@ -11,73 +13,224 @@ local namespace = vim.api.nvim_create_namespace('carrel_tree')
 
 local state = {
   buf = nil,
-  roots = nil, -- the last `carrel/tree` answer
+  roots = nil, -- keys of the roots, once the first answer came
+  entries = {}, -- key → { node = the node without children, parent = key, children = keys or nil }
+  expanded = {}, -- key → true/false where the writer changed the default
+  loading = {}, -- key → callbacks waiting for its fetch
+  stale = {}, -- key → true when a change arrived while its fetch was on the way
   rows = {}, -- the visible rows, one per line
-  expanded = {}, -- row id → true/false where the writer changed the default
-  titles = {}, -- path → title, for breadcrumbs
-  refreshing = false,
-  refresh_again = false,
-  after_refresh = {},
+  draw_pending = false,
+  reveal = nil, -- { path, deadline } a row to put the cursor on once it shows
 }
 
 M.state = state
 
 local function config() return require('carrel').config end
 
---- A row id is the chain of paths (or section names) from the root, so the
---- same file shown in Draft and in "All" are two rows.
-function M.row_id(parent_id, node)
-  local part = node.uri and util.path_of(node.uri) or ('#' .. node.name)
-  return parent_id and (parent_id .. '\n' .. part) or part
+--- A row's identity: the server's `id`, else its `uri`.
+function M.key_of(node, parent_key)
+  return node.id or node.uri or ((parent_key or '') .. '#' .. (node.name or ''))
 end
 
-local function expanded_by_default(node)
-  return node.kind == 'library' or node.kind == 'project' or node.kind == 'section'
+function M.entry(key) return state.entries[key] end
+
+function M.bare(node)
+  local copy = {}
+  for field, value in pairs(node) do
+    if field ~= 'children' then copy[field] = value end
+  end
+  return copy
 end
 
-function M.is_expanded(id, node)
-  local choice = state.expanded[id]
-  if choice == nil then return expanded_by_default(node) end
+local function forget(key, parent_key)
+  local entry = state.entries[key]
+  -- The same key may already live under another parent (a move both folders showed).
+  if not entry or (parent_key and entry.parent ~= parent_key) then return end
+  state.entries[key] = nil
+  for _, child in ipairs(entry.children or {}) do forget(child, key) end
+end
+
+local function store(node, parent_key)
+  local key = M.key_of(node, parent_key)
+  local previous = state.entries[key]
+  local entry = { node = M.bare(node), parent = parent_key, children = previous and previous.children or nil }
+  state.entries[key] = entry
+  if node.children then
+    local keys, kept = {}, {}
+    for _, child in ipairs(node.children) do
+      local child_key = store(child, key)
+      table.insert(keys, child_key)
+      kept[child_key] = true
+    end
+    for _, old in ipairs(previous and previous.children or {}) do
+      if not kept[old] then forget(old, key) end
+    end
+    entry.children = keys
+  end
+  return key
+end
+
+local function is_first_section(key, entry)
+  local parent = state.entries[entry.parent]
+  return parent ~= nil and parent.children ~= nil and parent.children[1] == key
+end
+
+--- The first view shows each library's projects and their first section.
+local function expanded_by_default(key, entry)
+  local kind = entry.node.kind
+  if kind == 'library' or kind == 'project' then return true end
+  return kind == 'section' and is_first_section(key, entry)
+end
+
+function M.is_expanded(key)
+  local entry = state.entries[key]
+  if not entry then return false end
+  local choice = state.expanded[key]
+  if choice == nil then return expanded_by_default(key, entry) end
   return choice
 end
 
-function M.set_expanded(id, value) state.expanded[id] = value end
+function M.set_expanded(key, value) state.expanded[key] = value end
 
---- Visits every node of the last tree, calling fn(row) with a row
---- { node, id, parent = parent row, depth }; fn returning false skips the children.
+--- Whether a row and every row above it are expanded, so its children show.
+function M.showing_children(key)
+  while key do
+    if not M.is_expanded(key) then return false end
+    key = state.entries[key] and state.entries[key].parent
+  end
+  return true
+end
+
+---------------------------------------------------------------- fetching
+
+--- Fetches a row's children: depth 1, depth 2 for a project (its sections
+--- list their folders); a section is fetched with its project. With
+--- `changed`, a fetch already on its way is followed by one more, since it
+--- may have left before the change.
+function M.fetch(key, after, changed)
+  local entry = state.entries[key]
+  if not entry then
+    if after then after() end
+    return
+  end
+  if entry.node.kind == 'section' then return M.fetch(entry.parent, after, changed) end
+  if state.loading[key] then
+    if changed then state.stale[key] = true end
+    if after then table.insert(state.loading[key], after) end
+    return
+  end
+  state.loading[key] = { after }
+  local depth = entry.node.kind == 'project' and 2 or 1
+  client.request('carrel/tree', { uri = entry.node.uri, depth = depth }, function(err, result)
+    local waiting = state.loading[key] or {}
+    state.loading[key] = nil
+    local current = state.entries[key]
+    if current and not err and type(result) == 'table' and result[1] then
+      store(result[1], current.parent)
+    elseif current and not current.children then
+      -- Shown empty rather than asked again at every redraw; a change to it fetches it again.
+      current.children = {}
+    end
+    if state.stale[key] and current then
+      state.stale[key] = nil
+      return M.fetch(key, function() for _, callback in ipairs(waiting) do callback() end end, true)
+    end
+    M.schedule_draw()
+    for _, callback in ipairs(waiting) do callback() end
+  end)
+end
+
+--- Fetches the roots (depth 1) and the rows already expanded that show.
+function M.refresh(after)
+  client.request('carrel/tree', { depth = 1 }, function(err, roots)
+    if err or type(roots) ~= 'table' then
+      if err then client.report(err) end
+      return
+    end
+    local keys, kept = {}, {}
+    for _, root in ipairs(roots) do
+      local key = store(root, nil)
+      table.insert(keys, key)
+      kept[key] = true
+    end
+    for _, old in ipairs(state.roots or {}) do
+      if not kept[old] then forget(old, nil) end
+    end
+    local first = state.roots == nil
+    state.roots = keys
+    if not first then
+      for key, entry in pairs(state.entries) do
+        -- A root came whole with the roots, but a project's sections list its folders only at depth 2.
+        local root_done = entry.parent == nil and entry.node.kind ~= 'project'
+        if not root_done and entry.children and entry.node.kind ~= 'section' and M.showing_children(key) then
+          M.fetch(key, nil, true)
+        end
+      end
+    end
+    M.draw()
+    if after then after() end
+  end)
+end
+
+---------------------------------------------------------------- rows
+
+local function hint_text()
+  local key = 'P'
+  for lhs, action in pairs(config().keys) do
+    if action == 'new_project' then key = lhs end
+  end
+  return ('No project yet: press %s to make one'):format(key)
+end
+
+local function has_project(entry)
+  for _, child in ipairs(entry.children or {}) do
+    local found = state.entries[child]
+    if found and found.node.kind == 'project' then return true end
+  end
+  return false
+end
+
+--- Visits the rows that show, calling fn(row) with { node, id, parent = row, depth }.
+--- Expanded rows whose children were never fetched are fetched now.
+local function visible_rows()
+  local rows = {}
+  local function visit(keys, parent, depth)
+    for _, key in ipairs(keys or {}) do
+      local entry = state.entries[key]
+      if entry then
+        local row = { node = entry.node, id = key, parent = parent, depth = depth }
+        table.insert(rows, row)
+        if entry.node.hasChildren and M.is_expanded(key) then
+          if entry.children then
+            visit(entry.children, row, depth + 1)
+          else
+            M.fetch(key)
+          end
+        end
+        if entry.node.kind == 'library' and entry.children and M.is_expanded(key) and not has_project(entry) then
+          local hint = { kind = 'hint', title = hint_text() }
+          table.insert(rows, { node = hint, id = key .. '#hint', parent = row, depth = depth + 1 })
+        end
+      end
+    end
+  end
+  visit(state.roots, nil, 0)
+  return rows
+end
+
+--- Every row fetched so far, shown or not, as rows with parents.
 function M.walk(fn)
-  local function visit(nodes, parent, depth)
-    for _, node in ipairs(nodes or {}) do
-      local row = { node = node, id = M.row_id(parent and parent.id, node), parent = parent, depth = depth }
-      if fn(row) ~= false then visit(node.children, row, depth + 1) end
+  local function visit(keys, parent, depth)
+    for _, key in ipairs(keys or {}) do
+      local entry = state.entries[key]
+      if entry then
+        local row = { node = entry.node, id = key, parent = parent, depth = depth }
+        if fn(row) ~= false then visit(entry.children, row, depth + 1) end
+      end
     end
   end
   visit(state.roots, nil, 0)
 end
-
-local function visible_rows()
-  local rows = {}
-  M.walk(function(row)
-    table.insert(rows, row)
-    return row.node.hasChildren and M.is_expanded(row.id, row.node) or false
-  end)
-  return rows
-end
-
-local function index_titles()
-  state.titles = {}
-  M.walk(function(row)
-    local node = row.node
-    if node.uri and not node.virtual then
-      local path = util.path_of(node.uri)
-      if state.titles[path] == nil then state.titles[path] = node.title or node.name end
-    end
-    -- "All" repeats files shown elsewhere.
-    return not node.virtual or node.kind == 'section'
-  end)
-end
-
-function M.title_of(path) return state.titles[path] end
 
 function M.window()
   if not (state.buf and vim.api.nvim_buf_is_valid(state.buf)) then return nil end
@@ -102,13 +255,15 @@ end
 function M.breadcrumb(row)
   local titles = {}
   while row do
-    if row.node.kind ~= 'section' then table.insert(titles, 1, row.node.title or row.node.name) end
+    if row.node.kind ~= 'section' and row.node.kind ~= 'hint' then
+      table.insert(titles, 1, row.node.title or row.node.name)
+    end
     row = row.parent
   end
   return table.concat(titles, SEPARATOR)
 end
 
---- The sidebar's winbar, evaluated at each redraw for the window being drawn.
+--- The sidebar's winbar, evaluated at each redraw of the sidebar only.
 function M.winbar_text()
   local win = vim.g.statusline_winid or M.window()
   local row = win and vim.api.nvim_win_is_valid(win) and state.rows[vim.api.nvim_win_get_cursor(win)[1]]
@@ -133,8 +288,9 @@ local function place_cursor(win, id, fallback_line)
   pcall(vim.api.nvim_win_set_cursor, win, { line, 0 })
 end
 
---- Redraws from the last tree, keeping the cursor on the same row.
-function M.render(cursor_id)
+--- Redraws from the rows fetched so far, keeping the cursor on the same row.
+function M.draw(cursor_id)
+  state.draw_pending = false
   if not (state.buf and vim.api.nvim_buf_is_valid(state.buf)) then return end
   local win = M.window()
   local previous = M.current_row()
@@ -144,84 +300,35 @@ function M.render(cursor_id)
   state.rows = visible_rows()
   local lines, marks = {}, {}
   for index, row in ipairs(state.rows) do
-    local text, spans = render.line(row, M.is_expanded)
-    lines[index] = text
-    marks[index] = spans
+    lines[index], marks[index] = render.line(row, M.is_expanded)
   end
-  if #lines == 0 then
-    lines = { state.roots and 'No libraries.' or 'Loading…' }
-  end
+  if #lines == 0 then lines = { state.roots and 'No libraries.' or 'Loading…' } end
+  -- Marks cleared first: set_lines would otherwise move every old one.
+  vim.api.nvim_buf_clear_namespace(state.buf, namespace, 0, -1)
   vim.bo[state.buf].modifiable = true
   vim.api.nvim_buf_set_lines(state.buf, 0, -1, false, lines)
   vim.bo[state.buf].modifiable = false
   vim.bo[state.buf].modified = false
-  vim.api.nvim_buf_clear_namespace(state.buf, namespace, 0, -1)
-  for index, spans in pairs(marks) do
-    for _, span in pairs(spans) do
-      if span and span[3] > span[2] then
-        vim.api.nvim_buf_set_extmark(state.buf, namespace, index - 1, span[2], { end_col = span[3], hl_group = span[1] })
-      end
-    end
-  end
+  require('carrel.paint').paint(state.buf, namespace, marks, win)
   if win then
     place_cursor(win, cursor_id, previous_line)
     update_tree_winbar()
   end
+  if state.reveal then require('carrel.reveal').retry() end
 end
 
---- Asks the server for the whole tree and redraws. `after` runs once drawn.
-function M.refresh(after)
-  if after then table.insert(state.after_refresh, after) end
-  -- One request at a time; a request the server never answered (it died)
-  -- stops blocking after a while.
-  if state.refreshing and vim.uv.now() - state.refreshing < 10000 then
-    state.refresh_again = true
-    return
-  end
-  state.refreshing = vim.uv.now()
-  client.tree(function(roots)
-    state.refreshing = false
-    if not roots then
-      state.after_refresh = {}
-      return
-    end
-    state.roots = roots
-    index_titles()
-    if state.refresh_again then
-      state.refresh_again = false
-      return M.refresh()
-    end
-    M.render()
-    require('carrel.winbar').update_all()
-    local callbacks = state.after_refresh
-    state.after_refresh = {}
-    for _, callback in ipairs(callbacks) do callback() end
+M.render = M.draw
+
+--- Draws once per turn of the event loop, after every message that arrived with it.
+function M.schedule_draw()
+  if state.draw_pending then return end
+  state.draw_pending = true
+  vim.schedule(function()
+    if state.draw_pending then M.draw() end
   end)
 end
 
-local function remap(id, old, new)
-  local parts = vim.split(id, '\n', { plain = true })
-  for index, part in ipairs(parts) do
-    local rest = util.relative(part, old)
-    if rest then parts[index] = new .. rest end
-  end
-  return table.concat(parts, '\n')
-end
-
---- After `carrel/didChange`: keep expanded folders (following moves) and refresh.
-function M.on_changes(changes)
-  for _, change in ipairs(changes) do
-    if change.type == 'moved' and change.oldUri then
-      local old, new = util.path_of(change.oldUri), util.path_of(change.uri)
-      local moved = {}
-      for id, value in pairs(state.expanded) do
-        moved[remap(id, old, new)] = value
-      end
-      state.expanded = moved
-    end
-  end
-  if state.roots then M.refresh() end
-end
+---------------------------------------------------------------- window
 
 local function set_window_options(win)
   local options = {
@@ -236,6 +343,8 @@ local function create_buffer()
   vim.api.nvim_buf_set_name(buf, BUFFER_NAME)
   vim.bo[buf].bufhidden = 'hide'
   vim.bo[buf].swapfile = false
+  -- Every redraw replaces the lines; keeping them for undo would grow without end.
+  vim.bo[buf].undolevels = -1
   vim.bo[buf].modifiable = false
   vim.bo[buf].filetype = 'carrel'
   require('carrel.actions').map_keys(buf)
@@ -256,8 +365,8 @@ function M.open()
   win = vim.api.nvim_get_current_win()
   vim.api.nvim_win_set_buf(win, state.buf)
   set_window_options(win)
-  M.render()
-  M.refresh()
+  M.draw()
+  if not state.roots then M.refresh() end
 end
 
 function M.close()
@@ -292,26 +401,22 @@ function M.main_window()
   return win
 end
 
---- Expands everything above `path` and puts the cursor on it. False if absent.
-function M.reveal(path)
-  local target
-  M.walk(function(row)
-    if target then return false end
-    local node = row.node
-    if node.virtual and node.kind ~= 'section' then return false end
-    if node.uri and util.path_of(node.uri) == path then
-      target = row
-      return false
-    end
-  end)
-  if not target then return false end
-  local ancestor = target.parent
-  while ancestor do
-    state.expanded[ancestor.id] = true
-    ancestor = ancestor.parent
+--- Expands what is above `path` and puts the cursor on it.
+function M.reveal(path) require('carrel.reveal').reveal(path) end
+
+--- Applies `carrel/didChange`.
+function M.on_change(params) require('carrel.changes').apply(params) end
+
+--- Forgets every row, for a server that restarts with other folders: what
+--- the old one was asked may never be answered. An open binder asks again.
+function M.restart()
+  state.roots, state.rows = nil, {}
+  state.entries, state.expanded, state.loading, state.stale = {}, {}, {}, {}
+  state.reveal = nil
+  if M.window() then
+    M.draw()
+    M.refresh()
   end
-  M.render(target.id)
-  return true
 end
 
 --- Forgets everything, for tests and `:Carrel` restarts.
@@ -320,8 +425,9 @@ function M.reset()
   if state.buf and vim.api.nvim_buf_is_valid(state.buf) then
     vim.api.nvim_buf_delete(state.buf, { force = true })
   end
-  state.buf, state.roots, state.rows, state.expanded, state.titles = nil, nil, {}, {}, {}
-  state.refreshing, state.refresh_again, state.after_refresh = false, false, {}
+  state.buf, state.roots, state.rows = nil, nil, {}
+  state.entries, state.expanded, state.loading, state.stale = {}, {}, {}, {}
+  state.draw_pending, state.reveal = false, nil
 end
 
 return M

@@ -1,0 +1,91 @@
+-- `carrel/didChange` applied to the rows fetched so far: rows in `updated`
+-- replaced in place, and only the expanded folders whose listing changed
+-- fetched again, once each.
+local tree = require('carrel.tree')
+
+local M = {}
+
+local state = tree.state
+
+local function under(uri, root)
+  return type(uri) == 'string' and (uri == root or vim.startswith(uri, root .. '/'))
+end
+
+local function parent_uri(uri) return uri and uri:match('^(.*)/[^/]*$') end
+
+local function remap_expanded(old, new)
+  local moved = {}
+  for key, value in pairs(state.expanded) do
+    if under(key, old) then moved[new .. key:sub(#old + 1)] = value else moved[key] = value end
+  end
+  state.expanded = moved
+end
+
+local function forget_under(uri)
+  for key, entry in pairs(state.entries) do
+    if under(entry.node.uri, uri) then state.entries[key] = nil end
+  end
+end
+
+local function owner_of_settings(uri)
+  local entry = state.entries[uri]
+  return entry and (entry.node.kind == 'project' or entry.node.kind == 'library')
+end
+
+--- The fetched folders whose listing the changes alter.
+local function folders_to_fetch(changes)
+  local wanted = {}
+  local function want_parent(uri)
+    local parent = parent_uri(uri)
+    local entry = parent and state.entries[parent]
+    if entry and entry.children then wanted[parent] = true end
+  end
+  for _, change in ipairs(changes) do
+    if change.type == 'changed' and owner_of_settings(change.uri) then
+      for key, entry in pairs(state.entries) do
+        local below = entry.children and entry.node.kind ~= 'section' and under(entry.node.uri, change.uri)
+        if below then wanted[key] = true end
+      end
+    else
+      want_parent(change.uri)
+      if change.oldUri then want_parent(change.oldUri) end
+    end
+    for key, entry in pairs(state.entries) do
+      if entry.node.role == 'all' and entry.children then
+        local project = entry.node.uri:gsub('/%.carrel/all$', '')
+        if under(change.uri, project) or under(change.oldUri, project) then wanted[key] = true end
+      end
+    end
+  end
+  return wanted
+end
+
+--- Applies `carrel/didChange`: rows in `updated` are replaced in place; only
+--- expanded folders whose listing changed are fetched, once each.
+function M.apply(params)
+  if not state.roots then return end
+  for _, node in ipairs(params.updated or {}) do
+    local entry = state.entries[tree.key_of(node)]
+    if entry then entry.node = tree.bare(node) end
+  end
+  local changes = params.changes or {}
+  local wanted = folders_to_fetch(changes)
+  for _, change in ipairs(changes) do
+    if change.type == 'moved' and change.oldUri then
+      remap_expanded(change.oldUri, change.uri)
+      forget_under(change.oldUri)
+    elseif change.type == 'deleted' then
+      forget_under(change.uri)
+    end
+  end
+  for key in pairs(wanted) do
+    local entry = state.entries[key]
+    if entry then
+      -- A folder that does not show (or a closed binder) is fetched again only when it shows.
+      if tree.window() and tree.showing_children(key) then tree.fetch(key, nil, true) else entry.children = nil end
+    end
+  end
+  tree.schedule_draw()
+end
+
+return M

@@ -1,0 +1,155 @@
+local H = require('harness')
+
+--- The binder's own `carrel/tree` requests (the harness asks with depth 0 only).
+local function binder_requests()
+  return vim.tbl_filter(function(request) return request.params.depth ~= 0 end, H.requests('carrel/tree'))
+end
+
+--- Every request fetches at most two levels: never the whole tree.
+local function assert_lazy()
+  for _, request in ipairs(binder_requests()) do
+    local depth = request.params.depth
+    H.truthy(type(depth) == 'number' and depth >= 1 and depth <= 2, 'a lazy request: ' .. vim.inspect(request.params))
+  end
+end
+
+local function received(text)
+  for _, entry in ipairs(require('carrel.log').entries()) do
+    if entry.direction == '←' and entry.text:find('"method":"carrel/didChange"', 1, true)
+      and entry.text:find(text, 1, true) then
+      return true
+    end
+  end
+  return false
+end
+
+--- Lets the event loop run, so any request a change would cause is sent.
+local function settle() vim.wait(300, function() return false end, 20) end
+
+H.test('opening fetches the roots at depth 1 and the project at depth 2, nothing deeper', function()
+  local project = H.setup() .. '/My Poems'
+  H.project('My Poems', 'poetry')
+  H.put(project .. '/Draft/Act 1/Scene 1/Take.md')
+  H.open()
+  H.wait(function() return H.row('Draft') end, 'Draft')
+  settle()
+  assert_lazy()
+  local requests = binder_requests()
+  H.eq(requests[1].params, { depth = 1 }, 'the roots')
+  H.eq(#requests, 2, 'requests to open: the roots, then the project')
+  H.eq(requests[2].params, { uri = H.uri(project), depth = 2 }, 'the project')
+  H.eq(H.row('Act 1'), nil, 'folders stay closed')
+  H.go('Draft')
+  H.press('zo')
+  H.wait(function() return H.row('Act 1', 'Draft') end, 'Act 1')
+  H.eq(binder_requests()[3].params, { uri = H.uri(project .. '/Draft'), depth = 1 }, 'expanding fetches one level')
+  assert_lazy()
+end)
+
+H.test('a change in a closed folder fetches nothing: the counts come in `updated`', function()
+  local project = H.setup() .. '/My Poems'
+  H.project('My Poems', 'poetry')
+  H.put(project .. '/Draft/Act 1/Old.md')
+  H.open()
+  H.wait(function() return H.row('Draft') end, 'Draft')
+  settle()
+  local before = #binder_requests()
+  H.write(project .. '/Draft/Act 1/New.md', 'x')
+  H.wait(function() return received('New.md') end, 'the change to arrive')
+  H.wait(function() return H.has_line('Draft  2 files') end, 'Draft to count 2 files')
+  settle()
+  H.eq(#binder_requests(), before, 'requests after a change in a closed folder')
+end)
+
+H.test('a change in an open folder fetches that folder once, at depth 1, and keeps the cursor', function()
+  local project = H.setup() .. '/My Poems'
+  H.project('My Poems', 'poetry')
+  H.put(project .. '/Draft/Spring.md')
+  H.open()
+  H.go('Draft')
+  H.press('zo')
+  H.go('Spring.md', 'Draft')
+  settle()
+  local before = #binder_requests()
+  H.write(project .. '/Draft/Autumn.md', 'x')
+  H.wait(function() return H.row('Autumn.md', 'Draft') end, 'Autumn.md to show')
+  settle()
+  local after = vim.list_slice(binder_requests(), before + 1)
+  H.eq(vim.tbl_map(function(request) return request.params end, after),
+    { { uri = H.uri(project .. '/Draft'), depth = 1 } }, 'requests after the change')
+  H.eq(H.tree().current_row().node.title, 'Spring.md', 'cursor kept')
+  -- Redraws after every outside change must not pile up as undo history.
+  H.eq(vim.fn.undotree(H.tree().buffer()).seq_last, 0, 'undo states kept by the binder buffer')
+  assert_lazy()
+end)
+
+H.test('rows are known by the server’s id, else their uri, the same in every client', function()
+  local project = H.setup() .. '/My Poems'
+  H.project('My Poems', 'poetry')
+  H.put(project .. '/Draft/Spring.md')
+  H.open()
+  H.go('All')
+  H.press('zo')
+  H.wait(function() return H.row('Spring.md', 'All') end, 'All to list Spring.md')
+  H.eq(H.row('YOUR POETRY').id, H.uri(project) .. '#section-0', 'a section')
+  H.eq(H.row('Draft').id, H.uri(project .. '/Draft'), 'a folder')
+  H.eq(H.row('Spring.md', 'All').id, H.row('All').node.uri .. '#Draft/Spring.md', 'a row under All')
+end)
+
+H.test('a long listing is highlighted in view at once and whole a few turns later', function()
+  local project = H.setup() .. '/My Poems'
+  H.project('My Poems', 'poetry')
+  for index = 1, 1500 do H.write(('%s/Research/Clip %04d.md'):format(project, index), '') end
+  H.wait(function() return H.server_has(project .. '/Research/Clip 1500.md') end, 'the server to see the clips')
+  H.open()
+  H.wait(function() return H.row('Research') and H.has_line('Research  1,500 files') end, 'Research')
+  H.go('Research')
+  H.press('zo')
+  H.wait(function() return H.row('Clip 1500.md', 'Research') end, 'the clips to show')
+  local buf, namespace = H.tree().buffer(), vim.api.nvim_create_namespace('carrel_tree')
+  local function marked(line)
+    return #vim.api.nvim_buf_get_extmarks(buf, namespace, { line - 1, 0 }, { line - 1, -1 }, {}) > 0
+  end
+  local _, research = H.row('Research')
+  H.truthy(marked(research), 'the row under the cursor is highlighted at once')
+  local _, last = H.row('Clip 1500.md', 'Research')
+  H.wait(function() return marked(last) end, 'the last row to be highlighted')
+  for line = 1, #H.lines() do H.truthy(marked(line), 'row ' .. line .. ' highlighted') end
+end)
+
+H.test('a workspace folder that is itself a project opens with its first section, fetched at depth 2', function()
+  local folder = H.setup() .. '/My Poems'
+  H.project('My Poems', 'poetry')
+  H.write(folder .. '/Draft/Spring.md', 'x')
+  -- The same project, now opened as the workspace folder itself.
+  H.truthy(require('carrel').setup({ cmd = { H.carrel, 'lsp' }, libraries = { folder } }), 'setup')
+  H.open()
+  H.wait(function() return H.row('Draft') and H.has_line('Draft  1 file') end, 'Draft in the first section')
+  H.eq(H.row('Magazines'), nil, 'the other sections stay closed')
+  settle()
+  H.eq(vim.tbl_map(function(request) return request.params end, binder_requests()),
+    { { depth = 1 }, { uri = H.uri(folder), depth = 2 } }, 'requests')
+end)
+
+H.test('one notification fetches each folder it names once, and only those that are open', function()
+  local project = H.setup() .. '/My Poems'
+  H.project('My Poems', 'poetry')
+  H.put(project .. '/Draft/Spring.md')
+  H.put(project .. '/Ready/Ode.md')
+  H.open()
+  H.go('Draft')
+  H.press('zo')
+  H.wait(function() return H.row('Spring.md', 'Draft') end, 'Draft open')
+  settle()
+  local before = #binder_requests()
+  -- As the server would send it: two files in Draft, one moved from Ready (closed) into Draft.
+  require('carrel.handlers')['carrel/didChange'](nil, { updated = {}, changes = {
+    { type = 'created', uri = H.uri(project .. '/Draft/A.md') },
+    { type = 'created', uri = H.uri(project .. '/Draft/B.md') },
+    { type = 'moved', oldUri = H.uri(project .. '/Ready/Ode.md'), uri = H.uri(project .. '/Draft/Ode.md') },
+  } })
+  settle()
+  local after = vim.list_slice(binder_requests(), before + 1)
+  H.eq(vim.tbl_map(function(request) return request.params end, after),
+    { { uri = H.uri(project .. '/Draft'), depth = 1 } }, 'requests for the notification')
+end)
