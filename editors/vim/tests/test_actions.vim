@@ -146,7 +146,7 @@ h.Run('s offers the server''s sorts and sets one', () => {
   h.Wait(() => h.LineOf('. Aube.md') > h.LineOf('. Morning.md'), 'the new order')
 })
 
-h.Run('Delete and Don''t Ask Again, then :Carrel askbeforedeleting asks again', () => {
+h.Run('Delete and Don''t Ask Again, then :Carrel ask_before_deleting asks again', () => {
   var root = Poems()
   h.Write(root .. '/My Poems/Draft/Second.md', 'x')
   h.Press('. Morning.md', 'd')
@@ -154,7 +154,7 @@ h.Run('Delete and Don''t Ask Again, then :Carrel askbeforedeleting asks again', 
   h.Wait(() => filereadable(root .. '/My Poems/Trash/Morning.md'), 'the delete')
   h.Wait(() => tree.Node(tree.Key({uri: 'file://' .. root .. '/My%20Poems'})).confirmDelete == false,
     'the project row saying confirmDelete: false')
-  h.Press('. Second.md', ':Carrel askbeforedeleting' .. "\<CR>")
+  h.Press('. Second.md', ':Carrel ask_before_deleting' .. "\<CR>")
   h.Wait(() => !has_key(tree.Node('file://' .. root .. '/My%20Poems'), 'confirmDelete'), 'asking turned on')
   var sent = h.Traffic()->copy()->filter((_, l) => l =~ '^→ .*carrel.setConfirmDelete' && l =~ '"confirm":true')
   assert_equal(1, len(sent))

@@ -34,7 +34,7 @@ export const KEYS: list<list<string>> = [
 ]
 
 # :Carrel subcommands beyond the keys' actions.
-const COMMANDS = ['toggle', 'askbeforedeleting', 'log', 'stop']
+const COMMANDS = ['toggle', 'ask_before_deleting', 'log', 'stop']
 
 # The row an action is about: the binder's row, else the current file.
 def Target(): dict<any>
@@ -371,7 +371,7 @@ def DoOn(action: string, row: dict<any>)
     EmptyTrash(row)
   elseif action == 'sort'
     Sort(row)
-  elseif action == 'askbeforedeleting'
+  elseif action == 'ask_before_deleting'
     AskBeforeDeleting(row)
   elseif action == 'refresh'
     tree.Refresh()
