@@ -1,0 +1,168 @@
+/// How many words a writer wrote in a file: the rule every count in the
+/// binder follows, the same for every client.
+///
+/// - A word is a run of letters, digits and marks; an apostrophe (' or ’)
+///   or a hyphen between two such characters keeps it one word ("don't",
+///   "well-known", "1984"). Dashes, slashes and all other punctuation
+///   separate words; punctuation alone is no word.
+/// - Chinese and Japanese are written without spaces, so each Han, Hiragana
+///   or Katakana character counts as one word, as word processors count them.
+///   Korean separates words with spaces and counts as any other script.
+/// - What is not prose is left out. Markdown: YAML front matter at the top,
+///   HTML comments, link targets and images (`[the text](target)` counts
+///   "the text"). Fountain: the title page, boneyard (`/* */`), notes
+///   (`[[ ]]`), section and synopsis lines (`#`, `=`), and page breaks.
+///   Markup characters are punctuation, so they count for nothing anyway.
+public enum WordCount {
+    public enum Format: Sendable {
+        case markdown, fountain, plain
+
+        /// The format a file name says, by its extension.
+        public init(fileName: String) {
+            switch NameRules.fileExtension(fileName)?.lowercased() {
+            case "md", "markdown", "mdown", "mkd": self = .markdown
+            case "fountain", "spmd": self = .fountain
+            default: self = .plain
+            }
+        }
+    }
+
+    public static func count(_ text: String, _ format: Format) -> Int {
+        switch format {
+        case .plain: return words(text)
+        case .markdown: return words(markdownProse(text))
+        case .fountain: return words(fountainProse(text))
+        }
+    }
+
+    // MARK: Words
+
+    static func words(_ text: String) -> Int {
+        var count = 0
+        var inWord = false
+        var joinerPending = false
+        for scalar in text.unicodeScalars {
+            if isIdeograph(scalar) {
+                count += 1
+                inWord = false
+                joinerPending = false
+            } else if isWordCharacter(scalar) {
+                if !inWord && !joinerPending { count += 1 }
+                inWord = true
+                joinerPending = false
+            } else if inWord && isJoiner(scalar) {
+                // Joins only when a word character follows; "rock-" ends a word.
+                inWord = false
+                joinerPending = true
+            } else {
+                inWord = false
+                joinerPending = false
+            }
+        }
+        return count
+    }
+
+    static func isWordCharacter(_ s: Unicode.Scalar) -> Bool {
+        let p = s.properties
+        return p.isAlphabetic || p.numericType != nil || p.generalCategory == .nonspacingMark
+            || p.generalCategory == .spacingMark
+    }
+
+    static func isJoiner(_ s: Unicode.Scalar) -> Bool {
+        s == "'" || s == "\u{2019}" || s == "-" || s == "\u{2010}" || s == "\u{2011}"
+    }
+
+    static func isIdeograph(_ s: Unicode.Scalar) -> Bool {
+        switch s.value {
+        case 0x3040...0x30FF, 0x31F0...0x31FF: return true  // Hiragana, Katakana
+        case 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF, 0x20000...0x3FFFF: return true  // Han
+        default: return false
+        }
+    }
+
+    // MARK: Markdown
+
+    static func markdownProse(_ text: String) -> String {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if lines.first?.trimmingTrailingSpace == "---",
+            let end = lines.dropFirst().firstIndex(where: {
+                $0.trimmingTrailingSpace == "---" || $0.trimmingTrailingSpace == "..."
+            })
+        {
+            lines.removeSubrange(0...end)
+        }
+        var prose = removing(lines.joined(separator: "\n"), from: "<!--", to: "-->")
+        prose = removingLinkTargets(prose)
+        return prose
+    }
+
+    /// `![alt](src)` goes whole; `[text](target)` keeps its text.
+    static func removingLinkTargets(_ text: String) -> String {
+        var out = ""
+        var rest = Substring(text)
+        while let open = rest.firstIndex(of: "[") {
+            let isImage = open > rest.startIndex && rest[rest.index(before: open)] == "!"
+            guard let close = rest[open...].firstIndex(of: "]"),
+                rest.index(after: close) < rest.endIndex, rest[rest.index(after: close)] == "(",
+                let end = rest[close...].firstIndex(of: ")")
+            else {
+                out += rest[...open]
+                rest = rest[rest.index(after: open)...]
+                continue
+            }
+            out += rest[..<(isImage ? rest.index(before: open) : open)]
+            if !isImage { out += rest[rest.index(after: open)..<close] }
+            out += " "
+            rest = rest[rest.index(after: end)...]
+        }
+        return out + rest
+    }
+
+    // MARK: Fountain
+
+    static func fountainProse(_ text: String) -> String {
+        var body = removing(removing(text, from: "/*", to: "*/"), from: "[[", to: "]]")
+        var lines = body.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        // A title page is "Key: value" lines at the very top, ended by a blank line.
+        if let first = lines.first, isTitlePageKey(first),
+            let blank = lines.firstIndex(where: { $0.trimmingTrailingSpace.isEmpty })
+        {
+            lines.removeSubrange(0..<blank)
+        }
+        lines.removeAll { line in
+            let t = line.drop { $0 == " " || $0 == "\t" }
+            return t.hasPrefix("#") || (t.hasPrefix("=") && !t.hasPrefix("=="))
+                || t.allSatisfy { $0 == "=" } && t.count >= 3
+        }
+        body = lines.joined(separator: "\n")
+        return body
+    }
+
+    static func isTitlePageKey(_ line: String) -> Bool {
+        guard let colon = line.firstIndex(of: ":"), colon > line.startIndex else { return false }
+        return line[..<colon].allSatisfy { $0.isLetter || $0 == " " }
+    }
+
+    // MARK: Shared
+
+    /// `text` without every span from `open` to `close`; an unclosed span runs to the end.
+    static func removing(_ text: String, from open: String, to close: String) -> String {
+        var out = ""
+        var rest = Substring(text)
+        while let start = rest.firstRange(of: open) {
+            out += rest[..<start.lowerBound]
+            guard let end = rest[start.upperBound...].firstRange(of: close) else { return out }
+            out += " "
+            rest = rest[end.upperBound...]
+        }
+        return out + rest
+    }
+}
+
+extension String {
+    fileprivate var trimmingTrailingSpace: Substring {
+        var s = Substring(self)
+        while let last = s.last, last == " " || last == "\t" || last == "\r" { s = s.dropLast() }
+        return s
+    }
+}
