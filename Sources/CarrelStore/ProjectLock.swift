@@ -33,8 +33,11 @@ enum ProjectLock {
     }
 
     static func openLockFile(_ projectPath: [UInt8]) -> Int32? {
-        guard let state = StateFiles.directory(), StateFiles.makeFolders(BytePath.join(state, folderName)),
-            let dir = try? Directory.open(BytePath.join(state, folderName))
+        guard let state = StateFiles.directory() else { return nil }
+        let locks = BytePath.join(state, folderName)
+        // Made once; every later lock finds it.
+        guard
+            let dir = (try? Directory.open(locks)) ?? (StateFiles.makeFolders(locks) ? try? Directory.open(locks) : nil)
         else { return nil }
         // Read-only: flock needs no more.
         return try? dir.openPlainFile(fileName(projectPath), O_RDONLY, create: true)
