@@ -1,4 +1,5 @@
-/// What a project remembers beyond its files: the model of `.carrel/project.json`.
+/// What a project remembers beyond its files: its settings and where each
+/// Trash item came from.
 /// The Store converts it to and from JSON; nothing here knows the format.
 public struct ProjectMetadata: Sendable, Equatable {
     public static let currentVersion = 1
@@ -8,9 +9,12 @@ public struct ProjectMetadata: Sendable, Equatable {
         public var originalPath: String
         /// When it was deleted, in ms since the epoch.
         public var deleted: Int64
-        public init(originalPath: String, deleted: Int64) {
+        /// Which stored record this is, opaque to the model; empty until stored.
+        public var id: String
+        public init(originalPath: String, deleted: Int64, id: String = "") {
             self.originalPath = originalPath
             self.deleted = deleted
+            self.id = id
         }
     }
 

@@ -24,6 +24,18 @@ public enum StateFiles {
         #endif
     }
 
+    /// Makes `path` and its missing parents, private to the user. False
+    /// when it is still not a folder.
+    static func makeFolders(_ path: [UInt8]) -> Bool {
+        var made: [UInt8] = []
+        for part in path.split(separator: UInt8(ascii: "/")) {
+            made.append(UInt8(ascii: "/"))
+            made.append(contentsOf: part)
+            _ = BytePath.withCString(made) { mkdir($0, 0o700) }
+        }
+        return Scanner.stat(path)?.type == 2
+    }
+
     static var librariesFile: [UInt8]? { directory().map { BytePath.join($0, Array("libraries.json".utf8)) } }
 
     public static func settings(for library: [UInt8]) -> LibrarySettings {
@@ -39,13 +51,7 @@ public enum StateFiles {
 
     /// Best effort: losing a plain library's sort order is not losing writing.
     public static func save(_ settings: LibrarySettings, for library: [UInt8]) {
-        guard let dir = directory(), let file = librariesFile else { return }
-        var path: [UInt8] = []
-        for part in dir.split(separator: UInt8(ascii: "/")) {
-            path.append(UInt8(ascii: "/"))
-            path.append(contentsOf: part)
-            _ = BytePath.withCString(path) { mkdir($0, 0o700) }
-        }
+        guard let dir = directory(), let file = librariesFile, makeFolders(dir) else { return }
         var all: [String: JSONValue] = [:]
         if let bytes = try? ProjectFile.readFile(file), case .object(let o)? = try? JSONParser.parse(bytes) { all = o }
         all[BytePath.display(library)] = [

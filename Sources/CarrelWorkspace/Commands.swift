@@ -214,9 +214,7 @@ extension Workspace {
         }
         Directory.sync(to, from)
         entry.move(to: dest, as: entry.name)
-        if let p = source, let n = trashItemName, p.metadata.trash[n] != nil {
-            updateMetadata(p) { $0.trash[n] = nil }
-        }
+        if let p = source, let n = trashItemName, p.metadata.trash[n] != nil { dropRecord(n, p) }
         return Outcome(
             result: .item(.entry(entry, library)),
             changes: [Change(.moved, entry.path, from: oldPath, inTrash: inTrashFlag(entry, library))])

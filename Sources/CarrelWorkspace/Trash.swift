@@ -16,13 +16,15 @@ public enum DeletePlan {
 }
 
 /// Crash safety of multi-step operations (see Sources/ARCHITECTURE.md):
-/// - trash and restore: project.json with the record added (or dropped) is
-///   fsynced into the spare; the item moves and the spare is swapped in;
-///   the folders are fsynced at once. A crash keeps the move or the swap or
-///   both: a record without its item is dropped on open, an item without
-///   its record adopts the spare's (on open, or by the next writer when the
-///   spare is newer than project.json: `ProjectFile.Lock.stage`).
-/// - rename inside Trash: the same, with the record moved to the new name.
+/// - trash: the item's record is written to `.carrel/trash` and made
+///   durable, then the item moves. A crash keeps the record alone (dropped
+///   on open, its item not being in Trash) or both.
+/// - restore: the item moves out first, then its record goes. A crash
+///   keeps the move alone, and the record, naming nothing in Trash, is
+///   dropped on open.
+/// - rename inside Trash: a record under the new name is written, the item
+///   renamed, then the old record removed; whichever steps a crash keeps,
+///   the item still has a record (see `repair`).
 /// - delete for good: the item is renamed into `.carrel/purge/` (atomic), then
 ///   removed there. A crash mid-removal is finished on the next open.
 extension Workspace {
@@ -69,88 +71,140 @@ extension Workspace {
         let original = (entry.components(below: project.root) ?? [entry.name]).map(\.string).joined(separator: "/")
         let (from, to) = try open(parent, trash, in: library)
         let oldPath = entry.path
-        // Record and move under one lock, so no other Carrel sees one
-        // without the other (see `repair`). The record is fsynced into the
-        // spare before the move, so whichever half a crash keeps, the next
-        // open can tell where the item came from.
+        // Record and move under one lock, so no other Carrel's repair sees
+        // the record before its item and drops it. The record is durable
+        // before the move, so whichever half a crash keeps, the item's
+        // origin is never lost.
+        let records = try recordsFolder(project, forItem: entry.name.string)
         var moved = FreeNameMove.noFreeName
-        var unrecorded: ProjectFile.Problem?
-        try withProjectLock(project) { lock throws(ProjectFile.Problem) in
+        var unrecorded: SysError?
+        var recorded: ProjectMetadata.TrashRecord?
+        try withProjectLock(project) { _ throws(ProjectFile.Problem) in
             let record = ProjectMetadata.TrashRecord(originalPath: original, deleted: Clock.nowMs())
-            moved = try moveUnderFreeName(entry, base: entry.name.string, from: from, into: trash, to) {
-                name throws(ProjectFile.Problem) in
-                try lock.stage(trash: name, record)
-            }
-            if case .moved(let newName, let staged) = moved {
-                do throws(ProjectFile.Problem) {
-                    project.metadata = try commitAfterMove(staged, lock, project, syncing: [to, from])
+            moved = moveUnderFreeName(entry, base: entry.name.string, from: from, into: trash, to) { name in
+                do throws(SysError) {
+                    recorded = try TrashRecords.write(name, record, in: records)
+                    return true
                 } catch {
-                    if undoMove(newName.bytes, from: to, back: from, as: entry.name.bytes) { unrecorded = error }
+                    unrecorded = error
+                    return false
                 }
+            } abandon: {
+                if let id = recorded?.id { TrashRecords.remove(id, in: records) }
+                recorded = nil
             }
+            if case .moved = moved { Directory.sync([to, from]) }
         }
         if let unrecorded {
             throw Failure(
                 .io,
                 .trashRecordNotWritten(
-                    name: entry.name.string, path: Self.projectFile(project),
-                    detail: Self.detail(of: unrecorded)))
+                    name: entry.name.string, path: BytePath.display(records.path), detail: unrecorded.message))
         }
         switch moved {
         case .failed(let error): throw failure(for: error, name: entry.name.string)
         case .noFreeName: throw Failure(.conflict, .appeared(name: entry.name.string, parent: trash.name.string))
-        case .moved(let newName, _): entry.move(to: trash, as: newName)
+        case .moved(let newName):
+            entry.move(to: trash, as: newName)
+            project.metadata.trash[newName.string] = recorded
         }
         return Outcome(
             result: .item(.entry(entry, library)), changes: [Change(.moved, entry.path, from: oldPath, inTrash: true)],
             report: .movedToTrash(name: entry.name.string))
     }
 
+    /// `.carrel/trash`, made when missing; refused, as the record of
+    /// `item` that cannot be written, when it is not a real folder.
+    func recordsFolder(_ project: Project, forItem item: String) throws(Failure) -> Directory {
+        let path = BytePath.join(BytePath.join(project.root.path, ProjectFile.directoryName), TrashRecords.folderName)
+        do throws(SysError) {
+            let carrel = try ProjectFile.carrelFolder(project.root.path)
+            guard let records = try TrashRecords.folder(in: carrel, create: true) else {
+                throw SysError("open", BytePath.display(path), code: ENOENT)
+            }
+            return records
+        } catch {
+            throw Failure(
+                .io, .trashRecordNotWritten(name: item, path: BytePath.display(path), detail: error.message))
+        }
+    }
+
+    /// `.carrel/trash` when it is there and a real folder.
+    func existingRecordsFolder(_ project: Project) -> Directory? {
+        (try? ProjectFile.carrelFolder(project.root.path)).flatMap { try? TrashRecords.folder(in: $0, create: false) }
+    }
+
+    /// Forgets the record of the Trash item `name`, which has left the
+    /// Trash. A record that cannot be removed names nothing in Trash, and
+    /// the next open drops it.
+    func dropRecord(_ name: String, _ project: Project, syncing folders: [Directory] = []) {
+        let record = project.metadata.trash.removeValue(forKey: name)
+        guard let id = record?.id, !id.isEmpty, let records = existingRecordsFolder(project) else {
+            Directory.sync(folders)
+            return
+        }
+        TrashRecords.remove(id, in: records)
+        Directory.sync(folders + [records])
+    }
+
     /// Renames an item at the top of a project's Trash together with its
-    /// record, in the order a delete uses: the record under the new name is
-    /// fsynced into the spare before the rename, so whichever of the two a
-    /// crash keeps, the item's origin can still be found (see `repair`).
+    /// record: a record under the new name is made durable before the
+    /// rename and the old one removed after, so whichever steps a crash
+    /// keeps, the item has a record (two for a moment; see `repair`).
     func renameWithRecord(_ entry: Entry, to name: String, in dir: Directory, _ project: Project, _ library: Library)
         throws(Failure)
     {
         let oldName = entry.name.string
+        guard let old = project.metadata.trash[oldName] else { return }
+        let records = try recordsFolder(project, forItem: oldName)
         var refused: SysError?
-        try withProjectLock(project) { lock throws(ProjectFile.Problem) in
-            let staged = try lock.stage { m in
-                if let r = m.trash.removeValue(forKey: oldName) { m.trash[name] = r }
+        var unrecorded: SysError?
+        try withProjectLock(project) { _ throws(ProjectFile.Problem) in
+            let written: ProjectMetadata.TrashRecord
+            do throws(SysError) {
+                written = try TrashRecords.write(
+                    name, .init(originalPath: old.originalPath, deleted: old.deleted), in: records)
+            } catch {
+                unrecorded = error
+                return
             }
             do throws(SysError) {
                 try dir.move(entry.name.bytes, to: dir, as: Array(name.utf8))
             } catch {
-                refused = error  // The staged version stays unused in the spare.
+                refused = error
+                TrashRecords.remove(written.id, in: records)
+                records.sync()
                 return
             }
-            do throws(ProjectFile.Problem) {
-                project.metadata = try commitAfterMove(staged, lock, project, syncing: [dir])
-            } catch {
-                // Refused even that, the rename stands without its record, as after a crash between the two.
-                if undoMove(Array(name.utf8), from: dir, back: dir, as: entry.name.bytes) { throw error }
-            }
+            if !old.id.isEmpty { TrashRecords.remove(old.id, in: records) }
+            Directory.sync([dir, records])
+            project.metadata.trash[oldName] = nil
+            project.metadata.trash[name] = written
+        }
+        if let unrecorded {
+            throw Failure(
+                .io,
+                .trashRecordNotWritten(name: oldName, path: BytePath.display(records.path), detail: unrecorded.message))
         }
         if let refused, let parent = entry.parent { throw failure(for: refused, target: name, in: parent, library) }
     }
 
     enum FreeNameMove {
-        case moved(EntryName, ProjectFile.Lock.Staged?)
+        case moved(EntryName)
         case failed(SysError)
         case noFreeName
     }
 
     /// Moves `entry` into `folder` as `base`, or the first of "base 2",
     /// "base 3"… that is free both in the model and on disk; never over an
-    /// existing name. `staging` runs before each try and may stage a
-    /// project.json that names the candidate. A name that appears between
-    /// the check and the move (EEXIST) is skipped; its staged version stays
-    /// unused in the spare.
+    /// existing name. `prepare` runs before each try (false stops with
+    /// `.noFreeName`, having moved nothing) and `abandon` after each try
+    /// that did not move: a name that appears between the check and the
+    /// move (EEXIST) is skipped.
     func moveUnderFreeName(
         _ entry: Entry, base: String, from: Directory, into folder: Entry, _ to: Directory,
-        staging: (String) throws(ProjectFile.Problem) -> ProjectFile.Lock.Staged?
-    ) throws(ProjectFile.Problem) -> FreeNameMove {
+        prepare: (String) -> Bool = { _ in true }, abandon: () -> Void = {}
+    ) -> FreeNameMove {
         var n = 1
         while n < 10_000 {
             let candidate = n == 1 ? base : NameRules.numbered(base, n, isFolder: entry.isFolderLike)
@@ -158,60 +212,17 @@ extension Workspace {
             let newName = candidate == entry.name.string ? entry.name : EntryName(candidate)
             n += 1
             if folder.clash(with: candidate) != nil || to.exists(newName.bytes) { continue }
-            let staged = try staging(candidate)
+            guard prepare(candidate) else { return .noFreeName }
             do throws(SysError) {
                 try from.move(entry.name.bytes, to: to, as: newName.bytes)
             } catch {
+                abandon()
                 if error.code == EEXIST { continue }
                 return .failed(error)
             }
-            return .moved(newName, staged)
+            return .moved(newName)
         }
         return .noFreeName
-    }
-
-    /// Puts a staged project.json in place once its item has moved, and
-    /// makes both durable with one wait. A record that cannot be put in
-    /// place is thrown: the caller undoes the move, since an item whose
-    /// record lives nowhere but in memory would lose where it came from.
-    func commitAfterMove(
-        _ staged: ProjectFile.Lock.Staged?, _ lock: ProjectFile.Lock, _ project: Project,
-        syncing folders: [Directory]
-    ) throws(ProjectFile.Problem) -> ProjectMetadata {
-        guard let staged else {
-            Directory.sync(folders)
-            return project.metadata
-        }
-        return try lock.commit(staged, alsoSyncing: folders)
-    }
-
-    /// Moves an item back where it was, after its record could not be
-    /// written. False, logged, when even that is refused: the item then
-    /// stays where it went, once, as if the record had been written, and
-    /// the next open repairs what it can (as after a crash there).
-    func undoMove(_ name: [UInt8], from: Directory, back to: Directory, as oldName: [UInt8]) -> Bool {
-        do {
-            try from.move(name, to: to, as: oldName)
-            Directory.sync(from, to)
-            return true
-        } catch {
-            let path = BytePath.display(BytePath.join(from.path, name))
-            log("could not move \(path) back after its record failed: \(error); it stays there without its record")
-            return false
-        }
-    }
-
-    static func projectFile(_ project: Project) -> String {
-        BytePath.display(ProjectFile.markerPath(project.root.path))
-    }
-
-    /// What went wrong with project.json, for a sentence that already names it.
-    static func detail(of problem: ProjectFile.Problem) -> String {
-        switch problem {
-        case .sys(let e): return e.message
-        case .corrupt(let detail): return detail
-        case .unsupportedVersion(let v): return "format version \(v)"
-        }
     }
 
     /// Why a project lacks one of its permanent folders: what is at its
@@ -252,7 +263,7 @@ extension Workspace {
         parent.remove(entry)
         watching?.unwatchTree(entry)
         entry.dismantle()
-        if let n = topName, project.metadata.trash[n] != nil { updateMetadata(project) { $0.trash[n] = nil } }
+        if let n = topName, project.metadata.trash[n] != nil { dropRecord(n, project) }
         do { try purge.removeTree(hidden) } catch {
             log(
                 "could not finish deleting \(BytePath.display(path)) in \(BytePath.display(purge.path)): \(error); the next start finishes it"
@@ -280,7 +291,7 @@ extension Workspace {
             changes += o.changes
             count += 1
         }
-        if !project.metadata.trash.isEmpty { updateMetadata(project) { $0.trash = [:] } }
+        for name in Array(project.metadata.trash.keys) { dropRecord(name, project) }
         return Outcome(
             result: .deleted(count), changes: changes,
             report: count == 0 ? .trashWasEmpty : .deletedItemsForGood(count: count))
@@ -376,32 +387,17 @@ extension Workspace {
         let wasTop = entry === top
         let topName = top.name.string
         var moved = FreeNameMove.noFreeName
-        var unrecorded: ProjectFile.Problem?
-        // Move and record drop under one lock, as for a delete (see `moveToTrash`).
-        try withProjectLock(project) { lock throws(ProjectFile.Problem) in
-            let staged = wasTop ? try lock.stage(trash: topName, nil) : nil
-            moved = try moveUnderFreeName(entry, base: originalName, from: from, into: destination, to) {
-                _ throws(ProjectFile.Problem) in staged
-            }
-            if case .moved(let newName, let staged) = moved {
-                do throws(ProjectFile.Problem) {
-                    project.metadata = try commitAfterMove(staged, lock, project, syncing: [to, from])
-                } catch {
-                    if undoMove(newName.bytes, from: to, back: from, as: entry.name.bytes) { unrecorded = error }
-                }
-            }
-        }
-        if let unrecorded {
-            throw Failure(
-                .io,
-                .restoreNotRecorded(
-                    name: entry.name.string, path: Self.projectFile(project),
-                    detail: Self.detail(of: unrecorded)))
+        // The item moves out first, then its record goes, under one lock
+        // as for a delete (see `moveToTrash`).
+        try withProjectLock(project) { _ throws(ProjectFile.Problem) in
+            moved = moveUnderFreeName(entry, base: originalName, from: from, into: destination, to)
+            guard case .moved = moved else { return }
+            if wasTop { dropRecord(topName, project, syncing: [to, from]) } else { Directory.sync([to, from]) }
         }
         switch moved {
         case .failed(let error): throw failure(for: error, name: entry.name.string)
         case .noFreeName: throw Failure(.conflict, .appeared(name: originalName, parent: destination.name.string))
-        case .moved(let newName, _): entry.move(to: destination, as: newName)
+        case .moved(let newName): entry.move(to: destination, as: newName)
         }
         created = []
         changes.append(Change(.moved, entry.path, from: oldPath))

@@ -56,11 +56,14 @@ final class WatchState {
         }
     }
 
-    /// The `.carrel` folder of a project (or would-be project), if it exists.
+    /// The `.carrel` folder of a project (or would-be project), and its
+    /// Trash records, where they exist.
     func watchMarker(of e: Entry) {
         guard let watcher else { return }
         let carrel = BytePath.join(e.path, ProjectFile.directoryName)
         if case .added(let wd) = watcher.add(carrel) { projectOf[wd] = e }
+        // Trash records arrive from other machines too (a pull, a sync).
+        if case .added(let wd) = watcher.add(BytePath.join(carrel, TrashRecords.folderName)) { projectOf[wd] = e }
     }
 
     func unwatchTree(_ top: Entry) {

@@ -128,49 +128,76 @@ public final class Workspace {
         }
         if recreated { dir.sync() }
         finishPurges(project)
-        if ProjectFile.hasTemporaries(rootPath),
-            let n = try? ProjectFile.locked(rootPath, { lock in lock.removeAbandonedTemporaries() }), n > 0
-        {
+        // A Trash that is not a real folder says nothing of which items are in it.
+        guard let trashName = project.type.folder(.trash).flatMap({ project.metadata.path(of: $0) }),
+            dir.kind(of: Array(trashName.utf8)) == .folder
+        else {
+            removeLeftovers(rootPath)
+            return
+        }
+        let trashPath = BytePath.join(rootPath, Array(trashName.utf8))
+        func inTrash(_ name: String) -> Bool { Scanner.stat(BytePath.join(trashPath, Array(name.utf8))) != nil }
+        migrateFormerTrashRecords(project, inTrash: inTrash)
+        removeLeftovers(rootPath)
+        repairTrashRecords(project, trashPath: trashPath, inTrash: inTrash)
+    }
+
+    /// Moves the Trash records an older version kept in project.json into
+    /// record files (see `ProjectFile.Lock.migrateFormerTrashRecords`).
+    func migrateFormerTrashRecords(_ project: Project, inTrash: (String) -> Bool) {
+        let rootPath = project.root.path
+        guard ProjectFile.formerTrashRecords(rootPath) != nil else { return }
+        do {
+            let written = try ProjectFile.locked(rootPath) { lock throws(ProjectFile.Problem) in
+                try lock.migrateFormerTrashRecords(inTrash: inTrash)
+            }
+            if let meta = try? ProjectFile.read(rootPath) { project.metadata = meta }
+            log("repair: moved \(written) Trash record(s) out of \(BytePath.display(ProjectFile.markerPath(rootPath)))")
+        } catch {
             log(
-                "repair: removed \(n) temporary file(s) of interrupted project.json writes in \(BytePath.display(rootPath))/.carrel"
+                "repair: could not move the Trash records out of \(BytePath.display(ProjectFile.markerPath(rootPath))): \(error)"
             )
         }
-        // A crash during a delete or a restore keeps the move, the swap of
-        // project.json, or both (see `moveToTrash`). Records whose item is
-        // not in Trash are dropped; an item in Trash without a record adopts
-        // the spare's, fsynced before the move. The disk decides, under the
-        // lock that every Carrel holds across those steps, so a record
-        // another process is about to honour is never dropped.
-        guard let trashName = project.type.folder(.trash).flatMap({ project.metadata.path(of: $0) }) else { return }
-        let trashPath = BytePath.join(rootPath, Array(trashName.utf8))
-        // A Trash that is not a real folder says nothing of which items are in it.
-        guard dir.kind(of: Array(trashName.utf8)) == .folder else { return }
-        func missing(_ name: String) -> Bool { Scanner.stat(BytePath.join(trashPath, Array(name.utf8))) == nil }
-        let unrecorded = Set(
-            (project.trash?.children.keys.map(\.string) ?? []).filter { project.metadata.trash[$0] == nil })
-        let adoptable =
-            unrecorded.isEmpty
-            ? [:] : (ProjectFile.readSpare(rootPath)?.trash ?? [:]).filter { unrecorded.contains($0.key) }
-        guard project.metadata.trash.keys.contains(where: missing) || !adoptable.isEmpty else { return }
+    }
+
+    func removeLeftovers(_ rootPath: [UInt8]) {
+        guard ProjectFile.hasLeftovers(rootPath),
+            let n = try? ProjectFile.locked(rootPath, { lock in lock.removeLeftovers() }), n > 0
+        else { return }
+        log(
+            "repair: removed \(n) temporary or former lock file(s) in \(BytePath.display(rootPath))/.carrel"
+        )
+    }
+
+    /// A crash during a delete, a restore or a rename in Trash keeps some
+    /// of its steps (see `moveToTrash`): records whose item is not in Trash
+    /// are dropped, as are records a kill left empty, and of two records naming one item (two machines, or
+    /// a rename cut short) the newest deletion stays. The disk decides,
+    /// under the lock every Carrel holds across those steps, so a record
+    /// another process is about to honour is never dropped. An item in
+    /// Trash without a record restores to the project's root.
+    func repairTrashRecords(_ project: Project, trashPath: [UInt8], inTrash: (String) -> Bool) {
+        let rootPath = project.root.path
+        guard let carrel = try? ProjectFile.carrelFolder(rootPath),
+            let records = try? TrashRecords.folder(in: carrel, create: false)
+        else { return }
+        let before = TrashRecords.scan(records)
+        guard !before.superseded.isEmpty || !before.torn.isEmpty || before.kept.keys.contains(where: { !inTrash($0) })
+        else { return }
         var dropped = 0
-        var adopted = 0
-        let meta = try? ProjectFile.update(rootPath) { m in
-            let stale = m.trash.keys.filter(missing)
-            for name in stale { m.trash[name] = nil }
-            dropped = stale.count
-            for (name, record) in adoptable where m.trash[name] == nil && !missing(name) {
-                m.trash[name] = record
-                adopted += 1
+        _ = try? ProjectFile.locked(rootPath) { _ throws(ProjectFile.Problem) in
+            let scan = TrashRecords.scan(records)
+            for stored in scan.superseded + scan.kept.values.filter({ !inTrash($0.name) })
+            where TrashRecords.remove(stored.id, in: records) {
+                dropped += 1
             }
+            for id in scan.torn where TrashRecords.remove(id, in: records) { dropped += 1 }
+            if dropped > 0 { records.sync() }
         }
-        guard let meta else { return }
-        project.metadata = meta
+        if let meta = try? ProjectFile.read(rootPath) { project.metadata = meta }
         if dropped > 0 {
-            log("repair: dropped \(dropped) Trash record(s) of items no longer in \(BytePath.display(trashPath))")
-        }
-        if adopted > 0 {
             log(
-                "repair: took \(adopted) Trash record(s) from .carrel/.project.json.previous for items in \(BytePath.display(trashPath))"
+                "repair: dropped \(dropped) Trash record(s) of items no longer in \(BytePath.display(trashPath)), or superseded"
             )
         }
     }

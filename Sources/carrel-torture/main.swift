@@ -7,7 +7,9 @@
 //     nothing lost, duplicated or truncated; confirmed deletions stay deleted;
 //   - the restarted server initializes with no error and its tree equals the disk;
 //   - every project's template folders are back and project.json parses;
-//   - Trash provenance points only at items really in Trash; no unfinished purge;
+//   - Trash provenance (one record file per item) points only at items really
+//     in Trash, one record each; project.json holds none; no lock or spare in
+//     the library; no unfinished purge;
 //   - no unexpected (temporary) name is visible anywhere in the library.
 //
 //   carrel-torture [--kills N] [--long] [--seed S] [--carrel PATH] [--keep] [--verbose]
@@ -502,13 +504,32 @@ final class Torture: @unchecked Sendable {
             let trashNames = Set(
                 Disk.walk(lib + "/" + n.rel + "/Trash", includeHidden: true).filter { !$0.rel.contains("/") }.map(
                     \.name))
-            for (name, record) in json["trash"]?.objectValue ?? [:] {
+            // Provenance lives in one record file per Trash item; project.json
+            // keeps settings only, and nothing device-local is in the library.
+            if json["trash"] != nil { violation("\(phase): \(n.rel)/.carrel/project.json still holds Trash records") }
+            for leftover in ["lock", ".project.json.previous"]
+            where Disk.exists(lib + "/" + n.rel + "/.carrel/" + leftover) {
+                violation("\(phase): \(n.rel)/.carrel/\(leftover) is in the library")
+            }
+            let recordFolder = lib + "/" + n.rel + "/.carrel/trash"
+            var recordsOf: [String: Int] = [:]
+            for r in Disk.walk(recordFolder, includeHidden: true) where !r.rel.contains("/") && !r.isDir {
+                guard let bytes = Disk.read(recordFolder + "/" + r.rel), let record = try? JSONParser.parse(bytes),
+                    let name = record["name"]?.stringValue
+                else {
+                    violation("\(phase): \(n.rel) Trash record file \(r.name.debugDescription) is not a record")
+                    continue
+                }
+                recordsOf[name, default: 0] += 1
                 if !trashNames.contains(name) {
                     violation("\(phase): \(n.rel) Trash record \(name.debugDescription) points at nothing in Trash")
                 }
                 if record["from"]?.stringValue == nil {
                     violation("\(phase): \(n.rel) Trash record \(name.debugDescription) has no “from”")
                 }
+            }
+            for (name, count) in recordsOf where count > 1 {
+                violation("\(phase): \(n.rel) Trash item \(name.debugDescription) has \(count) records")
             }
             let purge = lib + "/" + n.rel + "/.carrel/purge"
             if Disk.exists(purge), !Disk.walk(purge, includeHidden: true).isEmpty {
@@ -831,10 +852,9 @@ func selfTest(_ options: Options) -> Int32 {
         (
             "point a Trash record at nothing", "points at nothing",
             { t in
-                let p = t.lib + "/Blank/.carrel/project.json"
-                var j = (try? JSONParser.parse(Disk.read(p)!))?.objectValue ?? [:]
-                j["trash"] = ["ghost.md": ["from": "ghost.md", "deleted": 1]]
-                _ = Disk.write(p, JSONValue.object(j).encoded())
+                mkdir(t.lib + "/Blank/.carrel/trash", 0o755)
+                let record: JSONValue = ["name": "ghost.md", "from": "ghost.md", "deleted": 1]
+                _ = Disk.write(t.lib + "/Blank/.carrel/trash/1-ghost.json", record.encoded())
             }
         ),
         (

@@ -350,10 +350,9 @@ final class HostileInputTests: XCTestCase {
             try c.command("carrel.delete", ["uri": .string(fx.uri("P/Trash/deep")), "confirmed": true])["result"],
             ["deleted": 1])
         XCTAssertEqual(
-            fx.listing("P", includeHidden: true).filter {
-                !["project.json", ".project.json.previous", "lock"].map { ".carrel/" + $0 }.contains($0)
-            },
-            [".carrel/", ".carrel/purge/", "Trash/"])
+            fx.listing("P", includeHidden: true),
+            [".carrel/", ".carrel/project.json", ".carrel/purge/", ".carrel/trash/", "Trash/"],
+            "the record went with its item")
         XCTAssertTrue(c.process.isRunning)
     }
 
@@ -694,7 +693,8 @@ final class HostileInputTests: XCTestCase {
         XCTAssertEqual(json["plugin"], ["x": [1, 2]], "unknown keys are kept")
         XCTAssertEqual(json["preferences"]?["theme"], "dark")
         XCTAssertEqual(json["sort"], ["by": "modified", "descending": true, "pinned": ["a.md"]])
-        XCTAssertEqual(json["trash"]?["a.md"]?["from"], "Draft/a.md")
+        XCTAssertNil(json["trash"], "Trash records are not settings")
+        XCTAssertEqual(fx.trashRecords("Known")["a.md"], "Draft/a.md")
     }
 
     // MARK: Helpers

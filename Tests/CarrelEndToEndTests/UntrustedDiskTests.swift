@@ -38,10 +38,12 @@ final class UntrustedDiskTests: XCTestCase {
     static let carrelItems: [(Kept, @Sendable (Form) -> String)] = [
         (Kept(path: ".carrel", isFolder: true), { _ in "rrr" }),
         (Kept(path: ".carrel/project.json", isFolder: false), { _ in "rrr" }),
-        // A spare that is not a plain file of its own is not used:
-        // project.json is then replaced by a temporary file renamed over it.
-        (Kept(path: ".carrel/.project.json.previous", isFolder: false), { _ in "ooo" }),
-        (Kept(path: ".carrel/lock", isFolder: false), { $0 == .emptyFile || $0 == .hugeFile ? "ooo" : "rr?" }),
+        // Trash records cannot be written into anything but a real folder:
+        // a delete is refused. Restoring and emptying need no record.
+        (Kept(path: ".carrel/trash", isFolder: true), { _ in "roo" }),
+        // A record that is not a plain file holding a record is skipped:
+        // its item restores to the project's root.
+        (Kept(path: ".carrel/trash/1-t.json", isFolder: false), { _ in "ooo" }),
         (Kept(path: ".carrel/purge", isFolder: true), { _ in "oor" }),
     ]
 
@@ -136,7 +138,8 @@ final class UntrustedDiskTests: XCTestCase {
         let origin = intoKept ? row.kept.path : "Notes"
         let fx = try Fixture(
             """
-            lib/P/.carrel/project.json = {"type":"\(row.type)","trash":{"t.md":{"from":"\(origin)/t.md","deleted":1}}}
+            lib/P/.carrel/project.json = {"type":"\(row.type)"}
+            lib/P/.carrel/trash/1-t.json = {"name":"t.md","from":"\(origin)/t.md","deleted":1}
             lib/P/root.md = root
             lib/P/Trash/t.md = t
             lib/P/Trash/u.md = u

@@ -152,109 +152,68 @@ final class ProjectFileTests: XCTestCase {
         XCTAssertEqual(json["preferences"]?["theme"], "dark")
         XCTAssertEqual(json["sort"], ["by": "modified", "descending": true])
         XCTAssertEqual(
-            fx.listing("P/.carrel", includeHidden: true), [".project.json.previous", "lock", "project.json"])
+            fx.listing("P/.carrel", includeHidden: true), ["project.json"])
     }
 
-    /// Only the records that changed are rebuilt; the others keep every key.
-    func testTrashRecordsKeepUnknownKeysWhenOthersChange() throws {
-        let fx = try Fixture(
-            """
-            P/.carrel/project.json = {"type":"poetry","trash":{"a.md":{"from":"Draft/a.md","deleted":1,"by":"phone"},"b.md":{"from":"Draft/b.md","deleted":2,"by":"laptop"}}}
-            """)
-        try ProjectFile.update(fx.bytes("P")) {
-            $0.trash["c.md"] = .init(originalPath: "Ready/c.md", deleted: 3)
-            $0.trash["b.md"] = .init(originalPath: "Ready/b.md", deleted: 4)
-        }
-        var json = try JSONParser.parse(fx.read("P/.carrel/project.json")!)
-        XCTAssertEqual(json["trash"]?["a.md"], ["from": "Draft/a.md", "deleted": 1, "by": "phone"])
-        XCTAssertEqual(json["trash"]?["b.md"], ["from": "Ready/b.md", "deleted": 4, "by": "laptop"])
-        XCTAssertEqual(json["trash"]?["c.md"], ["from": "Ready/c.md", "deleted": 3])
-        try ProjectFile.update(fx.bytes("P")) { $0.trash["a.md"] = nil }
-        json = try JSONParser.parse(fx.read("P/.carrel/project.json")!)
-        XCTAssertNil(json["trash"]?["a.md"])
-        XCTAssertEqual(json["trash"]?["b.md"]?["by"], "laptop")
-    }
-
-    /// A rewrite fills the spare copy and swaps it in: project.json is never
-    /// written in place, and the version before stays as the spare.
-    func testARewriteSwapsInTheSpareAndKeepsThePreviousVersion() throws {
+    /// A setting is written by a temporary file renamed over project.json,
+    /// and only when it changes: a file that changes rarely, one key per
+    /// line, merges. Nothing else is left in `.carrel`.
+    func testASettingIsWrittenByRenameOnlyWhenItChanges() throws {
         let fx = try Fixture(#"P/.carrel/project.json = {"type":"poetry","version":1}"#)
+        func inode() -> ino_t {
+            var st = stat()
+            return stat(fx.path + "/P/.carrel/project.json", &st) == 0 ? st.st_ino : 0
+        }
+        let first = inode()
+        try ProjectFile.update(fx.bytes("P")) { $0.confirmDelete = true }
+        XCTAssertEqual(inode(), first, "no setting changed: not rewritten")
+        XCTAssertEqual(fx.read("P/.carrel/project.json"), #"{"type":"poetry","version":1}"#)
         try ProjectFile.update(fx.bytes("P")) { $0.confirmDelete = false }
-        let first = try XCTUnwrap(fx.read("P/.carrel/project.json"))
-        XCTAssertEqual(fx.read("P/.carrel/.project.json.previous"), #"{"type":"poetry","version":1}"#)
-        try ProjectFile.update(fx.bytes("P")) { $0.sort = SortSetting(by: .created, descending: false) }
-        XCTAssertEqual(
-            fx.read("P/.carrel/.project.json.previous"), first, "the spare is the version before, cut to its length")
-        XCTAssertEqual(try ProjectFile.read(fx.bytes("P")).sort.by, .created)
+        XCTAssertNotEqual(inode(), first, "replaced whole, never written in place")
+        let text = try XCTUnwrap(fx.read("P/.carrel/project.json"))
+        XCTAssertTrue(text.contains("\n    \"confirmDelete\": false,\n"), text)
+        XCTAssertEqual(fx.listing("P/.carrel", includeHidden: true), ["project.json"])
         XCTAssertEqual(try ProjectFile.read(fx.bytes("P")).confirmDelete, false)
     }
 
-    /// A staged version is fsynced into the spare and nothing a reader sees
-    /// changes; the commit swaps it in. A change that changes nothing
-    /// stages nothing.
-    func testAStagedVersionWaitsInTheSpareUntilCommitted() throws {
-        let fx = try Fixture(#"P/.carrel/project.json = {"type":"poetry","version":1}"#)
-        try ProjectFile.locked(fx.bytes("P")) { lock throws(ProjectFile.Problem) in
-            XCTAssertNil(try lock.stage { $0.confirmDelete = true }, "already true")
-            guard let staged = try lock.stage({ $0.trash["a.md"] = .init(originalPath: "Draft/a.md", deleted: 5) })
-            else {
-                return XCTFail("a new record is a change")
-            }
-            XCTAssertEqual(fx.read("P/.carrel/project.json"), #"{"type":"poetry","version":1}"#, "not yet in place")
-            XCTAssertEqual(ProjectFile.readSpare(fx.bytes("P"))?.trash["a.md"]?.originalPath, "Draft/a.md")
-            let meta = try lock.commit(staged)
-            XCTAssertEqual(meta.trash["a.md"]?.originalPath, "Draft/a.md")
-        }
-        XCTAssertEqual(try ProjectFile.read(fx.bytes("P")).trash["a.md"]?.deleted, 5)
-        XCTAssertEqual(fx.read("P/.carrel/.project.json.previous"), #"{"type":"poetry","version":1}"#)
-        XCTAssertNil(ProjectFile.readSpare(fx.bytes("Q")), "no project, no spare")
-    }
-
-    /// Another Carrel was killed between moving an item into Trash and its
-    /// swap, so only the spare, newer than project.json, holds the record.
-    /// The next writer takes it over before it rewrites the spare. A spare
-    /// older than project.json is the version before, and is not used.
-    func testAWriterTakesOverARecordStagedByAKilledOne() throws {
-        let spare =
-            #"{"type":"poetry","trash":{"x.md":{"from":"Draft/x.md","deleted":1},"gone.md":{"from":"Draft/gone.md","deleted":2}}}"#
+    /// Trash records are not settings: a settings update neither writes
+    /// them into project.json nor drops the ones an older version left there.
+    func testASettingsUpdateLeavesTrashRecordsAlone() throws {
         let fx = try Fixture(
             """
-            P/.carrel/project.json = {"type":"poetry"}
-            P/.carrel/.project.json.previous = \(spare)
-            P/Trash/x.md = x
-            Q/.carrel/project.json = {"type":"poetry"}
-            Q/.carrel/.project.json.previous = \(spare)
-            Q/Trash/x.md = x
+            P/.carrel/project.json = {"type":"poetry","trash":{"a.md":{"from":"Draft/a.md","deleted":1,"by":"phone"}}}
             """)
-        let hourAgo = Date().addingTimeInterval(-3600)
-        try FileManager.default.setAttributes(
-            [.modificationDate: hourAgo], ofItemAtPath: fx.path + "/P/.carrel/project.json")
-        try FileManager.default.setAttributes(
-            [.modificationDate: hourAgo], ofItemAtPath: fx.path + "/Q/.carrel/.project.json.previous")
-        for p in ["P", "Q"] {
-            try ProjectFile.update(fx.bytes(p)) { $0.sort = SortSetting(by: .created, descending: false) }
+        try ProjectFile.update(fx.bytes("P")) {
+            $0.trash["c.md"] = .init(originalPath: "Ready/c.md", deleted: 3)
+            $0.sort.descending = true
         }
-        let taken = try ProjectFile.read(fx.bytes("P")).trash
-        XCTAssertEqual(taken["x.md"]?.originalPath, "Draft/x.md", "the killed writer's record survives the rewrite")
-        XCTAssertNil(taken["gone.md"], "no item in Trash, no record")
-        XCTAssertEqual(try ProjectFile.read(fx.bytes("Q")).trash, [:], "an older spare is the version before")
+        let json = try JSONParser.parse(fx.read("P/.carrel/project.json")!)
+        XCTAssertEqual(json["trash"], ["a.md": ["from": "Draft/a.md", "deleted": 1, "by": "phone"]])
+        XCTAssertEqual(json["sort"]?["descending"], true)
+        XCTAssertFalse(fx.exists("P/.carrel/trash"))
     }
 
-    /// A spare that is a hard link of project.json, or a symlink, would turn
-    /// the rewrite into an in-place write of something else. Neither is used.
-    func testASpareThatIsALinkIsNeverWrittenThrough() throws {
+    /// The lock lives in the user's state folder, named by a hash of the
+    /// project's real path: the same for every path to the project,
+    /// different for another project, and nothing of it in the library.
+    func testTheLockIsKeptOutsideTheLibraryByRealPath() throws {
         let fx = try Fixture(
             """
-            P/.carrel/project.json = {"type":"poetry"}
-            Q/.carrel/project.json = {"type":"poetry"}
-            outside.txt = keep
+            lib/P/.carrel/project.json = {"type":"poetry"}
+            lib/Q/.carrel/project.json = {"type":"poetry"}
+            state/
+            alias -> lib/P
             """)
-        XCTAssertEqual(link(fx.path + "/P/.carrel/project.json", fx.path + "/P/.carrel/.project.json.previous"), 0)
-        XCTAssertEqual(symlink(fx.path + "/outside.txt", fx.path + "/Q/.carrel/.project.json.previous"), 0)
-        for p in ["P", "Q"] { try ProjectFile.update(fx.bytes(p)) { $0.confirmDelete = false } }
-        XCTAssertEqual(fx.read("P/.carrel/.project.json.previous"), #"{"type":"poetry"}"#, "the old inode is untouched")
-        XCTAssertEqual(fx.read("outside.txt"), "keep")
-        for p in ["P", "Q"] { XCTAssertEqual(try ProjectFile.read(fx.bytes(p)).confirmDelete, false, p) }
+        let saved = getenv("XDG_STATE_HOME").map { String(cString: $0) }
+        setenv("XDG_STATE_HOME", fx.path + "/state", 1)
+        defer { if let saved { setenv("XDG_STATE_HOME", saved, 1) } else { unsetenv("XDG_STATE_HOME") } }
+        for p in ["lib/P", "alias", "lib/Q"] {
+            try ProjectFile.locked(fx.bytes(p)) { _ throws(ProjectFile.Problem) in }
+        }
+        let locks = fx.listing("state/carrel/locks", includeHidden: true)
+        XCTAssertEqual(locks.count, 2, "\(locks)")
+        XCTAssertTrue(locks.allSatisfy { $0.hasPrefix("project-") && $0.hasSuffix(".lock") }, "\(locks)")
+        XCTAssertEqual(fx.listing("lib/P/.carrel", includeHidden: true), ["project.json"])
     }
 
     /// The process remembers the version it wrote, to skip re-reading it; a
@@ -302,70 +261,12 @@ final class ProjectFileTests: XCTestCase {
         XCTAssertEqual(fx.read("B/.carrel/project.json"), "")
     }
 
-    /// project.json keeps its Trash records rendered between writes. After
-    /// every one of a few hundred random changes, the file must be exactly
-    /// what rendering the whole document from scratch gives.
-    func testEachRewriteIsTheSameBytesAsAFullRender() throws {
-        let fx = try Fixture(
-            """
-            P/.carrel/project.json = {"type":"poetry","zzz":[1,{"b":2}],"trash":{"Old.md":{"from":"Draft/Old.md","deleted":1,"by":"phone"},"bad.md":{"deleted":3}}}
-            """)
-        var state: UInt64 = 0x5EED
-        func next(_ n: Int) -> Int {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int((state >> 33) % UInt64(n))
-        }
-        let stems = [
-            "a", "B", "Été", "e\u{301}te", "z", "Chapter", "chapter", "\"q\"", "back\\slash", "tab\t", "日本", "10", "9",
-            "-",
-        ]
-        var names: [String] = []
-        var expected: [String: JSONValue] = ["Old.md": ["from": "Draft/Old.md", "deleted": 1, "by": "phone"]]
-        for step in 0..<300 {
-            let roll = next(10)
-            // One change of a Trash record, as the generic update makes it
-            // or as delete and restore do (`stage(trash:)`), alternately.
-            var name: String?
-            var record: ProjectMetadata.TrashRecord?
-            if roll < 5 || names.isEmpty {
-                name = "\(stems[next(stems.count)]) \(next(40)).md"
-                record = .init(originalPath: "Draft/\(name!)", deleted: Int64(step))
-                if !names.contains(name!) { names.append(name!) }
-            } else if roll < 8 {
-                name = names.remove(at: next(names.count))
-            } else if roll < 9 {
-                name = names[next(names.count)]
-                record = .init(originalPath: "Draft/\(name!)", deleted: Int64(1000 + step))
-            }
-            if let name {
-                expected[name] = record.map { ["from": .string($0.originalPath), "deleted": .int(Int($0.deleted))] }
-            }
-            if let name, step % 2 == 0 {
-                try ProjectFile.locked(fx.bytes("P")) { lock throws(ProjectFile.Problem) in
-                    if let staged = try lock.stage(trash: name, record) { _ = try lock.commit(staged) }
-                }
-            } else {
-                try ProjectFile.update(fx.bytes("P")) { meta in
-                    if let name { meta.trash[name] = record } else { meta.sort.descending.toggle() }
-                }
-            }
-            let bytes = try XCTUnwrap(fx.read("P/.carrel/project.json"))
-            let json = try JSONParser.parse(Array(bytes.utf8))
-            XCTAssertEqual(bytes, json.text(pretty: true) + "\n", "after step \(step)")
-            XCTAssertEqual(json["trash"], .object(expected), "after step \(step)")
-            if bytes != json.text(pretty: true) + "\n" || json["trash"] != .object(expected) { return }
-        }
-        let json = try JSONParser.parse(Array(try XCTUnwrap(fx.read("P/.carrel/project.json")).utf8))
-        XCTAssertEqual(json["zzz"], [1, ["b": 2]])
-        XCTAssertGreaterThan(expected.count, 20)
-    }
-
     func testKeysAreWrittenSortedForSmallDiffs() throws {
         let fx = try Fixture("P/")
         try ProjectFile.create(
             in: try Directory.open(fx.bytes("P")), ProjectMetadata(type: ProjectType.named("novel")!, created: 5))
         let text = try XCTUnwrap(fx.read("P/.carrel/project.json"))
         let keys = text.split(separator: "\n").filter { $0.hasPrefix("  \"") }.map { $0.split(separator: "\"")[1] }
-        XCTAssertEqual(keys, ["created", "folders", "preferences", "sort", "trash", "type", "version"])
+        XCTAssertEqual(keys, ["created", "folders", "preferences", "sort", "type", "version"])
     }
 }

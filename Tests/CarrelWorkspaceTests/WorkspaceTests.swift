@@ -203,53 +203,42 @@ final class WorkspaceTests: XCTestCase {
     func testStaleTrashRecordsAreDroppedAndPurgesFinishedOnOpen() throws {
         try open(
             """
-            P/.carrel/project.json = {"type":"poetry","trash":{"gone.md":{"from":"Draft/gone.md","deleted":1},"here.md":{"from":"Ready/here.md","deleted":2}}}
+            P/.carrel/project.json = {"type":"poetry"}
+            P/.carrel/trash/1-gone.json = {"name":"gone.md","from":"Draft/gone.md","deleted":1}
+            P/.carrel/trash/2-here.json = {"name":"here.md","from":"Ready/here.md","deleted":2}
             P/Trash/here.md = h
             P/.carrel/purge/123-old/half/x.md = confirmed deleted
             P/.carrel/.project.json.tmp-99-1 = {"type":"poetry","half
             """)
         XCTAssertEqual(
-            fx.listing("P/.carrel", includeHidden: true), [".project.json.previous", "lock", "project.json", "purge/"],
-            "crash debris is cleaned")
-        let json = try XCTUnwrap(fx.read("P/.carrel/project.json"))
-        XCTAssertFalse(json.contains("gone.md"))
-        XCTAssertTrue(json.contains("here.md"))
+            fx.listing("P/.carrel", includeHidden: true),
+            ["project.json", "purge/", "trash/", "trash/2-here.json"], "crash debris is cleaned")
         XCTAssertEqual(fx.listing("P/.carrel/purge", includeHidden: true), [])
         _ = try ws.restore(try t("P/Trash/here.md"))
         XCTAssertEqual(fx.read("P/Ready/here.md"), "h")
+        XCTAssertEqual(fx.listing("P/.carrel/trash", includeHidden: true), [])
     }
 
-    /// A crash can keep a delete's move and lose the swap of project.json
-    /// (or keep a restore's swap and lose its move). Either way an item sits
-    /// in Trash without a record in project.json, and the spare holds it.
-    func testAnItemInTrashWithoutARecordAdoptsTheSparesOnOpen() throws {
+    /// An item in Trash without any record goes back to the project's root.
+    func testAnItemInTrashWithoutARecordRestoresToTheRoot() throws {
         try open(
             """
-            P/.carrel/project.json = {"type":"poetry","trash":{"kept.md":{"from":"Ready/kept.md","deleted":1}}}
-            P/.carrel/.project.json.previous = {"type":"poetry","trash":{"lost.md":{"from":"Draft/Deep/lost.md","deleted":2},"kept.md":{"from":"Published/kept.md","deleted":9},"absent.md":{"from":"Draft/absent.md","deleted":3}}}
-            P/Trash/lost.md = l
-            P/Trash/kept.md = k
+            P/.carrel/project.json = {"type":"poetry"}
             P/Trash/stray.md = s
             """)
-        let meta = try ProjectFile.read(fx.bytes("P"))
-        XCTAssertEqual(meta.trash["lost.md"]?.originalPath, "Draft/Deep/lost.md", "adopted from the spare")
-        XCTAssertEqual(meta.trash["kept.md"]?.originalPath, "Ready/kept.md", "a record in project.json wins")
-        XCTAssertNil(meta.trash["absent.md"], "a spare record of an item not in Trash is not adopted")
-        XCTAssertNil(meta.trash["stray.md"])
-        _ = try ws.restore(try t("P/Trash/lost.md"))
-        XCTAssertEqual(fx.read("P/Draft/Deep/lost.md"), "l")
+        XCTAssertEqual(try ProjectFile.read(fx.bytes("P")).trash, [:])
         _ = try ws.restore(try t("P/Trash/stray.md"))
         XCTAssertEqual(fx.read("P/stray.md"), "s", "with no record anywhere, the item goes to the project root")
     }
 
-    /// Renaming an item in Trash moves its record in the order a delete
-    /// uses: the record under the new name is durable in the spare before
-    /// the rename, so a crash between the two cannot orphan the item. Seen
-    /// here by a rename the disk refuses after the model allowed it.
-    func testRenamingInTrashStagesTheRecordBeforeTheRename() throws {
+    /// Renaming an item in Trash writes the record under the new name
+    /// before the rename and removes the old one after. A rename the disk
+    /// refuses, after the model allowed it, leaves the one record it had.
+    func testRenamingInTrashKeepsOneRecordUnderTheNewName() throws {
         try open(
             """
-            P/.carrel/project.json = {"type":"poetry","trash":{"old.md":{"from":"Draft/Deep/old.md","deleted":1}}}
+            P/.carrel/project.json = {"type":"poetry"}
+            P/.carrel/trash/1-old.json = {"name":"old.md","from":"Draft/Deep/old.md","deleted":1}
             P/Trash/old.md = o
             """)
         // Unseen by the model.
@@ -257,35 +246,20 @@ final class WorkspaceTests: XCTestCase {
         XCTAssertEqual(reason { try self.ws.rename(try self.t("P/Trash/old.md"), to: "taken.md") }, .conflict)
         XCTAssertEqual(fx.read("P/Trash/old.md"), "o")
         XCTAssertEqual(fx.read("P/Trash/taken.md"), "theirs")
-        XCTAssertEqual(
-            try ProjectFile.read(fx.bytes("P")).trash["old.md"]?.originalPath, "Draft/Deep/old.md", "nothing changed")
-        XCTAssertEqual(
-            ProjectFile.readSpare(fx.bytes("P"))?.trash["taken.md"]?.originalPath, "Draft/Deep/old.md",
-            "the record was staged before the rename was tried")
+        XCTAssertEqual(fx.listing("P/.carrel/trash", includeHidden: true), ["1-old.json"], "nothing changed")
 
         _ = try ws.rename(try t("P/Trash/old.md"), to: "new.md")
         let meta = try ProjectFile.read(fx.bytes("P"))
         XCTAssertNil(meta.trash["old.md"])
         XCTAssertEqual(meta.trash["new.md"]?.originalPath, "Draft/Deep/old.md")
+        XCTAssertEqual(fx.listing("P/.carrel/trash", includeHidden: true).count, 1)
         _ = try ws.restore(try t("P/Trash/new.md"))
         XCTAssertEqual(fx.read("P/Draft/Deep/old.md"), "o", "restored under its original name and place")
     }
 
-    func testAnUnreadableSpareIsIgnored() throws {
-        try open(
-            """
-            P/.carrel/project.json = {"type":"poetry"}
-            P/.carrel/.project.json.previous = {"type":"poetry","trash":{"x.md":{"fr
-            P/Trash/x.md = x
-            """)
-        XCTAssertEqual(try ProjectFile.read(fx.bytes("P")).trash, [:])
-        _ = try ws.restore(try t("P/Trash/x.md"))
-        XCTAssertEqual(fx.read("P/x.md"), "x")
-    }
-
-    /// After a delete and a restore, project.json and its spare hold the
-    /// versions with and without the record, whichever way round.
-    func testDeleteAndRestoreEachLeaveTheOtherVersionInTheSpare() throws {
+    /// A delete writes one record file and leaves project.json alone; a
+    /// restore removes that file.
+    func testDeleteWritesOneRecordFileAndRestoreRemovesIt() throws {
         try open(
             """
             P/.carrel/project.json = {"type":"poetry"}
@@ -293,11 +267,12 @@ final class WorkspaceTests: XCTestCase {
             """)
         _ = try ws.delete(try t("P/Draft/a.md"))
         XCTAssertEqual(try ProjectFile.read(fx.bytes("P")).trash["a.md"]?.originalPath, "Draft/a.md")
-        XCTAssertEqual(ProjectFile.readSpare(fx.bytes("P"))?.trash["a.md"] == nil, true)
+        XCTAssertEqual(fx.read("P/.carrel/project.json"), #"{"type":"poetry"}"#)
+        XCTAssertEqual(fx.listing("P/.carrel/trash", includeHidden: true).count, 1)
         _ = try ws.restore(try t("P/Trash/a.md"))
         XCTAssertEqual(fx.read("P/Draft/a.md"), "a")
         XCTAssertNil(try ProjectFile.read(fx.bytes("P")).trash["a.md"])
-        XCTAssertEqual(ProjectFile.readSpare(fx.bytes("P"))?.trash["a.md"]?.originalPath, "Draft/a.md")
+        XCTAssertEqual(fx.listing("P/.carrel/trash", includeHidden: true), [])
     }
 
     func testLockedProjectIsShownButNeverChanged() throws {
