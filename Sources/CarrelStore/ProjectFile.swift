@@ -198,22 +198,12 @@ public enum ProjectFile {
         let flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC
         let fd = BytePath.withCString(tmp) { openat(carrelDir.fd, $0, flags, 0o644) }
         guard fd >= 0 else { throw SysError("create", BytePath.display(BytePath.join(carrelDir.path, tmp))) }
-        var ok = true
-        bytes.withUnsafeBytes { buf in
-            var off = 0
-            while off < buf.count {
-                let n = Glibc.write(fd, buf.baseAddress! + off, buf.count - off)
-                if n < 0 { if errno == EINTR { continue }; ok = false; return }
-                off += n
-            }
-        }
-        let code = errno
-        if ok && fsync(fd) != 0 { ok = false }
+        var code = FileDescriptor.writeAll(fd, bytes)
+        if code == 0 && fsync(fd) != 0 { code = errno }
         close(fd)
-        guard ok else {
+        guard code == 0 else {
             _ = BytePath.withCString(tmp) { unlinkat(carrelDir.fd, $0, 0) }
-            throw SysError(
-                "write", BytePath.display(BytePath.join(carrelDir.path, fileName)), code: code == 0 ? errno : code)
+            throw SysError("write", BytePath.display(BytePath.join(carrelDir.path, fileName)), code: code)
         }
         // The one deliberate replacing rename: our own metadata file, atomically.
         let r = BytePath.withCString(tmp) { src in

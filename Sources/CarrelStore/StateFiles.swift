@@ -33,7 +33,7 @@ public enum StateFiles {
             made.append(contentsOf: part)
             _ = BytePath.withCString(made) { mkdir($0, 0o700) }
         }
-        return Scanner.stat(path)?.type == 2
+        return Scanner.stat(path)?.isDirectory == true
     }
 
     static var librariesFile: [UInt8]? { directory().map { BytePath.join($0, Array("libraries.json".utf8)) } }
@@ -64,9 +64,13 @@ public enum StateFiles {
         let tmp = Array(".libraries.json.tmp-\(getpid())".utf8)
         let fd = BytePath.withCString(tmp) { openat(d.fd, $0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600) }
         guard fd >= 0 else { return }
-        _ = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress!, $0.count) }
-        fsync(fd)
+        let written = FileDescriptor.writeAll(fd, bytes) == 0 && fsync(fd) == 0
         close(fd)
+        // A short copy must not replace the settings of every other library.
+        guard written else {
+            _ = BytePath.withCString(tmp) { unlinkat(d.fd, $0, 0) }
+            return
+        }
         _ = BytePath.withCString(tmp) { src in
             BytePath.withCString(Array("libraries.json".utf8)) { renameat(d.fd, src, d.fd, $0) }
         }

@@ -51,10 +51,10 @@ public enum TrashRecords {
     public static func scan(_ dir: Directory) -> Scan {
         var out = Scan()
         guard let items = try? dir.list() else { return out }
-        for (fileName, type) in items where type == 1 || type == 0 {
+        for (fileName, type) in items where type == DiskType.file || type == DiskType.other {
             guard fileName.count > suffix.count, fileName.suffix(suffix.count).elementsEqual(suffix) else { continue }
             guard let stored = read(fileName, in: dir) else {
-                if let st = dir.stat(fileName), st.type == 1, st.size == 0,
+                if let st = dir.stat(fileName), st.isFile, st.size == 0,
                     let id = String(validating: fileName, as: UTF8.self)
                 {
                     out.torn.append(id)
@@ -134,15 +134,7 @@ public enum TrashRecords {
         let fd = BytePath.withCString(Array(id.utf8)) { openat(dir.fd, $0, flags, 0o644) }
         let display = BytePath.display(BytePath.join(dir.path, Array(id.utf8)))
         guard fd >= 0 else { throw SysError("create", display) }
-        var failed: Int32 = 0
-        bytes.withUnsafeBytes { buf in
-            var off = 0
-            while off < buf.count {
-                let n = Glibc.write(fd, buf.baseAddress! + off, buf.count - off)
-                if n < 0 { if errno == EINTR { continue }; failed = errno; return }
-                off += n
-            }
-        }
+        var failed = FileDescriptor.writeAll(fd, bytes)
         if failed == 0 {
             let fds = [fd, dir.fd]
             if fds.withUnsafeBufferPointer({ carrel_fsync_all($0.baseAddress, 2) }) != 0 { failed = errno }
