@@ -1,0 +1,100 @@
+import CarrelClient
+import CarrelJSON
+import CarrelProtocol
+import CarrelRandom
+import Foundation
+import Glibc
+
+/// Proves the checks can fail: each fault is planted on disk after a few
+/// kills, and the checks must name it.
+func selfTest(_ options: Options) -> Int32 {
+    let faults: [(String, String, (Torture) -> Void)] = [
+        (
+            "lose a file", "is lost",
+            { t in
+                let f = t.someContentFile()
+                unlink(f)
+            }
+        ),
+        (
+            "duplicate a file under a hidden name", "duplicated",
+            { t in
+                let f = t.someContentFile()
+                _ = Disk.write((f as NSString).deletingLastPathComponent + "/.copy", Disk.read(f)!)
+            }
+        ),
+        (
+            "truncate a file", "never wrote",
+            { t in
+                let f = t.someContentFile()
+                truncate(f, off_t(Disk.read(f)!.count / 2))
+            }
+        ),
+        (
+            "leave a visible temporary file", "unexpected visible name",
+            { t in
+                _ = Disk.write(t.lib + "/Poems/Draft/project.json.tmp", [])
+            }
+        ),
+        (
+            "point a Trash record at nothing", "points at nothing",
+            { t in
+                mkdir(t.lib + "/Blank/.carrel/trash", 0o755)
+                let record: JSONValue = ["name": "ghost.md", "from": "ghost.md", "deleted": 1]
+                _ = Disk.write(t.lib + "/Blank/.carrel/trash/1-ghost.json", record.encoded())
+            }
+        ),
+        (
+            "remove a template folder", "is missing",
+            { t in
+                let d = t.lib + "/Poems/Magazines"
+                for n in Disk.walk(d, includeHidden: true) where !n.isDir {
+                    rename(d + "/" + n.rel, t.lib + "/Poems/Draft/" + n.name)
+                }
+                for n in Disk.walk(d, includeHidden: true).sorted(by: { $0.rel.count > $1.rel.count }) {
+                    rmdir(d + "/" + n.rel)
+                }
+                rmdir(d)
+            }
+        ),
+        (
+            "corrupt project.json", "does not parse",
+            { t in
+                _ = Disk.write(t.lib + "/Novel/.carrel/project.json", Array("{\"type\":".utf8))
+            }
+        ),
+        (
+            "bring back a deleted content", "is back",
+            { t in
+                let f = t.someContentFile()
+                t.contents[String(decoding: Disk.read(f)!, as: UTF8.self)] = .gone
+            }
+        ),
+    ]
+    var passed = 0
+    var failed = 0
+    for (i, (what, expected, plant)) in faults.enumerated() {
+        var o = options
+        o.seed = options.seed &+ UInt64(i)
+        o.verbose = false
+        let t = Torture(o)
+        t.protectSeedProjects = true
+        do { try t.setUp() } catch { say("self-test: set-up failed: \(error)"); return 1 }
+        for _ in 0..<3 { t.runCycle() }
+        guard t.violations.isEmpty else { say("self-test: clean cycles failed: \(t.violations)"); return 1 }
+        plant(t)
+        t.checkRepairedLibrary(nil)
+        t.checkContents(phase: "self-test", afterRestart: true)
+        if t.violations.contains(where: { $0.contains(expected) }) {
+            passed += 1
+            say("self-test: \(what): caught (\(t.violations.first { $0.contains(expected) }!))")
+        } else {
+            failed += 1
+            say("self-test: \(what): NOT caught; violations: \(t.violations)")
+        }
+        try? FileManager.default.removeItem(atPath: t.root)
+    }
+    say("self-test: \(passed) planted faults caught, \(failed) missed")
+    say("\(passed) passed, \(failed) failed")
+    return failed == 0 ? 0 : 1
+}

@@ -1,0 +1,160 @@
+import CarrelClient
+import CarrelJSON
+import CarrelProtocol
+import CarrelRandom
+import Foundation
+import Glibc
+
+/// What must hold after every kill.
+extension Torture {
+    /// Where each content is, hidden places included: the library and the system trash.
+    func locateContents(phase: String) -> [String: [String]] {
+        var found: [String: [String]] = [:]
+        for (base, label) in [(lib, "lib"), (dataHome + "/Trash/files", "system-trash")] {
+            for n in Disk.walk(base, includeHidden: true) where !n.isDir && !n.isLink {
+                let parts = n.rel.split(separator: "/")
+                // Carrel's metadata, but for what waits in purge to be deleted.
+                if let i = parts.firstIndex(of: ".carrel"), i + 1 < parts.count, parts[i + 1] != "purge" { continue }
+                guard let bytes = Disk.read(base + "/" + n.rel) else {
+                    violation("\(phase): cannot read \(label)/\(n.rel)")
+                    continue
+                }
+                if bytes.isEmpty { continue }  // a new empty file
+                let text = String(decoding: bytes, as: UTF8.self)
+                if contents[text] == nil {
+                    violation(
+                        "\(phase): \(label)/\(n.rel) holds content the harness never wrote (truncated or garbled): \(text.prefix(60).debugDescription)"
+                    )
+                    continue
+                }
+                found[text, default: []].append("\(label)/\(n.rel)")
+            }
+        }
+        return found
+    }
+
+    func checkContents(phase: String, afterRestart: Bool) {
+        let found = locateContents(phase: phase)
+        for (c, state) in contents {
+            let places = found[c] ?? []
+            let id = c.split(separator: ":").dropFirst().first ?? "?"
+            let inPurge = places.filter { $0.contains("/.carrel/purge/") }
+            switch state {
+            case .alive:
+                if places.isEmpty {
+                    violation("\(phase): content #\(id) is lost (it should be in the library or a Trash)")
+                }
+                if places.count > 1 { violation("\(phase): content #\(id) is duplicated: \(places)") }
+                if !inPurge.isEmpty {
+                    violation("\(phase): content #\(id), never deleted for good, is in a purge folder: \(places)")
+                }
+            case .doomed:
+                if places.count > 1 { violation("\(phase): content #\(id) is duplicated: \(places)") }
+                if places.isEmpty {
+                    contents[c] = .gone
+                    destroyed += 1
+                } else if inPurge.isEmpty {
+                    contents[c] = .alive  // the delete never happened
+                } else if afterRestart {
+                    violation("\(phase): content #\(id) is still in a purge folder after a restart: \(places)")
+                }
+            case .gone:
+                if !places.isEmpty && (afterRestart || places.count != inPurge.count) {
+                    violation("\(phase): content #\(id) was deleted for good but is back: \(places)")
+                }
+            }
+        }
+    }
+
+    static let namePattern = try! NSRegularExpression(pattern: #"^[a-zA-Z]+[0-9]+( [0-9]+)*(\.md)?$"#)
+
+    func checkRepairedLibrary(_ server: LanguageClient?) {
+        let phase = "after restart"
+        for n in Disk.walk(lib, includeHidden: false) {
+            // The server's clash suffix (" 2") can follow any name it was given.
+            let base = n.name.replacingOccurrences(of: #"( [0-9]+)+$"#, with: "", options: .regularExpression)
+            let ok =
+                Templates.allNames.contains(base) || ["notes", "poems", "novel", "blank"].contains(base.lowercased())
+                || Self.namePattern.firstMatch(in: n.name, range: NSRange(n.name.startIndex..., in: n.name)) != nil
+            if !ok {
+                violation(
+                    "\(phase): unexpected visible name \(n.rel.debugDescription) (a temporary file left in view?)")
+            }
+            if n.isLink { violation("\(phase): a symlink appeared at \(n.rel)") }
+        }
+        for n in Disk.walk(lib, includeHidden: false) where n.isDir && !n.rel.contains("/") {
+            let marker = lib + "/" + n.rel + "/.carrel/project.json"
+            guard Disk.exists(marker) else { continue }
+            guard let bytes = Disk.read(marker), let json = try? JSONParser.parse(bytes), json.objectValue != nil else {
+                violation("\(phase): \(n.rel)/.carrel/project.json does not parse")
+                continue
+            }
+            guard let type = json["type"]?.stringValue, let templates = Templates.byType[type] else {
+                violation("\(phase): \(n.rel)/.carrel/project.json has no known type")
+                continue
+            }
+            for t in templates where !Disk.isDirectory(lib + "/" + n.rel + "/" + t) {
+                violation("\(phase): template folder \(n.rel)/\(t) is missing")
+            }
+            let trashNames = Set(
+                Disk.walk(lib + "/" + n.rel + "/Trash", includeHidden: true).filter { !$0.rel.contains("/") }.map(
+                    \.name))
+            // Provenance lives in one record file per Trash item; project.json
+            // keeps settings only, and nothing device-local is in the library.
+            if json["trash"] != nil { violation("\(phase): \(n.rel)/.carrel/project.json still holds Trash records") }
+            for leftover in ["lock", ".project.json.previous"]
+            where Disk.exists(lib + "/" + n.rel + "/.carrel/" + leftover) {
+                violation("\(phase): \(n.rel)/.carrel/\(leftover) is in the library")
+            }
+            let recordFolder = lib + "/" + n.rel + "/.carrel/trash"
+            var recordsOf: [String: Int] = [:]
+            for r in Disk.walk(recordFolder, includeHidden: true) where !r.rel.contains("/") && !r.isDir {
+                guard let bytes = Disk.read(recordFolder + "/" + r.rel), let record = try? JSONParser.parse(bytes),
+                    let name = record["name"]?.stringValue
+                else {
+                    violation("\(phase): \(n.rel) Trash record file \(r.name.debugDescription) is not a record")
+                    continue
+                }
+                recordsOf[name, default: 0] += 1
+                if !trashNames.contains(name) {
+                    violation("\(phase): \(n.rel) Trash record \(name.debugDescription) points at nothing in Trash")
+                }
+                if record["from"]?.stringValue == nil {
+                    violation("\(phase): \(n.rel) Trash record \(name.debugDescription) has no “from”")
+                }
+            }
+            for (name, count) in recordsOf where count > 1 {
+                violation("\(phase): \(n.rel) Trash item \(name.debugDescription) has \(count) records")
+            }
+            let purge = lib + "/" + n.rel + "/.carrel/purge"
+            if Disk.exists(purge), !Disk.walk(purge, includeHidden: true).isEmpty {
+                violation("\(phase): \(n.rel)/.carrel/purge still holds an unfinished purge")
+            }
+        }
+        // The model the restarted server built equals the disk.
+        guard let server else { return }
+        let roots: [JSONValue]
+        do {
+            roots = try server.send(Tree())
+        } catch LanguageClient.Failure.serverGone, LanguageClient.Failure.timeout {
+            return  // killed meanwhile: checked next time
+        } catch {
+            violation("\(phase): carrel/tree failed: \(error)")
+            return
+        }
+        var shown = Set<String>()
+        var stack = roots
+        while let node = stack.popLast() {
+            if node["kind"] == "file", let u = node["uri"]?.stringValue, let p = try? FileURI.path(u) {
+                shown.insert(String(decoding: p, as: UTF8.self))
+            }
+            stack += node["children"]?.arrayValue ?? []
+        }
+        let onDisk = Set(Disk.walk(lib, includeHidden: false).filter { !$0.isDir }.map { lib + "/" + $0.rel })
+        if shown != onDisk {
+            violation(
+                "\(phase): the server's tree differs from the disk: only shown \(shown.subtracting(onDisk).sorted()), only on disk \(onDisk.subtracting(shown).sorted())"
+            )
+        }
+    }
+}

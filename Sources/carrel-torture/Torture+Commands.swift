@@ -1,0 +1,141 @@
+import CarrelClient
+import CarrelJSON
+import CarrelProtocol
+import CarrelRandom
+import Foundation
+import Glibc
+
+/// The commands a cycle sends, chosen at random from what the disk holds.
+extension Torture {
+    struct Op {
+        let name: String
+        let command: String
+        let args: JSONValue
+        /// Contents a delete-for-good would destroy.
+        var doomed: [String] = []
+    }
+
+    func contentsUnder(_ rel: String) -> [String] {
+        let base = lib + "/" + rel
+        if !Disk.isDirectory(base) {
+            if let b = Disk.read(base), !b.isEmpty { return [String(decoding: b, as: UTF8.self)] }
+            return []
+        }
+        return Disk.walk(base, includeHidden: true).filter { !$0.isDir }.compactMap {
+            guard let b = Disk.read(base + "/" + $0.rel), !b.isEmpty else { return nil }
+            return String(decoding: b, as: UTF8.self)
+        }
+    }
+
+    func chooseOp(_ v: View) -> Op {
+        let parent = { (rel: String) -> String in rel.split(separator: "/").dropLast().joined(separator: "/") }
+        while true {
+            let roll = random(100)
+            switch roll {
+            case 0..<14:
+                guard var folder = pick(v.folders) else { continue }
+                if chance(0.15), let p = pick(v.projects) { folder = p.rel + "/.carrel/all" }
+                return Op(
+                    name: "newFile", command: "carrel.newFile",
+                    args: ["parentUri": .string(uri(folder)), "name": .string(newName("f"))])
+            case 14..<22:
+                guard let folder = pick(v.folders), v.folders.count < 120 else { continue }
+                return Op(
+                    name: "newFolder", command: "carrel.newFolder",
+                    args: ["parentUri": .string(uri(folder)), "name": .string(newName("d"))])
+            case 22..<24:
+                guard v.projects.count < 8 else { continue }
+                let type = pick(["blank", "poetry", "shortStory", "novel", "script"])!
+                return Op(
+                    name: "newProject", command: "carrel.newProject",
+                    args: ["parentUri": .string(uri("")), "name": .string(newName("p")), "type": .string(type)])
+            case 24..<36:
+                guard let item = pick(v.movable + v.inTrash + v.projects.map { ($0.rel, true) }) else { continue }
+                if protectSeedProjects && ["Poems", "Novel", "Blank"].contains(item.rel) { continue }
+                let name = item.rel.split(separator: "/").last.map(String.init) ?? item.rel
+                var newName = item.isDir ? self.newName("r") : self.newName("r") + ".md"
+                if chance(0.2), let first = name.first {
+                    // Case-only rename, which must work.
+                    let flipped = first.isUppercase ? first.lowercased() : first.uppercased()
+                    newName = flipped + name.dropFirst()
+                } else if chance(0.1),
+                    let sibling = pick(
+                        (v.movable + v.inTrash).filter { parent($0.rel) == parent(item.rel) && $0.rel != item.rel })
+                {
+                    newName = sibling.rel.split(separator: "/").last.map(String.init) ?? newName  // refused: nameTaken
+                }
+                return Op(
+                    name: "rename", command: "carrel.rename",
+                    args: ["uri": .string(uri(item.rel)), "newName": .string(newName)])
+            case 36..<52:
+                guard let item = pick(v.movable + v.inTrash), let dest = pick(v.folders) else { continue }
+                return Op(
+                    name: "moveTo", command: "carrel.moveTo",
+                    args: ["uri": .string(uri(item.rel)), "destinationUri": .string(uri(dest))])
+            case 52..<66:
+                guard let item = pick(v.movable) else { continue }
+                var args: JSONValue = ["uri": .string(uri(item.rel))]
+                if chance(0.7) { args = ["uri": .string(uri(item.rel)), "confirmed": true] }
+                return Op(
+                    name: v.plainFolders.contains(where: { item.rel == $0 || item.rel.hasPrefix($0 + "/") })
+                        || !item.rel.contains("/") ? "delete(system trash)" : "delete",
+                    command: "carrel.delete", args: args)
+            case 66..<67:
+                guard v.projects.count > 2, let p = pick(v.projects) else { continue }
+                if protectSeedProjects && ["Poems", "Novel", "Blank"].contains(p.rel) { continue }
+                return Op(
+                    name: "delete(project)", command: "carrel.delete",
+                    args: ["uri": .string(uri(p.rel)), "confirmed": true])
+            case 67..<72:
+                guard opts.servers == 1, let item = pick(v.inTrash) else { continue }
+                return Op(
+                    name: "deleteForever", command: "carrel.delete",
+                    args: ["uri": .string(uri(item.rel)), "confirmed": .bool(chance(0.5))],
+                    doomed: contentsUnder(item.rel))
+            case 72..<84:
+                guard let item = pick(v.inTrash) else { continue }
+                return Op(name: "restore", command: "carrel.restore", args: ["uri": .string(uri(item.rel))])
+            case 84..<86:
+                guard opts.servers == 1, let p = pick(v.projects) else { continue }
+                return Op(
+                    name: "emptyTrash", command: "carrel.emptyTrash",
+                    args: ["projectUri": .string(uri(p.rel)), "confirmed": .bool(chance(0.5))],
+                    doomed: contentsUnder(p.rel + "/Trash"))
+            case 86..<89:
+                guard let f = pick(v.folders) else { continue }
+                return Op(
+                    name: "setSort", command: "carrel.setSort",
+                    args: [
+                        "uri": .string(uri(f)), "by": .string(pick(["name", "modified", "created"])!),
+                        "descending": .bool(chance(0.5)),
+                    ])
+            case 89..<90:
+                guard let f = pick(v.folders) else { continue }
+                return Op(
+                    name: "setConfirmDelete", command: "carrel.setConfirmDelete",
+                    args: ["uri": .string(uri(f)), "confirm": .bool(chance(0.5))])
+            default:
+                // Commands that must be refused, so kills also land in refusals.
+                switch random(4) {
+                case 0:
+                    guard let p = pick(v.permanent) else { continue }
+                    return Op(
+                        name: "refused", command: "carrel.rename", args: ["uri": .string(uri(p)), "newName": "X"])
+                case 1:
+                    guard let d = pick(v.movable.filter(\.isDir)) else { continue }
+                    return Op(
+                        name: "refused", command: "carrel.moveTo",
+                        args: ["uri": .string(uri(d.rel)), "destinationUri": .string(uri(d.rel))])
+                case 2:
+                    guard let f = pick(v.folders) else { continue }
+                    return Op(
+                        name: "refused", command: "carrel.newFolder",
+                        args: ["parentUri": .string(uri(f)), "name": "bad/name"])
+                default:
+                    guard let m = pick(v.movable) else { continue }
+                    return Op(name: "refused", command: "carrel.restore", args: ["uri": .string(uri(m.rel))])
+                }
+            }
+        }
+    }
+}
