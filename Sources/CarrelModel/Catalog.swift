@@ -106,6 +106,10 @@ public struct Section: Sendable, Hashable {
     /// Where short pieces go out into the world.
     static let publications = Section(
         "PUBLICATIONS", fr: "PUBLICATIONS", [.magazines, .competitions, .commissions, .other])
+    static let yourNovel = Section(
+        "YOUR NOVEL", fr: "VOTRE ROMAN", [.novel, .chapters, .scenes, .characters, .locations, .setAside, .research])
+    static let yourScript = Section(
+        "YOUR SCRIPT", fr: "VOTRE SCÉNARIO", [.script, .acts, .scenes, .characters, .locations, .setAside, .research])
     /// Book-length work is not sent to magazines.
     static let bookPublications = Section("PUBLICATIONS", fr: "PUBLICATIONS", [.competitions, .commissions, .other])
 }
@@ -130,21 +134,10 @@ public struct ProjectType: Sendable, Hashable, CustomStringConvertible {
             id: "shortStory", title: Localized(en: "Short Story", fr: "Nouvelle"),
             sections: [Section("YOUR STORIES", fr: "VOS NOUVELLES", Section.writing), .publications, .trash]),
         ProjectType(
-            id: "novel", title: Localized(en: "Novel", fr: "Roman"),
-            sections: [
-                Section(
-                    "YOUR NOVEL", fr: "VOTRE ROMAN",
-                    [.novel, .chapters, .scenes, .characters, .locations, .setAside, .research]),
-                .bookPublications, .trash,
-            ]),
+            id: "novel", title: Localized(en: "Novel", fr: "Roman"), sections: [.yourNovel, .bookPublications, .trash]),
         ProjectType(
             id: "script", title: Localized(en: "Script", fr: "Scénario"),
-            sections: [
-                Section(
-                    "YOUR SCRIPT", fr: "VOTRE SCÉNARIO",
-                    [.script, .acts, .scenes, .characters, .locations, .setAside, .research]),
-                .bookPublications, .trash,
-            ]),
+            sections: [.yourScript, .bookPublications, .trash]),
     ]
 
     public static func named(_ id: String) -> ProjectType? { all.first { $0.id == id } }
@@ -180,22 +173,25 @@ public struct SortChoice: Sendable {
     public let setting: SortSetting
     public let title: Localized
 
-    public static let all: [SortChoice] = [
-        SortChoice(setting: SortSetting(by: .name), title: Localized(en: "Name, A to Z", fr: "Nom, de A à Z")),
-        SortChoice(
-            setting: SortSetting(by: .name, descending: true), title: Localized(en: "Name, Z to A", fr: "Nom, de Z à A")
-        ),
-        SortChoice(
-            setting: SortSetting(by: .modified, descending: true),
-            title: Localized(en: "Date Modified, Newest First", fr: "Date de modification, la plus récente d’abord")),
-        SortChoice(
-            setting: SortSetting(by: .modified),
-            title: Localized(en: "Date Modified, Oldest First", fr: "Date de modification, la plus ancienne d’abord")),
-        SortChoice(
-            setting: SortSetting(by: .created, descending: true),
-            title: Localized(en: "Date Created, Newest First", fr: "Date de création, la plus récente d’abord")),
-        SortChoice(
-            setting: SortSetting(by: .created),
-            title: Localized(en: "Date Created, Oldest First", fr: "Date de création, la plus ancienne d’abord")),
-    ]
+    public static let all: [SortChoice] =
+        [
+            SortChoice(setting: SortSetting(by: .name), title: Localized(en: "Name, A to Z", fr: "Nom, de A à Z")),
+            SortChoice(
+                setting: SortSetting(by: .name, descending: true),
+                title: Localized(en: "Name, Z to A", fr: "Nom, de Z à A")),
+        ]
+        + byDate(.modified, Localized(en: "Date Modified", fr: "Date de modification"))
+        + byDate(.created, Localized(en: "Date Created", fr: "Date de création"))
+
+    /// Newest first, then oldest first: the order writers look for recent work in.
+    private static func byDate(_ key: SortKey, _ date: Localized) -> [SortChoice] {
+        [
+            SortChoice(
+                setting: SortSetting(by: key, descending: true),
+                title: Localized(en: "\(date.en), Newest First", fr: "\(date.fr), la plus récente d’abord")),
+            SortChoice(
+                setting: SortSetting(by: key),
+                title: Localized(en: "\(date.en), Oldest First", fr: "\(date.fr), la plus ancienne d’abord")),
+        ]
+    }
 }
