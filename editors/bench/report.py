@@ -67,7 +67,9 @@ def main(results):
         c50, c99 = get("change p50"), get("change p99")
         check(size, editor, "outside change p50 ≤ 25 ms", c50, c50 is not None and c50 <= 25,
               f"{c50:.1f} ms" if c50 else "")
-        check(size, editor, "outside change p99 ≤ 50 ms", c99, c99 is not None and c99 <= 50 and not get("changes missed"),
+        # A change that never showed counts against the p99, whatever the others took.
+        c99_ok = c99 is not None and c99 <= 50 and not get("changes missed")
+        check(size, editor, "outside change p99 ≤ 50 ms", c99, c99_ok,
               f"{c99:.1f} ms ({get('changes missed')} never shown)" if c99 else "")
         b = get("bytes p99")
         check(size, editor, "bytes read per change ≤ 64 KiB", b, b is not None and 0 <= b <= 64 * KIB,
@@ -79,7 +81,8 @@ def main(results):
         check(size, editor, "stall during the burst ≤ 50 ms", s, s is not None and s <= 50,
               f"{s:.1f} ms" if s is not None else "")
         m = get("memory growth")
-        check(size, editor, "memory growth ≤ 30 MB", m, m is not None and m <= 30, f"{m:.1f} MB" if m is not None else "")
+        check(size, editor, "memory growth ≤ 30 MB", m, m is not None and m <= 30,
+              f"{m:.1f} MB" if m is not None else "")
     if len(sizes) >= 2:
         small, large = sizes[0], sizes[-1]
         for editor in sorted({e for _, e in table}):
