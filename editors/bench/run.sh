@@ -6,7 +6,8 @@
 # Usage: bash editors/bench/run.sh [--entries 110000|10000|10000,110000]
 #          [--editors nvim,vim,emacs,vscode] [--opens N] [--changes N] [--burst N]
 # Env: CARREL (server; default <repo>/.build/release/carrel),
-#      CARREL_BENCH_CACHE (where generated libraries are kept between runs).
+#      CARREL_BENCH_CACHE (where generated libraries are kept between runs),
+#      CARREL_BENCH_RESULTS (where the raw figures are kept; read them with report.py).
 # Exit status: 0 when every figure was taken (targets missed are reported,
 # not an error), 1 when an editor failed or timed out, 2 on bad usage.
 set -u
@@ -110,5 +111,8 @@ for size in ${entries//,/ }; do
   done
 done
 
-python3 "$here/report.py" "$results"
+# The raw figures outlive the run, so the report can be read again.
+kept=${CARREL_BENCH_RESULTS:-$cache/last-results}
+rm -rf "$kept" && mkdir -p "$(dirname "$kept")" && cp -r "$results" "$kept" && echo "figures kept in $kept" >&2
+python3 "$here/report.py" "$results" || exit 1
 [ "$failed_runs" -eq 0 ]
