@@ -22,7 +22,7 @@ while [ $# -gt 0 ]; do
     --opens) opens=$2; shift 2 ;;
     --changes) changes=$2; shift 2 ;;
     --burst) burst=$2; shift 2 ;;
-    -h|--help) sed -n 2,13p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,12p "$0"; exit 0 ;;
     *) echo "run.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
   esac
 done
