@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# Measures the four plugins in real headless editors against the release
+# server, on a generated library, and checks the figures against the
+# targets. A benchmark, not a test: Tests/all.sh does not run it.
+#
+# Usage: bash editors/bench/run.sh [--entries 110000|10000|10000,110000]
+#          [--editors nvim,vim,emacs,vscode] [--opens N] [--changes N] [--burst N]
+# Env: CARREL (server; default <repo>/.build/release/carrel),
+#      CARREL_BENCH_CACHE (where generated libraries are kept between runs),
+#      CARREL_BENCH_RESULTS (where the raw figures are kept; read them with report.py).
+# Exit status: 0 when every figure was taken (targets missed are reported,
+# not an error), 1 when an editor failed or timed out, 2 on bad usage.
+set -u
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+top=$(cd "$here/../.." && pwd)
+CARREL=${CARREL:-$top/.build/release/carrel}
+entries=110000 editors=nvim,vim,emacs,vscode opens=7 changes=100 burst=1000
+while [ $# -gt 0 ]; do
+  case $1 in
+    --entries) entries=$2; shift 2 ;;
+    --editors) editors=$2; shift 2 ;;
+    --opens) opens=$2; shift 2 ;;
+    --changes) changes=$2; shift 2 ;;
+    --burst) burst=$2; shift 2 ;;
+    -h|--help) sed -n 2,12p "$0"; exit 0 ;;
+    *) echo "run.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
+  esac
+done
+if [ ! -x "$CARREL" ]; then
+  echo "run.sh: no server at $CARREL; build it with 'swift build -c release' or set CARREL" >&2
+  exit 2
+fi
+for editor in ${editors//,/ }; do
+  case $editor in
+    nvim|vim|emacs) command -v "$editor" >/dev/null || { echo "run.sh: $editor is not installed" >&2; exit 2; } ;;
+    vscode) command -v node >/dev/null || { echo "run.sh: node is not installed" >&2; exit 2; } ;;
+    *) echo "run.sh: unknown editor $editor (nvim, vim, emacs, vscode)" >&2; exit 2 ;;
+  esac
+done
+
+# Nothing touches the real home: the editors and the server get their own.
+work=$(mktemp -d "${TMPDIR:-/tmp}/carrel-editor-bench.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+export HOME="$work/home" XDG_CONFIG_HOME="$work/config" XDG_DATA_HOME="$work/data" \
+  XDG_STATE_HOME="$work/state" XDG_CACHE_HOME="$work/cache"
+mkdir -p "$HOME" "$XDG_CONFIG_HOME" "$XDG_DATA_HOME" "$XDG_STATE_HOME" "$XDG_CACHE_HOME" "$work/staging"
+export LANG=C.UTF-8 BENCH_DIR="$here" BENCH_STAGING="$work/staging" BENCH_COUNT="$work/count"
+export BENCH_CHANGES=$changes BENCH_BURST=$burst
+unset LC_ALL LC_MESSAGES
+
+# Generating 110,000 files takes a minute or two on a slow disk; the library
+# is kept, keyed by the generator's contents, and cleaned after each session.
+cache=${CARREL_BENCH_CACHE:-${TMPDIR:-/tmp}/carrel-editor-bench-libraries}
+version=$(cksum < "$here/make_library.py" | cut -d' ' -f1)
+
+# The server through the byte-counting relay, for the change sessions.
+relay="$work/carrel-counted"
+printf '#!/bin/sh\nexec python3 "%s" "%s" "%s" "$@"\n' "$here/count_bytes.py" "$BENCH_COUNT" "$CARREL" > "$relay"
+chmod +x "$relay"
+
+failed_runs=0
+# run EDITOR MODE OUT: one fresh editor process, bounded in time.
+run() {
+  local editor=$1 mode=$2 out=$3 server=$CARREL limit=120
+  [ "$mode" = changes ] && server=$relay limit=400
+  rm -f "$BENCH_COUNT" "$out"
+  export BENCH_MODE=$mode BENCH_OUT=$out BENCH_SERVER="[\"$server\",\"lsp\"]" BENCH_SERVER_PATH=$server
+  case $editor in
+    nvim) timeout $limit nvim --headless -u NONE -i NONE -n --cmd "set rtp^=$top/editors/nvim" \
+            --cmd 'runtime plugin/carrel.lua' -c "luafile $here/nvim.lua" </dev/null >"$out.log" 2>&1 ;;
+    vim) timeout $limit vim -Nu NONE -i NONE -n -es --cmd "set rtp^=$top/editors/vim" \
+            --cmd 'runtime plugin/carrel.vim' -S "$here/vim.vim" </dev/null >"$out.log" 2>&1 ;;
+    emacs) timeout $limit emacs --batch -Q -l "$here/emacs.el" </dev/null >"$out.log" 2>&1 ;;
+    vscode) timeout $limit node "$here/vscode.js" </dev/null >"$out.log" 2>&1 ;;
+  esac
+  if [ ! -s "$out" ]; then
+    echo "  $editor $mode: no figures (see below)" >&2
+    tail -5 "$out.log" >&2
+    failed_runs=$((failed_runs + 1))
+  fi
+}
+
+clean_library() {
+  find "$BENCH_LIBRARY" -maxdepth 1 \( -name 'Outside *.md' -o -name 'Burst *.md' \) -delete
+  rm -rf "$BENCH_LIBRARY.staging"
+}
+
+results="$work/results"
+for size in ${entries//,/ }; do
+  export BENCH_LIBRARY="$cache/$version-$size/Writing"
+  if [ ! -d "$BENCH_LIBRARY" ]; then
+    echo "generating a library of $size entries in $BENCH_LIBRARY" >&2
+    rm -rf "$cache/$version-$size"
+    mkdir -p "$cache/$version-$size"
+    python3 "$here/make_library.py" "$BENCH_LIBRARY.partial" "$size" >/dev/null || exit 1
+    mv "$BENCH_LIBRARY.partial" "$BENCH_LIBRARY"
+  fi
+  clean_library
+  # Opens interleaved across editors, so a busy moment on the host spreads over all.
+  for i in $(seq 1 "$opens"); do
+    for editor in ${editors//,/ }; do
+      mkdir -p "$results/$size/$editor"
+      echo "$size entries: $editor open $i/$opens" >&2
+      run "$editor" open "$results/$size/$editor/open-$i.json"
+    done
+  done
+  for editor in ${editors//,/ }; do
+    echo "$size entries: $editor, $changes outside changes and a burst of $burst" >&2
+    run "$editor" changes "$results/$size/$editor/changes.json"
+    clean_library
+  done
+done
+
+# The raw figures outlive the run, so the report can be read again.
+kept=${CARREL_BENCH_RESULTS:-$cache/last-results}
+rm -rf "$kept" && mkdir -p "$(dirname "$kept")" && cp -r "$results" "$kept" && echo "figures kept in $kept" >&2
+python3 "$here/report.py" "$results" || exit 1
+[ "$failed_runs" -eq 0 ]

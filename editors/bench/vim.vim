@@ -1,0 +1,111 @@
+vim9script
+# Drives the Vim plugin in headless Vim (vim -es); see run.sh for the
+# environment. Times come from reltime(). The plugin has no render event and
+# Vim -es draws no screen, so a row counts as shown when a 1 ms poll of the
+# binder buffer's text first finds it (up to about a millisecond late).
+
+import autoload 'carrel/binder.vim'
+
+const library = $BENCH_LIBRARY
+var result: dict<any> = {}
+const origin = reltime()
+def Now(): float
+  return reltimefloat(reltime(origin)) * 1000.0
+enddef
+
+def RssKb(): number
+  for line in readfile('/proc/' .. getpid() .. '/status')
+    if line =~ '^VmRSS:'
+      return str2nr(matchstr(line, '\d\+'))
+    endif
+  endfor
+  return -1
+enddef
+
+# The longest gap between ticks of a 10 ms timer, over a window.
+var last = Now()
+var worst = 0.0
+def Tick(_: number)
+  var t = Now()
+  # max() takes only numbers in Vim 9.0.
+  if t - last - 10.0 > worst
+    worst = t - last - 10.0
+  endif
+  last = t
+enddef
+timer_start(10, Tick, {repeat: -1})
+def StallWindow()
+  last = Now()
+  worst = 0.0
+enddef
+
+# The native baseline: the library's top two levels, as a tree plugin lists them.
+var t0 = Now()
+for name in readdir(library)
+  if isdirectory(library .. '/' .. name)
+    readdir(library .. '/' .. name)
+  endif
+endfor
+result.baseline_ms = Now() - t0
+
+def Shows(text: string): bool
+  var buf = binder.Buffer()
+  return buf > 0 && bufexists(buf) && !empty(filter(getbufline(buf, 1, '$'), (_, l) => stridx(l, text) >= 0))
+enddef
+
+# Polls every millisecond; returns the time text first showed, or -1.
+def WaitFor(text: string, seconds: float): float
+  var deadline = Now() + seconds * 1000.0
+  while Now() < deadline
+    if Shows(text)
+      return Now()
+    endif
+    sleep 1m
+  endwhile
+  return -1.0
+enddef
+
+def Count(): number
+  return filereadable($BENCH_COUNT) ? str2nr(trim(join(readfile($BENCH_COUNT)))) : -1
+enddef
+
+var rss_before = RssKb()
+g:carrel = {folders: [library], cmd: json_decode($BENCH_SERVER)}
+StallWindow()
+var start = Now()
+Carrel
+var shown = WaitFor('Poems', 60.0)
+result.open_ms = shown < 0 ? v:null : shown - start
+sleep 1
+result.stall_open_ms = worst
+
+if $BENCH_MODE == 'changes'
+  result.change_ms = []
+  result.change_bytes = []
+  for i in range(1, str2nr($BENCH_CHANGES))
+    var name = printf('Outside %d.md', i)
+    var before = Count()
+    # Written elsewhere and renamed in: one step, as another program saves.
+    var staging = $BENCH_STAGING .. '/' .. name
+    writefile(['words'], staging)
+    var t = Now()
+    rename(staging, library .. '/' .. name)
+    var at = WaitFor(name, 5.0)
+    sleep 100m
+    result.change_ms->add(at < 0 ? -1 : at - t)
+    result.change_bytes->add(before < 0 ? -1 : Count() - before)
+    if i == 100
+      result.rss_after_100_kb = RssKb()
+    endif
+  endfor
+  result.rss_before_kb = rss_before
+  var burst = str2nr($BENCH_BURST)
+  StallWindow()
+  job_start(['python3', $BENCH_DIR .. '/burst.py', library, string(burst)])
+  WaitFor(printf('Burst %d.md', burst - 1), 120.0)
+  sleep 500m
+  result.stall_burst_ms = worst
+endif
+
+writefile([json_encode(result)], $BENCH_OUT)
+qa!
