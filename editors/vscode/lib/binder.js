@@ -40,7 +40,11 @@ class Binder {
   }
 
   reset() {
-    this.entries = new Map();   // key → { node, parentKey, childKeys | null }
+    this.entries = new Map();   // key → { node, path, parentKey, childKeys | null }
+    // Disk rows by their path, and "All" rows by their project's path, so a
+    // burst of changes costs a lookup each, not a walk over every row held.
+    this.byPath = new Map();    // path → Set of keys
+    this.allRows = new Map();   // key → project path
     this.expanded = new Set();
     this.rootKeys = null;
     this.hasProjects = false;
@@ -133,11 +137,14 @@ class Binder {
   store(node, parentKey) {
     const key = keyOf(node);
     const previous = this.entries.get(key);
-    const entry = { node: bare(node), parentKey, childKeys: previous ? previous.childKeys : null };
+    if (previous) this.unindex(key, previous);
+    const entry = { node: bare(node), path: pathOf(node), parentKey, childKeys: previous ? previous.childKeys : null };
     this.entries.set(key, entry);
+    this.index(key, entry);
     if (node.children) {
       const keys = node.children.map((child) => this.store(child, key));
-      for (const old of entry.childKeys || []) if (!keys.includes(old)) this.forget(old);
+      const kept = new Set(keys);
+      for (const old of entry.childKeys || []) if (!kept.has(old)) this.forget(old);
       entry.childKeys = keys;
     }
     return key;
@@ -147,13 +154,17 @@ class Binder {
   replaceRow(node) {
     const entry = node && this.entries.get(keyOf(node));
     if (!entry) return false;
+    this.unindex(keyOf(node), entry);
     entry.node = bare(node);
+    entry.path = pathOf(node);
+    this.index(keyOf(node), entry);
     return true;
   }
 
   forget(key) {
     const entry = this.entries.get(key);
     if (!entry) return;
+    this.unindex(key, entry);
     this.entries.delete(key);
     this.expanded.delete(key);
     for (const child of entry.childKeys || []) this.forget(child);
@@ -168,21 +179,32 @@ class Binder {
   }
 
   diskKeysAt(fsPath) {
-    const keys = [];
-    for (const [key, entry] of this.entries) if (isDiskRow(entry.node) && pathOf(entry.node) === fsPath) keys.push(key);
-    return keys;
+    return [...(this.byPath.get(fsPath) || [])];
   }
 
   // "All" of each held project that holds fsPath.
   allKeysOver(fsPath) {
     const keys = [];
-    for (const [key, entry] of this.entries) {
-      if (entry.node.role !== 'all') continue;
-      const all = pathOf(entry.node);
-      const projectPath = all && path.dirname(path.dirname(all));
-      if (projectPath && isSameOrUnder(fsPath, projectPath)) keys.push(key);
-    }
+    for (const [key, projectPath] of this.allRows) if (isSameOrUnder(fsPath, projectPath)) keys.push(key);
     return keys;
+  }
+
+  // Keeps the indexes in step with the row held under `key`.
+  index(key, entry) {
+    if (entry.path && isDiskRow(entry.node)) {
+      if (!this.byPath.has(entry.path)) this.byPath.set(entry.path, new Set());
+      this.byPath.get(entry.path).add(key);
+    }
+    if (entry.node.role === 'all' && entry.path) this.allRows.set(key, path.dirname(path.dirname(entry.path)));
+  }
+
+  unindex(key, entry) {
+    const keys = entry.path && this.byPath.get(entry.path);
+    if (keys) {
+      keys.delete(key);
+      if (!keys.size) this.byPath.delete(entry.path);
+    }
+    this.allRows.delete(key);
   }
 
   // Serializes notifications: each one is applied once, in order, and
@@ -227,8 +249,7 @@ class Binder {
       if (change.type === 'changed' && owners.length) {
         // A setting such as the sort reorders every listing below it.
         for (const [key, entry] of this.entries) {
-          const own = pathOf(entry.node);
-          if (entry.childKeys && own && isSameOrUnder(own, fsPath)) mark(key);
+          if (entry.childKeys && entry.path && isSameOrUnder(entry.path, fsPath)) mark(key);
         }
         continue;
       }
@@ -242,10 +263,10 @@ class Binder {
       }
       // What was deleted or moved away is no longer below its old folder.
       const gone = change.type === 'moved' ? places[1] : change.type === 'deleted' ? fsPath : null;
-      if (gone) {
+      // Only a held row at that path can have held rows below it.
+      if (gone && this.byPath.has(gone)) {
         for (const [key, entry] of [...this.entries]) {
-          const own = pathOf(entry.node);
-          if (isDiskRow(entry.node) && own && isSameOrUnder(own, gone) && this.entries.has(key)) this.forget(key);
+          if (isDiskRow(entry.node) && entry.path && isSameOrUnder(entry.path, gone) && this.entries.has(key)) this.forget(key);
         }
       }
     }
