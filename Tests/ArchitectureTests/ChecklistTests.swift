@@ -11,7 +11,7 @@ final class ChecklistTests: XCTestCase {
         ("Tests/CarrelProtocolTests/GoldenTests.swift", "the initialize golden lists it"),
         ("Tests/CarrelServerTests/ServerTests.swift", "testCommandsFlow runs it"),
         ("Tests/CarrelEndToEndTests/HostileInputTests.swift", "the hostile tables send it"),
-        ("Sources/carrel-torture/main.swift", "the crash harness kills the server during it"),
+        ("Sources/carrel-torture/Torture+Commands.swift", "the crash harness kills the server during it"),
         ("editors/nvim/lua/carrel/actions.lua", "Neovim offers it"),
         ("editors/emacs/carrel.el", "Emacs offers it"),
         ("editors/vscode/lib/flows.js", "VS Code offers it"),
