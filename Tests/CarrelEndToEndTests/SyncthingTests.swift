@@ -1,0 +1,268 @@
+import CarrelJSON
+import CarrelProtocol
+import CarrelTestSupport
+import Foundation
+import Glibc
+import XCTest
+
+/// Two machines share a library through real Syncthing instances on
+/// 127.0.0.1: a `carrel lsp` on one hears the other's commands, and pairs of
+/// operations made while the machines were apart merge into one binder with
+/// no conflict copy of Carrel's own files. Skipped when syncthing is
+/// missing, except on CI.
+final class SyncthingTests: XCTestCase {
+    static let project = """
+        P/.carrel/project.json = {"type":"poetry"}
+        P/Draft/p1.md = first poem
+        P/Draft/p2.md = second poem
+        P/Ready/
+        P/Trash/
+        """
+
+    struct SyncthingMissingOnCI: Error, CustomStringConvertible {
+        var description: String { "syncthing is not installed, and CI=true: apt-get install syncthing; .ci/run does" }
+    }
+
+    func twoMachines(_ tree: String = project) throws -> Syncthing {
+        guard Syncthing.binary != nil else {
+            if ProcessInfo.processInfo.environment["CI"] == "true" { throw SyncthingMissingOnCI() }
+            throw XCTSkip("syncthing is not installed: apt-get install syncthing")
+        }
+        return try Syncthing(tree: tree)
+    }
+
+    /// Each machine its own HOME and state, as two computers have.
+    let onA = try! CLIRunner()
+    let onB = try! CLIRunner()
+
+    @discardableResult
+    func carrel(_ machine: Syncthing.Machine, _ args: [String], file: StaticString = #filePath, line: UInt = #line)
+        -> CLIRunner.Result
+    {
+        let runner = machine.name == "A" ? onA : onB
+        let r = runner.run(args + ["--library", machine.folder], in: machine.folder)
+        XCTAssertEqual(
+            r.status, 0, "\(machine.name): carrel \(args.joined(separator: " ")): \(r.stderr)", file: file, line: line)
+        return r
+    }
+
+    // MARK: - A's changes reach B's server
+
+    /// Every one of A's commands reaches B's server as a `carrel/didChange`.
+    /// The latency is printed, with Syncthing's own share (until the file is
+    /// on B's disk) apart, and never asserted: speed is measured, not timed.
+    func testMachineBsServerReportsEachOfMachineAsChanges() throws {
+        let st = try twoMachines()
+        let server = try ProcessClient(environment: onB.environment)
+        _ = try server.initialize([FileURI.uri(Array(st.b.folder.utf8))])
+        // Each round: a new folder, a file in it, renamed, then moved.
+        var steps: [(args: [String], expect: String)] = []
+        for i in 1...5 {
+            steps += [
+                (["new-folder", "P/Draft", "Part \(i)"], "P/Draft/Part \(i)"),
+                (["new-file", "P/Draft/Part \(i)", "Scene \(i)"], "P/Draft/Part \(i)/Scene \(i).md"),
+                (
+                    ["rename", "P/Draft/Part \(i)/Scene \(i).md", "Chapter \(i).md"],
+                    "P/Draft/Part \(i)/Chapter \(i).md"
+                ),
+                (["mv", "P/Draft/Part \(i)/Chapter \(i).md", "P/Ready"], "P/Ready/Chapter \(i).md"),
+            ]
+        }
+        var onDisk: [TimeInterval] = []
+        var notified: [TimeInterval] = []
+        for step in steps {
+            carrel(st.a, step.args)
+            let returned = Date()
+            let path = st.b.folder + "/" + step.expect
+            let uri = JSONValue.string(FileURI.uri(Array(path.utf8)))
+            var diskAt: Date?
+            var notifiedAt: Date?
+            let deadline = returned.addingTimeInterval(30)
+            while notifiedAt == nil || diskAt == nil, Date() < deadline {
+                var st = stat()
+                if diskAt == nil, lstat(path, &st) == 0 { diskAt = Date() }
+                if notifiedAt == nil,
+                    (try? server.inbox.take("", timeout: 0.005) {
+                        $0["method"] == "carrel/didChange"
+                            && ($0["params"]?["changes"]?.arrayValue ?? []).contains { $0["uri"] == uri }
+                    }) != nil
+                {
+                    notifiedAt = Date()
+                    if diskAt == nil, lstat(path, &st) == 0 { diskAt = notifiedAt }
+                }
+            }
+            let what = "carrel \(step.args.joined(separator: " ")) on A"
+            guard let diskAt else { return XCTFail("\(what): \(step.expect) never reached B's disk within 30 s") }
+            guard let notifiedAt else { return XCTFail("\(what): B's server sent no carrel/didChange within 30 s") }
+            onDisk.append(diskAt.timeIntervalSince(returned))
+            notified.append(notifiedAt.timeIntervalSince(returned))
+        }
+        print(
+            "Syncthing latency over \(steps.count) changes, from A's command returning: "
+                + "B's carrel/didChange median \(ms(percentile(notified, 50))) p99 \(ms(percentile(notified, 99))); "
+                + "Syncthing alone (file on B's disk) median \(ms(percentile(onDisk, 50))) "
+                + "p99 \(ms(percentile(onDisk, 99)))")
+    }
+
+    func percentile(_ values: [TimeInterval], _ p: Double) -> TimeInterval {
+        let sorted = values.sorted()
+        return sorted[min(sorted.count - 1, Int((p / 100 * Double(sorted.count)).rounded(.up)) - 1)]
+    }
+
+    func ms(_ t: TimeInterval) -> String { "\(Int((t * 1000).rounded())) ms" }
+
+    // MARK: - Pairs of operations made apart
+
+    /// Pauses sync, runs `a` on machine A and `b` on machine B, resumes,
+    /// waits until they agree, and checks the binder and Carrel's files.
+    func apart(_ tree: String = project, a: [[String]], b: [[String]]) throws -> Syncthing {
+        let st = try twoMachines(tree)
+        try st.pause()
+        for args in a { carrel(st.a, args) }
+        for args in b { carrel(st.b, args) }
+        try st.resume()
+        try st.waitUntilInSync(timeout: 30)
+        XCTAssertEqual(binder(st.a), binder(st.b), "both machines show the same binder")
+        XCTAssertEqual(carrelConflictCopies(st.a), [], "no conflict copy of a Carrel file on A")
+        XCTAssertEqual(carrelConflictCopies(st.b), [], "no conflict copy of a Carrel file on B")
+        return st
+    }
+
+    func testNewFoldersOfDifferentNames() throws {
+        let st = try apart(a: [["new-folder", "P/Draft", "North"]], b: [["new-folder", "P/Draft", "South"]])
+        for machine in [st.a, st.b] {
+            XCTAssertEqual(listing(machine, "P/Draft"), ["North/", "South/", "p1.md", "p2.md"], machine.name)
+        }
+    }
+
+    func testNewFoldersOfTheSameName() throws {
+        let st = try apart(a: [["new-folder", "P/Draft", "Both"]], b: [["new-folder", "P/Draft", "Both"]])
+        for machine in [st.a, st.b] {
+            XCTAssertEqual(listing(machine, "P/Draft"), ["Both/", "p1.md", "p2.md"], machine.name)
+        }
+    }
+
+    func testRenamesOfDifferentFiles() throws {
+        let st = try apart(
+            a: [["rename", "P/Draft/p1.md", "one.md"]], b: [["rename", "P/Draft/p2.md", "two.md"]])
+        for machine in [st.a, st.b] {
+            XCTAssertEqual(listing(machine, "P/Draft"), ["one.md", "two.md"], machine.name)
+            XCTAssertEqual(read(machine, "P/Draft/one.md"), "first poem", machine.name)
+            XCTAssertEqual(read(machine, "P/Draft/two.md"), "second poem", machine.name)
+        }
+    }
+
+    /// A moves a poem while B edits it where it was: Syncthing keeps the edit
+    /// where B made it and the move where A made it, so both texts survive.
+    func testMoveAndEditOfOneFile() throws {
+        let st = try twoMachines()
+        try st.pause()
+        carrel(st.a, ["mv", "P/Draft/p1.md", "P/Ready"])
+        try Data("first poem, revised".utf8).write(to: URL(fileURLWithPath: st.b.folder + "/P/Draft/p1.md"))
+        try st.resume()
+        try st.waitUntilInSync(timeout: 30)
+        XCTAssertEqual(binder(st.a), binder(st.b), "both machines show the same binder")
+        for machine in [st.a, st.b] {
+            XCTAssertEqual(carrelConflictCopies(machine), [], machine.name)
+            let texts = allTexts(machine, "P")
+            XCTAssertTrue(texts.contains("first poem, revised"), "\(machine.name) lost B's edit: \(texts)")
+            XCTAssertEqual(read(machine, "P/Ready/p1.md"), "first poem", "\(machine.name) lost A's move")
+        }
+    }
+
+    /// Both machines change the same poem: Syncthing keeps one and puts the
+    /// other beside it as a conflict copy, which stays for the writer.
+    func testEditsOfOneFileOnBothMachinesKeepBothTexts() throws {
+        let st = try twoMachines()
+        try st.pause()
+        try Data("A's version".utf8).write(to: URL(fileURLWithPath: st.a.folder + "/P/Draft/p1.md"))
+        try Data("B's version".utf8).write(to: URL(fileURLWithPath: st.b.folder + "/P/Draft/p1.md"))
+        try st.resume()
+        try st.waitUntilInSync(timeout: 30)
+        XCTAssertEqual(binder(st.a), binder(st.b), "both machines show the same binder")
+        for machine in [st.a, st.b] {
+            XCTAssertEqual(carrelConflictCopies(machine), [], machine.name)
+            let copies = listing(machine, "P/Draft").filter { $0.contains(".sync-conflict-") }
+            XCTAssertEqual(copies.count, 1, "\(machine.name): one conflict copy beside p1.md: \(copies)")
+            XCTAssertEqual(
+                Set(["A's version", "B's version"]).subtracting(allTexts(machine, "P/Draft")), [],
+                "\(machine.name) lost a version")
+        }
+    }
+
+    /// Whether each Trash item's provenance lives in its own record. While
+    /// a delete rewrites the project's one project.json, two machines
+    /// deleting at once leave Syncthing's conflict copy of it, and one
+    /// item's provenance is lost.
+    static let trashRecordsArePerItem = false
+
+    /// Each machine deletes a different poem. Both Trash items must come back
+    /// to where they came from, on either machine.
+    func testDeletesOfDifferentFilesKeepEveryTrashItemRestorable() throws {
+        if !Self.trashRecordsArePerItem {
+            throw XCTSkip(
+                "waits for per-item Trash records: today both deletes rewrite P/.carrel/project.json, Syncthing "
+                    + "keeps a project.sync-conflict-….json and p1.md's provenance is lost")
+        }
+        let st = try apart(a: [["rm", "P/Draft/p1.md"]], b: [["rm", "P/Draft/p2.md"]])
+        // Each machine restores both on its own, so one's restore is not
+        // mistaken for the other's.
+        try st.pause()
+        for machine in [st.a, st.b] {
+            XCTAssertEqual(listing(machine, "P/Trash"), ["p1.md", "p2.md"], machine.name)
+            carrel(machine, ["restore", "P/Trash/p1.md"])
+            carrel(machine, ["restore", "P/Trash/p2.md"])
+            XCTAssertEqual(listing(machine, "P/Draft"), ["p1.md", "p2.md"], "\(machine.name): restored to Draft")
+        }
+    }
+
+    // MARK: - Looking at a machine
+
+    /// `carrel tree --json` of the whole library, with what differs between
+    /// two computers for the same files taken out: the library's own path,
+    /// and the times each disk keeps for itself (creation, a folder's
+    /// modification), which Syncthing does not carry.
+    func binder(_ machine: Syncthing.Machine) -> String {
+        let r = carrel(machine, ["tree", "--json"])
+        let uri = FileURI.uri(Array(machine.folder.utf8))
+        let text = r.stdout.replacingOccurrences(of: uri, with: "file:///LIBRARY")
+            .replacingOccurrences(of: machine.folder, with: "/LIBRARY")
+        guard let json = try? JSONSerialization.jsonObject(with: Data(text.utf8)) else { return text }
+        func strip(_ value: Any) -> Any {
+            if let list = value as? [Any] { return list.map(strip) }
+            guard var node = value as? [String: Any] else { return value }
+            node["created"] = nil
+            node["modified"] = nil
+            return node.mapValues(strip)
+        }
+        let data = try? JSONSerialization.data(withJSONObject: strip(json), options: [.sortedKeys, .prettyPrinted])
+        return String(decoding: data ?? Data(), as: UTF8.self)
+    }
+
+    /// Syncthing's conflict copies of anything under a `.carrel/` folder.
+    func carrelConflictCopies(_ machine: Syncthing.Machine) -> [String] {
+        let all = FileManager.default.enumerator(atPath: machine.folder)?.allObjects as? [String] ?? []
+        return all.filter { $0.contains(".sync-conflict-") && $0.split(separator: "/").contains(".carrel") }.sorted()
+    }
+
+    func listing(_ machine: Syncthing.Machine, _ folder: String) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: machine.folder + "/" + folder)) ?? []
+        return names.filter { !$0.hasPrefix(".") }.map { name in
+            var isFolder: ObjCBool = false
+            _ = FileManager.default.fileExists(
+                atPath: machine.folder + "/" + folder + "/" + name, isDirectory: &isFolder)
+            return isFolder.boolValue ? name + "/" : name
+        }.sorted()
+    }
+
+    func read(_ machine: Syncthing.Machine, _ path: String) -> String? {
+        try? String(contentsOfFile: machine.folder + "/" + path, encoding: .utf8)
+    }
+
+    /// The text of every file below `folder`.
+    func allTexts(_ machine: Syncthing.Machine, _ folder: String) -> Set<String> {
+        let base = machine.folder + "/" + folder
+        let all = FileManager.default.enumerator(atPath: base)?.allObjects as? [String] ?? []
+        return Set(all.compactMap { try? String(contentsOfFile: base + "/" + $0, encoding: .utf8) })
+    }
+}
