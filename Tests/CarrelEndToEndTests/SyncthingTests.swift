@@ -190,20 +190,10 @@ final class SyncthingTests: XCTestCase {
         }
     }
 
-    /// Whether each Trash item's provenance lives in its own record. While
-    /// a delete rewrites the project's one project.json, two machines
-    /// deleting at once leave Syncthing's conflict copy of it, and one
-    /// item's provenance is lost.
-    static let trashRecordsArePerItem = false
-
     /// Each machine deletes a different poem. Both Trash items must come back
-    /// to where they came from, on either machine.
+    /// to where they came from, on either machine: each delete writes a
+    /// record of its own, so the two never touch one file.
     func testDeletesOfDifferentFilesKeepEveryTrashItemRestorable() throws {
-        if !Self.trashRecordsArePerItem {
-            throw XCTSkip(
-                "waits for per-item Trash records: today both deletes rewrite P/.carrel/project.json, Syncthing "
-                    + "keeps a project.sync-conflict-….json and p1.md's provenance is lost")
-        }
         let st = try apart(a: [["rm", "P/Draft/p1.md"]], b: [["rm", "P/Draft/p2.md"]])
         // Each machine restores both on its own, so one's restore is not
         // mistaken for the other's.
