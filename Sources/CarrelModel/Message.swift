@@ -51,7 +51,6 @@ public enum Message: Sendable, Equatable {
     case unusableEntry(path: String, found: FoundKind, expected: FoundKind)
     case projectFileTooLarge(path: String, limit: Int)
     case trashRecordNotWritten(name: String, path: String, detail: String)
-    case restoreNotRecorded(name: String, path: String, detail: String)
     case unusableTrashRecord(name: String, origin: String)
     // Protocol
     case invalidParam(field: String, expected: String, found: String)
@@ -294,13 +293,6 @@ public enum Message: Sendable, Equatable {
                     + "so it did not move it to the Trash. Nothing was changed.",
                 "Carrel n’a pas pu noter dans \(path) d’où vient « \(name) » (\(detail)) ; "
                     + "il ne l’a donc pas mis à la Corbeille. Rien n’a changé."
-            )
-        case .restoreNotRecorded(let name, let path, let detail):
-            return (
-                "Carrel could not update \(path) (\(detail)), so “\(name)” stays in the Trash. "
-                    + "Nothing was changed.",
-                "Carrel n’a pas pu mettre à jour \(path) (\(detail)) ; « \(name) » reste donc dans la Corbeille. "
-                    + "Rien n’a changé."
             )
         case .unusableTrashRecord(let name, let origin):
             return (

@@ -86,14 +86,27 @@ final class UntrustedDiskDefectTests: XCTestCase {
 
     // MARK: A record that cannot be written
 
-    func testDeleteWhoseRecordCannotBeWrittenFailsAndMovesNothing() throws {
-        let mountPoint = try Fixture()
-        let mount = "mount -t tmpfs -o size=1m,nr_inodes=64 carrel-inodes '\(mountPoint.path)' 2>/dev/null"
-        guard getuid() == 0, Fixture.sh(mount) == 0 else {
-            throw XCTSkip("cannot mount a small tmpfs here (needs root)")
+    /// A 1 MiB tmpfs with 64 inodes, unmounted when let go of: a disk that
+    /// fills up when a test says so. Mounting needs root, which CI is.
+    final class SmallDisk {
+        let mountPoint: Fixture
+        var path: String { mountPoint.path }
+
+        init() throws {
+            mountPoint = try Fixture()
+            let mount = "mount -t tmpfs -o size=1m,nr_inodes=64 carrel-inodes '\(mountPoint.path)' 2>/dev/null"
+            guard getuid() == 0, Fixture.sh(mount) == 0 else {
+                throw XCTSkip("cannot mount a small tmpfs here (needs root)")
+            }
         }
-        defer { _ = Fixture.sh("umount '\(mountPoint.path)'") }
-        let lib = mountPoint.path
+
+        deinit { _ = Fixture.sh("umount '\(mountPoint.path)'") }
+    }
+
+    func testDeleteWhoseRecordCannotBeWrittenFailsAndMovesNothing() throws {
+        let disk = try SmallDisk()
+        defer { withExtendedLifetime(disk) {} }
+        let lib = disk.path
         // No Trash records folder yet, and one free inode: the folder takes it.
         let setup = """
             mkdir -p '\(lib)/P/.carrel' '\(lib)/P/Trash' &&
@@ -119,13 +132,9 @@ final class UntrustedDiskDefectTests: XCTestCase {
     /// A restore writes nothing: it moves the item and removes its record,
     /// so a full disk does not stop it.
     func testRestoreOnAFullDiskStillWorks() throws {
-        let mountPoint = try Fixture()
-        let mount = "mount -t tmpfs -o size=1m,nr_inodes=64 carrel-inodes '\(mountPoint.path)' 2>/dev/null"
-        guard getuid() == 0, Fixture.sh(mount) == 0 else {
-            throw XCTSkip("cannot mount a small tmpfs here (needs root)")
-        }
-        defer { _ = Fixture.sh("umount '\(mountPoint.path)'") }
-        let lib = mountPoint.path
+        let disk = try SmallDisk()
+        defer { withExtendedLifetime(disk) {} }
+        let lib = disk.path
         let record = #"{"name":"a.md","from":"Draft/a.md","deleted":1}"#
         let setup = """
             mkdir -p '\(lib)/P/.carrel/trash' '\(lib)/P/Trash' '\(lib)/P/Draft' &&

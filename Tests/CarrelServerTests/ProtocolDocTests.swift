@@ -96,7 +96,6 @@ final class ProtocolDocTests: XCTestCase {
             .unusableEntry(path: "\u{1}", found: .link, expected: .folder),
             .projectFileTooLarge(path: "\u{1}", limit: 1 << 24),
             .trashRecordNotWritten(name: "\u{1}", path: "\u{1}", detail: "\u{1}"),
-            .restoreNotRecorded(name: "\u{1}", path: "\u{1}", detail: "\u{1}"),
             .unusableTrashRecord(name: "\u{1}", origin: "\u{1}"),
         ]
         return samples.map { m in
