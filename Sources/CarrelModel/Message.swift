@@ -52,6 +52,8 @@ public enum Message: Sendable, Equatable {
     case projectFileTooLarge(path: String, limit: Int)
     case trashRecordNotWritten(name: String, path: String, detail: String)
     case unusableTrashRecord(name: String, origin: String)
+    // Sync
+    case mergedSyncConflicts(project: String, copies: Int)
     // Protocol
     case invalidParam(field: String, expected: String, found: String)
     case missingParam(field: String)
@@ -105,6 +107,15 @@ public enum Message: Sendable, Equatable {
 
     private var pair: (String, String?) {
         switch self {
+        case .mergedSyncConflicts(let project, let copies):
+            return (
+                "Two machines changed “\(project)” at once and sync kept both versions of Carrel’s own files "
+                    + "(\(copies) \(copies == 1 ? "copy" : "copies") merged): nothing was lost, each setting "
+                    + "keeps its latest change.",
+                "Deux machines ont modifié « \(project) » en même temps et la synchronisation a gardé les deux "
+                    + "versions des fichiers de Carrel (\(copies) \(copies == 1 ? "copie fusionnée" : "copies fusionnées")) : "
+                    + "rien n’est perdu, chaque réglage garde sa dernière modification."
+            )
         case .nameEmpty:
             return ("A name cannot be empty.", "Un nom ne peut pas être vide.")
         case .nameHasSlash:

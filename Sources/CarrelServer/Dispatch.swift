@@ -106,6 +106,7 @@ extension Server {
         }
         state = .running
         reply(id, InitializeRequest.result(version: Server.version, vocabulary: Server.vocabulary(language)))
+        sendNotices()
     }
 
     /// A URI as a workspace target, or the precise reason it is not one.

@@ -153,6 +153,7 @@ public final class Server: @unchecked Sendable {
     }
 
     func notifyChanges(_ changes: [Change]) {
+        defer { sendNotices() }
         guard !changes.isEmpty, state != .uninitialized else { return }
         let wire = changes.map { c in
             DidChangeNotification.Change(
@@ -162,6 +163,17 @@ public final class Server: @unchecked Sendable {
         let renderer = NodeRenderer(workspace: workspace, language: language)
         let updated = workspace.updatedRows(changes).map(renderer.node)
         send(Envelope.notification(DidChangeNotification.method, DidChangeNotification.params(wire, updated: updated)))
+    }
+
+    /// Tells the writer, once each, what the workspace merged on its own.
+    func sendNotices() {
+        guard state != .uninitialized, !workspace.notices.isEmpty else { return }
+        for notice in workspace.notices {
+            send(
+                Envelope.notification(
+                    ShowMessageNotification.method, ShowMessageNotification.params(message: notice.text(language))))
+        }
+        workspace.notices.removeAll()
     }
 
     // MARK: Errors

@@ -3,7 +3,32 @@ import CarrelModel
 
 /// project.json's JSON and the metadata it holds, both ways. Unknown keys
 /// survive: encoding writes over the JSON the file was read from.
+///
+/// Each setting is an object of its own, `{"changed": ms, "value": v}`,
+/// spread over four lines: two machines changing two different settings
+/// change lines with unchanged ones between them, which git's three-way
+/// merge takes without a conflict, and when both change one setting,
+/// `changed` says which change is newer (`ProjectMerge`). Files from before
+/// hold the bare value; they are read as never changed (`changed` 0).
 extension ProjectFile {
+    /// Where each setting sits: its group, then its key.
+    static let settingPaths = [
+        ("preferences", "confirmDelete"), ("preferences", "defaultExtension"), ("sort", "by"), ("sort", "descending"),
+    ]
+
+    /// A setting's value, in its own object or bare as older files keep it.
+    static func settingValue(_ stored: JSONValue?) -> JSONValue? {
+        guard let stored else { return nil }
+        if case .object(let o) = stored, let value = o["value"] { return value }
+        return stored
+    }
+
+    /// When a setting was last changed, in ms; 0 when never, or bare.
+    static func settingChanged(_ stored: JSONValue?) -> Int64 {
+        guard case .object(let o)? = stored, o["value"] != nil else { return 0 }
+        return Int64(o["changed"]?.intValue ?? 0)
+    }
+
     public static func decode(_ raw: [String: JSONValue]) throws(Problem) -> ProjectMetadata {
         let version = raw["version"]?.intValue ?? 1
         if version > ProjectMetadata.currentVersion { throw .unsupportedVersion(version) }
@@ -23,12 +48,12 @@ extension ProjectFile {
             }
         }
         if let sort = raw["sort"] {
-            if let by = sort["by"]?.stringValue, let key = SortKey(rawValue: by) { meta.sort.by = key }
-            if let d = sort["descending"]?.boolValue { meta.sort.descending = d }
+            if let by = settingValue(sort["by"])?.stringValue, let key = SortKey(rawValue: by) { meta.sort.by = key }
+            if let d = settingValue(sort["descending"])?.boolValue { meta.sort.descending = d }
         }
         if let prefs = raw["preferences"] {
-            if let c = prefs["confirmDelete"]?.boolValue { meta.confirmDelete = c }
-            if let ext = prefs["defaultExtension"]?.stringValue { meta.defaultExtension = ext }
+            if let c = settingValue(prefs["confirmDelete"])?.boolValue { meta.confirmDelete = c }
+            if let ext = settingValue(prefs["defaultExtension"])?.stringValue { meta.defaultExtension = ext }
         }
         return meta
     }
@@ -36,8 +61,11 @@ extension ProjectFile {
     /// `meta` written over the JSON it was read from, keeping unknown keys.
     /// Trash records are not written here: each has a file of its own
     /// (`TrashRecords`), and "trash", kept by older versions, is left as it
-    /// is until those records are moved out of it.
-    public static func encode(_ meta: ProjectMetadata, over raw: [String: JSONValue]) -> [String: JSONValue] {
+    /// is until those records are moved out of it. A setting whose value
+    /// changed is stamped `now`; the others keep their stamp.
+    public static func encode(_ meta: ProjectMetadata, over raw: [String: JSONValue], now: Int64 = Clock.nowMs())
+        -> [String: JSONValue]
+    {
         var out = raw
         out["version"] = .int(meta.version)
         out["type"] = .string(meta.type.id)
@@ -45,14 +73,18 @@ extension ProjectFile {
         var folders: [String: JSONValue] = [:]
         for (role, path) in meta.folders { folders[role.rawValue] = .string(path) }
         out["folders"] = .object(folders)
-        var sort = out["sort"]?.objectValue ?? [:]
-        sort["by"] = .string(meta.sort.by.rawValue)
-        sort["descending"] = .bool(meta.sort.descending)
-        out["sort"] = .object(sort)
-        var prefs = out["preferences"]?.objectValue ?? [:]
-        prefs["confirmDelete"] = .bool(meta.confirmDelete)
-        prefs["defaultExtension"] = .string(meta.defaultExtension)
-        out["preferences"] = .object(prefs)
+        let values: [String: JSONValue] = [
+            "confirmDelete": .bool(meta.confirmDelete), "defaultExtension": .string(meta.defaultExtension),
+            "by": .string(meta.sort.by.rawValue), "descending": .bool(meta.sort.descending),
+        ]
+        for (group, key) in settingPaths {
+            var object = out[group]?.objectValue ?? [:]
+            let value = values[key]!
+            let stored = object[key]
+            let changed = settingValue(stored) == value ? settingChanged(stored) : now
+            object[key] = .object(["changed": .int(Int(changed)), "value": value])
+            out[group] = .object(object)
+        }
         return out
     }
 }

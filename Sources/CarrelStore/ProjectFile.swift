@@ -52,7 +52,7 @@ public enum ProjectFile {
     public static func create(in project: Directory, _ meta: ProjectMetadata) throws(SysError) {
         if !project.exists(directoryName) { try project.makeDirectory(directoryName) }
         let carrelDir = try project.realSubdirectory(directoryName)
-        try write(encode(meta, over: [:]), in: carrelDir)
+        try write(encode(meta, over: [:], now: 0), in: carrelDir)
     }
 
     /// Locked read-modify-write of the settings. Returns the metadata as

@@ -75,9 +75,23 @@ public enum TrashRecords {
         return out
     }
 
-    /// The newest deletion wins; ids break a tie the same way on every machine.
+    /// The newest deletion wins; of one deletion's record and a sync
+    /// engine's conflict copy of it, the record; ids break a tie the same
+    /// way on every machine.
     static func newer(_ a: Stored, than b: Stored) -> Bool {
-        (a.record.deleted, a.id) > (b.record.deleted, b.id)
+        let (copyA, copyB) = (ConflictCopy.isCopy(a.id), ConflictCopy.isCopy(b.id))
+        if a.record.deleted == b.record.deleted && copyA != copyB { return copyB }
+        return (a.record.deleted, a.id) > (b.record.deleted, b.id)
+    }
+
+    /// Gives a record kept under a sync engine's conflict-copy name a name
+    /// of its own, by one no-replace rename: the record is in one place at
+    /// every instant. The caller holds the lock and fsyncs the folder.
+    public static func adopt(_ id: String, in dir: Directory) -> Bool {
+        let name = Array(id.utf8)
+        guard ConflictCopy.isCopy(id), dir.kind(of: name) == .file else { return false }
+        cache.set(BytePath.join(dir.path, name), nil)
+        return (try? dir.move(name, to: dir, as: Array(newID().utf8))) != nil
     }
 
     static func read(_ fileName: [UInt8], in dir: Directory) -> Stored? {

@@ -14,6 +14,9 @@ public final class Workspace {
     var watching: WatchState?
     /// Where repairs are reported (the server's stderr). Silent by default.
     public var log: (String) -> Void = { _ in }
+    /// What the writer should be told once, in order: conflicts of
+    /// Carrel's own files that were merged. The owner takes them.
+    public var notices: [Message] = []
 
     public init() {}
 
@@ -74,6 +77,7 @@ public final class Workspace {
             library.lockedProjects[id] = nil
             return nil
         }
+        resolveConflicts(path, name: entry.name.string)
         do {
             let meta = try ProjectFile.read(path)
             let known = library.projects[id]
@@ -91,6 +95,16 @@ public final class Workspace {
             library.lockedProjects[id] = failure(for: error, projectPath: path)
             return nil
         }
+    }
+
+    /// Merges the versions of project.json that sync left (see
+    /// `ProjectMerge`), under the project's lock, and says so once.
+    func resolveConflicts(_ projectPath: [UInt8], name: String) {
+        guard ProjectFile.hasConflicts(projectPath),
+            let merged = try? ProjectFile.locked(projectPath, { lock in lock.resolveConflicts() }), merged > 0
+        else { return }
+        log("repair: merged \(merged) versions of \(BytePath.display(ProjectFile.markerPath(projectPath)))")
+        notices.append(.mergedSyncConflicts(project: name, copies: merged - 1))
     }
 
     func failure(for problem: ProjectFile.Problem, projectPath: [UInt8]) -> Failure {
@@ -182,9 +196,12 @@ public final class Workspace {
             let records = try? TrashRecords.folder(in: carrel, create: false)
         else { return }
         let before = TrashRecords.scan(records)
-        guard !before.superseded.isEmpty || !before.torn.isEmpty || before.kept.keys.contains(where: { !inTrash($0) })
+        guard
+            !before.superseded.isEmpty || !before.torn.isEmpty
+                || before.kept.values.contains(where: { !inTrash($0.name) || ConflictCopy.isCopy($0.id) })
         else { return }
         var dropped = 0
+        var adopted = 0
         _ = try? ProjectFile.locked(rootPath) { _ throws(ProjectFile.Problem) in
             let scan = TrashRecords.scan(records)
             for stored in scan.superseded + scan.kept.values.filter({ !inTrash($0.name) })
@@ -192,8 +209,15 @@ public final class Workspace {
                 dropped += 1
             }
             for id in scan.torn where TrashRecords.remove(id, in: records) { dropped += 1 }
-            if dropped > 0 { records.sync() }
+            // A sync engine's copy of a record that is the only one for its
+            // item is that item's provenance: it stays, under a record's name.
+            for stored in scan.kept.values where inTrash(stored.name) && TrashRecords.adopt(stored.id, in: records) {
+                adopted += 1
+            }
+            if dropped + adopted > 0 { records.sync() }
         }
+        let copies = before.superseded.filter { ConflictCopy.isCopy($0.id) }.count + adopted
+        if copies > 0 { notices.append(.mergedSyncConflicts(project: project.root.name.string, copies: copies)) }
         if let meta = try? ProjectFile.read(rootPath) { project.metadata = meta }
         if dropped > 0 {
             log(

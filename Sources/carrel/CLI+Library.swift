@@ -25,6 +25,10 @@ extension CLI {
         }
         let ws = Workspace()
         ws.addLibrary(path)
+        // What opening merged on its own is said once, beside the output.
+        let language = Language(locale: environment("LC_ALL") ?? environment("LANG"))
+        for notice in ws.notices { FileHandle.standardError.write(Data((notice.text(language) + "\n").utf8)) }
+        ws.notices.removeAll()
         return ws
     }
 

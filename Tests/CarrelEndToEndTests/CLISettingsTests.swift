@@ -1,3 +1,4 @@
+import CarrelJSON
 import CarrelTestSupport
 import XCTest
 
@@ -12,10 +13,14 @@ final class CLISettingsTests: XCTestCase {
         var r = cli.run(["ask-before-deleting", "P/Draft/a.md", "yes"], in: fx.path)
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertEqual(r.stdout, "Deleting in \(fx.path)/P now asks first.\n")
-        XCTAssertTrue(fx.read("P/.carrel/project.json")?.contains("\"confirmDelete\": true") ?? false)
+        XCTAssertEqual(try confirmDelete(fx), true)
         r = cli.run(["ask-before-deleting", "P", "off"], in: fx.path)
         XCTAssertEqual(r.stdout, "Deleting in \(fx.path)/P no longer asks first.\n")
-        XCTAssertTrue(fx.read("P/.carrel/project.json")?.contains("\"confirmDelete\": false") ?? false)
+        XCTAssertEqual(try confirmDelete(fx), false)
+    }
+
+    func confirmDelete(_ fx: Fixture) throws -> JSONValue? {
+        try JSONParser.parse(Array(fx.read("P/.carrel/project.json")!.utf8))["preferences"]?["confirmDelete"]?["value"]
     }
 
     func testAnythingButYesOrNoIsRefusedAndChangesNothing() throws {

@@ -218,10 +218,90 @@ final class GitSyncTests: XCTestCase {
         sync(
             a: [["sort", "LIB/P", "name", "--descending"], ["rm", "LIB/P/Draft/p1.md", "--yes"]],
             b: [["ask-before-deleting", "LIB/P", "no"], ["rm", "LIB/P/Draft/p2.md", "--yes"]])
-        let text = try String(contentsOfFile: a + "/P/.carrel/project.json", encoding: .utf8)
-        XCTAssertTrue(text.contains("\"descending\": true"), text)
-        XCTAssertTrue(text.contains("\"confirmDelete\": false"), text)
+        let settings = try Self.settings(a + "/P")
+        XCTAssertEqual(settings["descending"], "true")
+        XCTAssertEqual(settings["confirmDelete"], "false")
         assertSameBinderAndEveryTrashItemRestores()
+    }
+
+    /// The sort key on A, the order on B, in one project: each setting is
+    /// its own block of lines in project.json, with unchanged lines between
+    /// them, so git merges both. Fails with "by" and "descending" on
+    /// adjacent lines.
+    func testSortKeyAndSortOrderOfOneProject() throws {
+        try setUpClones()
+        sync(a: [["sort", "LIB/P", "modified"]], b: [["sort", "LIB/P", "name", "--descending"]])
+        for clone in [a, b] {
+            let settings = try Self.settings(clone + "/P")
+            XCTAssertEqual(settings["by"], "modified", clone)
+            XCTAssertEqual(settings["descending"], "true", clone)
+        }
+        // Each checkout wrote the files anew: give them one order by date on both.
+        for clone in [a, b] {
+            for i in 1...3 { git("ls-files >/dev/null && touch -d 2020-01-0\(i) P/Draft/p\(i).md", in: clone) }
+        }
+        assertSameBinderAndEveryTrashItemRestores()
+    }
+
+    /// Every setting of one project on one machine, the order and the key
+    /// of the sort and both preferences on the other: no line conflicts.
+    func testEverySettingChangedOnOneSideAndAnotherOnTheOther() throws {
+        try setUpClones()
+        sync(a: [["ask-before-deleting", "LIB/P", "no"]], b: [["sort", "LIB/P", "name", "--descending"]])
+        for clone in [a, b] {
+            let settings = try Self.settings(clone + "/P")
+            XCTAssertEqual(settings["confirmDelete"], "false", clone)
+            XCTAssertEqual(settings["descending"], "true", clone)
+        }
+        assertSameBinderAndEveryTrashItemRestores()
+    }
+
+    /// Both machines delete the same file: git sees one rename on each side.
+    func testDeleteAndDeleteOfTheSameFile() throws {
+        try setUpClones()
+        sync(a: [["rm", "LIB/P/Draft/p1.md", "--yes"]], b: [["rm", "LIB/P/Draft/p1.md", "--yes"]])
+        assertSameBinderAndEveryTrashItemRestores()
+    }
+
+    /// The same setting changed to different values on both: a true
+    /// conflict, which git leaves as markers in project.json. The next
+    /// Carrel to open the project merges it, the later change winning, and
+    /// says so once; the writer commits the merge.
+    func testTheSameSettingChangedOnBothIsMergedOnOpen() throws {
+        try setUpClones()
+        for (clone, key) in [(a, "modified"), (b, "created")] {
+            carrel(["sort", clone + "/P", key], in: clone)
+            git("add -A && git -c user.name=t -c user.email=t@t commit -qm sort", in: clone)
+        }
+        git("push -q origin HEAD:main", in: a)
+        git("pull -q --no-rebase --no-edit origin main", in: b, mayFail: true)
+        let conflicted = git("diff --name-only --diff-filter=U", in: b).output
+        XCTAssertEqual(conflicted, "P/.carrel/project.json\n", "the one true conflict")
+        let opened = cli.run(["tree", "--library", b], in: b)
+        XCTAssertEqual(opened.status, 0, opened.stderr)
+        XCTAssertTrue(opened.stderr.contains("sync kept both versions"), opened.stderr)
+        XCTAssertEqual(cli.run(["tree", "--library", b], in: b).stderr, "", "said once")
+        let text = try String(contentsOfFile: b + "/P/.carrel/project.json", encoding: .utf8)
+        XCTAssertFalse(text.contains("<<<<<<<"), text)
+        XCTAssertEqual(try Self.settings(b + "/P")["by"], "created", "the later change")
+        git("add -A && git -c user.name=t -c user.email=t@t commit -qm merge && git push -q origin HEAD:main", in: b)
+        git("pull -q --no-rebase --no-edit origin main", in: a)
+        XCTAssertEqual(try Self.settings(a + "/P")["by"], "created")
+        assertSameBinderAndEveryTrashItemRestores()
+    }
+
+    /// A project's settings as project.json holds them, each value as JSON text.
+    static func settings(_ project: String) throws -> [String: String] {
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: project + "/.carrel/project.json"))
+        let json = try JSONParser.parse(Array(bytes))
+        var out: [String: String] = [:]
+        for group in ["sort", "preferences"] {
+            for (key, stored) in json[group]?.objectValue ?? [:] {
+                let value = stored["value"] ?? stored
+                out[key] = value.stringValue ?? value.text()
+            }
+        }
+        return out
     }
 
     func setUpClonesWithItemInTrash() throws {

@@ -150,7 +150,8 @@ final class ProjectFileTests: XCTestCase {
         let json = try JSONParser.parse(fx.read("P/.carrel/project.json")!)
         XCTAssertEqual(json["future"], ["x": 1])
         XCTAssertEqual(json["preferences"]?["theme"], "dark")
-        XCTAssertEqual(json["sort"], ["by": "modified", "descending": true])
+        XCTAssertEqual(json["sort"]?["by"]?["value"], "modified")
+        XCTAssertEqual(json["sort"]?["descending"]?["value"], true)
         XCTAssertEqual(
             fx.listing("P/.carrel", includeHidden: true), ["project.json"])
     }
@@ -171,7 +172,8 @@ final class ProjectFileTests: XCTestCase {
         try ProjectFile.update(fx.bytes("P")) { $0.confirmDelete = false }
         XCTAssertNotEqual(inode(), first, "replaced whole, never written in place")
         let text = try XCTUnwrap(fx.read("P/.carrel/project.json"))
-        XCTAssertTrue(text.contains("\n    \"confirmDelete\": false,\n"), text)
+        XCTAssertTrue(text.contains("\n    \"confirmDelete\": {\n      \"changed\": "), text)
+        XCTAssertTrue(text.contains("\n      \"value\": false\n    },\n"), text)
         XCTAssertEqual(fx.listing("P/.carrel", includeHidden: true), ["project.json"])
         XCTAssertEqual(try ProjectFile.read(fx.bytes("P")).confirmDelete, false)
     }
@@ -189,7 +191,7 @@ final class ProjectFileTests: XCTestCase {
         }
         let json = try JSONParser.parse(fx.read("P/.carrel/project.json")!)
         XCTAssertEqual(json["trash"], ["a.md": ["from": "Draft/a.md", "deleted": 1, "by": "phone"]])
-        XCTAssertEqual(json["sort"]?["descending"], true)
+        XCTAssertEqual(json["sort"]?["descending"]?["value"], true)
         XCTAssertFalse(fx.exists("P/.carrel/trash"))
     }
 
