@@ -148,7 +148,7 @@ final class CLIScopeTests: XCTestCase {
         Row(
             name: "carrel sort", args: ["sort", "My poetry", "modified", "--descending"],
             exit: 0, stdout: "$R/Writing/My poetry is now sorted by modified, descending.",
-            fileContains: ["Writing/My poetry/.carrel/project.json": "\"by\": \"modified\""]),
+            fileContains: ["Writing/My poetry/.carrel/project.json": "\"value\": \"modified\""]),
         Row(
             name: "carrel sort manual says it does not exist yet", args: ["sort", "My poetry", "manual"],
             exit: 1, stderr: "A manual order does not exist yet"),

@@ -34,7 +34,8 @@ public enum Scenarios {
         XCTAssertTrue(fx.exists("P/Trash/a.md"))
         client.answer = .title("Delete and Don't Ask Again")
         _ = try client.command("carrel.delete", ["uri": .string(fx.uri("P/b.md"))])
-        XCTAssertTrue(fx.read("P/.carrel/project.json")!.contains("\"confirmDelete\": false"))
+        let settings = try JSONParser.parse(Array(fx.read("P/.carrel/project.json")!.utf8))
+        XCTAssertEqual(settings["preferences"]?["confirmDelete"]?["value"], false)
         client.asked = []
         client.answer = .null
         _ = try client.command("carrel.delete", ["uri": .string(fx.uri("P/c.md"))])

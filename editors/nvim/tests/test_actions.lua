@@ -260,7 +260,10 @@ H.test('P and s offer the project types and sort orders the server gives, in its
   H.go('Sonnets')
   H.answer(offers.sorts[2].title)
   H.press('s')
-  H.wait(function() return H.read(H.library .. '/Sonnets/.carrel/project.json'):find('"descending"%s*:%s*true') end,
+  H.wait(function()
+    local sort = vim.json.decode(H.read(H.library .. '/Sonnets/.carrel/project.json')).sort
+    return sort and sort.descending and sort.descending.value == true
+  end,
     'the sort to be kept')
   H.eq(H.last_select.labels, titles(offers.sorts), 'sort orders')
 end)

@@ -117,7 +117,7 @@ test('Sort by Name descending reorders the folders of the project', async (t) =>
   });
   await ext.run('carrel.sort', draft);
   const meta = JSON.parse(fs.readFileSync(story(ext.box, '.carrel', 'project.json'), 'utf8'));
-  assert.deepEqual(meta.sort, { by: 'name', descending: true });
+  assert.deepEqual({ by: meta.sort.by.value, descending: meta.sort.descending.value }, { by: 'name', descending: true });
   assert.deepEqual(await childLabels(ext.provider, draft), ['Chapter 10.md', 'Chapter 2.md']);
 });
 
