@@ -14,7 +14,20 @@ public enum ConflictCopy {
         syncthingOriginal(name) ?? dropboxOriginal(name)
     }
 
-    public static func isCopy(_ name: String) -> Bool { original(of: name) != nil }
+    public static func isCopy(_ name: String) -> Bool { mayBeCopy(name) && original(of: name) != nil }
+
+    /// Whether `name` holds "conflict" at all: the scanner asks for every
+    /// file, and nearly every answer is no, found without allocating.
+    @inline(__always) public static func mayBeCopy(_ name: String) -> Bool {
+        var s = name
+        return s.withUTF8 { b in
+            guard b.count >= 8 else { return false }
+            for i in 0...(b.count - 8) where b[i] == UInt8(ascii: "c") && b[i + 1] == UInt8(ascii: "o") {
+                if b[(i + 2)..<(i + 8)].elementsEqual("nflict".utf8) { return true }
+            }
+            return false
+        }
+    }
 
     private static let syncthingMark = Array(".sync-conflict-".utf8)
     private static let dropboxMark = Array("conflicted copy".utf8)

@@ -1,13 +1,28 @@
 /// How a row's counts read, the same words in every client and the CLI:
 /// "1 file", "1,243 files" ("1 243 fichiers" in French), nothing when empty.
 public enum CountWords {
-    /// What a row holds, or nil when it holds nothing worth a word.
-    public static func summary(files: Int, _ language: Language) -> String? {
-        guard files > 0 else { return nil }
-        switch language {
-        case .english: return "\(number(files, language)) \(files == 1 ? "file" : "files")"
-        case .french: return "\(number(files, language)) \(files == 1 ? "fichier" : "fichiers")"
+    /// What a row holds, or nil when it holds nothing worth a word: its
+    /// files (nil on a file), then the sync engines' conflict copies among
+    /// them, apart ("3 files · 1 conflict"); on a conflict copy, that it is one.
+    public static func summary(files: Int?, conflicts: Int = 0, conflictCopy: Bool = false, _ language: Language)
+        -> String?
+    {
+        if conflictCopy { return language == .french ? "copie en conflit" : "conflict copy" }
+        guard let files else { return nil }
+        var parts: [String] = []
+        if files > 0 {
+            switch language {
+            case .english: parts.append("\(number(files, language)) \(files == 1 ? "file" : "files")")
+            case .french: parts.append("\(number(files, language)) \(files == 1 ? "fichier" : "fichiers")")
+            }
         }
+        if conflicts > 0 {
+            switch language {
+            case .english: parts.append("\(number(conflicts, language)) \(conflicts == 1 ? "conflict" : "conflicts")")
+            case .french: parts.append("\(number(conflicts, language)) \(conflicts == 1 ? "conflit" : "conflits")")
+            }
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: " · ")
     }
 
     /// Digits in groups of three: "1,243" in English, "1 243" in French

@@ -29,12 +29,18 @@ public final class Entry {
     /// Directory mtime in nanoseconds, for the polling watcher.
     public var changeStamp: Int64 = 0
     public private(set) var children: [EntryName: Entry] = [:]
-    /// Regular files in this subtree (a file counts itself), kept up to date on every change.
+    /// Regular files in this subtree (a file counts itself), kept up to date
+    /// on every change. A sync engine's conflict copy is not one of them.
     public private(set) var fileTotal: Int
     /// Entries in this subtree, self included: sizes the full tree's response buffer.
     public private(set) var subtreeSize = 1
     /// Direct children that show as folders, kept up to date so counts cost nothing.
-    public private(set) var folderCount = 0
+    public var folderCount: Int { Int(folders) }
+    private var folders: Int32 = 0
+    /// Sync engines' conflict copies of files in this subtree (a copy counts
+    /// itself), counted apart from `fileTotal`; beside `folders`, in what
+    /// was the padding of one Int.
+    public private(set) var conflictTotal: Int32 = 0
     /// On a root: bumped by every change anywhere below, so indexes know when to rebuild.
     public private(set) var generation = 0
     private var sortedCache: (order: SortSetting, entries: [Entry])?
@@ -51,11 +57,30 @@ public final class Entry {
         self.created = created
         self.modified = modified
         self.fileTotal = kind == .file ? 1 : 0
+        if kind == .file && ConflictCopy.mayBeCopy(name.string) { countOwnFile() }
+    }
+
+    /// A file counts as a file, or, under a conflict copy's name, as a
+    /// conflict. Called while the entry has no parent.
+    private func countOwnFile() {
+        let copy = ConflictCopy.isCopy(name.string)
+        fileTotal = copy ? 0 : 1
+        conflictTotal = copy ? 1 : 0
+    }
+
+    /// The name of the file this one is a sync engine's conflict copy of.
+    public var conflictOf: String? {
+        kind == .file && conflictTotal > 0 ? ConflictCopy.original(of: name.string) : nil
     }
 
     public var isDirectory: Bool { kind == .directory }
     public var isFolderLike: Bool { kind == .directory || (kind == .symlink && linksToDirectory) }
-    public var fileCount: Int { children.count - folderCount }
+    /// Direct children that are files, conflict copies left out.
+    public var fileCount: Int {
+        let files = children.count - folderCount
+        guard conflictTotal > 0 else { return files }
+        return files - children.values.reduce(0) { $0 + ($1.kind == .file ? Int($1.conflictTotal) : 0) }
+    }
 
     public func child(_ name: EntryName) -> Entry? { children[name] }
     public func child(_ name: String) -> Entry? { children[EntryName(name)] }
@@ -155,6 +180,7 @@ public final class Entry {
     private func nameChanged(to newName: EntryName) {
         name = newName
         unicodeFolded = nil
+        if kind == .file && parent == nil { countOwnFile() }
     }
 
     // MARK: Mutation. Each keeps file totals and caches right.
@@ -164,8 +190,8 @@ public final class Entry {
         if let old = children[child.name] { remove(old) }
         child.parent = self
         children[child.name] = child
-        if child.isFolderLike { folderCount += 1 }
-        adjustTotals(files: child.fileTotal, entries: child.subtreeSize)
+        if child.isFolderLike { folders += 1 }
+        adjustTotals(files: child.fileTotal, conflicts: child.conflictTotal, entries: child.subtreeSize)
         sortedCache = nil
         if clashIndex != nil {
             let key = child.clashKey
@@ -178,8 +204,8 @@ public final class Entry {
         guard children[child.name] === child else { return child }
         children[child.name] = nil
         child.parent = nil
-        if child.isFolderLike { folderCount -= 1 }
-        adjustTotals(files: -child.fileTotal, entries: -child.subtreeSize)
+        if child.isFolderLike { folders -= 1 }
+        adjustTotals(files: -child.fileTotal, conflicts: -child.conflictTotal, entries: -child.subtreeSize)
         sortedCache = nil
         if clashIndex != nil {
             let key = child.clashKey
@@ -211,15 +237,16 @@ public final class Entry {
         let wasFolder = isFolderLike
         linksToDirectory = value
         if let p = parent, wasFolder != isFolderLike {
-            p.folderCount += isFolderLike ? 1 : -1
+            p.folders += isFolderLike ? 1 : -1
             p.invalidate()
         }
     }
 
-    private func adjustTotals(files: Int, entries: Int) {
+    private func adjustTotals(files: Int, conflicts: Int32, entries: Int) {
         var e: Entry? = self
         while let x = e {
             x.fileTotal += files
+            x.conflictTotal += conflicts
             x.subtreeSize += entries
             if x.parent == nil { x.generation &+= 1 }
             e = x.parent
@@ -243,12 +270,36 @@ public final class Entry {
         clashIndexHasDuplicates = false
     }
 
-    /// Children in display order: folders first, then files, each by `order`.
+    /// Children in display order: folders first, then files, each by
+    /// `order`, and a sync engine's conflict copy right after its original.
     public func sortedChildren(_ order: SortSetting) -> [Entry] {
         if let c = sortedCache, c.order == order { return c.entries }
-        let sorted = Ordering.sorted(Array(children.values), order)
+        var sorted = Ordering.sorted(Array(children.values), order)
+        if conflictTotal > 0 { sorted = Self.copiesAfterOriginals(sorted) }
         sortedCache = (order, sorted)
         return sorted
+    }
+
+    /// Each conflict copy whose original is among `sorted` moves right
+    /// after it; copies of one original keep their order. A copy without
+    /// its original stays where its own name put it.
+    static func copiesAfterOriginals(_ sorted: [Entry]) -> [Entry] {
+        var copies: [EntryName: [Entry]] = [:]
+        let names = Set(sorted.filter { $0.kind == .file }.map(\.name))
+        for e in sorted {
+            if let original = e.conflictOf, names.contains(EntryName(original)) {
+                copies[EntryName(original), default: []].append(e)
+            }
+        }
+        guard !copies.isEmpty else { return sorted }
+        var out: [Entry] = []
+        out.reserveCapacity(sorted.count)
+        for e in sorted {
+            if let original = e.conflictOf, copies[EntryName(original)] != nil { continue }
+            out.append(e)
+            if e.kind == .file, let own = copies[e.name] { out.append(contentsOf: own) }
+        }
+        return out
     }
 
     /// The child whose name clashes with `name` (case and Unicode spelling ignored).

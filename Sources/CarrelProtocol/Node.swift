@@ -29,6 +29,12 @@ public struct Node {
     public var confirmDelete = true
     /// Files below the row, each counted once; nil on files.
     public var fileTotal: Int?
+    /// Sync engines' conflict copies below the row, apart from `fileTotal`;
+    /// nil when there are none.
+    public var conflictTotal: Int?
+    /// On a sync engine's conflict copy: the URI of its original (which
+    /// may not exist), percent-encoded ASCII.
+    public var conflictOf: [UInt8]?
     /// A row's identity where its URI is not enough (sections have none; a
     /// row under "All" repeats a file shown in its folder), percent-encoded
     /// ASCII. Clients key rows by `id` when present, else by `uri`.
@@ -74,6 +80,8 @@ public struct Node {
             w.endArray()
         }
         if !confirmDelete { w.key(literal: "confirmDelete"); w.bool(false) }
+        if let conflictOf { w.key(literal: "conflictOf"); w.asciiString(conflictOf) }
+        if let conflictTotal { w.key(literal: "conflictTotal"); w.int(conflictTotal) }
         if let created { w.key(literal: "created"); w.int(Int(created)) }
         w.key(literal: "fileCount"); w.int(fileCount)
         if let fileTotal { w.key(literal: "fileTotal"); w.int(fileTotal) }

@@ -143,7 +143,14 @@ public struct NodeRenderer {
         n.unreadable = info.unreadable
         n.confirmDelete = info.confirmDelete
         n.fileTotal = info.fileTotal
-        n.summary = info.fileTotal.flatMap { CountWords.summary(files: $0, language) }
+        n.conflictTotal = info.conflictTotal
+        n.summary = CountWords.summary(
+            files: info.fileTotal, conflicts: info.conflictTotal ?? 0, conflictCopy: info.conflictOf != nil, language)
+        if let original = info.conflictOf, let uri, let slash = uri.lastIndex(of: UInt8(ascii: "/")) {
+            var u = Array(uri[...slash])
+            FileURI.appendEncoded(Array(original.utf8), to: &u)
+            n.conflictOf = u
+        }
         return n
     }
 }

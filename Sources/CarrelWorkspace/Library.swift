@@ -117,6 +117,11 @@ public final class Library {
         projects.values.reduce(root.fileTotal) { $0 - ($1.trash?.fileTotal ?? 0) }
     }
 
+    /// Sync engines' conflict copies in the library, those in a Trash left out.
+    public var conflictTotalOutsideTrash: Int {
+        projects.values.reduce(Int(root.conflictTotal)) { $0 - Int($1.trash?.conflictTotal ?? 0) }
+    }
+
     /// The project containing `entry` (or being it), if any.
     public func project(containing entry: Entry) -> Project? {
         if let p = projects[ObjectIdentifier(entry)] { return p }

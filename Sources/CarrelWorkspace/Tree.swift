@@ -35,6 +35,11 @@ public struct NodeInfo {
     /// repeats them); a project's sections but its Trash; a library's rows.
     /// Nil on files.
     public var fileTotal: Int?
+    /// Sync engines' conflict copies below a row, counted as `fileTotal`
+    /// counts files (and apart from them); nil when there are none.
+    public var conflictTotal: Int?
+    /// On a conflict copy: the name of the file it is a copy of, in the same folder.
+    public var conflictOf: String?
 }
 
 public let sectionIcon = "list.bullet"
@@ -57,11 +62,16 @@ extension Workspace {
             info.permanent = true
             info.virtual = true
             var total = 0
+            var conflicts = 0
             for child in children(item) {
                 count(child, into: &info)
-                if case .entry(let e, _) = child { total += e.fileTotal }
+                if case .entry(let e, _) = child {
+                    total += e.fileTotal
+                    conflicts += Int(e.conflictTotal)
+                }
             }
             info.fileTotal = total
+            info.conflictTotal = conflicts > 0 ? conflicts : nil
             return info
         case .all(let project, _):
             let folder = project.type.folder(.all) ?? .allOfWriting
@@ -116,21 +126,28 @@ extension Workspace {
         info.modified = entry.modified
         info.folderCount = entry.folderCount
         info.fileCount = entry.fileCount
+        info.conflictOf = entry.conflictOf
         info.link = entry.kind == .symlink
         info.unreadable = entry.unreadable
         if info.link { info.folderCount = 0; info.fileCount = 0 }
-        if entry.isFolderLike { info.fileTotal = info.link ? 0 : entry.fileTotal }
+        var conflicts = 0
+        if entry.isFolderLike {
+            info.fileTotal = info.link ? 0 : entry.fileTotal
+            conflicts = info.link ? 0 : Int(entry.conflictTotal)
+        }
         if let project = library.project(at: entry) {
             info.kind = .project
             info.icon = Icon.project
             info.projectType = project.type.id
             info.confirmDelete = project.metadata.confirmDelete
             info.fileTotal = project.root.fileTotal - (project.trash?.fileTotal ?? 0)
+            conflicts = Int(project.root.conflictTotal - (project.trash?.conflictTotal ?? 0))
         } else if entry === library.root {
             info.kind = library.lockedProjects[ObjectIdentifier(entry)] == nil ? .library : .project
             info.icon = info.kind == .library ? Icon.library : Icon.project
             info.confirmDelete = library.settings.confirmDelete
             info.fileTotal = library.fileTotalOutsideTrash
+            conflicts = library.conflictTotalOutsideTrash
         } else if library.lockedProjects[ObjectIdentifier(entry)] != nil {
             info.kind = .project
             info.icon = Icon.project
@@ -143,6 +160,7 @@ extension Workspace {
             }
             info.inTrash = scope.inTrash
         }
+        info.conflictTotal = conflicts > 0 ? conflicts : nil
         return info
     }
 

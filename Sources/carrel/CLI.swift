@@ -67,6 +67,7 @@ enum CLI {
         case "lsp": return lsp(options)
         case "init": try initProject(&options, language)
         case "tree": try tree(&options, language)
+        case "conflicts": try conflicts(&options, language)
         case "sort": try sort(&options, language)
         case "ask-before-deleting": try askBeforeDeleting(&options, language)
         case "rm": try remove(&options, language)
@@ -120,6 +121,7 @@ struct Syntax {
         "tree": Syntax(
             usage: "carrel tree [FOLDER] [--json] [--icons] [--depth N]", arguments: 0...1,
             flags: ["--json", "--icons"], valued: ["--depth"]),
+        "conflicts": Syntax(usage: "carrel conflicts [PATH] [--json]", arguments: 0...1, flags: ["--json"]),
         "new-folder": Syntax(usage: "carrel new-folder PARENT NAME", arguments: 2...2),
         "new-file": Syntax(usage: "carrel new-file PARENT NAME", arguments: 2...2),
         "rename": Syntax(usage: "carrel rename PATH NEW-NAME", arguments: 2...2),

@@ -9,6 +9,7 @@ enum Help {
           lsp                          Serve editors over LSP on stdin/stdout.
           init DIR --type TYPE         Make DIR a project (Blank, Poetry, Short Story, Novel, Script).
           tree [FOLDER] [--json]       Show the binder: sections, folders, files and counts.
+          conflicts [PATH] [--json]    List the conflict copies sync engines left, with their originals.
           new-folder PARENT NAME       Create a folder.
           new-file PARENT NAME         Create an empty file (".md" added when NAME has no extension).
           rename PATH NEW-NAME         Rename a file or folder.
@@ -91,6 +92,17 @@ enum Help {
         set). --icons puts each row's icon name first, for those who map them
         to glyphs. --depth N stops N levels down. --json prints the same nodes
         as the protocol's carrel/tree.
+        """,
+        "conflicts": """
+        USAGE: carrel conflicts [PATH] [--json]
+
+        Lists the conflict copies sync engines left below PATH (default: the
+        whole library), one per line: the original, a tab, then the copy.
+        Syncthing names them "Name.sync-conflict-DATE-TIME-DEVICE.md", Dropbox
+        "Name (… conflicted copy …).md"; the binder shows each right after
+        its original. Carrel never merges or removes them: compare the two
+        texts, keep what you want, and delete the copy. The Trash's copies
+        are left out. --json prints [{"copy", "original", "originalExists"}].
         """,
         "new-folder": """
         USAGE: carrel new-folder PARENT NAME

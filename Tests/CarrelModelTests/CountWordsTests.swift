@@ -15,6 +15,16 @@ final class CountWordsTests: XCTestCase {
         }
     }
 
+    /// Conflict copies are counted apart, after the files; a copy's own row says what it is.
+    func testConflictsAreCountedApart() {
+        XCTAssertEqual(CountWords.summary(files: 3, conflicts: 1, .english), "3 files · 1 conflict")
+        XCTAssertEqual(CountWords.summary(files: 0, conflicts: 2, .english), "2 conflicts")
+        XCTAssertEqual(CountWords.summary(files: 1, conflicts: 2, .french), "1 fichier · 2 conflits")
+        XCTAssertEqual(CountWords.summary(files: nil, conflictCopy: true, .english), "conflict copy")
+        XCTAssertEqual(CountWords.summary(files: nil, conflictCopy: true, .french), "copie en conflit")
+        XCTAssertNil(CountWords.summary(files: nil, .english))
+    }
+
     func testNumbersGroupByThousands() {
         XCTAssertEqual(CountWords.number(0, .english), "0")
         XCTAssertEqual(CountWords.number(100, .english), "100")

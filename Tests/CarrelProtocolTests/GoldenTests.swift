@@ -60,6 +60,24 @@ final class GoldenTests: XCTestCase {
             #"""
             {"created":10,"fileCount":2,"fileTotal":3,"folderCount":1,"hasChildren":true,"icon":"doc.badge.ellipsis","kind":"folder","modified":20,"name":"Draft","permanent":true,"role":"draft","summary":"3 fichiers","title":"Brouillons","uri":"file:///l/P/Draft","virtual":false}
             """#)
+        n.conflictTotal = 1
+        n.summary = "3 fichiers · 1 conflit"
+        golden(
+            n.json,
+            #"""
+            {"conflictTotal":1,"created":10,"fileCount":2,"fileTotal":3,"folderCount":1,"hasChildren":true,"icon":"doc.badge.ellipsis","kind":"folder","modified":20,"name":"Draft","permanent":true,"role":"draft","summary":"3 fichiers · 1 conflit","title":"Brouillons","uri":"file:///l/P/Draft","virtual":false}
+            """#)
+        var copy = Node(
+            uri: "file:///l/P/Draft/a.sync-conflict-20261123-101500-ABCDEFG.md",
+            name: "a.sync-conflict-20261123-101500-ABCDEFG.md", title: "a.sync-conflict-20261123-101500-ABCDEFG.md",
+            kind: "file", icon: "doc.text")
+        copy.conflictOf = Array("file:///l/P/Draft/a.md".utf8)
+        copy.summary = "conflict copy"
+        golden(
+            copy.json,
+            #"""
+            {"conflictOf":"file:///l/P/Draft/a.md","fileCount":0,"folderCount":0,"hasChildren":false,"icon":"doc.text","kind":"file","name":"a.sync-conflict-20261123-101500-ABCDEFG.md","permanent":false,"summary":"conflict copy","title":"a.sync-conflict-20261123-101500-ABCDEFG.md","uri":"file:///l/P/Draft/a.sync-conflict-20261123-101500-ABCDEFG.md","virtual":false}
+            """#)
         n = Node(
             uri: nil, name: "TRASH", title: "TRASH", kind: "section", icon: "list.bullet", permanent: true,
             virtual: true, folderCount: 1, hasChildren: true,
