@@ -8,7 +8,9 @@
 /// - a trailing `~`: Emacs and Vim backups (`Été.md~`);
 /// - `4913`: the file Vim creates and removes to test a folder is writable;
 /// - a leading `~syncthing~`: Syncthing's temporaries where dot files are not hidden;
-/// - a leading `~$`: the lock files of word processors (`~$Draft.docx`).
+/// - a leading `~$`: the lock files of word processors (`~$Draft.docx`);
+/// - a trailing `.orig`: the copy git's merge tool keeps of a file in conflict;
+/// - `Icon\r`: macOS's folder icon, which Dropbox and Syncthing carry.
 public enum HiddenNames {
     @inline(__always) public static func contains(_ name: UnsafeRawBufferPointer) -> Bool {
         guard let first = name.first, let last = name.last else { return false }
@@ -19,8 +21,10 @@ public enum HiddenNames {
             if name.count >= 2 && name[1] == UInt8(ascii: "$") { return true }
             if startsWith(name, syncthingPrefix) { return true }
         case UInt8(ascii: "4"): if name.count == 4 && startsWith(name, vimProbe) { return true }
+        case UInt8(ascii: "I"): if name.count == 5 && last == 0x0D && startsWith(name, macIcon) { return true }
         default: break
         }
+        if last == UInt8(ascii: "g") && name.count > 5 && endsWith(name, mergeBackup) { return true }
         return last == UInt8(ascii: "~")
     }
 
@@ -30,6 +34,15 @@ public enum HiddenNames {
 
     private static let syncthingPrefix = Array("~syncthing~".utf8)
     private static let vimProbe = Array("4913".utf8)
+    private static let mergeBackup = Array(".orig".utf8)
+    private static let macIcon = Array("Icon\r".utf8)
+
+    @inline(__always) private static func endsWith(_ name: UnsafeRawBufferPointer, _ suffix: [UInt8]) -> Bool {
+        guard name.count >= suffix.count else { return false }
+        let start = name.count - suffix.count
+        for i in 0..<suffix.count where name[start + i] != suffix[i] { return false }
+        return true
+    }
 
     @inline(__always) private static func startsWith(_ name: UnsafeRawBufferPointer, _ prefix: [UInt8]) -> Bool {
         guard name.count >= prefix.count else { return false }

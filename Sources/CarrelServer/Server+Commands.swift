@@ -49,7 +49,7 @@ extension Server {
         case .deleted(let n): reply(id, ["deleted": .int(n)])
         case .systemTrash: reply(id, ["systemTrash": true])
         }
-        notifyChanges(outcome.changes + workspace.settle())
+        notifyChanges(takeWatched() + outcome.changes + workspace.settle())
         if let report = outcome.report {
             send(
                 Envelope.notification(

@@ -46,7 +46,9 @@ public final class Server: @unchecked Sendable {
     var nextOutgoingID = Server.firstOutgoingID
     /// How long a confirmation waits for the writer (`initializationOptions.confirmationTimeout`).
     var confirmationTimeout = InitializeRequest.defaultConfirmationTimeout
-    private var pollTimer: DispatchSourceTimer?
+    var pollTimer: DispatchSourceTimer?
+    /// What the watcher saw and clients were not told yet (`Server+Watching.swift`).
+    var watched = WatchedChanges()
     /// Per library, rebuilt lazily after changes.
     var symbolIndexes: [ObjectIdentifier: SymbolIndex] = [:]
 
@@ -197,34 +199,5 @@ public final class Server: @unchecked Sendable {
         }
         return ResponseError(
             code: ResponseError.invalidParams, message: message.text(language), data: ["field": .string(p.field)])
-    }
-
-    // MARK: Watching
-
-    func startWatching() {
-        workspace.startWatching(
-            log: { [log] in log.line($0) },
-            deliver: { [weak self] events in
-                guard let self else { return }
-                self.work.async { self.notifyChanges(self.workspace.apply(events)) }
-            })
-        notifyChanges(workspace.settle())
-        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue.global())
-        timer.schedule(deadline: .now() + .milliseconds(500), repeating: .milliseconds(500))
-        timer.setEventHandler { [weak self] in
-            guard let self else { return }
-            self.work.async {
-                guard self.workspace.needsPolling else { return }
-                self.notifyChanges(self.workspace.poll())
-            }
-        }
-        timer.resume()
-        pollTimer = timer
-        // Warm the symbol index once the first requests had their turn, so the
-        // first search does not pay for folding every name.
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(300)) { [weak self] in
-            guard let self else { return }
-            self.work.async { for l in self.workspace.libraries { _ = self.symbolIndex(l) } }
-        }
     }
 }

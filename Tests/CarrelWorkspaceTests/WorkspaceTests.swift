@@ -329,7 +329,7 @@ final class WorkspaceTests: XCTestCase {
             P/a.md
             """)
         _ = try ws.setSort(try t("P"), SortSetting(by: .name, descending: true))
-        XCTAssertTrue(fx.read("P/.carrel/project.json")!.contains("\"descending\": true"))
+        XCTAssertEqual(try ProjectFile.read(fx.bytes("P")).sort.descending, true)
         guard case .entry(let p, let l) = try t("P") else { return XCTFail() }
         XCTAssertEqual(titles(ws.children(.entry(p, l))[0]), ["All", "b.md", "a.md"])
     }
