@@ -77,11 +77,19 @@ extension ProjectFile {
             "confirmDelete": .bool(meta.confirmDelete), "defaultExtension": .string(meta.defaultExtension),
             "by": .string(meta.sort.by.rawValue), "descending": .bool(meta.sort.descending),
         ]
+        // A setting the file does not hold yet reads as its default: still
+        // at it, it was never changed, and must not outweigh another
+        // machine's change when the two are merged.
+        let standard = ProjectMetadata(type: meta.type, created: 0)
+        let defaults: [String: JSONValue] = [
+            "confirmDelete": .bool(standard.confirmDelete), "defaultExtension": .string(standard.defaultExtension),
+            "by": .string(standard.sort.by.rawValue), "descending": .bool(standard.sort.descending),
+        ]
         for (group, key) in settingPaths {
             var object = out[group]?.objectValue ?? [:]
             let value = values[key]!
             let stored = object[key]
-            let changed = settingValue(stored) == value ? settingChanged(stored) : now
+            let changed = (settingValue(stored) ?? defaults[key]) == value ? settingChanged(stored) : now
             object[key] = .object(["changed": .int(Int(changed)), "value": value])
             out[group] = .object(object)
         }

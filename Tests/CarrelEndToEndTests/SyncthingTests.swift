@@ -206,6 +206,93 @@ final class SyncthingTests: XCTestCase {
         }
     }
 
+    /// One machine deletes a poem while the other restores one from the
+    /// Trash: a record written on one side, another removed on the other.
+    func testDeleteAndRestore() throws {
+        let tree =
+            Self.project + "\nP/Trash/p3.md = third poem\n"
+            + #"P/.carrel/trash/1-0000000000000003.json = {"name":"p3.md","from":"Draft/p3.md","deleted":1}"#
+        let st = try apart(tree, a: [["rm", "P/Draft/p1.md"]], b: [["restore", "P/Trash/p3.md"]])
+        try st.pause()
+        for machine in [st.a, st.b] {
+            XCTAssertEqual(listing(machine, "P/Trash"), ["p1.md"], machine.name)
+            XCTAssertEqual(listing(machine, "P/Draft"), ["p2.md", "p3.md"], machine.name)
+            carrel(machine, ["restore", "P/Trash/p1.md"])
+            XCTAssertEqual(listing(machine, "P/Draft"), ["p1.md", "p2.md", "p3.md"], "\(machine.name): restored")
+        }
+    }
+
+    /// Both machines rename one Trash item, differently: each wrote a record
+    /// under its new name and removed the old one, so both items keep one.
+    func testRenamesOfTheSameTrashItem() throws {
+        let tree =
+            Self.project + "\nP/Trash/p3.md = third poem\n"
+            + #"P/.carrel/trash/1-0000000000000003.json = {"name":"p3.md","from":"Draft/p3.md","deleted":1}"#
+        let st = try apart(tree, a: [["rename", "P/Trash/p3.md", "x.md"]], b: [["rename", "P/Trash/p3.md", "y.md"]])
+        try st.pause()
+        for machine in [st.a, st.b] {
+            XCTAssertEqual(listing(machine, "P/Trash"), ["x.md", "y.md"], machine.name)
+            carrel(machine, ["restore", "P/Trash/x.md"])
+            carrel(machine, ["restore", "P/Trash/y.md"])
+            XCTAssertEqual(listing(machine, "P/Draft"), ["p1.md", "p2.md", "p3 2.md", "p3.md"], machine.name)
+        }
+    }
+
+    /// Both machines delete the same poem: two records for one Trash item,
+    /// of which both machines keep the same one.
+    func testDeletesOfTheSameFile() throws {
+        let st = try apart(a: [["rm", "P/Draft/p1.md"]], b: [["rm", "P/Draft/p1.md"]])
+        try settle(st)
+        try st.pause()
+        for machine in [st.a, st.b] {
+            XCTAssertEqual(listing(machine, "P/Trash"), ["p1.md"], machine.name)
+            carrel(machine, ["restore", "P/Trash/p1.md"])
+            XCTAssertEqual(listing(machine, "P/Draft"), ["p1.md", "p2.md"], "\(machine.name): restored to Draft")
+        }
+    }
+
+    /// Both machines rename the same poem, differently: Syncthing keeps
+    /// both names, each with the text, and nothing of Carrel's conflicts.
+    func testRenamesOfTheSameFile() throws {
+        let st = try apart(a: [["rename", "P/Draft/p1.md", "one.md"]], b: [["rename", "P/Draft/p1.md", "uno.md"]])
+        for machine in [st.a, st.b] {
+            XCTAssertEqual(listing(machine, "P/Draft"), ["one.md", "p2.md", "uno.md"], machine.name)
+            XCTAssertEqual(read(machine, "P/Draft/one.md"), "first poem", machine.name)
+        }
+    }
+
+    /// Both machines change a setting of one project: Syncthing keeps one
+    /// project.json and puts the other beside it as a conflict copy, which
+    /// the next Carrel to open the project merges (each setting its latest
+    /// change) and removes, on both machines alike.
+    func testSettingChangesOfOneProjectMerge() throws {
+        let st = try twoMachines()
+        try st.pause()
+        carrel(st.a, ["sort", "P", "name", "--descending"])
+        carrel(st.b, ["ask-before-deleting", "P", "no"])
+        try st.resume()
+        try st.waitUntilInSync(timeout: 30)
+        XCTAssertEqual(carrelConflictCopies(st.a).count, 1, "Syncthing kept both versions of project.json")
+        XCTAssertTrue(carrel(st.a, ["tree"]).stderr.contains("sync kept both versions"), "said on opening")
+        try settle(st)
+        for machine in [st.a, st.b] {
+            let json = try JSONParser.parse(Array((read(machine, "P/.carrel/project.json") ?? "").utf8))
+            XCTAssertEqual(json["sort"]?["descending"]?["value"], true, machine.name)
+            XCTAssertEqual(json["preferences"]?["confirmDelete"]?["value"], false, machine.name)
+        }
+    }
+
+    /// Once more: each machine opens the library after the other's merge
+    /// arrived, and sync settles again with nothing of Carrel's in conflict.
+    func settle(_ st: Syncthing, file: StaticString = #filePath, line: UInt = #line) throws {
+        try st.waitUntilInSync(timeout: 30)
+        XCTAssertEqual(binder(st.a), binder(st.b), "both machines show the same binder", file: file, line: line)
+        try st.waitUntilInSync(timeout: 30)
+        XCTAssertEqual(carrelConflictCopies(st.a), [], file: file, line: line)
+        XCTAssertEqual(carrelConflictCopies(st.b), [], file: file, line: line)
+        XCTAssertEqual(binder(st.a), binder(st.b), "both machines show the same binder", file: file, line: line)
+    }
+
     // MARK: - Looking at a machine
 
     /// `carrel tree --json` of the whole library, with what differs between

@@ -178,6 +178,24 @@ final class ProjectFileTests: XCTestCase {
         XCTAssertEqual(try ProjectFile.read(fx.bytes("P")).confirmDelete, false)
     }
 
+    /// Each setting carries when it changed: a setting written for the first
+    /// time at its default was never changed (0), and one left alone keeps
+    /// its stamp, so a merge never takes an untouched setting for news.
+    func testOnlyAChangedSettingIsStamped() throws {
+        let fx = try Fixture(#"P/.carrel/project.json = {"type":"poetry","sort":{"by":"modified"}}"#)
+        try ProjectFile.update(fx.bytes("P")) { $0.confirmDelete = false }
+        var json = try JSONParser.parse(fx.read("P/.carrel/project.json")!)
+        let stamp = json["preferences"]?["confirmDelete"]?["changed"]?.intValue ?? 0
+        XCTAssertGreaterThan(stamp, 0)
+        XCTAssertEqual(json["sort"]?["by"], ["changed": 0, "value": "modified"], "an older bare value, unchanged")
+        XCTAssertEqual(json["sort"]?["descending"], ["changed": 0, "value": false], "its default, never changed")
+        XCTAssertEqual(json["preferences"]?["defaultExtension"], ["changed": 0, "value": "md"])
+        try ProjectFile.update(fx.bytes("P")) { $0.sort.descending = true }
+        json = try JSONParser.parse(fx.read("P/.carrel/project.json")!)
+        XCTAssertEqual(json["preferences"]?["confirmDelete"]?["changed"]?.intValue, stamp, "left alone, kept")
+        XCTAssertGreaterThan(json["sort"]?["descending"]?["changed"]?.intValue ?? 0, 0)
+    }
+
     /// Trash records are not settings: a settings update neither writes
     /// them into project.json nor drops the ones an older version left there.
     func testASettingsUpdateLeavesTrashRecordsAlone() throws {
