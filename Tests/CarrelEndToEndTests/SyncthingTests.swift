@@ -184,6 +184,10 @@ final class SyncthingTests: XCTestCase {
             XCTAssertEqual(carrelConflictCopies(machine), [], machine.name)
             let copies = listing(machine, "P/Draft").filter { $0.contains(".sync-conflict-") }
             XCTAssertEqual(copies.count, 1, "\(machine.name): one conflict copy beside p1.md: \(copies)")
+            let listed = carrel(machine, ["conflicts"]).stdout
+            XCTAssertEqual(
+                listed, copies.map { "\(machine.folder)/P/Draft/p1.md\t\(machine.folder)/P/Draft/\($0)\n" }.joined(),
+                "\(machine.name): carrel conflicts lists it with its original")
             XCTAssertEqual(
                 Set(["A's version", "B's version"]).subtracting(allTexts(machine, "P/Draft")), [],
                 "\(machine.name) lost a version")
