@@ -1,10 +1,12 @@
 import CarrelWorkspace
 import Foundation
 
-/// Changes the watcher saw, held back until the disk has been quiet for a
-/// moment: a `git pull` or a sync engine's burst is hundreds of inotify
-/// batches, and clients want one `carrel/didChange` for it, not one each.
-/// The model is updated at once; only the notification waits.
+/// Changes the watcher saw. The first batch after a quiet moment is told at
+/// once, so a single change costs no wait; what follows it within the
+/// moment is held until the disk has been quiet: a `git pull` or a sync
+/// engine's burst is hundreds of inotify batches, and clients want one or
+/// two `carrel/didChange` for it, not one each. The model is updated at
+/// once; only the notification waits.
 struct WatchedChanges {
     /// How long the disk must be quiet before clients are told.
     static let quietMs: UInt64 = 150
@@ -15,6 +17,12 @@ struct WatchedChanges {
     var firstNs: UInt64 = 0
     var lastNs: UInt64 = 0
     var flushScheduled = false
+
+    /// Whether a batch seen `now` is the first after a quiet moment, with
+    /// nothing held: then it is told at once.
+    func leads(now: UInt64) -> Bool {
+        changes.isEmpty && now &- lastNs >= Self.quietMs * 1_000_000
+    }
 
     mutating func add(_ more: [Change], now: UInt64) {
         if changes.isEmpty { firstNs = now }
@@ -64,7 +72,12 @@ extension Server {
     /// Keeps what the watcher saw for the next notification. On the work thread.
     func hold(_ changes: [Change]) {
         guard !changes.isEmpty else { return sendNotices() }
-        watched.add(changes, now: DispatchTime.now().uptimeNanoseconds)
+        let now = DispatchTime.now().uptimeNanoseconds
+        if watched.leads(now: now) {
+            watched.lastNs = now
+            return notifyChanges(changes)
+        }
+        watched.add(changes, now: now)
         scheduleFlush()
     }
 
