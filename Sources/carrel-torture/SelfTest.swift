@@ -64,6 +64,14 @@ func selfTest(_ options: Options) -> Int32 {
             }
         ),
         (
+            "leave a conflict copy of project.json", "conflict copy of Carrel's own files is left",
+            { t in
+                _ = Disk.write(
+                    t.lib + "/Novel/.carrel/project" + Torture.copySuffix,
+                    Disk.read(t.lib + "/Novel/.carrel/project.json")!)
+            }
+        ),
+        (
             "bring back a deleted content", "is back",
             { t in
                 let f = t.someContentFile()
@@ -85,6 +93,7 @@ func selfTest(_ options: Options) -> Int32 {
         plant(t)
         t.checkRepairedLibrary(nil)
         t.checkContents(phase: "self-test", afterRestart: true)
+        t.checkSyncCopiesMerged([], phase: "self-test")
         if t.violations.contains(where: { $0.contains(expected) }) {
             passed += 1
             say("self-test: \(what): caught (\(t.violations.first { $0.contains(expected) }!))")

@@ -27,6 +27,9 @@ final class Torture: @unchecked Sendable {
     var inFlightKills: [String: Int] = [:]
     var startupKills = 0
     var restartsChecked = 0
+    /// Restarts that found sync's conflict copies of Carrel's files to merge.
+    var syncCopyRestarts = 0
+    var syncCopyStartupKills = 0
     var sent: [String: Int] = [:]
     var succeeded = 0
     var refused: [String: Int] = [:]
@@ -203,12 +206,16 @@ final class Torture: @unchecked Sendable {
 
     func runCycle() {
         cycle += 1
+        let plants = !protectSeedProjects && chance(0.2)
+        let planted = plants ? plantSyncCopies() : []
+        if plants { syncCopyRestarts += 1 }
         var runs: [Run] = []
         for _ in 0..<opts.servers {
             do { runs.append(Run(try spawn())) } catch { violation("\(error)"); return }
         }
         for run in runs {
-            run.killDuringStartup = chance(0.1)
+            // Half the restarts with copies to merge are killed in the middle of it.
+            run.killDuringStartup = chance(plants ? 0.5 : 0.1)
             if run.killDuringStartup { run.killer.arm(run.server, afterMicroseconds: UInt32(random(30_000))) }
             run.killAt = run.killDuringStartup ? -1 : random(10)
             run.delay = {
@@ -238,6 +245,7 @@ final class Torture: @unchecked Sendable {
             checkRepairedLibrary(run.server)
             if !run.server.isDead { restartsChecked += 1 }
         }
+        if !initialized.isEmpty { checkSyncCopiesMerged(planted, phase: "after restart") }
         // Repair runs inside initialize: a restart killed before answering it
         // may have left purges unfinished, which the next restart finishes.
         checkContents(phase: "after restart", afterRestart: !initialized.isEmpty)
@@ -264,6 +272,7 @@ final class Torture: @unchecked Sendable {
             let status = run.server.process.reap()
             kills += 1
             if run.killDuringStartup { startupKills += 1 }
+            if run.killDuringStartup && plants { syncCopyStartupKills += 1 }
             if let what = run.killer.inFlight { inFlightKills[what, default: 0] += 1 }
             if status & 0x7f != SIGKILL {
                 violation(
@@ -385,6 +394,9 @@ final class Torture: @unchecked Sendable {
             "torture: kills in flight: \(inFlight) of \(kills) ("
                 + inFlightKills.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
                 + "), \(startupKills) aimed at startup; \(String(format: "%.1f", seconds)) s")
+        say(
+            "torture: \(syncCopyRestarts) restarts merged planted conflict copies of project.json and Trash records, "
+                + "\(syncCopyStartupKills) of them killed during startup")
         if violations.isEmpty {
             // The run is one test; the kills it survived are its figure.
             say("torture: \(kills) kills survived, 0 failed")
