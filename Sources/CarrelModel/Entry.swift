@@ -280,24 +280,30 @@ public final class Entry {
         return sorted
     }
 
-    /// Each conflict copy whose original is among `sorted` moves right
-    /// after it; copies of one original keep their order. A copy without
-    /// its original stays where its own name put it.
-    static func copiesAfterOriginals(_ sorted: [Entry]) -> [Entry] {
-        var copies: [EntryName: [Entry]] = [:]
-        let names = Set(sorted.filter { $0.kind == .file }.map(\.name))
+    /// Each conflict copy whose original (a file of the same folder) is
+    /// among `sorted` moves right after it; copies of one original keep
+    /// their order. A copy without its original stays where its own name
+    /// put it. `sorted` may mix folders ("All").
+    public static func copiesAfterOriginals(_ sorted: [Entry]) -> [Entry] {
+        struct Key: Hashable {
+            let folder: ObjectIdentifier?
+            let name: EntryName
+        }
+        func key(_ e: Entry, _ name: EntryName) -> Key { Key(folder: e.parent.map(ObjectIdentifier.init), name: name) }
+        let files = Set(sorted.filter { $0.kind == .file }.map { key($0, $0.name) })
+        var copies: [Key: [Entry]] = [:]
         for e in sorted {
-            if let original = e.conflictOf, names.contains(EntryName(original)) {
-                copies[EntryName(original), default: []].append(e)
+            if let original = e.conflictOf, files.contains(key(e, EntryName(original))) {
+                copies[key(e, EntryName(original)), default: []].append(e)
             }
         }
         guard !copies.isEmpty else { return sorted }
         var out: [Entry] = []
         out.reserveCapacity(sorted.count)
         for e in sorted {
-            if let original = e.conflictOf, copies[EntryName(original)] != nil { continue }
+            if let original = e.conflictOf, copies[key(e, EntryName(original))] != nil { continue }
             out.append(e)
-            if e.kind == .file, let own = copies[e.name] { out.append(contentsOf: own) }
+            if e.kind == .file, let own = copies[key(e, e.name)] { out.append(contentsOf: own) }
         }
         return out
     }

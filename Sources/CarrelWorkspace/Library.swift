@@ -59,7 +59,8 @@ public final class Project {
             if e.kind == .file { files.append(e) }
             if e.kind == .directory { stack.append(contentsOf: e.sortedChildren(metadata.sort).reversed()) }
         }
-        let sorted = Ordering.sorted(files, metadata.sort)
+        var sorted = Ordering.sorted(files, metadata.sort)
+        if top.conflictTotal > 0 { sorted = Entry.copiesAfterOriginals(sorted) }
         allFilesCache = (key, sorted)
         return sorted
     }

@@ -58,6 +58,11 @@ final class ConflictCopiesTests: XCTestCase {
                 XCTAssertNil(child["conflictOf"], name)
             }
         }
+        let all = try client.result("carrel/tree", ["uri": .string(fx.uri("P/.carrel/all")), "depth": 1])[0]
+        let listed = all?["children"]?.arrayValue?.compactMap { $0["name"]?.stringValue }
+        XCTAssertEqual(
+            listed, [Self.orphan, "p1 notes.md", "p1.md", Self.dropbox, Self.syncthing, "p10.md"],
+            "in All too, each copy right after its original")
         XCTAssertEqual(draft["fileTotal"], 3)
         XCTAssertEqual(draft["fileCount"], 3)
         XCTAssertEqual(draft["conflictTotal"], 3)
