@@ -68,7 +68,8 @@ final class GitPullBurstTests: XCTestCase {
         }
         XCTAssertEqual(shown, 300, "the server shows every moved file")
         print(
-            "300 renames by git pull (\(Int(pullSeconds * 1000)) ms): \(notifications) carrel/didChange notification(s)")
+            "300 renames by git pull (\(Int(pullSeconds * 1000)) ms): \(notifications) carrel/didChange notification(s)"
+        )
         XCTAssertGreaterThan(notifications, 0)
         // The first batch at once, the rest when the disk is quiet, and one
         // more for each second a slow pull holds the disk busy.
