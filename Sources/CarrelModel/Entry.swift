@@ -63,7 +63,9 @@ public final class Entry {
     /// A file counts as a file, or, under a conflict copy's name, as a
     /// conflict. Called while the entry has no parent.
     private func countOwnFile() {
-        let copy = ConflictCopy.isCopy(name.string)
+        // A name that is not UTF-8 is shown with U+FFFD, which would name
+        // an original that cannot exist: it is never taken for a copy.
+        let copy = name.isValidUTF8 && ConflictCopy.isCopy(name.string)
         fileTotal = copy ? 0 : 1
         conflictTotal = copy ? 1 : 0
     }

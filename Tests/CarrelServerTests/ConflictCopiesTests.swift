@@ -1,5 +1,6 @@
 import CarrelJSON
 import CarrelTestSupport
+import Glibc
 import XCTest
 
 /// A sync engine's copy of a writer's file is shown right after its
@@ -80,6 +81,26 @@ final class ConflictCopiesTests: XCTestCase {
         XCTAssertEqual(try node("P/Draft")["summary"], "3 fichiers · 3 conflits")
         let copy = try node("P/Draft/" + Self.syncthing)
         XCTAssertEqual(copy["summary"], "copie en conflit")
+    }
+
+    /// A name that is not UTF-8 cannot name its original: it is a file.
+    func testANameThatIsNotUTF8IsNeverACopy() throws {
+        try start()
+        let name = "p2\u{FF}.sync-conflict-20261123-101500-ABCDEFG.md"
+        var bytes = Array(name.utf8)
+        bytes.replaceSubrange(2..<4, with: [0xFF])
+        let path = fx.bytes("P/Ready") + [UInt8(ascii: "/")] + bytes
+        let fd = (path + [0]).withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { creat($0.baseAddress!, 0o644) }
+        }
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        close(fd)
+        client = InProcessClient()
+        _ = try client.initialize([fx.uri()])
+        let ready = try node("P/Ready")
+        XCTAssertEqual(ready["fileTotal"], 1)
+        XCTAssertNil(ready["conflictTotal"])
+        XCTAssertNil(ready["children"]?[0]?["conflictOf"])
     }
 
     /// A rename can make a file a copy or a copy a file: counts follow.
