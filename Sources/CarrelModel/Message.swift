@@ -113,8 +113,9 @@ public enum Message: Sendable, Equatable {
                     + "(\(copies) \(copies == 1 ? "copy" : "copies") merged): nothing was lost, each setting "
                     + "keeps its latest change.",
                 "Deux machines ont modifié « \(project) » en même temps et la synchronisation a gardé les deux "
-                    + "versions des fichiers de Carrel (\(copies) \(copies == 1 ? "copie fusionnée" : "copies fusionnées")) : "
-                    + "rien n’est perdu, chaque réglage garde sa dernière modification."
+                    + "versions des fichiers de Carrel (\(copies) \(copies == 1 ? "copie" : "copies") "
+                    + "\(copies == 1 ? "fusionnée" : "fusionnées")) : rien n’est perdu, chaque réglage garde sa "
+                    + "dernière modification."
             )
         case .nameEmpty:
             return ("A name cannot be empty.", "Un nom ne peut pas être vide.")
