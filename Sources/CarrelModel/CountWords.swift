@@ -2,12 +2,18 @@
 /// "1 file", "1,243 files" ("1 243 fichiers" in French), nothing when empty.
 public enum CountWords {
     /// What a row holds, or nil when it holds nothing worth a word.
-    public static func summary(files: Int, _ language: Language) -> String? {
-        guard files > 0 else { return nil }
-        switch language {
-        case .english: return "\(number(files, language)) \(files == 1 ? "file" : "files")"
-        case .french: return "\(number(files, language)) \(files == 1 ? "fichier" : "fichiers")"
+    /// `counting`: the first scan is still reading below the row, so the
+    /// count is partial and says so ("3 files · counting…").
+    public static func summary(files: Int, counting: Bool = false, _ language: Language) -> String? {
+        var parts: [String] = []
+        if files > 0 {
+            switch language {
+            case .english: parts.append("\(number(files, language)) \(files == 1 ? "file" : "files")")
+            case .french: parts.append("\(number(files, language)) \(files == 1 ? "fichier" : "fichiers")")
+            }
         }
+        if counting { parts.append(Message.counting.text(language)) }
+        return parts.isEmpty ? nil : parts.joined(separator: " · ")
     }
 
     /// Digits in groups of three: "1,243" in English, "1 243" in French

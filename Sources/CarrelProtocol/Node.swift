@@ -35,6 +35,9 @@ public struct Node {
     public var id: [UInt8]?
     /// `fileTotal` in the client's words ("3 files"); nil when there is nothing to say.
     public var summary: String?
+    /// The row's subtree is not read yet (the first scan is still under
+    /// way below it), so its counts are partial.
+    public var counting = false
 
     public init(
         uri: String?, name: String, title: String, kind: String, role: String? = nil, icon: String,
@@ -74,6 +77,7 @@ public struct Node {
             w.endArray()
         }
         if !confirmDelete { w.key(literal: "confirmDelete"); w.bool(false) }
+        if counting { w.key(literal: "counting"); w.bool(true) }
         if let created { w.key(literal: "created"); w.int(Int(created)) }
         w.key(literal: "fileCount"); w.int(fileCount)
         if let fileTotal { w.key(literal: "fileTotal"); w.int(fileTotal) }

@@ -143,7 +143,8 @@ public struct NodeRenderer {
         n.unreadable = info.unreadable
         n.confirmDelete = info.confirmDelete
         n.fileTotal = info.fileTotal
-        n.summary = info.fileTotal.flatMap { CountWords.summary(files: $0, language) }
+        n.counting = info.counting
+        n.summary = info.fileTotal.flatMap { CountWords.summary(files: $0, counting: info.counting, language) }
         return n
     }
 }

@@ -35,6 +35,9 @@ public struct NodeInfo {
     /// repeats them); a project's sections but its Trash; a library's rows.
     /// Nil on files.
     public var fileTotal: Int?
+    /// The first scan has not read everything below the row yet: its
+    /// counts are partial (see `Workspace+DeepScan.swift`).
+    public var counting = false
 }
 
 public let sectionIcon = "list.bullet"
@@ -59,11 +62,14 @@ extension Workspace {
             var total = 0
             for child in children(item) {
                 count(child, into: &info)
-                if case .entry(let e, _) = child { total += e.fileTotal }
+                if case .entry(let e, let library) = child {
+                    total += e.fileTotal
+                    if library.isCounting(e) { info.counting = true }
+                }
             }
             info.fileTotal = total
             return info
-        case .all(let project, _):
+        case .all(let project, let library):
             let folder = project.type.folder(.all) ?? .allOfWriting
             var info = NodeInfo(
                 path: project.root.path + [UInt8(ascii: "/")] + Array(".carrel/all".utf8),
@@ -72,6 +78,7 @@ extension Workspace {
             info.virtual = true
             info.fileCount = allFileCount(project, folder)
             info.fileTotal = info.fileCount
+            info.counting = library.isCounting(project.root)
             return info
         case .entry(let entry, let library):
             return describe(entry, library, language)
@@ -120,6 +127,7 @@ extension Workspace {
         info.unreadable = entry.unreadable
         if info.link { info.folderCount = 0; info.fileCount = 0 }
         if entry.isFolderLike { info.fileTotal = info.link ? 0 : entry.fileTotal }
+        info.counting = library.isCounting(entry)
         if let project = library.project(at: entry) {
             info.kind = .project
             info.icon = Icon.project
@@ -165,6 +173,8 @@ extension Workspace {
         case .all(let p, _): return allFileCount(p, p.type.folder(.all) ?? .allOfWriting) > 0
         case .entry(let e, let library):
             if library.project(at: e) != nil { return true }
+            // Not read yet: it may hold something, and fetching it reads it.
+            if library.isPending(e) { return true }
             return e.kind == .directory && !e.children.isEmpty
         }
     }

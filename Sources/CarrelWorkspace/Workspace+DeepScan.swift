@@ -1,0 +1,162 @@
+import CarrelModel
+import CarrelStore
+
+/// The first scan in two parts, so a library opens before its deep folders
+/// are read. Opening reads a library's top two levels (its own listing and
+/// each of its folders'); every folder below those is *pending*: in the
+/// model, with no children yet. A `BackgroundScan` reads each pending
+/// folder's subtree on its own threads, and the owner's thread grafts it
+/// onto its entry. A folder a request needs now is read at once, one level
+/// (`load`). Grafts and loads are recorded in `scanProgress`, for the
+/// owner to tell clients which rows' counts moved.
+final class DeepScanState {
+    let scan: BackgroundScan
+    /// Job token → the pending entry it reads. By entry, not path: a folder
+    /// moved or renamed meanwhile keeps its identity.
+    var jobs: [Int: Entry] = [:]
+    var nextToken = 0
+    /// Entries whose listing arrived since the owner last asked.
+    var progress: [Entry] = []
+
+    init(_ scan: BackgroundScan) { self.scan = scan }
+}
+
+extension Workspace {
+    /// From now on, libraries open with their top two levels and the rest
+    /// is read in the background. `announce` runs on the scan's thread when
+    /// subtrees wait to be grafted: the owner then calls `applyFinishedScans`
+    /// on its own queue. `hold` (for tests) reads only the top two levels at
+    /// open, and keeps finished subtrees back until something needs
+    /// everything (`finishScan`).
+    public func scanDeepFoldersInBackground(hold: Bool = false, announce: @escaping @Sendable () -> Void) {
+        guard deepScan == nil else { return }
+        deepScan = DeepScanState(BackgroundScan(hold: hold, announce: announce))
+    }
+
+    /// Whether any library still has folders the first scan has not read.
+    public var isScanning: Bool { !(deepScan?.jobs.isEmpty ?? true) }
+
+    /// The levels always read at open: the library's listing and its folders'.
+    static let levelsReadAtOpen = 2
+    /// How long opening goes on reading deeper folders: a library of a few
+    /// thousand entries opens whole, with nothing pending.
+    static let deeperReadingAtOpenMs: Int64 = 20
+
+    /// Reads `library`'s top levels, and queues the folders below them.
+    func scanTop(_ library: Library, path: [UInt8]) {
+        guard let state = deepScan else {
+            Scanner.scanInParallel(library.root, path: path)
+            return
+        }
+        let deadline = state.scan.isHeld ? 0 : Clock.nowMs() + Self.deeperReadingAtOpenMs
+        let unread = Scanner.scanInParallel(
+            library.root, path: path, levels: Self.levelsReadAtOpen, until: deadline)
+        for folder in unread { library.markPending(folder) }
+    }
+
+    /// Queues every pending folder of `library` that has no job yet.
+    func queuePending(_ library: Library) {
+        guard let state = deepScan else { return }
+        let queued = Set(state.jobs.values.map(ObjectIdentifier.init))
+        for e in library.pending.values where !queued.contains(ObjectIdentifier(e)) { queue(e, state) }
+    }
+
+    private func queue(_ entry: Entry, _ state: DeepScanState) {
+        let token = state.nextToken
+        state.nextToken += 1
+        state.jobs[token] = entry
+        state.scan.enqueue(token: token, path: entry.path)
+    }
+
+    /// Reads a pending folder's own listing now; its subfolders become
+    /// pending in turn. What a request needs first, ahead of the scan.
+    func load(_ entry: Entry, in library: Library) {
+        guard library.isPending(entry) else { return }
+        library.clearPending(entry)
+        let path = entry.path
+        let children = Scanner.scanChildren(of: entry, path: path, keepingExisting: true)
+        for child in children where child.kind == .directory {
+            library.markPending(child)
+            if let state = deepScan { queue(child, state) }
+        }
+        watching?.watchTree(entry, library: library, workspace: self)
+        deepScan?.progress.append(entry)
+    }
+
+    /// Reads, one level each, the pending folders that a tree of `item`
+    /// `depth` levels deep shows; "All" with its rows needs everything.
+    public func loadRows(_ item: Item, depth: Int) {
+        guard libraries.contains(where: { !$0.pending.isEmpty }) else { return }
+        switch item {
+        case .entry(let e, let library): load(e, in: library)
+        case .all: if depth > 0 { finishScan(); return }
+        case .section: break
+        }
+        guard depth > 0 else { return }
+        for child in children(item) { loadRows(child, depth: depth - 1) }
+    }
+
+    /// Grafts the subtrees the background scan has finished.
+    public func applyFinishedScans() {
+        guard let state = deepScan else { return }
+        for finished in state.scan.take() { graft(finished, state) }
+    }
+
+    /// Waits for the background scan and grafts everything: for what needs
+    /// every folder (search, "All", destinations, commands).
+    public func finishScan() {
+        guard let state = deepScan else { return }
+        while !state.jobs.isEmpty {
+            for finished in state.scan.takeAll() { graft(finished, state) }
+        }
+    }
+
+    /// The rows to update for the folders read since the last call: each
+    /// such folder and every row above it.
+    public func takeScanProgress() -> [Item] {
+        guard let state = deepScan, !state.progress.isEmpty else { return [] }
+        let entries = state.progress
+        state.progress = []
+        var rows = UpdatedRows()
+        for e in entries {
+            guard let library = library(of: e) else { continue }
+            rows.addChain(from: e, library)
+        }
+        return rows.items
+    }
+
+    /// Puts a finished subtree in place, by entry. An entry deleted meanwhile
+    /// drops it; one that moved before it was read is read again where it is
+    /// now. A folder already read (a request loaded it) keeps its own
+    /// listing, and only its still-pending subfolders take theirs from the
+    /// subtree. Watches come last: `settle` then reconciles every folder
+    /// that changed between its read and its watch.
+    private func graft(_ finished: BackgroundScan.Finished, _ state: DeepScanState) {
+        defer { finished.root.dismantle() }
+        guard let entry = state.jobs.removeValue(forKey: finished.token), let library = library(of: entry) else {
+            return
+        }
+        if finished.missing {
+            if library.isPending(entry) { queue(entry, state) }
+            return
+        }
+        var stack: [(read: Entry, into: Entry)] = [(finished.root, entry)]
+        while let (read, into) = stack.popLast() {
+            guard library.isPending(into) else {
+                for c in Array(read.children.values) where c.kind == .directory {
+                    if let known = into.child(c.name), known.kind == .directory { stack.append((c, known)) }
+                }
+                continue
+            }
+            library.clearPending(into)
+            into.changeStamp = read.changeStamp
+            into.unreadable = read.unreadable
+            for c in Array(read.children.values) where into.child(c.name) == nil {
+                read.remove(c)
+                into.add(c)
+            }
+            watching?.watchTree(into, library: library, workspace: self)
+            state.progress.append(into)
+        }
+    }
+}
