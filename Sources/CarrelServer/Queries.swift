@@ -9,14 +9,19 @@ extension Server {
         if let uri = params.uri { items = [try target(uri).item] } else { items = workspace.roots }
         let depth = params.depth ?? Int.max
         // The rows shown are read first; a whole subtree waits for the scan.
-        if params.depth == nil { finishScan() } else { for item in items { workspace.loadRows(item, depth: depth) } }
+        var changes: [Change] = []
+        if params.depth == nil {
+            changes = workspace.finishScan()
+        } else {
+            for item in items { changes += workspace.loadRows(item, depth: depth) }
+        }
         reply(id, capacity: renderer.capacity(for: items)) { w in
             w.beginArray()
             let r = renderer
             for item in items { r.write(item, depth: depth, to: &w) }
             w.endArray()
         }
-        sendScanProgress()
+        sendScanProgress(changes)
     }
 
     func destinations(_ id: RequestID, _ params: DestinationsRequest.Params) throws(Failure) {

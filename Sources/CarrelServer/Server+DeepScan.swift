@@ -7,12 +7,18 @@ import Foundation
 /// are sent as `updated` rows of a `carrel/didChange` with no changes.
 extension Server {
     /// Set to 1, keeps the background scan's subtrees back until a request
-    /// needs everything: what tests use to see the rows before the deep
-    /// folders arrive. Documented under "Debugging" in PROTOCOL.md.
+    /// needs everything; set to `reads`, its reading too: what tests use to
+    /// see the rows before the deep folders arrive. Documented under
+    /// "Debugging" in PROTOCOL.md.
     static let holdScanVariable = "CARREL_HOLD_SCAN"
 
     func startDeepScan() {
-        let hold = ProcessInfo.processInfo.environment[Self.holdScanVariable] == "1"
+        let hold: Workspace.ScanHold
+        switch ProcessInfo.processInfo.environment[Self.holdScanVariable] {
+        case "1": hold = .results
+        case "reads": hold = .reads
+        default: hold = .none
+        }
         workspace.scanDeepFoldersInBackground(hold: hold) { [weak self] in
             guard let self else { return }
             self.work.async { self.applyFinishedScans() }
@@ -22,22 +28,22 @@ extension Server {
     /// Runs on `work` when the scan announces finished subtrees.
     func applyFinishedScans() {
         let wasScanning = workspace.isScanning
-        workspace.applyFinishedScans()
-        sendScanProgress()
+        let changes = workspace.applyFinishedScans()
+        sendScanProgress(changes)
         if wasScanning, !workspace.isScanning { warmSymbolIndexes() }
     }
 
     /// Waits for the whole scan: for requests that need every folder.
     func finishScan() {
         guard workspace.isScanning else { return }
-        workspace.finishScan()
-        sendScanProgress()
+        let changes = workspace.finishScan()
+        sendScanProgress(changes)
         warmSymbolIndexes()
     }
 
     /// The rows whose counts moved as folders were read, then whatever
     /// changed on disk between a folder's read and its watch.
-    func sendScanProgress() {
+    func sendScanProgress(_ changes: [Change] = []) {
         let rows = workspace.takeScanProgress()
         if !rows.isEmpty, state == .running {
             let r = renderer
@@ -45,7 +51,7 @@ extension Server {
                 Envelope.notification(
                     DidChangeNotification.method, DidChangeNotification.params([], updated: rows.map(r.node))))
         }
-        notifyChanges(workspace.settle())
+        notifyChanges(changes + workspace.settle())
     }
 
     func warmSymbolIndexes() {

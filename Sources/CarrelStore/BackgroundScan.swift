@@ -22,18 +22,26 @@ public final class BackgroundScan: @unchecked Sendable {
 
     public static let batchInterval: Int64 = 50
 
+    /// What a held scan keeps back until a caller needs everything: tests
+    /// hold it to see what a client sees before the deep folders arrive.
+    public enum Hold: Sendable {
+        case none
+        /// Folders are read at once; their subtrees wait.
+        case results
+        /// Nothing is read yet: the disk may change before the read.
+        case reads
+    }
+
     private let condition = NSCondition()
     private var queued: [(token: Int, path: [UInt8])] = []
     private var finished: [Finished] = []
     private var running = false
-    /// Finished jobs are kept back until a caller needs everything (tests
-    /// hold them to see what a client sees before the deep folders arrive).
-    private var held: Bool
+    private var held: Hold
     private let workers: Int
     private let announce: @Sendable () -> Void
 
     /// `announce` runs on the scan's thread when finished jobs wait to be taken.
-    public init(workers: Int = 2, hold: Bool = false, announce: @escaping @Sendable () -> Void) {
+    public init(workers: Int = 2, hold: Hold = .none, announce: @escaping @Sendable () -> Void) {
         self.workers = workers
         self.held = hold
         self.announce = announce
@@ -42,28 +50,32 @@ public final class BackgroundScan: @unchecked Sendable {
     public func enqueue(token: Int, path: [UInt8]) {
         condition.lock()
         queued.append((token, path))
-        if !running {
-            running = true
-            let thread = Thread { [self] in self.coordinate() }
-            thread.stackSize = 1 << 20
-            thread.name = "carrel-scan"
-            thread.start()
-        }
+        if held != .reads { startIfIdle() }
         condition.unlock()
+    }
+
+    /// Called with `condition` locked.
+    private func startIfIdle() {
+        guard !running, !queued.isEmpty else { return }
+        running = true
+        let thread = Thread { [self] in self.coordinate() }
+        thread.stackSize = 1 << 20
+        thread.name = "carrel-scan"
+        thread.start()
     }
 
     /// Whether finished jobs are kept back (tests): set at init, let go by `takeAll`.
     public var isHeld: Bool {
         condition.lock()
         defer { condition.unlock() }
-        return held
+        return held != .none
     }
 
     /// The jobs finished so far (none while held).
     public func take() -> [Finished] {
         condition.lock()
         defer { condition.unlock() }
-        guard !held else { return [] }
+        guard held == .none else { return [] }
         let out = finished
         finished = []
         return out
@@ -73,7 +85,8 @@ public final class BackgroundScan: @unchecked Sendable {
     public func takeAll() -> [Finished] {
         condition.lock()
         defer { condition.unlock() }
-        held = false
+        held = .none
+        startIfIdle()
         while running { condition.wait() }
         let out = finished
         finished = []
@@ -96,10 +109,10 @@ public final class BackgroundScan: @unchecked Sendable {
             condition.lock()
             let arrived = queued
             queued.removeAll()
-            let holding = held
+            let holding = held != .none
             if arrived.isEmpty && jobs.isEmpty {
                 running = false
-                let anything = !finished.isEmpty && !held
+                let anything = !finished.isEmpty && !holding
                 condition.broadcast()
                 condition.unlock()
                 if anything { announce() }
@@ -154,7 +167,7 @@ public final class BackgroundScan: @unchecked Sendable {
             finished.append(contentsOf: done)
             unannounced = unannounced || !done.isEmpty
             let now = Clock.nowMs()
-            let due = unannounced && !held && now - lastAnnounced >= Self.batchInterval
+            let due = unannounced && held == .none && now - lastAnnounced >= Self.batchInterval
             condition.unlock()
             if due {
                 lastAnnounced = now

@@ -233,6 +233,8 @@ extension Workspace {
             }
         }
         for dir in markerTouched.values { changes += reloadProject(dir) }
+        // A pending folder whose read found it gone is read again once the model knows where it went.
+        for library in libraries where !library.pending.isEmpty { queuePending(library) }
         return changes + settle()
     }
 

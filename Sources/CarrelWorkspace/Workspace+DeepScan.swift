@@ -28,10 +28,20 @@ extension Workspace {
     /// on its own queue. `hold` (for tests) reads only the top two levels at
     /// open, and keeps finished subtrees back until something needs
     /// everything (`finishScan`).
-    public func scanDeepFoldersInBackground(hold: Bool = false, announce: @escaping @Sendable () -> Void) {
+    public func scanDeepFoldersInBackground(hold: ScanHold = .none, announce: @escaping @Sendable () -> Void) {
         guard deepScan == nil else { return }
-        deepScan = DeepScanState(BackgroundScan(hold: hold, announce: announce))
+        let scanHold: BackgroundScan.Hold
+        switch hold {
+        case .none: scanHold = .none
+        case .results: scanHold = .results
+        case .reads: scanHold = .reads
+        }
+        deepScan = DeepScanState(BackgroundScan(hold: scanHold, announce: announce))
     }
+
+    /// What tests keep back (`BackgroundScan.Hold`): nothing, the read
+    /// subtrees, or the reading itself.
+    public enum ScanHold: Sendable { case none, results, reads }
 
     /// Whether any library still has folders the first scan has not read.
     public var isScanning: Bool { !(deepScan?.jobs.isEmpty ?? true) }
@@ -85,30 +95,35 @@ extension Workspace {
 
     /// Reads, one level each, the pending folders that a tree of `item`
     /// `depth` levels deep shows; "All" with its rows needs everything.
-    public func loadRows(_ item: Item, depth: Int) {
-        guard libraries.contains(where: { !$0.pending.isEmpty }) else { return }
+    /// Returns what changed on disk meanwhile, found on the way.
+    @discardableResult
+    public func loadRows(_ item: Item, depth: Int) -> [Change] {
+        guard libraries.contains(where: { !$0.pending.isEmpty }) else { return [] }
         switch item {
         case .entry(let e, let library): load(e, in: library)
-        case .all: if depth > 0 { finishScan(); return }
+        case .all: if depth > 0 { return finishScan() }
         case .section: break
         }
-        guard depth > 0 else { return }
-        for child in children(item) { loadRows(child, depth: depth - 1) }
+        guard depth > 0 else { return [] }
+        return children(item).flatMap { loadRows($0, depth: depth - 1) }
     }
 
-    /// Grafts the subtrees the background scan has finished.
-    public func applyFinishedScans() {
-        guard let state = deepScan else { return }
-        for finished in state.scan.take() { graft(finished, state) }
+    /// Grafts the subtrees the background scan has finished. Returns what
+    /// changed on disk meanwhile, where a folder was not at its place.
+    public func applyFinishedScans() -> [Change] {
+        guard let state = deepScan else { return [] }
+        return state.scan.take().flatMap { graft($0, state) }
     }
 
     /// Waits for the background scan and grafts everything: for what needs
     /// every folder (search, "All", destinations, commands).
-    public func finishScan() {
-        guard let state = deepScan else { return }
+    public func finishScan() -> [Change] {
+        guard let state = deepScan else { return [] }
+        var changes: [Change] = []
         while !state.jobs.isEmpty {
-            for finished in state.scan.takeAll() { graft(finished, state) }
+            for finished in state.scan.takeAll() { changes += graft(finished, state) }
         }
+        return changes
     }
 
     /// The rows to update for the folders read since the last call: each
@@ -127,18 +142,26 @@ extension Workspace {
 
     /// Puts a finished subtree in place, by entry. An entry deleted meanwhile
     /// drops it; one that moved before it was read is read again where it is
-    /// now. A folder already read (a request loaded it) keeps its own
+    /// now, or, when no folder is there any more, the nearest folder above
+    /// it still in its place is reconciled with the disk (the watcher may not have told yet, and whoever waits
+    /// for the scan cannot wait for it). A folder already read (a request loaded it) keeps its own
     /// listing, and only its still-pending subfolders take theirs from the
     /// subtree. Watches come last: `settle` then reconciles every folder
     /// that changed between its read and its watch.
-    private func graft(_ finished: BackgroundScan.Finished, _ state: DeepScanState) {
+    private func graft(_ finished: BackgroundScan.Finished, _ state: DeepScanState) -> [Change] {
         defer { finished.root.dismantle() }
         guard let entry = state.jobs.removeValue(forKey: finished.token), let library = library(of: entry) else {
-            return
+            return []
         }
         if finished.missing {
-            if library.isPending(entry) { queue(entry, state) }
-            return
+            guard library.isPending(entry) else { return [] }
+            if Scanner.stat(entry.path)?.isDirectory == true {
+                queue(entry, state)
+                return []
+            }
+            var above = entry.parent
+            while let a = above, Scanner.stat(a.path)?.isDirectory != true { above = a.parent }
+            return above.map(reconcile) ?? []
         }
         var stack: [(read: Entry, into: Entry)] = [(finished.root, entry)]
         while let (read, into) = stack.popLast() {
@@ -158,5 +181,6 @@ extension Workspace {
             watching?.watchTree(into, library: library, workspace: self)
             state.progress.append(into)
         }
+        return []
     }
 }

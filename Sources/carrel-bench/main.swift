@@ -102,6 +102,22 @@ let cold: [Double] = (0..<iterations(7)).map { _ in
 }
 figures.append(Figure(name: "cold start", samples: cold))
 
+// The first view a client draws: the roots, then each project two levels
+// deep (its sections and their rows), as "Writing a client" says.
+let firstView: [Double] = (0..<iterations(7)).map { _ in
+    let start = nowNs()
+    let s = try! BenchClient(binary: binary, environment: env)
+    s.send(initialize)
+    let roots = s.send(Tree(depth: 1)) ?? []
+    for project in roots.first?["children"]?.arrayValue ?? [] where project["kind"] == "project" {
+        _ = s.requestUnparsed("carrel/tree", ["uri": project["uri"] ?? .null, "depth": 2])
+    }
+    let elapsed = Double(nowNs() - start) / 1e6
+    s.stop()
+    return elapsed
+}
+figures.append(Figure(name: "first view (roots, then each project at depth 2)", samples: firstView))
+
 let server = try BenchClient(binary: binary, environment: env)
 server.send(initialize)
 server.send(["jsonrpc": "2.0", "method": "initialized", "params": [:]])

@@ -17,7 +17,10 @@ final class DeepScanTests: XCTestCase {
         fx = nil
     }
 
-    func start(locale: String = "en") throws {
+    /// `hold`: "1" reads the deep folders at once and keeps their subtrees
+    /// back; "reads" does not read them until something needs everything.
+    /// `watching`: whether the client sends `initialized`, which starts the watcher.
+    func start(locale: String = "en", hold: String = "1", watching: Bool = true) throws {
         fx = try Fixture(
             """
             Poems/.carrel/project.json = {"type":"poetry"}
@@ -28,10 +31,17 @@ final class DeepScanTests: XCTestCase {
             Poems/Ready/r.md = r
             Poems/Ready/Old/o.md = o
             """)
-        setenv("CARREL_HOLD_SCAN", "1", 1)
+        setenv("CARREL_HOLD_SCAN", hold, 1)
         defer { unsetenv("CARREL_HOLD_SCAN") }
         client = InProcessClient()
-        _ = try client.initialize([fx.uri()], locale: locale)
+        if watching {
+            _ = try client.initialize([fx.uri()], locale: locale)
+        } else {
+            let folder: JSONValue = ["uri": .string(fx.uri()), "name": "lib"]
+            _ = try client.result(
+                "initialize",
+                ["processId": .null, "capabilities": [:], "locale": .string(locale), "workspaceFolders": [folder]])
+        }
     }
 
     func tree(_ relative: String, depth: Int) throws -> JSONValue {
@@ -148,6 +158,40 @@ final class DeepScanTests: XCTestCase {
         XCTAssertEqual(try filesShown(), filesOnDisk())
     }
 
+    /// The same, before the background reads them: a folder moved before its
+    /// read is read where the watcher says it went.
+    func testPendingFoldersMovedRenamedOrDeletedBeforeTheirRead() throws {
+        try start(hold: "reads")
+        let draft = try tree("Poems/Draft", depth: 1)
+        XCTAssertEqual(draft["children"]?[0]?["counting"], true, "Cycle is pending")
+        Fixture.sh(
+            """
+            cd '\(fx.path)/Poems' && mv Draft/Cycle Draft/Renamed && rm -r Draft/Gone && mv Ready/Old Draft/Old
+            """)
+        _ = try client.waitForChange { $0.contains { $0["type"] == "moved" } }
+        _ = try client.result("workspace/symbol", ["query": "zzz"])
+        XCTAssertEqual(try filesShown(), filesOnDisk())
+        XCTAssertEqual(try filesShown().count, 5)
+    }
+
+    /// A pending folder gone from its place before its read, while no
+    /// watcher says where: its parent is read again, so its files show
+    /// where they are, once, and a search waiting for the scan never hangs.
+    func testAPendingFolderGoneBeforeItsReadWithoutAWatcher() throws {
+        try start(hold: "reads", watching: false)
+        XCTAssertEqual(try tree("Poems/Draft", depth: 1)["children"]?[0]?["counting"], true)
+        Fixture.sh("cd '\(fx.path)/Poems/Draft' && mv Cycle Renamed && rm -r Gone")
+        _ = try client.result("workspace/symbol", ["query": "zzz"])
+        XCTAssertEqual(
+            try filesShown(),
+            [
+                "Poems/Draft/Renamed/Deeper/c.md", "Poems/Draft/Renamed/b.md", "Poems/Draft/a.md",
+                "Poems/Ready/Old/o.md",
+                "Poems/Ready/r.md",
+            ])
+        XCTAssertEqual(try filesShown(), filesOnDisk())
+    }
+
     /// A file made in a pending folder after the background read it, before
     /// its graft, is found by the settle that follows the graft: once.
     func testANewFileInAPendingFolderShowsOnce() throws {
@@ -161,6 +205,16 @@ final class DeepScanTests: XCTestCase {
         while try filesShown() != filesOnDisk(), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
         XCTAssertEqual(try filesShown(), filesOnDisk())
         XCTAssertEqual(try filesShown().filter { $0.hasSuffix("new.md") || $0.hasSuffix("also.md") }.count, 2)
+    }
+
+    /// The same file made before the background reads the folder.
+    func testANewFileInAPendingFolderBeforeItsReadShowsOnce() throws {
+        try start(hold: "reads")
+        XCTAssertEqual(try tree("Poems", depth: 0)["counting"], true)
+        try fx.add("Poems/Draft/Cycle/Deeper/new.md = n")
+        _ = try client.result("workspace/symbol", ["query": "zzz"])
+        XCTAssertEqual(try filesShown(), filesOnDisk())
+        XCTAssertEqual(try filesShown().filter { $0.hasSuffix("new.md") }.count, 1)
     }
 
     func testSymbolSearchWaitsForEveryFolder() throws {

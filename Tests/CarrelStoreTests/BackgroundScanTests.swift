@@ -55,12 +55,25 @@ final class BackgroundScanTests: XCTestCase {
 
     func testAHeldScanKeepsItsSubtreesUntilTakeAll() throws {
         let fx = try Fixture(tree)
-        let scan = BackgroundScan(hold: true) {}
+        let scan = BackgroundScan(hold: .results) {}
         scan.enqueue(token: 1, path: fx.bytes("P"))
         Thread.sleep(forTimeInterval: 0.1)
         XCTAssertEqual(scan.take().count, 0)
         let all = scan.takeAll()
         XCTAssertEqual(all.map(\.token), [1])
         XCTAssertEqual(all.first?.root.fileTotal, 4)
+    }
+
+    /// Held reads start only when everything is needed: what changed before is read.
+    func testHeldReadsSeeTheDiskAsItIsWhenLetGo() throws {
+        let fx = try Fixture(tree)
+        let scan = BackgroundScan(hold: .reads) {}
+        scan.enqueue(token: 1, path: fx.bytes("P/Draft"))
+        scan.enqueue(token: 2, path: fx.bytes("P/Ready"))
+        try fx.add("P/Draft/Cycle/later.md = l")
+        XCTAssertEqual(Fixture.sh("mv '\(fx.path)/P/Ready' '\(fx.path)/P/Moved'"), 0)
+        let all = Dictionary(uniqueKeysWithValues: scan.takeAll().map { ($0.token, $0) })
+        XCTAssertEqual(all[1]?.root.fileTotal, 4)
+        XCTAssertEqual(all[2]?.missing, true)
     }
 }
