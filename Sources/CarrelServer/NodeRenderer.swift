@@ -17,6 +17,7 @@ public struct NodeRenderer {
 
     /// The wire form of one row, without children.
     public func node(_ item: Item) -> Node {
+        if case .entry(let e, _) = item { workspace.noteShown(e) }
         let info = workspace.describe(item, language)
         var n = makeNode(info, uri: info.path.map(Self.uri), hasChildren: workspace.hasChildren(item))
         n.id = Self.sectionID(item)
@@ -95,6 +96,7 @@ public struct NodeRenderer {
     private func writeEntry(
         _ entry: Entry, uri: [UInt8], id: [UInt8]? = nil, scope: Scope, depth: Int, to w: inout JSONWriter
     ) {
+        workspace.noteShown(entry)
         let info = workspace.describe(entry, scope, language)
         let item = Item.entry(entry, scope.library)
         let hasChildren = workspace.hasChildren(item)

@@ -17,6 +17,10 @@ final class DeepScanState {
     var nextToken = 0
     /// Entries whose listing arrived since the owner last asked.
     var progress: [Entry] = []
+    /// The entries sent to a client as rows while the scan runs: the only
+    /// ones a client can hold, so the only ones worth updating. A large
+    /// library grafts thousands of folders that no client has seen.
+    var shown = Set<ObjectIdentifier>()
 
     init(_ scan: BackgroundScan) { self.scan = scan }
 }
@@ -126,8 +130,14 @@ extension Workspace {
         return changes
     }
 
+    /// Notes that a row went to a client (`shown`), while the scan runs.
+    public func noteShown(_ entry: Entry) {
+        guard let state = deepScan, !state.jobs.isEmpty else { return }
+        state.shown.insert(ObjectIdentifier(entry))
+    }
+
     /// The rows to update for the folders read since the last call: each
-    /// such folder and every row above it.
+    /// such folder and every row above it, of those a client was sent.
     public func takeScanProgress() -> [Item] {
         guard let state = deepScan, !state.progress.isEmpty else { return [] }
         let entries = state.progress
@@ -137,7 +147,14 @@ extension Workspace {
             guard let library = library(of: e) else { continue }
             rows.addChain(from: e, library)
         }
-        return rows.items
+        let shown = state.shown
+        if state.jobs.isEmpty { state.shown = [] }
+        return rows.items.filter { item in
+            switch item {
+            case .entry(let e, _): return shown.contains(ObjectIdentifier(e))
+            case .section(let p, _, _), .all(let p, _): return shown.contains(ObjectIdentifier(p.root))
+            }
+        }
     }
 
     /// Puts a finished subtree in place, by entry. An entry deleted meanwhile

@@ -109,6 +109,7 @@ final class DeepScanTests: XCTestCase {
         XCTAssertEqual(rows[fx.uri("Poems")]?["fileTotal"], 6)
         XCTAssertEqual(rows[fx.uri("Poems/Draft")]?["fileTotal"], 4)
         XCTAssertEqual(rows[fx.uri("Poems") + "#section-0"]?["fileTotal"], 6)
+        XCTAssertNil(rows[fx.uri("Poems/Draft/Cycle")], "a row no client was sent is not updated")
         XCTAssertEqual(try tree("Poems/Draft/Cycle", depth: 0)["summary"], "2 files")
     }
 
