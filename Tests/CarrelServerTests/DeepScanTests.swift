@@ -218,11 +218,42 @@ final class DeepScanTests: XCTestCase {
         XCTAssertEqual(try filesShown().filter { $0.hasSuffix("new.md") }.count, 1)
     }
 
+    /// "All" with its rows lists every file, however deep.
+    func testAllWaitsForEveryFolder() throws {
+        try start()
+        XCTAssertEqual(try tree("Poems/.carrel/all", depth: 0)["counting"], true)
+        let all = try tree("Poems/.carrel/all", depth: 1)
+        XCTAssertEqual(
+            all["children"]?.arrayValue?.map { $0["name"]?.stringValue ?? "" }.sorted(),
+            [
+                "a.md", "b.md", "c.md", "g.md", "o.md", "r.md",
+            ])
+        XCTAssertNil(all["counting"])
+    }
+
     func testSymbolSearchWaitsForEveryFolder() throws {
         try start()
         XCTAssertEqual(try tree("Poems", depth: 0)["counting"], true)
         let found = try client.result("workspace/symbol", ["query": "c.md"]).arrayValue ?? []
         XCTAssertEqual(found.first?["location"]?["uri"]?.stringValue, fx.uri("Poems/Draft/Cycle/Deeper/c.md"))
+    }
+
+    /// A pending folder renamed, and another moved, by commands: their files
+    /// move with them, once.
+    func testRenameAndMoveOfPendingFolders() throws {
+        try start(hold: "reads")
+        XCTAssertEqual(try tree("Poems/Draft", depth: 1)["children"]?[0]?["counting"], true, "Cycle is pending")
+        _ = try client.command("carrel.rename", ["uri": .string(fx.uri("Poems/Draft/Cycle")), "newName": "Tides"])
+        _ = try client.command(
+            "carrel.moveTo",
+            ["uri": .string(fx.uri("Poems/Ready/Old")), "destinationUri": .string(fx.uri("Poems/Draft/Tides"))])
+        XCTAssertEqual(
+            try filesShown(),
+            [
+                "Poems/Draft/Gone/g.md", "Poems/Draft/Tides/Deeper/c.md", "Poems/Draft/Tides/Old/o.md",
+                "Poems/Draft/Tides/b.md", "Poems/Draft/a.md", "Poems/Ready/r.md",
+            ])
+        XCTAssertEqual(try filesShown(), filesOnDisk())
     }
 
     /// Commands see every folder: a pending folder deleted, and a file made
