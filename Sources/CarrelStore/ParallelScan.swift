@@ -108,7 +108,7 @@ extension Scanner {
         let fd = BytePath.withCString(path) { open($0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
         guard fd >= 0 else {
             out.unreadable = errno == EACCES || errno == EPERM
-            out.missing = !out.unreadable
+            out.missing = errno == ENOENT || errno == ENOTDIR || errno == ELOOP
             return out
         }
         var own = carrel_stat_t()

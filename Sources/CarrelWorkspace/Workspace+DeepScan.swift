@@ -7,8 +7,8 @@ import CarrelStore
 /// model, with no children yet. A `BackgroundScan` reads each pending
 /// folder's subtree on its own threads, and the owner's thread grafts it
 /// onto its entry. A folder a request needs now is read at once, one level
-/// (`load`). Grafts and loads are recorded in `scanProgress`, for the
-/// owner to tell clients which rows' counts moved.
+/// (`load`). Grafts and loads are recorded in `progress`, for the owner to
+/// tell clients which rows' counts moved.
 final class DeepScanState {
     let scan: BackgroundScan
     /// Job token → the pending entry it reads. By entry, not path: a folder
@@ -21,6 +21,8 @@ final class DeepScanState {
     /// ones a client can hold, so the only ones worth updating. A large
     /// library grafts thousands of folders that no client has seen.
     var shown = Set<ObjectIdentifier>()
+    /// Pending entries already read again once after being found missing.
+    var retried = Set<ObjectIdentifier>()
 
     init(_ scan: BackgroundScan) { self.scan = scan }
 }
@@ -158,10 +160,11 @@ extension Workspace {
     }
 
     /// Puts a finished subtree in place, by entry. An entry deleted meanwhile
-    /// drops it; one that moved before it was read is read again where it is
-    /// now, or, when no folder is there any more, the nearest folder above
-    /// it still in its place is reconciled with the disk (the watcher may not have told yet, and whoever waits
-    /// for the scan cannot wait for it). A folder already read (a request loaded it) keeps its own
+    /// drops it. One that moved before it was read is read again, once, where
+    /// it is now; when no folder is there any more (the watcher may not have
+    /// told yet, and whoever waits for the scan cannot wait for it), the
+    /// nearest folder above it still in its place is reconciled with the
+    /// disk. A folder already read (a request loaded it) keeps its own
     /// listing, and only its still-pending subfolders take theirs from the
     /// subtree. Watches come last: `settle` then reconciles every folder
     /// that changed between its read and its watch.
@@ -173,6 +176,11 @@ extension Workspace {
         if finished.missing {
             guard library.isPending(entry) else { return [] }
             if Scanner.stat(entry.path)?.isDirectory == true {
+                // Twice not there to open, yet there: shown empty, never read in a loop.
+                guard state.retried.insert(ObjectIdentifier(entry)).inserted else {
+                    library.clearPending(entry)
+                    return []
+                }
                 queue(entry, state)
                 return []
             }
