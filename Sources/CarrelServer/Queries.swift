@@ -11,7 +11,7 @@ extension Server {
         // The rows shown are read first; a whole subtree waits for the scan.
         var changes: [Change] = []
         if params.depth == nil {
-            changes = workspace.finishScan()
+            finishScan()
         } else {
             for item in items { changes += workspace.loadRows(item, depth: depth) }
         }

@@ -33,12 +33,13 @@ extension Server {
         if wasScanning, !workspace.isScanning { warmSymbolIndexes() }
     }
 
-    /// Waits for the whole scan: for requests that need every folder.
+    /// Waits for the whole scan: for requests that need every folder. The
+    /// symbol index is warmed after the request, not ahead of its answer.
     func finishScan() {
         guard workspace.isScanning else { return }
         let changes = workspace.finishScan()
         sendScanProgress(changes)
-        warmSymbolIndexes()
+        work.async { self.warmSymbolIndexes() }
     }
 
     /// The rows whose counts moved as folders were read, then whatever
