@@ -4,9 +4,11 @@ public enum CountWords {
     /// What a row holds, or nil when it holds nothing worth a word: its
     /// files (nil on a file), then the sync engines' conflict copies among
     /// them, apart ("3 files · 1 conflict"); on a conflict copy, that it is one.
-    public static func summary(files: Int?, conflicts: Int = 0, conflictCopy: Bool = false, _ language: Language)
-        -> String?
-    {
+    /// `counting`: the first scan is still reading below the row, so the
+    /// count is partial and says so ("3 files · counting…").
+    public static func summary(
+        files: Int?, conflicts: Int = 0, conflictCopy: Bool = false, counting: Bool = false, _ language: Language
+    ) -> String? {
         if conflictCopy { return language == .french ? "copie en conflit" : "conflict copy" }
         guard let files else { return nil }
         var parts: [String] = []
@@ -22,6 +24,7 @@ public enum CountWords {
             case .french: parts.append("\(number(conflicts, language)) \(conflicts == 1 ? "conflit" : "conflits")")
             }
         }
+        if counting { parts.append(Message.counting.text(language)) }
         return parts.isEmpty ? nil : parts.joined(separator: " · ")
     }
 

@@ -32,6 +32,8 @@ public enum Message: Sendable, Equatable {
     case noRestoreInPlainTree(name: String)
     // Confirmation
     case cancelled
+    /// Ends a row's summary while the first scan is still reading below it.
+    case counting
     case confirmationTimedOut(seconds: Double)
     case confirmDelete(name: String)
     case confirmSystemTrash(name: String)
@@ -225,6 +227,8 @@ public enum Message: Sendable, Equatable {
             )
         case .cancelled:
             return ("Cancelled: nothing was deleted.", "Annulé : rien n’a été supprimé.")
+        case .counting:
+            return ("counting…", "comptage…")
         case .confirmationTimedOut(let seconds):
             let number = seconds.rounded() == seconds && seconds < 1e9 ? String(Int(seconds)) : String(seconds)
             let french = String(number.map { $0 == "." ? "," : $0 })

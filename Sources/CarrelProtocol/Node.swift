@@ -41,6 +41,9 @@ public struct Node {
     public var id: [UInt8]?
     /// `fileTotal` in the client's words ("3 files"); nil when there is nothing to say.
     public var summary: String?
+    /// The row's subtree is not read yet (the first scan is still under
+    /// way below it), so its counts are partial.
+    public var counting = false
 
     public init(
         uri: String?, name: String, title: String, kind: String, role: String? = nil, icon: String,
@@ -82,6 +85,7 @@ public struct Node {
         if !confirmDelete { w.key(literal: "confirmDelete"); w.bool(false) }
         if let conflictOf { w.key(literal: "conflictOf"); w.asciiString(conflictOf) }
         if let conflictTotal { w.key(literal: "conflictTotal"); w.int(conflictTotal) }
+        if counting { w.key(literal: "counting"); w.bool(true) }
         if let created { w.key(literal: "created"); w.int(Int(created)) }
         w.key(literal: "fileCount"); w.int(fileCount)
         if let fileTotal { w.key(literal: "fileTotal"); w.int(fileTotal) }

@@ -97,6 +97,7 @@ extension Server {
         language = Language(locale: params.locale)
         symbolFolders = params.symbolFolders
         confirmationTimeout = params.confirmationTimeout
+        startDeepScan()
         for uri in params.folders {
             guard let path = try? FileURI.path(uri), Workspace.isFolder(path) else {
                 log.line("ignoring workspace folder \(uri): not an existing local folder")

@@ -17,6 +17,7 @@ public struct NodeRenderer {
 
     /// The wire form of one row, without children.
     public func node(_ item: Item) -> Node {
+        if case .entry(let e, _) = item { workspace.noteShown(e) }
         let info = workspace.describe(item, language)
         var n = makeNode(info, uri: info.path.map(Self.uri), hasChildren: workspace.hasChildren(item))
         n.id = Self.sectionID(item)
@@ -95,6 +96,7 @@ public struct NodeRenderer {
     private func writeEntry(
         _ entry: Entry, uri: [UInt8], id: [UInt8]? = nil, scope: Scope, depth: Int, to w: inout JSONWriter
     ) {
+        workspace.noteShown(entry)
         let info = workspace.describe(entry, scope, language)
         let item = Item.entry(entry, scope.library)
         let hasChildren = workspace.hasChildren(item)
@@ -144,8 +146,10 @@ public struct NodeRenderer {
         n.confirmDelete = info.confirmDelete
         n.fileTotal = info.fileTotal
         n.conflictTotal = info.conflictTotal
+        n.counting = info.counting
         n.summary = CountWords.summary(
-            files: info.fileTotal, conflicts: info.conflictTotal ?? 0, conflictCopy: info.conflictOf != nil, language)
+            files: info.fileTotal, conflicts: info.conflictTotal ?? 0, conflictCopy: info.conflictOf != nil,
+            counting: info.counting, language)
         if let original = info.conflictOf, let uri, let slash = uri.lastIndex(of: UInt8(ascii: "/")) {
             var u = Array(uri[...slash])
             FileURI.appendEncoded(Array(original.utf8), to: &u)

@@ -8,15 +8,24 @@ extension Server {
         let items: [Item]
         if let uri = params.uri { items = [try target(uri).item] } else { items = workspace.roots }
         let depth = params.depth ?? Int.max
+        // The rows shown are read first; a whole subtree waits for the scan.
+        var changes: [Change] = []
+        if params.depth == nil {
+            finishScan()
+        } else {
+            for item in items { changes += workspace.loadRows(item, depth: depth) }
+        }
         reply(id, capacity: renderer.capacity(for: items)) { w in
             w.beginArray()
             let r = renderer
             for item in items { r.write(item, depth: depth, to: &w) }
             w.endArray()
         }
+        sendScanProgress(changes)
     }
 
     func destinations(_ id: RequestID, _ params: DestinationsRequest.Params) throws(Failure) {
+        finishScan()
         let found = try workspace.moveDestinations(try target(params.uri), language)
         reply(
             id,
@@ -38,6 +47,7 @@ extension Server {
     /// Best matches first. Keeps only the best `limit` while walking, so a
     /// one-letter query over 100,000 names never sorts them all.
     func symbols(_ id: RequestID, _ params: WorkspaceSymbolRequest.Params) {
+        finishScan()
         let query = Ordering.folded(params.query).filter { $0 != UInt8(ascii: " ") }
         var best = TopMatches(limit: WorkspaceSymbolRequest.limit)
         for library in workspace.libraries {

@@ -12,6 +12,8 @@ extension Scanner {
         let token: Int
         var stamp: Int64 = 0
         var unreadable = false
+        /// Not there to open (moved or deleted since its path was taken).
+        var missing = false
         var names: [[UInt8]] = []
         var stats: [carrel_stat_t] = []
         var linkIsDirectory: [Bool] = []
@@ -25,9 +27,17 @@ extension Scanner {
     }
 
     /// Same result as `scan`, using `workers` extra threads for the disk.
-    public static func scanInParallel(_ root: Entry, path: [UInt8], workers: Int = 2) {
+    /// The folders fewer than `levels` below `root` are always read; deeper
+    /// ones only until `deadlineMs` (`Clock.nowMs()`). The folders left
+    /// unread (empty, for the caller to read later) are returned.
+    @discardableResult
+    public static func scanInParallel(
+        _ root: Entry, path: [UInt8], workers: Int = 2, levels: Int = .max, until deadlineMs: Int64 = .max
+    ) -> [Entry] {
         let pipe = Pipeline()
-        var entries: [(Entry, [UInt8])] = [(root, path)]
+        var entries: [(Entry, [UInt8], depth: Int)] = [(root, path, 0)]
+        var unread: [Entry] = []
+        var cut = levels == .max || deadlineMs == .max ? false : Clock.nowMs() >= deadlineMs
         pipe.work.append((0, path))
         var outstanding = 1
         for _ in 0..<workers {
@@ -40,15 +50,26 @@ extension Scanner {
             while pipe.results.isEmpty { pipe.condition.wait() }
             let batch = pipe.results
             pipe.results.removeAll(keepingCapacity: true)
+            if !cut, deadlineMs != .max, Clock.nowMs() >= deadlineMs {
+                // Out of time: deep folders not started yet stay unread.
+                cut = true
+                pipe.work.removeAll { item in
+                    guard entries[item.token].depth >= levels else { return false }
+                    unread.append(entries[item.token].0)
+                    outstanding -= 1
+                    return true
+                }
+            }
             pipe.condition.unlock()
             var newWork: [(token: Int, path: [UInt8])] = []
             for listing in batch {
                 outstanding -= 1
-                let (dir, dirPath) = entries[listing.token]
+                let (dir, dirPath, depth) = entries[listing.token]
                 for e in attach(listing, to: dir) where e.kind == .directory {
+                    guard depth + 1 < levels || !cut else { unread.append(e); continue }
                     let childPath = BytePath.join(dirPath, e.name.bytes)
                     newWork.append((entries.count, childPath))
-                    entries.append((e, childPath))
+                    entries.append((e, childPath, depth + 1))
                 }
             }
             if !newWork.isEmpty {
@@ -63,9 +84,10 @@ extension Scanner {
         pipe.finished = true
         pipe.condition.broadcast()
         pipe.condition.unlock()
+        return unread
     }
 
-    private static func serve(_ pipe: Pipeline) {
+    static func serve(_ pipe: Pipeline) {
         while true {
             pipe.condition.lock()
             while pipe.work.isEmpty && !pipe.finished { pipe.condition.wait() }
@@ -86,6 +108,7 @@ extension Scanner {
         let fd = BytePath.withCString(path) { open($0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
         guard fd >= 0 else {
             out.unreadable = errno == EACCES || errno == EPERM
+            out.missing = errno == ENOENT || errno == ENOTDIR || errno == ELOOP
             return out
         }
         var own = carrel_stat_t()

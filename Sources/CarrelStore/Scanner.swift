@@ -60,19 +60,21 @@ public enum Scanner {
 
     /// Reads one directory's visible children into `dir` (which must be empty)
     /// and returns them. Marks `dir` unreadable when it cannot be opened.
+    /// `keepingExisting`: `dir` may hold children already, which stay as they are.
     @discardableResult
-    public static func scanChildren(of dir: Entry, path: [UInt8]) -> [Entry] {
-        attach(list(path, token: 0), to: dir)
+    public static func scanChildren(of dir: Entry, path: [UInt8], keepingExisting: Bool = false) -> [Entry] {
+        attach(list(path, token: 0), to: dir, keepingExisting: keepingExisting)
     }
 
     /// Turns a listing into entries under `dir`: the model side of a scan.
     @discardableResult
-    static func attach(_ listing: Listing, to dir: Entry) -> [Entry] {
+    static func attach(_ listing: Listing, to dir: Entry, keepingExisting: Bool = false) -> [Entry] {
         dir.unreadable = listing.unreadable
         dir.changeStamp = listing.stamp
         var made: [Entry] = []
         made.reserveCapacity(listing.names.count)
         for i in listing.names.indices {
+            if keepingExisting, dir.child(EntryName(bytes: listing.names[i])) != nil { continue }
             let e = makeEntry(EntryName(bytes: listing.names[i]), listing.stats[i])
             e.linksToDirectory = listing.linkIsDirectory[i]
             dir.add(e)

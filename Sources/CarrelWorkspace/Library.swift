@@ -113,6 +113,48 @@ public final class Library {
 
     public func project(at entry: Entry) -> Project? { projects[ObjectIdentifier(entry)] }
 
+    /// Folders the first scan has not read yet (`Workspace+DeepScan.swift`).
+    /// A pending folder has no children in the model until it is read.
+    public private(set) var pending: [ObjectIdentifier: Entry] = [:]
+    private var pendingRevision = 0
+    private var countingCache: (generation: Int, revision: Int, rows: Set<ObjectIdentifier>)?
+
+    public func isPending(_ entry: Entry) -> Bool { !pending.isEmpty && pending[ObjectIdentifier(entry)] != nil }
+
+    func markPending(_ entry: Entry) {
+        pending[ObjectIdentifier(entry)] = entry
+        pendingRevision += 1
+    }
+
+    func clearPending(_ entry: Entry) {
+        if pending.removeValue(forKey: ObjectIdentifier(entry)) != nil { pendingRevision += 1 }
+    }
+
+    /// Whether a pending folder lies at or below `entry`: its counts are partial.
+    public func isCounting(_ entry: Entry) -> Bool {
+        guard !pending.isEmpty else { return false }
+        return countingRows().contains(ObjectIdentifier(entry))
+    }
+
+    /// Every pending folder and its ancestors. Kept until anything below
+    /// the root comes, goes or moves, or a folder is read: a depth-2 tree
+    /// asks for each row.
+    private func countingRows() -> Set<ObjectIdentifier> {
+        if let c = countingCache, c.generation == root.generation, c.revision == pendingRevision { return c.rows }
+        var rows = Set<ObjectIdentifier>()
+        var gone: [ObjectIdentifier] = []
+        for (id, e) in pending {
+            // Deleted meanwhile (by a command or another program): nothing to count.
+            guard e.root === root else { gone.append(id); continue }
+            var up: Entry? = e
+            while let x = up, rows.insert(ObjectIdentifier(x)).inserted { up = x.parent }
+        }
+        for id in gone { pending[id] = nil }
+        if !gone.isEmpty { pendingRevision += 1 }
+        countingCache = (root.generation, pendingRevision, rows)
+        return rows
+    }
+
     /// Every file in the library but those in its projects' Trash.
     public var fileTotalOutsideTrash: Int {
         projects.values.reduce(root.fileTotal) { $0 - ($1.trash?.fileTotal ?? 0) }

@@ -40,6 +40,9 @@ public struct NodeInfo {
     public var conflictTotal: Int?
     /// On a conflict copy: the name of the file it is a copy of, in the same folder.
     public var conflictOf: String?
+    /// The first scan has not read everything below the row yet: its
+    /// counts are partial (see `Workspace+DeepScan.swift`).
+    public var counting = false
 }
 
 public let sectionIcon = "list.bullet"
@@ -65,15 +68,16 @@ extension Workspace {
             var conflicts = 0
             for child in children(item) {
                 count(child, into: &info)
-                if case .entry(let e, _) = child {
+                if case .entry(let e, let library) = child {
                     total += e.fileTotal
                     conflicts += Int(e.conflictTotal)
+                    if library.isCounting(e) { info.counting = true }
                 }
             }
             info.fileTotal = total
             info.conflictTotal = conflicts > 0 ? conflicts : nil
             return info
-        case .all(let project, _):
+        case .all(let project, let library):
             let folder = project.type.folder(.all) ?? .allOfWriting
             var info = NodeInfo(
                 path: project.root.path + [UInt8(ascii: "/")] + Array(".carrel/all".utf8),
@@ -82,6 +86,7 @@ extension Workspace {
             info.virtual = true
             info.fileCount = allFileCount(project, folder)
             info.fileTotal = info.fileCount
+            info.counting = library.isCounting(project.root)
             return info
         case .entry(let entry, let library):
             return describe(entry, library, language)
@@ -135,6 +140,7 @@ extension Workspace {
             info.fileTotal = info.link ? 0 : entry.fileTotal
             conflicts = info.link ? 0 : Int(entry.conflictTotal)
         }
+        info.counting = library.isCounting(entry)
         if let project = library.project(at: entry) {
             info.kind = .project
             info.icon = Icon.project
@@ -183,6 +189,8 @@ extension Workspace {
         case .all(let p, _): return allFileCount(p, p.type.folder(.all) ?? .allOfWriting) > 0
         case .entry(let e, let library):
             if library.project(at: e) != nil { return true }
+            // Not read yet: it may hold something, and fetching it reads it.
+            if library.isPending(e) { return true }
             return e.kind == .directory && !e.children.isEmpty
         }
     }

@@ -25,7 +25,8 @@ final class WatchState {
 
     func watchTree(_ top: Entry, library: Library, workspace: Workspace) {
         top.walk { e in
-            guard e.kind == .directory else { return false }
+            // A folder not read yet is watched once it is read, then settled.
+            guard e.kind == .directory, !library.isPending(e) else { return false }
             watch(e)
             if library.project(at: e) != nil || e === library.root || e.parent === library.root { watchMarker(of: e) }
             return true
@@ -232,6 +233,8 @@ extension Workspace {
             }
         }
         for dir in markerTouched.values { changes += reloadProject(dir) }
+        // A pending folder whose read found it gone is read again once the model knows where it went.
+        for library in libraries where !library.pending.isEmpty { queuePending(library) }
         return changes + settle()
     }
 
@@ -256,6 +259,10 @@ extension Workspace {
     /// Compares one directory's children with the disk and fixes the model.
     func reconcile(_ dir: Entry) -> [Change] {
         guard let library = library(of: dir), dir.kind == .directory else { return [] }
+        if library.isPending(dir) {
+            load(dir, in: library)
+            return []
+        }
         watching?.folderReads += 1
         guard let onDisk = Scanner.readDirectory(dir.path) else {
             dir.unreadable = Scanner.stat(dir.path) != nil

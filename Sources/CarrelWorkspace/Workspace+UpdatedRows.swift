@@ -45,7 +45,7 @@ extension Workspace {
 }
 
 /// Rows in the order first met, each once.
-private struct UpdatedRows {
+struct UpdatedRows {
     var items: [Item] = []
     var seen = Set<ObjectIdentifier>()
     /// A project's section by index, or its "All" as index -1.

@@ -12,6 +12,8 @@ public final class Workspace {
     public private(set) var libraries: [Library] = []
     /// Set by the owner; watching starts when it is.
     var watching: WatchState?
+    /// Set by the owner: deep folders are then read in the background.
+    var deepScan: DeepScanState?
     /// Where repairs are reported (the server's stderr). Silent by default.
     public var log: (String) -> Void = { _ in }
     /// What the writer should be told once, in order: conflicts of
@@ -41,10 +43,11 @@ public final class Workspace {
             library.root.created = st.birth_ms
             library.root.modified = st.modified_ms
         }
-        Scanner.scanInParallel(library.root, path: path)
+        scanTop(library, path: path)
         libraries.append(library)
         discoverProjects(in: library)
         watching?.watchTree(library.root, library: library, workspace: self)
+        queuePending(library)
         return library
     }
 
@@ -273,6 +276,8 @@ public final class Workspace {
         var e = library.root
         var i = components.startIndex
         while i < components.endIndex {
+            // A folder not read yet is read now, so a path below it resolves.
+            load(e, in: library)
             let c = components[i]
             if i + 2 == components.endIndex,
                 components[i...].elementsEqual(Self.allSuffix, by: { $0.elementsEqual($1) }),

@@ -25,6 +25,14 @@ final class CountWordsTests: XCTestCase {
         XCTAssertNil(CountWords.summary(files: nil, .english))
     }
 
+    /// While the first scan reads below a row, its summary says the count is partial.
+    func testCountingEndsTheSummary() {
+        XCTAssertEqual(CountWords.summary(files: 3, counting: true, .english), "3 files · counting…")
+        XCTAssertEqual(CountWords.summary(files: 0, counting: true, .english), "counting…")
+        XCTAssertEqual(CountWords.summary(files: 1, counting: true, .french), "1 fichier · comptage…")
+        XCTAssertEqual(CountWords.summary(files: 0, counting: true, .french), "comptage…")
+    }
+
     func testNumbersGroupByThousands() {
         XCTAssertEqual(CountWords.number(0, .english), "0")
         XCTAssertEqual(CountWords.number(100, .english), "100")

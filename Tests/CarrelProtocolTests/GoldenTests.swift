@@ -54,12 +54,14 @@ final class GoldenTests: XCTestCase {
             icon: "doc.badge.ellipsis",
             permanent: true, folderCount: 1, fileCount: 2, created: 10, modified: 20, hasChildren: true)
         n.fileTotal = 3
-        n.summary = "3 fichiers"
+        n.summary = "3 fichiers · comptage…"
+        n.counting = true
         golden(
             n.json,
             #"""
-            {"created":10,"fileCount":2,"fileTotal":3,"folderCount":1,"hasChildren":true,"icon":"doc.badge.ellipsis","kind":"folder","modified":20,"name":"Draft","permanent":true,"role":"draft","summary":"3 fichiers","title":"Brouillons","uri":"file:///l/P/Draft","virtual":false}
+            {"counting":true,"created":10,"fileCount":2,"fileTotal":3,"folderCount":1,"hasChildren":true,"icon":"doc.badge.ellipsis","kind":"folder","modified":20,"name":"Draft","permanent":true,"role":"draft","summary":"3 fichiers · comptage…","title":"Brouillons","uri":"file:///l/P/Draft","virtual":false}
             """#)
+        n.counting = false
         n.conflictTotal = 1
         n.summary = "3 fichiers · 1 conflit"
         golden(

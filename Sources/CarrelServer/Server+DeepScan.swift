@@ -1,0 +1,61 @@
+import CarrelProtocol
+import CarrelWorkspace
+import Foundation
+
+/// The server's side of the background scan: `initialize` answers once each
+/// library's top levels are read, and the rows above each folder read later
+/// are sent as `updated` rows of a `carrel/didChange` with no changes.
+extension Server {
+    /// Set to 1, keeps the background scan's subtrees back until a request
+    /// needs everything; set to `reads`, its reading too: what tests use to
+    /// see the rows before the deep folders arrive. Documented under
+    /// "Debugging" in PROTOCOL.md.
+    static let holdScanVariable = "CARREL_HOLD_SCAN"
+
+    func startDeepScan() {
+        let hold: Workspace.ScanHold
+        switch ProcessInfo.processInfo.environment[Self.holdScanVariable] {
+        case "1": hold = .results
+        case "reads": hold = .reads
+        default: hold = .none
+        }
+        workspace.scanDeepFoldersInBackground(hold: hold) { [weak self] in
+            guard let self else { return }
+            self.work.async { self.applyFinishedScans() }
+        }
+    }
+
+    /// Runs on `work` when the scan announces finished subtrees.
+    func applyFinishedScans() {
+        let wasScanning = workspace.isScanning
+        let changes = workspace.applyFinishedScans()
+        sendScanProgress(changes)
+        if wasScanning, !workspace.isScanning { warmSymbolIndexes() }
+    }
+
+    /// Waits for the whole scan: for requests that need every folder. The
+    /// symbol index is warmed after the request, not ahead of its answer.
+    func finishScan() {
+        guard workspace.isScanning else { return }
+        let changes = workspace.finishScan()
+        sendScanProgress(changes)
+        work.async { self.warmSymbolIndexes() }
+    }
+
+    /// The rows whose counts moved as folders were read, then whatever
+    /// changed on disk between a folder's read and its watch.
+    func sendScanProgress(_ changes: [Change] = []) {
+        let rows = workspace.takeScanProgress()
+        if !rows.isEmpty, state == .running {
+            let r = renderer
+            send(
+                Envelope.notification(
+                    DidChangeNotification.method, DidChangeNotification.params([], updated: rows.map(r.node))))
+        }
+        notifyChanges(changes + workspace.settle())
+    }
+
+    func warmSymbolIndexes() {
+        for l in workspace.libraries { _ = symbolIndex(l) }
+    }
+}
