@@ -474,10 +474,11 @@ Return nil, which the server reads as Cancel, when the writer quits."
                (puthash (plist-get change :oldUri) t (carrel--seen conn))))
            (puthash :any t (carrel--seen conn))
            (carrel--follow-changes changes)
-           (let ((buffer (carrel--tree-buffer conn)))
+           (let ((buffer (carrel--tree-buffer conn))
+                 (updated (append (plist-get params :updated) nil)))
              (when (buffer-live-p buffer)
                (with-current-buffer buffer
-                 (carrel--apply-change changes (append (plist-get params :updated) nil)))))))
+                 (carrel--later (lambda () (carrel--apply-change changes updated))))))))
         ('window/showMessage (message "%s" (plist-get params :message))))
     (error (message "Carrel: %s" (error-message-string err)))))
 
@@ -572,8 +573,12 @@ Kept by identity, so expansion survives every refetch.")
 
 (defun carrel--bare (node)
   "Return NODE without its children."
-  (cl-loop for (key value) on node by #'cddr
-           unless (eq key :children) append (list key value)))
+  ;; Most rows are files, which come without: not copying them spares
+  ;; Emacs a garbage collection per listing of a thousand.
+  (if (plist-member node :children)
+      (cl-loop for (key value) on node by #'cddr
+               unless (eq key :children) append (list key value))
+    node))
 
 (defun carrel--loaded-p (id)
   "Return non-nil if the children of the row ID are held, even none."
@@ -668,15 +673,22 @@ once the last answer is in."
            conn 'carrel/tree (list :uri uri :depth depth)
            :success-fn
            (lambda (nodes)
-             (carrel--fetched buffer (lambda ()
-                                       (when (and (> (length nodes) 0)
-                                                  (gethash fetch-id carrel--rows))
-                                         (carrel--store (aref nodes 0)
-                                                        (gethash fetch-id carrel--parents))))
-                                     fetch-id))
+             (carrel--fetched-later
+              buffer (lambda ()
+                       (when (and (> (length nodes) 0)
+                                  (gethash fetch-id carrel--rows))
+                         (carrel--store (aref nodes 0)
+                                        (gethash fetch-id carrel--parents))))
+              fetch-id))
            ;; A folder that vanished meanwhile leaves with its parent's listing.
-           :error-fn (lambda (_err) (carrel--fetched buffer #'ignore fetch-id))
-           :timeout-fn (lambda () (carrel--fetched buffer #'ignore fetch-id)))))))))
+           :error-fn (lambda (_err) (carrel--fetched-later buffer #'ignore fetch-id))
+           :timeout-fn (lambda () (carrel--fetched-later buffer #'ignore fetch-id)))))))))
+
+(defun carrel--fetched-later (buffer apply id)
+  "Queue `carrel--fetched' with BUFFER, APPLY and ID in the tree BUFFER."
+  (when (buffer-live-p buffer)
+    (with-current-buffer buffer
+      (carrel--later (lambda () (carrel--fetched buffer apply id))))))
 
 (defun carrel--fetched (buffer apply id)
   "Call APPLY in the tree BUFFER for the answered fetch of ID, then maybe redraw."
@@ -953,31 +965,48 @@ a library that holds no project."
 (defvar-local carrel--drawn nil
   "The lines as last drawn, as `carrel--layout' gives them.")
 
-(defvar-local carrel--render-timer nil
-  "The timer of a redraw asked for with `carrel--render-soon', or nil.")
+(defvar-local carrel--queue nil
+  "Work on the tree that messages asked for, oldest first.")
+
+(defvar-local carrel--queue-timer nil
+  "The timer that runs the next piece of `carrel--queue', or nil.")
+
+(defvar-local carrel--render-queued nil
+  "Non-nil when a redraw waits in `carrel--queue'.")
+
+(defun carrel--later (fn)
+  "Run FN in this tree buffer soon, after the work queued before it.
+Each message's work runs apart from the reading of the message and
+from the next one's, so Emacs answers keys and timers in between:
+a burst of changes never holds it up for the whole burst."
+  (setq carrel--queue (nconc carrel--queue (list fn)))
+  (unless carrel--queue-timer
+    (setq carrel--queue-timer (run-at-time 0 nil #'carrel--run-queue (current-buffer)))))
+
+(defun carrel--run-queue (buffer)
+  "Run the next piece of work queued in the tree BUFFER."
+  (when (buffer-live-p buffer)
+    (with-current-buffer buffer
+      (setq carrel--queue-timer nil)
+      (let ((fn (pop carrel--queue)))
+        (when carrel--queue
+          (setq carrel--queue-timer (run-at-time 0 nil #'carrel--run-queue buffer)))
+        (when fn (funcall fn))))))
 
 (defun carrel--render-soon ()
   "Redraw the tree buffer once the messages that came together are applied.
 A burst of notifications, or answers, is drawn once, not once each."
-  (unless carrel--render-timer
-    (setq carrel--render-timer
-          (run-at-time 0 nil #'carrel--render-due (current-buffer)))))
-
-(defun carrel--render-due (buffer)
-  "Draw the tree BUFFER, as `carrel--render-soon' asked."
-  (when (buffer-live-p buffer)
-    (with-current-buffer buffer
-      (setq carrel--render-timer nil)
-      (carrel--render))))
+  (unless carrel--render-queued
+    (setq carrel--render-queued t)
+    (carrel--later (lambda ()
+                     (setq carrel--render-queued nil)
+                     (carrel--render)))))
 
 (defun carrel--render (&optional full)
   "Bring the tree buffer up to date, keeping each window's row.
 Only the lines that differ from the last drawing change, so a
 new file in a folder of thousands inserts one line; with FULL, or
 when rows changed their order, every line is drawn again."
-  (when carrel--render-timer
-    (cancel-timer carrel--render-timer)
-    (setq carrel--render-timer nil))
   (let* ((inhibit-read-only t)
          (windows (get-buffer-window-list (current-buffer) nil t))
          (spots (mapcar (lambda (pos)
@@ -1129,9 +1158,9 @@ EXPECT is the URI the change names, t for any change, or nil for none."
                   (jsonrpc-running-p conn)
                   (< (float-time) deadline))
         (accept-process-output nil 0.02)))
-    (while (and (> carrel--pending 0) (jsonrpc-running-p conn) (< (float-time) deadline))
-      (accept-process-output nil 0.02))
-    (when carrel--render-timer (carrel--render))))
+    (while (and (or (> carrel--pending 0) carrel--queue)
+                (jsonrpc-running-p conn) (< (float-time) deadline))
+      (accept-process-output nil 0.02))))
 
 (defun carrel--command (expect show command &rest arguments)
   "Run the server COMMAND with the plist ARGUMENTS from the tree buffer.

@@ -163,7 +163,7 @@ no `carrel/tree' without a depth or deeper than two levels."
 
 (defun carrel-test--settled ()
   "Wait until no fetch of the tree is under way and what came is drawn."
-  (carrel-test--wait (lambda () (and (zerop carrel--pending) (not carrel--render-timer)))
+  (carrel-test--wait (lambda () (and (zerop carrel--pending) (null carrel--queue)))
                      "the fetches to finish"))
 
 (defun carrel-test--header ()
