@@ -11,6 +11,8 @@ export const BUFFER_NAME = 'carrel://binder'
 export const ONBOARDING = 'No project yet: press P to make one'
 
 var rows: list<dict<any>> = []        # the drawn lines, in order
+var drawn: list<string> = []          # their text, as in the buffer
+var dimmed: list<number> = []         # the length of each one's dimmed summary
 var binder = -1
 var cursor_wanted = ''
 var cursor_wanted_since = reltime()
@@ -56,18 +58,28 @@ def Walk(key: string, depth: number, out: list<dict<any>>)
   for child in children
     Walk(child, depth + 1, out)
   endfor
-  if tree.Node(key).kind == 'library' && children->copy()->filter((_, k) => tree.Node(k).kind == 'project')->empty()
+  if tree.Node(key).kind == 'library' && !HasProject(children)
     out->add({key: '', library: key, depth: depth + 1})
   endif
 enddef
 
-def Line(row: dict<any>): list<any>
+# Stops at the first project: a library root may hold thousands of files.
+def HasProject(keys: list<string>): bool
+  for key in keys
+    if tree.Node(key).kind == 'project'
+      return true
+    endif
+  endfor
+  return false
+enddef
+
+def Line(row: dict<any>, column: number): list<any>
   var indent = repeat('  ', row.depth)
   if row.key == ''
     return [indent .. ONBOARDING, 0]
   endif
   var node = tree.Node(row.key)
-  var icon = icons.For(node)
+  var icon = icons.Of(node, column)
   var text = indent .. (icon == '' ? '' : icon .. ' ') .. get(node, 'title', get(node, 'name', ''))
   var summary = get(node, 'summary', '')
   if summary == ''
@@ -105,26 +117,24 @@ export def DrawNow()
   for root in tree.Roots()
     Walk(root, 0, rows)
   endfor
-  var drawn = rows->mapnew((_, row) => Line(row))
-  var lines = drawn->mapnew((_, d) => d[0])
+  var column = icons.Column()
+  var lines: list<string> = []
+  var marks: list<number> = []
+  var line_of: dict<number> = {}
+  for row in rows
+    var [text, mark] = Line(row, column)
+    lines->add(text)
+    marks->add(mark)
+    line_of[row.key] = len(lines)
+  endfor
   if empty(lines)
     lines = [empty(tree.Roots()) ? 'Loading…' : '']
+    marks = [0]
   endif
-  setbufvar(binder, '&modifiable', true)
-  setbufline(binder, 1, lines)
-  silent deletebufline(binder, len(lines) + 1, '$')
-  setbufvar(binder, '&modifiable', false)
-  setbufvar(binder, '&modified', false)
-  prop_clear(1, len(lines), {bufnr: binder})
-  for index in range(len(drawn))
-    if drawn[index][1] > 0
-      prop_add(index + 1, strlen(lines[index]) - drawn[index][1] + 1,
-        {length: drawn[index][1], type: 'CarrelSummary', bufnr: binder})
-    endif
-  endfor
+  Patch(lines, marks)
   for i in range(len(windows))
     var target = cursor_wanted != '' ? cursor_wanted : was[i]
-    var line = rows->copy()->map((_, row) => row.key)->index(target) + 1
+    var line = target == '' ? 0 : get(line_of, target, 0)
     if line > 0 && target == cursor_wanted
       cursor_wanted = ''
     endif
@@ -133,6 +143,50 @@ export def DrawNow()
     endif
     win_execute(windows[i], printf('call cursor(%d, 1)', line))
   endfor
+enddef
+
+# Changes only the lines between the first and the last that differ from the
+# last drawing: a new file in a folder of thousands sets one line, and a
+# burst of them does not redraw the rows around.
+def Patch(lines: list<string>, marks: list<number>)
+  if getbufinfo(binder)[0].linecount != len(drawn)
+    drawn = getbufline(binder, 1, '$')
+    dimmed = repeat([-1], len(drawn))
+  endif
+  var first = 0
+  var old_last = len(drawn) - 1
+  var new_last = len(lines) - 1
+  while first <= old_last && first <= new_last && drawn[first] == lines[first] && dimmed[first] == marks[first]
+    first += 1
+  endwhile
+  while old_last >= first && new_last >= first && drawn[old_last] == lines[new_last]
+      && dimmed[old_last] == marks[new_last]
+    old_last -= 1
+    new_last -= 1
+  endwhile
+  var removed = old_last - first + 1
+  var added = new_last - first + 1
+  var common = min([removed, added])
+  setbufvar(binder, '&modifiable', true)
+  if common > 0
+    setbufline(binder, first + 1, lines[first : first + common - 1])
+    prop_clear(first + 1, first + common, {bufnr: binder})
+  endif
+  if added > common
+    appendbufline(binder, first + common, lines[first + common : new_last])
+  elseif removed > common
+    silent deletebufline(binder, first + common + 1, first + removed)
+  endif
+  setbufvar(binder, '&modifiable', false)
+  setbufvar(binder, '&modified', false)
+  for index in range(first, new_last)
+    if marks[index] > 0
+      prop_add(index + 1, strlen(lines[index]) - marks[index] + 1,
+        {length: marks[index], type: 'CarrelSummary', bufnr: binder})
+    endif
+  endfor
+  drawn = lines
+  dimmed = marks
 enddef
 
 def CreateBuffer()
@@ -146,6 +200,8 @@ def CreateBuffer()
     setbufvar(binder, '&' .. name, value)
   endfor
   bufload(binder)
+  drawn = getbufline(binder, 1, '$')
+  dimmed = repeat([-1], len(drawn))
   setbufvar(binder, '&modifiable', false)
   setbufvar(binder, '&filetype', 'carrel')
 enddef

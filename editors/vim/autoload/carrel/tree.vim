@@ -15,6 +15,7 @@ var expanded: dict<bool> = {}
 var roots: list<string> = []
 var seen: dict<bool> = {}             # libraries and projects that had their first view
 var first_view: dict<bool> = {}       # projects whose first section opens when they arrive
+var in_flight: dict<bool> = {}        # rows being fetched → asked again meanwhile
 
 export def Key(node: dict<any>): string
   return get(node, 'id', get(node, 'uri', ''))
@@ -97,15 +98,36 @@ def DepthFor(key: string): number
   return get(nodes[key], 'kind', '') == 'project' ? 2 : 1
 enddef
 
+# One question at a time per row: a change that comes while it is asked
+# asks once more when the answer is in, so a burst of changes costs two
+# listings of a folder, not one per change.
 def Fetch(key: string)
   var node = get(nodes, key, {})
   if !has_key(node, 'uri')
     return
   endif
-  rpc.Request('carrel/tree', {uri: node.uri, depth: DepthFor(key)}, (result) => Fetched(key, result))
+  if has_key(in_flight, key)
+    in_flight[key] = true
+    return
+  endif
+  in_flight[key] = false
+  rpc.Request('carrel/tree', {uri: node.uri, depth: DepthFor(key)}, (result) => Fetched(key, result),
+    (_) => Answered(key))
+enddef
+
+# The row's answer is in: ask again if a change came meanwhile.
+def Answered(key: string)
+  var again = get(in_flight, key, false)
+  if has_key(in_flight, key)
+    remove(in_flight, key)
+  endif
+  if again
+    Fetch(key)
+  endif
 enddef
 
 def Fetched(key: string, result: any)
+  Answered(key)
   if type(result) != v:t_list || empty(result) || !has_key(nodes, key)
     return
   endif
@@ -328,4 +350,5 @@ export def Reset()
   roots = []
   seen = {}
   first_view = {}
+  in_flight = {}
 enddef
