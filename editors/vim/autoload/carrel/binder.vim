@@ -13,6 +13,7 @@ export const ONBOARDING = 'No project yet: press P to make one'
 var rows: list<dict<any>> = []        # the drawn lines, in order
 var drawn: list<string> = []          # their text, as in the buffer
 var dimmed: list<number> = []         # the length of each one's dimmed summary
+var drawn_keys: list<string> = []     # the identity of each drawn line
 var binder = -1
 var cursor_wanted = ''
 var cursor_wanted_since = reltime()
@@ -120,18 +121,21 @@ export def DrawNow()
   var column = icons.Column()
   var lines: list<string> = []
   var marks: list<number> = []
+  var keys: list<string> = []
   var line_of: dict<number> = {}
   for row in rows
     var [text, mark] = Line(row, column)
     lines->add(text)
     marks->add(mark)
+    keys->add(row.key != '' ? row.key : 'note ' .. row.library)
     line_of[row.key] = len(lines)
   endfor
   if empty(lines)
     lines = [empty(tree.Roots()) ? 'Loading…' : '']
     marks = [0]
+    keys = ['']
   endif
-  Patch(lines, marks)
+  Patch(keys, lines, marks)
   for i in range(len(windows))
     var target = cursor_wanted != '' ? cursor_wanted : was[i]
     var line = target == '' ? 0 : get(line_of, target, 0)
@@ -145,48 +149,75 @@ export def DrawNow()
   endfor
 enddef
 
-# Changes only the lines between the first and the last that differ from the
-# last drawing: a new file in a folder of thousands sets one line, and a
-# burst of them does not redraw the rows around.
-def Patch(lines: list<string>, marks: list<number>)
-  if getbufinfo(binder)[0].linecount != len(drawn)
-    drawn = getbufline(binder, 1, '$')
-    dimmed = repeat([-1], len(drawn))
-  endif
-  var first = 0
-  var old_last = len(drawn) - 1
-  var new_last = len(lines) - 1
-  while first <= old_last && first <= new_last && drawn[first] == lines[first] && dimmed[first] == marks[first]
-    first += 1
-  endwhile
-  while old_last >= first && new_last >= first && drawn[old_last] == lines[new_last]
-      && dimmed[old_last] == marks[new_last]
-    old_last -= 1
-    new_last -= 1
-  endwhile
-  var removed = old_last - first + 1
-  var added = new_last - first + 1
-  var common = min([removed, added])
+# Changes only the lines that differ from the last drawing, row by row: a
+# new file in a folder of thousands inserts one line, and a burst of them
+# does not set the rows around again. Rows that changed their order are
+# all drawn again.
+def Patch(keys: list<string>, lines: list<string>, marks: list<number>)
+  var old_set: dict<bool> = {}
+  var new_set: dict<bool> = {}
+  for key in drawn_keys
+    old_set[key] = true
+  endfor
+  for key in keys
+    new_set[key] = true
+  endfor
+  var kept = drawn_keys->copy()->filter((_, k) => has_key(new_set, k))
   setbufvar(binder, '&modifiable', true)
-  if common > 0
-    setbufline(binder, first + 1, lines[first : first + common - 1])
-    prop_clear(first + 1, first + common, {bufnr: binder})
-  endif
-  if added > common
-    appendbufline(binder, first + common, lines[first + common : new_last])
-  elseif removed > common
-    silent deletebufline(binder, first + common + 1, first + removed)
+  if getbufinfo(binder)[0].linecount != len(drawn) || len(drawn_keys) != len(drawn) || empty(kept)
+      || kept != keys->copy()->filter((_, k) => has_key(old_set, k))
+    setbufline(binder, 1, lines)
+    silent deletebufline(binder, len(lines) + 1, '$')
+    prop_clear(1, len(lines), {bufnr: binder})
+    for index in range(len(lines))
+      Dim(index + 1, lines[index], marks[index])
+    endfor
+  else
+    var o = 0
+    var n = 0
+    var lnum = 1
+    while o < len(drawn_keys) || n < len(keys)
+      if o < len(drawn_keys) && n < len(keys) && drawn_keys[o] == keys[n]
+        if drawn[o] != lines[n] || dimmed[o] != marks[n]
+          setbufline(binder, lnum, lines[n])
+          prop_clear(lnum, lnum, {bufnr: binder})
+          Dim(lnum, lines[n], marks[n])
+        endif
+        o += 1
+        n += 1
+        lnum += 1
+      elseif o < len(drawn_keys) && !has_key(new_set, drawn_keys[o])
+        var gone = 0
+        while o < len(drawn_keys) && !has_key(new_set, drawn_keys[o])
+          gone += 1
+          o += 1
+        endwhile
+        silent deletebufline(binder, lnum, lnum + gone - 1)
+      else
+        var first = n
+        while n < len(keys) && !has_key(old_set, keys[n])
+          n += 1
+        endwhile
+        appendbufline(binder, lnum - 1, lines[first : n - 1])
+        for index in range(first, n - 1)
+          Dim(lnum, lines[index], marks[index])
+          lnum += 1
+        endfor
+      endif
+    endwhile
   endif
   setbufvar(binder, '&modifiable', false)
   setbufvar(binder, '&modified', false)
-  for index in range(first, new_last)
-    if marks[index] > 0
-      prop_add(index + 1, strlen(lines[index]) - marks[index] + 1,
-        {length: marks[index], type: 'CarrelSummary', bufnr: binder})
-    endif
-  endfor
+  drawn_keys = keys
   drawn = lines
   dimmed = marks
+enddef
+
+# Dims the summary that ends the line `lnum`, `length` bytes long.
+def Dim(lnum: number, text: string, length: number)
+  if length > 0
+    prop_add(lnum, strlen(text) - length + 1, {length: length, type: 'CarrelSummary', bufnr: binder})
+  endif
 enddef
 
 def CreateBuffer()
@@ -202,6 +233,7 @@ def CreateBuffer()
   bufload(binder)
   drawn = getbufline(binder, 1, '$')
   dimmed = repeat([-1], len(drawn))
+  drawn_keys = []
   setbufvar(binder, '&modifiable', false)
   setbufvar(binder, '&filetype', 'carrel')
 enddef
