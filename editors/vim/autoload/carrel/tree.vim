@@ -16,6 +16,31 @@ var roots: list<string> = []
 var seen: dict<bool> = {}             # libraries and projects that had their first view
 var first_view: dict<bool> = {}       # projects whose first section opens when they arrive
 var in_flight: dict<bool> = {}        # rows being fetched → asked again meanwhile
+var queue: list<func> = []            # work the server's messages asked for, oldest first
+var queue_timer = 0
+
+# Runs `Work` soon, after the work queued before it, one piece per timer:
+# Vim reads every message that has come before it runs a timer, so a burst
+# of answers and notifications applied as they are read would hold it up
+# for all of them at once.
+def Later(Work: func)
+  queue->add(Work)
+  if queue_timer == 0
+    queue_timer = timer_start(0, (_) => RunQueue())
+  endif
+enddef
+
+def RunQueue()
+  queue_timer = 0
+  if empty(queue)
+    return
+  endif
+  var Work: func = queue->remove(0)
+  if !empty(queue)
+    queue_timer = timer_start(0, (_) => RunQueue())
+  endif
+  Work()
+enddef
 
 export def Key(node: dict<any>): string
   return get(node, 'id', get(node, 'uri', ''))
@@ -111,7 +136,7 @@ def Fetch(key: string)
     return
   endif
   in_flight[key] = false
-  rpc.Request('carrel/tree', {uri: node.uri, depth: DepthFor(key)}, (result) => Fetched(key, result),
+  rpc.Request('carrel/tree', {uri: node.uri, depth: DepthFor(key)}, (result) => Later(() => Fetched(key, result)),
     (_) => Answered(key))
 enddef
 
@@ -279,6 +304,10 @@ def ExpandedBelow(key: string, found: dict<bool>)
 enddef
 
 export def OnDidChange(params: dict<any>)
+  Later(() => ApplyChange(params))
+enddef
+
+def ApplyChange(params: dict<any>)
   for node in get(params, 'updated', [])
     var key = Key(node)
     if has_key(nodes, key)
@@ -351,4 +380,9 @@ export def Reset()
   seen = {}
   first_view = {}
   in_flight = {}
+  queue = []
+  if queue_timer != 0
+    timer_stop(queue_timer)
+    queue_timer = 0
+  endif
 enddef
