@@ -101,7 +101,9 @@ local trees = {
     return function() require('nvim-tree.api').tree.open({ path = library }) end
   end,
   ['neo-tree'] = function()
-    for _, name in ipairs({ 'plenary.nvim', 'nui.nvim', 'neo-tree.nvim' }) do vim.opt.rtp:prepend(peers .. '/' .. name) end
+    for _, name in ipairs({ 'plenary.nvim', 'nui.nvim', 'neo-tree.nvim' }) do
+      vim.opt.rtp:prepend(peers .. '/' .. name)
+    end
     require('neo-tree').setup({ filesystem = { use_libuv_file_watcher = true } })
     return function() require('neo-tree.command').execute({ dir = library }) end
   end,

@@ -50,7 +50,11 @@ if [ -n "$peers" ]; then
   for peer in nvim-tree neo-tree oil treemacs; do
     missing=
     for folder in $(peer_folders $peer); do [ -d "$peers/$folder" ] || missing="$missing $folder"; done
-    if [ -z "$missing" ]; then editors="$editors,$peer"; else echo "run.sh: skipping $peer, not in $peers:$missing" >&2; fi
+    if [ -z "$missing" ]; then
+      editors="$editors,$peer"
+    else
+      echo "run.sh: skipping $peer, not in $peers:$missing" >&2
+    fi
   done
   editors="$editors,dired"
 fi
@@ -154,7 +158,10 @@ for size in ${entries//,/ }; do
     done
   done
   for editor in ${editors//,/ }; do
-    echo "$size entries: $editor, $changes outside changes and a burst of $burst" >&2
+    case $editor in
+      nvim|vim|emacs|vscode) echo "$size entries: $editor, $changes outside changes and a burst of $burst" >&2 ;;
+      *) echo "$size entries: $editor, $peer_changes outside changes" >&2 ;;
+    esac
     run "$editor" changes "$results/$size/$editor/changes.json"
     clean_library
   done
