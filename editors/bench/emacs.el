@@ -1,23 +1,30 @@
-;;; emacs.el --- Drives the Emacs plugin in emacs --batch  -*- lexical-binding: t -*-
+;;; emacs.el --- Drives a tree in emacs --batch  -*- lexical-binding: t -*-
 
-;; See run.sh for the environment.  Times come from `float-time'.  The
-;; plugin has no render hook, so an :after advice on its own `carrel--render'
-;; (the plugin is not changed) looks for the awaited row in the binder's text
-;; each time it is drawn.  In batch Emacs, timers also run while the plugin
-;; waits inside a synchronous request, so the stall figure sees only the
-;; stretches where Emacs neither waits for the server nor lets timers run.
+;; See run.sh for the environment.  BENCH_TREE names the tree: carrel (the
+;; plugin, the default), dired (built in, kept up to date by
+;; `auto-revert-mode' on file notifications, as writers turn it on), or
+;; treemacs from BENCH_PEERS (its sources and their dependencies, loaded as
+;; they are, not byte-compiled, with its defaults).  Times come from
+;; `float-time'.  No tree announces a render, so a row counts as shown when a
+;; poll of the buffers that changed since the last poll finds it; the wait
+;; polls every millisecond, between which timers and process output run.  In
+;; batch Emacs, timers also run while a plugin waits inside a synchronous
+;; request, so the stall figure sees only the stretches where Emacs neither
+;; waits for the server nor lets timers run.
 
 (require 'json)
-(add-to-list 'load-path (expand-file-name "../emacs" (file-name-directory load-file-name)))
-(require 'carrel)
+(require 'seq)
 
 (defun bench-env (name) (getenv name))
 (defun bench-now () (* 1000.0 (float-time)))
 (defun bench-rss-kb () (cdr (assq 'rss (process-attributes (emacs-pid)))))
 
 (defvar bench-library (bench-env "BENCH_LIBRARY"))
+(defvar bench-tree (or (bench-env "BENCH_TREE") "carrel"))
+(defvar bench-peers (or (bench-env "BENCH_PEERS") ""))
 (defvar bench-result nil)
 (defun bench-put (key value) (push (cons key value) bench-result))
+(bench-put 'tree bench-tree)
 
 ;; The longest gap between ticks of a 10 ms timer, over a window.
 (defvar bench-last (bench-now))
@@ -28,28 +35,47 @@
                                  bench-last now))))
 (defun bench-stall-window () (setq bench-last (bench-now) bench-worst 0))
 
-;; The native baseline: the library's top two levels, as dired and treemacs list them.
+;; The native baseline: what a tree does to open, with nothing of its own:
+;; list the library's top two levels and draw them into a buffer.
 (let ((t0 (bench-now)))
-  (dolist (name (directory-files bench-library t directory-files-no-dot-files-regexp))
-    (when (file-directory-p name) (directory-files name t directory-files-no-dot-files-regexp)))
-  (bench-put 'baseline_ms (- (bench-now) t0)))
+  (with-temp-buffer
+    (dolist (name (directory-files bench-library nil directory-files-no-dot-files-regexp))
+      (insert name "\n")
+      (let ((path (expand-file-name name bench-library)))
+        (when (file-directory-p path)
+          (dolist (child (directory-files path nil directory-files-no-dot-files-regexp))
+            (insert "  " child "\n")))))
+    (bench-put 'baseline_ms (- (bench-now) t0))))
 
-(defvar bench-awaited nil "Text of the row waited for.")
-(defvar bench-seen nil "When a render first showed `bench-awaited'.")
-(advice-add 'carrel--render :after
-            (lambda (&rest _)
-              (when (and bench-awaited (not bench-seen))
-                (save-excursion
-                  (goto-char (point-min))
-                  (when (search-forward bench-awaited nil t) (setq bench-seen (bench-now)))))))
+(defvar bench-ticks (make-hash-table :test #'eq) "Buffer → its change tick when last searched.")
+
+(defun bench-tree-buffers ()
+  "Return the buffers a tree draws in."
+  (seq-filter (lambda (buffer)
+                (with-current-buffer buffer (derived-mode-p 'carrel-tree-mode 'dired-mode 'treemacs-mode)))
+              (buffer-list)))
+
+(defun bench-shown-p (text)
+  "Return non-nil if a tree buffer changed since the last look shows TEXT."
+  (seq-some (lambda (buffer)
+              (let ((tick (buffer-chars-modified-tick buffer)))
+                (unless (eql tick (gethash buffer bench-ticks))
+                  (puthash buffer tick bench-ticks)
+                  (with-current-buffer buffer
+                    (save-excursion
+                      (goto-char (point-min))
+                      (search-forward text nil t))))))
+            (bench-tree-buffers)))
 
 (defun bench-wait (text seconds)
-  "Wait up to SECONDS for a render that shows TEXT; return its time or nil."
-  (let ((deadline (+ (float-time) seconds)))
-    (setq bench-awaited text)
-    (while (and (not bench-seen) (< (float-time) deadline))
+  "Wait up to SECONDS for a buffer to show TEXT; return the time or nil."
+  (clrhash bench-ticks)
+  (let ((deadline (+ (float-time) seconds))
+        (seen nil))
+    (while (and (not (setq seen (and (bench-shown-p text) (bench-now))))
+                (< (float-time) deadline))
       (accept-process-output nil 0.001))
-    (prog1 bench-seen (setq bench-awaited nil bench-seen nil))))
+    seen))
 
 (defun bench-sleep (seconds)
   (let ((deadline (+ (float-time) seconds)))
@@ -61,18 +87,60 @@
       (insert-file-contents (bench-env "BENCH_COUNT"))
       (string-to-number (buffer-string)))))
 
-(setq carrel-server-command (append (json-read-from-string (bench-env "BENCH_SERVER")) nil))
-(let ((rss-before (bench-rss-kb))
+(defun bench-open ()
+  "Open the tree on the library."
+  (pcase bench-tree
+    ("carrel"
+     ;; Byte-compiled, as package.el installs it, when run.sh compiled a copy.
+     (add-to-list 'load-path (or (bench-env "BENCH_EMACS_LISP")
+                                 (expand-file-name "../emacs" (file-name-directory load-file-name))))
+     (require 'carrel)
+     (setq carrel-server-command (append (json-read-from-string (bench-env "BENCH_SERVER")) nil))
+     (lambda () (carrel bench-library)))
+    ("dired"
+     (setq auto-revert-use-notify t auto-revert-verbose nil)
+     (add-hook 'dired-mode-hook #'auto-revert-mode)
+     (lambda () (dired bench-library)))
+    ("treemacs"
+     (dolist (dir '("dash.el" "s.el" "ht.el" "pfuture" "ace-window" "avy" "hydra" "cfrs" "posframe"
+                    "treemacs/src/elisp"))
+       (add-to-list 'load-path (expand-file-name dir bench-peers)))
+     (require 'treemacs)
+     (lambda ()
+       (let ((default-directory (file-name-as-directory bench-library)))
+         (treemacs-add-and-display-current-project-exclusively))))))
+
+(defun bench-goto-row (text)
+  "Select a window on the first tree buffer that shows TEXT, point on that row."
+  (let ((spot (seq-some (lambda (buffer)
+                          (with-current-buffer buffer
+                            (save-excursion
+                              (goto-char (point-min))
+                              (and (search-forward text nil t)
+                                   (cons buffer (- (point) (length text)))))))
+                        (bench-tree-buffers))))
+    (when spot
+      (pop-to-buffer (car spot))
+      (set-buffer (car spot))
+      (goto-char (cdr spot))
+      t)))
+
+(let ((open (bench-open))
+      (rss-before (bench-rss-kb))
       start shown)
   (bench-stall-window)
-  (setq bench-awaited "Poems")
   (setq start (bench-now))
-  (carrel bench-library)
-  (setq shown (or bench-seen (bench-wait "Poems" 60)))
+  (funcall open)
+  (setq shown (bench-wait "Poems" 60))
   (bench-put 'open_ms (and shown (- shown start)))
-  (setq bench-seen nil bench-awaited nil)
   (bench-sleep 1.0)
   (bench-put 'stall_open_ms bench-worst)
+  ;; Expanding a folder of a thousand: RET on its row, as a writer does, until its first child shows.
+  (when (and (equal (bench-env "BENCH_MODE") "open") (bench-goto-row "Letters"))
+    (let ((t0 (bench-now)))
+      (call-interactively (key-binding (kbd "RET")))
+      (let ((at (bench-wait "Letter 0000.md" 30)))
+        (bench-put 'expand_ms (and at (- at t0))))))
   (when (equal (bench-env "BENCH_MODE") "changes")
     (let ((times nil) (bytes nil))
       (dotimes (j (string-to-number (bench-env "BENCH_CHANGES")))
@@ -82,7 +150,7 @@
                at t0)
           ;; Written elsewhere and renamed in: one step, as another program saves.
           (write-region "words\n" nil staging nil 'silent)
-          (setq bench-awaited name t0 (bench-now))
+          (setq t0 (bench-now))
           (rename-file staging (expand-file-name name bench-library))
           (setq at (bench-wait name 5))
           (bench-sleep 0.1)
@@ -92,13 +160,15 @@
       (bench-put 'change_ms (vconcat (nreverse times)))
       (bench-put 'change_bytes (vconcat (nreverse bytes)))
       (bench-put 'rss_before_kb rss-before)
+      (bench-put 'rss_after_kb (bench-rss-kb))
       (let ((burst (string-to-number (bench-env "BENCH_BURST"))))
-        (bench-stall-window)
-        (start-process "burst" nil "python3" (expand-file-name "burst.py" (bench-env "BENCH_DIR"))
-                       bench-library (number-to-string burst))
-        (bench-wait (format "Burst %d.md" (1- burst)) 120)
-        (bench-sleep 0.5)
-        (bench-put 'stall_burst_ms bench-worst)))))
+        (when (> burst 0)
+          (bench-stall-window)
+          (start-process "burst" nil "python3" (expand-file-name "burst.py" (bench-env "BENCH_DIR"))
+                         bench-library (number-to-string burst))
+          (bench-wait (format "Burst %d.md" (1- burst)) 120)
+          (bench-sleep 0.5)
+          (bench-put 'stall_burst_ms bench-worst))))))
 
 (with-temp-file (bench-env "BENCH_OUT") (insert (json-encode bench-result)))
 (kill-emacs 0)

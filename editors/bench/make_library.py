@@ -4,6 +4,7 @@
 A writer's ~/Writing with a few projects and one big clippings folder: the
 projects stay small, so the binder's first view is the same size at 10k and
 at 110k entries, and what grows is what the binder need not show at first.
+`Letters`, at the top, holds 1,000 files: the folder timed expanding.
 The seed is fixed, so every run and every editor sees the same tree.
 """
 import json
@@ -46,6 +47,13 @@ def make(root, entries, seed=0xC0FFEE):
                     made += 1
     for i in range(3):
         touch(os.path.join(root, f"Idea {i}.md"), f"idea {i}\n")
+        made += 1
+    # The folder every binder and tree plugin is timed expanding: a thousand children.
+    letters = os.path.join(root, "Letters")
+    os.makedirs(letters)
+    made += 1
+    for i in range(1000):
+        touch(os.path.join(letters, f"Letter {i:04}.md"), f"letter {i}\n")
         made += 1
     clippings = os.path.join(root, "Clippings")
     os.makedirs(clippings)

@@ -1,12 +1,16 @@
--- Drives the Neovim plugin in headless Neovim; see run.sh for the environment.
--- Times are taken in Neovim with vim.uv.hrtime. The plugin has no render
--- event, so the binder's buffer is watched with nvim_buf_attach: a row
+-- Drives a tree in headless Neovim; see run.sh for the environment.
+-- BENCH_TREE names it: carrel (the plugin, the default), or a peer found under
+-- BENCH_PEERS (nvim-tree, neo-tree, oil), each with its defaults but for the
+-- file watcher, turned on where it is off by default so that an outside change
+-- can show at all. Times are taken in Neovim with vim.uv.hrtime. No tree
+-- announces a render, so every buffer is watched with nvim_buf_attach: a row
 -- counts as shown on the buffer change that first contains it.
 local env = vim.env
 local library, mode, out = env.BENCH_LIBRARY, env.BENCH_MODE, env.BENCH_OUT
+local which = env.BENCH_TREE or 'carrel'
 local uv = vim.uv
 local now = function() return uv.hrtime() / 1e6 end
-local result = {}
+local result = { tree = which }
 
 local function rss_kb()
   for line in io.lines('/proc/self/status') do
@@ -26,28 +30,14 @@ end)
 local function stall_window() stall.last, stall.worst = now(), 0 end
 local function stall_worst() return stall.worst end
 
--- The native baseline: the library's top two levels, as a tree plugin lists them.
-local function scan(dir)
-  local names = {}
-  local handle = uv.fs_scandir(dir)
-  while handle do
-    local name, kind = uv.fs_scandir_next(handle)
-    if not name then break end
-    names[#names + 1] = { name, kind }
-  end
-  return names
-end
-local t0 = now()
-for _, entry in ipairs(scan(library)) do
-  if entry[2] == 'directory' then scan(library .. '/' .. entry[1]) end
-end
-result.baseline_ms = now() - t0
-
 local seen = {} -- text → time of the buffer change that first showed it
 local watching = {}
+local attached = {}
 local function watch(buf)
-  vim.api.nvim_buf_attach(buf, false, {
+  if attached[buf] or not vim.api.nvim_buf_is_valid(buf) or not vim.api.nvim_buf_is_loaded(buf) then return end
+  attached[buf] = vim.api.nvim_buf_attach(buf, false, {
     on_lines = function(_, b, _, first, _, last_new)
+      if not next(watching) then return end
       local lines = vim.api.nvim_buf_get_lines(b, first, last_new, false)
       local t = now()
       for text in pairs(watching) do
@@ -58,8 +48,12 @@ local function watch(buf)
         end
       end
     end,
+    on_detach = function() attached[buf] = nil end,
   })
 end
+vim.api.nvim_create_autocmd({ 'BufNew', 'BufAdd', 'BufReadPre', 'BufEnter', 'BufWinEnter', 'FileType' }, {
+  callback = function(args) watch(args.buf) end,
+})
 local function wait_for(text, ms)
   watching[text] = true
   vim.wait(ms or 30000, function() return seen[text] ~= nil end, 1)
@@ -67,17 +61,94 @@ local function wait_for(text, ms)
   return seen[text]
 end
 
+-- The native baseline: what a tree plugin does to open, with nothing of its
+-- own: list the library's top two levels and draw them into a buffer.
+local function scan(dir)
+  local names = {}
+  local handle = uv.fs_scandir(dir)
+  while handle do
+    local name, kind = uv.fs_scandir_next(handle)
+    if not name then break end
+    names[#names + 1] = { name, kind }
+  end
+  table.sort(names, function(a, b) return a[1] < b[1] end)
+  return names
+end
+do
+  local t0 = now()
+  local lines = {}
+  for _, entry in ipairs(scan(library)) do
+    lines[#lines + 1] = entry[1]
+    if entry[2] == 'directory' then
+      for _, child in ipairs(scan(library .. '/' .. entry[1])) do lines[#lines + 1] = '  ' .. child[1] end
+    end
+  end
+  local buf = vim.api.nvim_create_buf(false, true)
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
+  result.baseline_ms = now() - t0
+  vim.api.nvim_buf_delete(buf, { force = true })
+end
+
+local peers = env.BENCH_PEERS or ''
+local trees = {
+  carrel = function()
+    require('carrel').setup({ cmd = vim.json.decode(env.BENCH_SERVER), libraries = { library } })
+    return function() vim.cmd('Carrel open') end
+  end,
+  ['nvim-tree'] = function()
+    vim.opt.rtp:prepend(peers .. '/nvim-tree.lua')
+    require('nvim-tree').setup({})
+    return function() require('nvim-tree.api').tree.open({ path = library }) end
+  end,
+  ['neo-tree'] = function()
+    for _, name in ipairs({ 'plenary.nvim', 'nui.nvim', 'neo-tree.nvim' }) do
+      vim.opt.rtp:prepend(peers .. '/' .. name)
+    end
+    require('neo-tree').setup({ filesystem = { use_libuv_file_watcher = true } })
+    return function() require('neo-tree.command').execute({ dir = library }) end
+  end,
+  oil = function()
+    vim.opt.rtp:prepend(peers .. '/oil.nvim')
+    require('oil').setup({ watch_for_changes = true })
+    return function() require('oil').open(library) end
+  end,
+}
+local open = trees[which]()
+
+-- Puts the cursor on the first row that shows `text`, in a window of its buffer.
+local function goto_row(text)
+  for _, win in ipairs(vim.api.nvim_list_wins()) do
+    local buf = vim.api.nvim_win_get_buf(win)
+    for i, line in ipairs(vim.api.nvim_buf_get_lines(buf, 0, -1, false)) do
+      if line:find(text, 1, true) then
+        vim.api.nvim_set_current_win(win)
+        vim.api.nvim_win_set_cursor(win, { i, 0 })
+        return true
+      end
+    end
+  end
+end
+
 local rss_before = rss_kb()
-require('carrel').setup({ cmd = vim.json.decode(env.BENCH_SERVER), libraries = { library } })
 watching['Poems'] = true
 stall_window()
 local start = now()
-vim.cmd('Carrel open')
-watch(require('carrel.tree').buffer())
+open()
+for _, buf in ipairs(vim.api.nvim_list_bufs()) do watch(buf) end
 local shown = wait_for('Poems', 60000)
 result.open_ms = shown and shown - start or nil
 vim.wait(1000, function() return false end, 10) -- what the plugin does right after its first rows
 result.stall_open_ms = stall_worst()
+
+-- Expanding a folder of a thousand: Enter on its row, as a writer does, until its first child shows.
+if mode == 'open' and goto_row('Letters') then
+  local key = vim.api.nvim_replace_termcodes('<CR>', true, false, true)
+  watching['Letter 0000.md'] = true
+  local t = now()
+  vim.api.nvim_feedkeys(key, 'x', false)
+  local at = wait_for('Letter 0000.md', 30000)
+  result.expand_ms = at and at - t or nil
+end
 
 local function count()
   local file = io.open(env.BENCH_COUNT or '', 'r')
@@ -107,12 +178,16 @@ if mode == 'changes' then
     if i == 100 then result.rss_after_100_kb = rss_kb() end
   end
   result.rss_before_kb = rss_before
+  result.rss_after_kb = rss_kb()
   -- A burst from another process; the loop's longest stall until the last file shows.
-  stall_window()
-  vim.system({ 'python3', env.BENCH_DIR .. '/burst.py', library, env.BENCH_BURST })
-  wait_for(('Burst %d.md'):format(tonumber(env.BENCH_BURST) - 1), 120000)
-  vim.wait(500, function() return false end, 10)
-  result.stall_burst_ms = stall_worst()
+  local burst = tonumber(env.BENCH_BURST)
+  if burst > 0 then
+    stall_window()
+    vim.system({ 'python3', env.BENCH_DIR .. '/burst.py', library, env.BENCH_BURST })
+    wait_for(('Burst %d.md'):format(burst - 1), 120000)
+    vim.wait(500, function() return false end, 10)
+    result.stall_burst_ms = stall_worst()
+  end
 end
 
 local file = assert(io.open(out, 'w'))

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Reads the drivers' figures (RESULTS/SIZE/EDITOR/*.json), prints them as a
-table against the targets, one check per target, and `N passed, N failed`."""
+table against the targets, one check per target, and `N passed, N failed`;
+then the peers measured in the same run, beside Carrel in the same editor."""
 import glob
 import json
 import os
@@ -11,6 +12,8 @@ KIB = 1024
 # The figures whose growth from the smaller library to the larger is checked: all of them.
 FIGURES = ("open", "change p50", "change p99", "bytes p50", "open stall", "burst stall", "memory growth")
 MB = 1_000_000
+CARREL = ("nvim", "vim", "emacs", "vscode")
+HOST = {"nvim-tree": "nvim", "neo-tree": "nvim", "oil": "nvim", "dired": "emacs", "treemacs": "emacs"}
 
 
 def p99(values):
@@ -24,6 +27,9 @@ def figures(folder):
     changes = json.load(open(path)) if os.path.exists(path) and os.path.getsize(path) else {}
     f = {}
     opened = [o["open_ms"] for o in opens if o.get("open_ms") is not None]
+    expanded = [o["expand_ms"] for o in opens if o.get("expand_ms") is not None]
+    if expanded:
+        f["expand"] = statistics.median(expanded)
     if opened:
         f["open"] = statistics.median(opened)
         f["open p99"] = p99(opened)
@@ -39,6 +45,8 @@ def figures(folder):
         f["bytes p99"] = p99(changes["change_bytes"])
     if "stall_burst_ms" in changes:
         f["burst stall"] = changes["stall_burst_ms"]
+    if "rss_after_kb" in changes:
+        f["memory after"] = changes["rss_after_kb"] * KIB / MB
     if "rss_after_100_kb" in changes:
         f["memory growth"] = (changes["rss_after_100_kb"] - changes["rss_before_kb"]) * KIB / MB
     f["samples"] = f"{len(opened)} opens, {len(times)} changes"
@@ -61,6 +69,8 @@ def main(results):
         lines.append(f"| {where} | {editor} | {name} | {shown} | {'met' if ok else 'MISSED'} |")
 
     for (size, editor), f in table.items():
+        if editor not in CARREL:
+            continue
         get = f.get
         base, opened = get("baseline"), get("open")
         check(size, editor, "open ≤ 2× native baseline", opened, opened is not None and base is not None
@@ -88,7 +98,7 @@ def main(results):
               f"{m:.1f} MB" if m is not None else "")
     if len(sizes) >= 2:
         small, large = sizes[0], sizes[-1]
-        for editor in sorted({e for _, e in table}):
+        for editor in sorted({e for _, e in table if e in CARREL}):
             a, b = table.get((small, editor), {}), table.get((large, editor), {})
             ratios = {k: b[k] / a[k] for k in FIGURES
                       if a.get(k) and b.get(k) is not None and a[k] > 0}
@@ -99,15 +109,37 @@ def main(results):
     print("|---|---|---|---|---|")
     print("\n".join(lines))
     print()
-    print("| entries | editor | native baseline | open p50 | change p50 | change p99 | bytes p50 | "
-          "open stall | burst stall | memory growth | samples |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("| entries | editor | native baseline | open p50 | expand p50 | change p50 | change p99 | bytes p50 | "
+          "open stall | burst stall | memory growth | memory after | samples |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for (size, editor), f in table.items():
+        if editor not in CARREL:
+            continue
+
         def ms(k):
             return f"{f[k]:.1f} ms" if f.get(k) is not None else "–"
-        print(f"| {size:,} | {editor} | {f.get('baseline', 0):.2f} ms | {ms('open')} | {ms('change p50')} | "
-              f"{ms('change p99')} | {f.get('bytes p50', 0):,.0f} B | {ms('open stall')} | {ms('burst stall')} | "
-              f"{f.get('memory growth', 0):.1f} MB | {f['samples']} |")
+        print(f"| {size:,} | {editor} | {f.get('baseline', 0):.2f} ms | {ms('open')} | {ms('expand')} | "
+              f"{ms('change p50')} | {ms('change p99')} | {f.get('bytes p50', 0):,.0f} B | {ms('open stall')} | "
+              f"{ms('burst stall')} | {f.get('memory growth', 0):.1f} MB | {f.get('memory after', 0):.1f} MB | "
+              f"{f['samples']} |")
+    peers = [(size, editor) for size, editor in table if editor not in CARREL]
+    if peers:
+        print()
+        print("| entries | tree | in | native baseline | open p50 | expand p50 | change p50 | changes never shown | "
+              "memory after | samples |")
+        print("|---|---|---|---|---|---|---|---|---|---|")
+        for size, editor in sorted(table, key=lambda k: (k[0], HOST.get(k[1], k[1]), k[1] in CARREL)):
+            host = HOST.get(editor, editor)
+            if host not in ("nvim", "emacs"):
+                continue
+            f = table[(size, editor)]
+
+            def ms(k):
+                return f"{f[k]:.1f} ms" if f.get(k) is not None else "–"
+            name = f"Carrel ({editor})" if editor in CARREL else editor
+            print(f"| {size:,} | {name} | {host} | {f.get('baseline', 0):.2f} ms | {ms('open')} | {ms('expand')} | "
+                  f"{ms('change p50')} | {f.get('changes missed', '–')} | {f.get('memory after', 0):.1f} MB | "
+                  f"{f['samples']} |")
     print()
     print(f"{passed} passed, {failed} failed")
 

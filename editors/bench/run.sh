@@ -5,6 +5,11 @@
 #
 # Usage: bash editors/bench/run.sh [--entries 110000|10000|10000,110000]
 #          [--editors nvim,vim,emacs,vscode] [--opens N] [--changes N] [--burst N]
+#          [--peers DIR] [--peer-changes N]
+# --peers DIR also measures, in the same run, the tree plugins writers use
+# instead, found checked out in DIR (nvim-tree.lua, neo-tree.nvim with
+# plenary.nvim and nui.nvim, oil.nvim, treemacs with its dependencies), and
+# dired; none is fetched or built here. They can also be named in --editors.
 # Env: CARREL (server; default <repo>/.build/release/carrel),
 #      CARREL_BENCH_CACHE (where generated libraries are kept between runs),
 #      CARREL_BENCH_RESULTS (where the raw figures are kept; read them with report.py).
@@ -14,7 +19,7 @@ set -u
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
 CARREL=${CARREL:-$top/.build/release/carrel}
-entries=110000 editors=nvim,vim,emacs,vscode opens=7 changes=100 burst=1000
+entries=110000 editors=nvim,vim,emacs,vscode opens=7 changes=100 burst=1000 peers= peer_changes=20
 while [ $# -gt 0 ]; do
   case $1 in
     --entries) entries=$2; shift 2 ;;
@@ -22,7 +27,9 @@ while [ $# -gt 0 ]; do
     --opens) opens=$2; shift 2 ;;
     --changes) changes=$2; shift 2 ;;
     --burst) burst=$2; shift 2 ;;
-    -h|--help) sed -n 2,12p "$0"; exit 0 ;;
+    --peers) peers=$(cd "$2" && pwd) || exit 2; shift 2 ;;
+    --peer-changes) peer_changes=$2; shift 2 ;;
+    -h|--help) sed -n 2,17p "$0"; exit 0 ;;
     *) echo "run.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -30,11 +37,43 @@ if [ ! -x "$CARREL" ]; then
   echo "run.sh: no server at $CARREL; build it with 'swift build -c release' or set CARREL" >&2
   exit 2
 fi
+# A peer is measured when every folder it loads from is in the peers folder.
+peer_folders() {
+  case $1 in
+    nvim-tree) echo nvim-tree.lua ;;
+    neo-tree) echo neo-tree.nvim plenary.nvim nui.nvim ;;
+    oil) echo oil.nvim ;;
+    treemacs) echo treemacs dash.el s.el ht.el pfuture ace-window avy hydra cfrs posframe ;;
+  esac
+}
+if [ -n "$peers" ]; then
+  for peer in nvim-tree neo-tree oil treemacs; do
+    missing=
+    for folder in $(peer_folders $peer); do [ -d "$peers/$folder" ] || missing="$missing $folder"; done
+    if [ -z "$missing" ]; then
+      editors="$editors,$peer"
+    else
+      echo "run.sh: skipping $peer, not in $peers:$missing" >&2
+    fi
+  done
+  editors="$editors,dired"
+fi
+export BENCH_PEERS=$peers
+# The editor each tree runs in.
+host() {
+  case $1 in
+    nvim|nvim-tree|neo-tree|oil) echo nvim ;;
+    emacs|dired|treemacs) echo emacs ;;
+    *) echo "$1" ;;
+  esac
+}
 for editor in ${editors//,/ }; do
   case $editor in
-    nvim|vim|emacs) command -v "$editor" >/dev/null || { echo "run.sh: $editor is not installed" >&2; exit 2; } ;;
+    nvim|vim|emacs|nvim-tree|neo-tree|oil|dired|treemacs)
+      command -v "$(host $editor)" >/dev/null || { echo "run.sh: $(host $editor) is not installed" >&2; exit 2; } ;;
     vscode) command -v node >/dev/null || { echo "run.sh: node is not installed" >&2; exit 2; } ;;
-    *) echo "run.sh: unknown editor $editor (nvim, vim, emacs, vscode)" >&2; exit 2 ;;
+    *) echo "run.sh: unknown editor $editor (nvim, vim, emacs, vscode, nvim-tree, neo-tree, oil, treemacs, dired)" >&2
+       exit 2 ;;
   esac
 done
 
@@ -53,6 +92,15 @@ unset LC_ALL LC_MESSAGES
 cache=${CARREL_BENCH_CACHE:-${TMPDIR:-/tmp}/carrel-editor-bench-libraries}
 version=$(cksum < "$here/make_library.py" | cut -d' ' -f1)
 
+# Emacs runs the plugin byte-compiled, as package.el installs it: a copy is
+# compiled here. The peers run from their sources as checked out.
+if [[ ",$editors," == *,emacs,* ]]; then
+  mkdir -p "$work/emacs-lisp"
+  cp "$top/editors/emacs/carrel.el" "$work/emacs-lisp/"
+  emacs --batch -Q --eval "(byte-compile-file \"$work/emacs-lisp/carrel.el\")" >/dev/null 2>&1 \
+    && export BENCH_EMACS_LISP="$work/emacs-lisp"
+fi
+
 # The server through the byte-counting relay, for the change sessions.
 relay="$work/carrel-counted"
 printf '#!/bin/sh\nexec python3 "%s" "%s" "%s" "$@"\n' "$here/count_bytes.py" "$BENCH_COUNT" "$CARREL" > "$relay"
@@ -65,7 +113,12 @@ run() {
   [ "$mode" = changes ] && server=$relay limit=400
   rm -f "$BENCH_COUNT" "$out"
   export BENCH_MODE=$mode BENCH_OUT=$out BENCH_SERVER="[\"$server\",\"lsp\"]" BENCH_SERVER_PATH=$server
+  export BENCH_TREE=carrel BENCH_CHANGES=$changes BENCH_BURST=$burst
   case $editor in
+    nvim|vim|emacs|vscode) ;;
+    *) BENCH_TREE=$editor BENCH_CHANGES=$peer_changes BENCH_BURST=0 ;;
+  esac
+  case $(host $editor) in
     nvim) timeout $limit nvim --headless -u NONE -i NONE -n --cmd "set rtp^=$top/editors/nvim" \
             --cmd 'runtime plugin/carrel.lua' -c "luafile $here/nvim.lua" </dev/null >"$out.log" 2>&1 ;;
     vim) timeout $limit vim -Nu NONE -i NONE -n -es --cmd "set rtp^=$top/editors/vim" \
@@ -105,7 +158,10 @@ for size in ${entries//,/ }; do
     done
   done
   for editor in ${editors//,/ }; do
-    echo "$size entries: $editor, $changes outside changes and a burst of $burst" >&2
+    case $editor in
+      nvim|vim|emacs|vscode) echo "$size entries: $editor, $changes outside changes and a burst of $burst" >&2 ;;
+      *) echo "$size entries: $editor, $peer_changes outside changes" >&2 ;;
+    esac
     run "$editor" changes "$results/$size/$editor/changes.json"
     clean_library
   done

@@ -144,8 +144,11 @@ is deleted."
   :type '(choice (const :tag "One key" multiple-choice)
                  (const :tag "Minibuffer completion" completing-read)))
 
-(defcustom carrel-events-buffer-size 2000000
-  "Most characters `carrel-events-buffer' keeps; 0 logs nothing, nil no limit."
+(defcustom carrel-events-buffer-size 0
+  "Most characters `carrel-events-buffer' keeps; 0 logs nothing, nil no limit.
+Off by default: the log pretty-prints every message, which holds up
+Emacs for tens of milliseconds on a folder of a thousand files.  It
+takes effect when the server starts."
   :type '(choice (const :tag "No limit" nil) integer))
 
 (defcustom carrel-locale nil
@@ -389,10 +392,13 @@ TIMEOUT is in seconds."
      :error-fn (lambda (err) (setq outcome (list :error (plist-get err :message))))
      :timeout-fn (lambda () (setq outcome (list :error "Timed out")))
      :timeout (or timeout jsonrpc-default-request-timeout))
-    (while (not outcome)
-      (unless (jsonrpc-running-p conn)
-        (setq outcome (list :error "The Carrel server stopped")))
-      (accept-process-output nil 0.05))
+    ;; Read in large pieces while waiting: a folder of a thousand is
+    ;; half a megabyte, a hundred wake-ups at the default 4 KiB.
+    (let ((read-process-output-max (max read-process-output-max (* 1024 1024))))
+      (while (not outcome)
+        (unless (jsonrpc-running-p conn)
+          (setq outcome (list :error "The Carrel server stopped")))
+        (accept-process-output nil 0.05)))
     (if (eq (car outcome) :error)
         (user-error "%s" (or (cadr outcome) "The Carrel server refused"))
       (cadr outcome))))
@@ -471,10 +477,11 @@ Return nil, which the server reads as Cancel, when the writer quits."
                (puthash (plist-get change :oldUri) t (carrel--seen conn))))
            (puthash :any t (carrel--seen conn))
            (carrel--follow-changes changes)
-           (let ((buffer (carrel--tree-buffer conn)))
+           (let ((buffer (carrel--tree-buffer conn))
+                 (updated (append (plist-get params :updated) nil)))
              (when (buffer-live-p buffer)
                (with-current-buffer buffer
-                 (carrel--apply-change changes (append (plist-get params :updated) nil)))))))
+                 (carrel--later (lambda () (carrel--apply-change changes updated))))))))
         ('window/showMessage (message "%s" (plist-get params :message))))
     (error (message "Carrel: %s" (error-message-string err)))))
 
@@ -490,13 +497,13 @@ Return nil, which the server reads as Cancel, when the writer quits."
 (defun carrel--follow-changes (change-list)
   "Make file buffers follow CHANGE-LIST, as sent by `carrel/didChange'."
   (let ((notes nil))
+    ;; Only moves and deletes are decoded: a burst of new files costs nothing here.
     (dolist (change change-list)
-      (let ((path (carrel--uri-to-path (plist-get change :uri)))
-            (old (and (plist-get change :oldUri)
-                      (carrel--uri-to-path (plist-get change :oldUri)))))
-        (pcase (plist-get change :type)
-          ("moved" (carrel--move-buffers old path))
-          ("deleted" (setq notes (append notes (carrel--close-buffers path)))))))
+      (pcase (plist-get change :type)
+        ("moved" (carrel--move-buffers (carrel--uri-to-path (plist-get change :oldUri))
+                                       (carrel--uri-to-path (plist-get change :uri))))
+        ("deleted" (setq notes (append notes (carrel--close-buffers
+                                              (carrel--uri-to-path (plist-get change :uri))))))))
     (when notes
       (message "%s" (string-join notes "; ")))))
 
@@ -569,8 +576,12 @@ Kept by identity, so expansion survives every refetch.")
 
 (defun carrel--bare (node)
   "Return NODE without its children."
-  (cl-loop for (key value) on node by #'cddr
-           unless (eq key :children) append (list key value)))
+  ;; Most rows are files, which come without: not copying them spares
+  ;; Emacs a garbage collection per listing of a thousand.
+  (if (plist-member node :children)
+      (cl-loop for (key value) on node by #'cddr
+               unless (eq key :children) append (list key value))
+    node))
 
 (defun carrel--loaded-p (id)
   "Return non-nil if the children of the row ID are held, even none."
@@ -597,9 +608,12 @@ Return NODE's identity.  Rows no longer listed are forgotten."
                (seq-some (lambda (top) (carrel--under-id-p id top)) carrel--expanding-all))
       (puthash id t carrel--expanded))
     (when children
-      (let ((ids (mapcar (lambda (child) (carrel--store child id)) children)))
+      (let ((ids (mapcar (lambda (child) (carrel--store child id)) children))
+            (kept (make-hash-table :test #'equal :size (length children))))
+        ;; A set, not `member': a folder of thousands would cost their square.
+        (dolist (kid ids) (puthash kid t kept))
         (dolist (old (gethash id carrel--kids))
-          (unless (member old ids) (carrel--forget old)))
+          (unless (gethash old kept) (carrel--forget old)))
         (puthash id ids carrel--kids)))
     id))
 
@@ -641,48 +655,66 @@ A section's rows come with its project, so that is what is fetched."
 
 (defun carrel--fetch-async (specs &optional again)
   "Fetch each of SPECS, as `carrel--fetch-spec' gives, without waiting.
-A row already being fetched is skipped, unless AGAIN: a change
-may have come after that question.  The tree is drawn again once
-the last answer is in."
+A row already being fetched is not asked twice at once: with
+AGAIN, for a change may have come after that question, it is
+asked once more when the answer is in.  The tree is drawn again
+once the last answer is in."
   (let ((buffer (current-buffer))
         (conn carrel--conn))
     (dolist (spec specs)
       (pcase-let ((`(,fetch-id ,uri ,depth) spec))
-        ;; One question at a time per row: its answer serves every asker.
-        (unless (or (carrel--closing conn) (and (not again) (gethash fetch-id carrel--in-flight)))
+        (cond
+         ((carrel--closing conn))
+         ;; One question at a time per row, so a burst of changes costs
+         ;; two listings of a folder, not one per change.
+         ((gethash fetch-id carrel--in-flight)
+          (when again (puthash fetch-id spec carrel--in-flight)))
+         (t
           (puthash fetch-id t carrel--in-flight)
           (cl-incf carrel--pending)
           (jsonrpc-async-request
            conn 'carrel/tree (list :uri uri :depth depth)
            :success-fn
            (lambda (nodes)
-             (carrel--fetched buffer (lambda ()
-                                       (when (and (> (length nodes) 0)
-                                                  (gethash fetch-id carrel--rows))
-                                         (carrel--store (aref nodes 0)
-                                                        (gethash fetch-id carrel--parents))))
-                                     fetch-id))
+             (carrel--fetched-later
+              buffer (lambda ()
+                       (when (and (> (length nodes) 0)
+                                  (gethash fetch-id carrel--rows))
+                         (carrel--store (aref nodes 0)
+                                        (gethash fetch-id carrel--parents))))
+              fetch-id))
            ;; A folder that vanished meanwhile leaves with its parent's listing.
-           :error-fn (lambda (_err) (carrel--fetched buffer #'ignore fetch-id))
-           :timeout-fn (lambda () (carrel--fetched buffer #'ignore fetch-id))))))))
+           :error-fn (lambda (_err) (carrel--fetched-later buffer #'ignore fetch-id))
+           :timeout-fn (lambda () (carrel--fetched-later buffer #'ignore fetch-id)))))))))
+
+(defun carrel--fetched-later (buffer apply id)
+  "Queue `carrel--fetched' with BUFFER, APPLY and ID in the tree BUFFER."
+  (when (buffer-live-p buffer)
+    (with-current-buffer buffer
+      (carrel--later (lambda () (carrel--fetched buffer apply id))))))
 
 (defun carrel--fetched (buffer apply id)
   "Call APPLY in the tree BUFFER for the answered fetch of ID, then maybe redraw."
   (when (buffer-live-p buffer)
     (with-current-buffer buffer
-      (remhash id carrel--in-flight)
-      (condition-case err
-          (funcall apply)
-        (error (message "Carrel: %s" (error-message-string err))))
-      ;; A row the server could not list shows as empty rather than being
-      ;; asked for again and again.
-      (when (and (gethash id carrel--rows) (not (carrel--loaded-p id)))
-        (puthash id nil carrel--kids))
-      (setq carrel--pending (max 0 (1- carrel--pending)))
+      (let ((again (gethash id carrel--in-flight)))
+        (remhash id carrel--in-flight)
+        (condition-case err
+            (funcall apply)
+          (error (message "Carrel: %s" (error-message-string err))))
+        ;; A row the server could not list shows as empty rather than being
+        ;; asked for again and again.
+        (when (and (gethash id carrel--rows) (not (carrel--loaded-p id)))
+          (puthash id nil carrel--kids))
+        (setq carrel--pending (max 0 (1- carrel--pending)))
+        (when (consp again)
+          ;; What is held is drawn meanwhile: a long burst shows as it goes.
+          (carrel--render-soon)
+          (carrel--fetch-async (list again))))
       (let ((missing (carrel--unloaded)))
         (if missing
             (carrel--fetch-async (delete-dups (delq nil (mapcar #'carrel--fetch-spec missing))))
-          (when (zerop carrel--pending) (carrel--render)))))))
+          (when (zerop carrel--pending) (carrel--render-soon)))))))
 
 (defun carrel--walk (fn)
   "Call FN with each shown row's identity and depth, in display order."
@@ -806,7 +838,7 @@ whose listing changed are fetched again, each once, without waiting."
     (setq specs (delete-dups (delq nil specs)))
     ;; Parents first, so that a vanished child is dropped before it is asked for.
     (setq specs (sort specs (lambda (a b) (< (carrel--depth (car a)) (carrel--depth (car b))))))
-    (carrel--render)
+    (carrel--render-soon)
     (carrel--fetch-async specs t)))
 
 (defun carrel--depth (id)
@@ -868,42 +900,62 @@ Signal a user error if there is none, unless NOERROR."
 (defconst carrel--onboarding "No project yet: press %s to make one"
   "The line under a library that holds no project; %s is the key.")
 
-(defun carrel--insert-row (id depth)
-  "Insert the row of ID, DEPTH levels down."
-  (let* ((node (carrel--node id))
-         (kind (plist-get node :kind))
-         (icon (carrel--icon node))
-         (summary (plist-get node :summary))
-         (notes (delq nil (list (and (eq (plist-get node :link) t) "link")
-                                (and (eq (plist-get node :unreadable) t) "unreadable"))))
-         (start (point)))
-    (insert (make-string (* 2 depth) ?\s)
-            (if (string-empty-p icon) "" (concat icon " "))
-            (propertize (plist-get node :title)
-                        'face (pcase kind
-                                ("section" 'carrel-section)
-                                ("file" 'default)
-                                (_ 'carrel-folder)))
-            (if (and summary (not (string-empty-p summary)))
-                (concat "  " (propertize summary 'face 'carrel-count))
-              "")
-            (if notes
-                (concat "  " (propertize (format "(%s)" (string-join notes ", "))
-                                         'face 'carrel-count))
-              "")
-            "\n")
-    (add-text-properties start (point) (list 'carrel-id id))
-    (when (and (equal kind "library") (gethash id carrel--expanded)
-               (carrel--loaded-p id)
-               (not (seq-some (lambda (kid) (equal (carrel--kind kid) "project"))
-                              (gethash id carrel--kids))))
-      (let ((note-start (point))
-            (key (where-is-internal #'carrel-new-project carrel-tree-mode-map t)))
-        (insert (make-string (* 2 (1+ depth)) ?\s)
-                (propertize (format carrel--onboarding (if key (key-description key) "P"))
-                            'face 'carrel-count)
-                "\n")
-        (add-text-properties note-start (point) (list 'carrel-id id 'carrel-note t))))))
+(defun carrel--onboarding-p (id)
+  "Return non-nil if the row ID is an open library without any project."
+  (and (equal (carrel--kind id) "library") (gethash id carrel--expanded)
+       (carrel--loaded-p id)
+       (not (seq-some (lambda (kid) (equal (carrel--kind kid) "project"))
+                      (gethash id carrel--kids)))))
+
+(defun carrel--layout ()
+  "Return the lines to draw, in order, each (KEY DEPTH NODE).
+KEY is the row's identity, or (note . IDENTITY) for the line under
+a library that holds no project."
+  (let ((lines nil))
+    (carrel--walk (lambda (id depth)
+                    (let ((node (carrel--node id)))
+                      (push (list id depth node) lines)
+                      (when (carrel--onboarding-p id)
+                        (push (list (cons 'note id) (1+ depth) node) lines)))))
+    (nreverse lines)))
+
+(defun carrel--insert-line (line)
+  "Insert LINE, one of `carrel--layout', at point, without its newline."
+  ;; Inserted piece by piece rather than built as a string: drawing a
+  ;; folder of a thousand then leaves almost no garbage to collect.
+  (pcase-let ((`(,key ,depth ,node) line)
+              (start (point)))
+    (insert-char ?\s (* 2 depth))
+    (if (consp key)
+        (let ((binding (where-is-internal #'carrel-new-project carrel-tree-mode-map t))
+              (text-start (point)))
+          (insert (format carrel--onboarding (if binding (key-description binding) "P")))
+          (put-text-property text-start (point) 'face 'carrel-count)
+          (add-text-properties start (point) (list 'carrel-id (cdr key) 'carrel-note t)))
+      (let ((icon (carrel--icon node))
+            (summary (plist-get node :summary))
+            (title-start nil))
+        (unless (string-empty-p icon) (insert icon " "))
+        (setq title-start (point))
+        (insert (plist-get node :title))
+        (put-text-property title-start (point) 'face
+                           (pcase (plist-get node :kind)
+                             ("section" 'carrel-section)
+                             ("file" 'default)
+                             (_ 'carrel-folder)))
+        (when (and summary (not (string-empty-p summary)))
+          (insert "  ")
+          (let ((summary-start (point)))
+            (insert summary)
+            (put-text-property summary-start (point) 'face 'carrel-count)))
+        (let ((notes (delq nil (list (and (eq (plist-get node :link) t) "link")
+                                     (and (eq (plist-get node :unreadable) t) "unreadable")))))
+          (when notes
+            (insert "  ")
+            (let ((notes-start (point)))
+              (insert "(" (string-join notes ", ") ")")
+              (put-text-property notes-start (point) 'face 'carrel-count))))
+        (put-text-property start (point) 'carrel-id key)))))
 
 (defun carrel--row-id ()
   "Return the identity of the row at point, or nil."
@@ -919,8 +971,51 @@ Signal a user error if there is none, unless NOERROR."
       (goto-char (if match (prop-match-beginning match) start))
       (and match t))))
 
-(defun carrel--render ()
-  "Redraw the tree buffer, keeping each window's row when it still exists."
+(defvar-local carrel--drawn nil
+  "The lines as last drawn, as `carrel--layout' gives them.")
+
+(defvar-local carrel--queue nil
+  "Work on the tree that messages asked for, oldest first.")
+
+(defvar-local carrel--queue-timer nil
+  "The timer that runs the next piece of `carrel--queue', or nil.")
+
+(defvar-local carrel--render-queued nil
+  "Non-nil when a redraw waits in `carrel--queue'.")
+
+(defun carrel--later (fn)
+  "Run FN in this tree buffer soon, after the work queued before it.
+Each message's work runs apart from the reading of the message and
+from the next one's, so Emacs answers keys and timers in between:
+a burst of changes never holds it up for the whole burst."
+  (setq carrel--queue (nconc carrel--queue (list fn)))
+  (unless carrel--queue-timer
+    (setq carrel--queue-timer (run-at-time 0 nil #'carrel--run-queue (current-buffer)))))
+
+(defun carrel--run-queue (buffer)
+  "Run the next piece of work queued in the tree BUFFER."
+  (when (buffer-live-p buffer)
+    (with-current-buffer buffer
+      (setq carrel--queue-timer nil)
+      (let ((fn (pop carrel--queue)))
+        (when carrel--queue
+          (setq carrel--queue-timer (run-at-time 0 nil #'carrel--run-queue buffer)))
+        (when fn (funcall fn))))))
+
+(defun carrel--render-soon ()
+  "Redraw the tree buffer once the messages that came together are applied.
+A burst of notifications, or answers, is drawn once, not once each."
+  (unless carrel--render-queued
+    (setq carrel--render-queued t)
+    (carrel--later (lambda ()
+                     (setq carrel--render-queued nil)
+                     (carrel--render)))))
+
+(defun carrel--render (&optional full)
+  "Bring the tree buffer up to date, keeping each window's row.
+Only the lines that differ from the last drawing change, so a
+new file in a folder of thousands inserts one line; with FULL, or
+when rows changed their order, every line is drawn again."
   (let* ((inhibit-read-only t)
          (windows (get-buffer-window-list (current-buffer) nil t))
          (spots (mapcar (lambda (pos)
@@ -931,17 +1026,65 @@ Signal a user error if there is none, unless NOERROR."
                                   (line-number-at-pos))))
                         (cons (point) (mapcar #'window-point windows))))
          (restore (lambda (spot)
-                    (unless (and (car spot) (carrel--goto-id (car spot)))
-                      (goto-char (point-min))
-                      (forward-line (1- (cdr spot))))
-                    (point))))
-    (erase-buffer)
-    (carrel--walk #'carrel--insert-row)
-    (goto-char (point-max))
-    (when (and (bolp) (> (point) (point-min))) (delete-char -1))
-    (let ((positions (mapcar restore spots)))
+                    (unless (and (car spot) (equal (carrel--row-id) (car spot)))
+                      (unless (and (car spot) (carrel--goto-id (car spot)))
+                        (goto-char (point-min))
+                        (forward-line (1- (cdr spot)))))
+                    (point)))
+         (layout (carrel--layout)))
+    (unless (and (not full) carrel--drawn (carrel--patch carrel--drawn layout))
+      (erase-buffer)
+      (let ((first t))
+        (dolist (line layout)
+          (if first (setq first nil) (insert "\n"))
+          (carrel--insert-line line))))
+    (setq carrel--drawn layout)
+    (let ((positions (cl-mapcar (lambda (spot pos) (goto-char pos) (funcall restore spot))
+                                spots (cons (point) (mapcar #'window-point windows)))))
       (cl-mapc #'set-window-point windows (cdr positions))
       (goto-char (car positions)))))
+
+(defun carrel--patch (old new)
+  "Turn the lines OLD, as drawn, into NEW in place; return nil if they moved.
+Lines that stay the same are not touched.  When rows changed their
+order, nothing is changed and nil is returned, for a full redraw."
+  (let ((old-keys (make-hash-table :test #'equal :size (length old)))
+        (new-keys (make-hash-table :test #'equal :size (length new))))
+    (dolist (line old) (puthash (car line) t old-keys))
+    (dolist (line new) (puthash (car line) t new-keys))
+    ;; Same keys in the same order, whatever was added or removed?
+    (when (equal (seq-filter (lambda (key) (gethash key new-keys)) (mapcar #'car old))
+                 (seq-filter (lambda (key) (gethash key old-keys)) (mapcar #'car new)))
+      (save-excursion
+        (goto-char (point-min))
+        (while (or old new)
+          (let ((was (car old)) (now (car new)))
+            (cond
+             ((and was now (equal (car was) (car now)))
+              (unless (and (= (nth 1 was) (nth 1 now)) (equal (nth 2 was) (nth 2 now)))
+                (delete-region (line-beginning-position) (line-end-position))
+                (carrel--insert-line now))
+              (forward-line 1)
+              (setq old (cdr old) new (cdr new)))
+             ((and was (not (gethash (car was) new-keys)))
+              (carrel--delete-line)
+              (setq old (cdr old)))
+             (t
+              (if was
+                  (progn (carrel--insert-line now) (insert "\n"))
+                (unless (bobp) (insert "\n"))
+                (carrel--insert-line now))
+              (setq new (cdr new)))))))
+      t)))
+
+(defun carrel--delete-line ()
+  "Delete the line at point with one of its newlines."
+  (let ((start (line-beginning-position))
+        (end (line-end-position)))
+    (cond
+     ((< end (point-max)) (delete-region start (1+ end)))
+     ((> start (point-min)) (delete-region (1- start) end))
+     (t (delete-region start end)))))
 
 (defun carrel--breadcrumb ()
   "Return the header-line breadcrumb of the row at point."
@@ -1027,7 +1170,8 @@ EXPECT is the URI the change names, t for any change, or nil for none."
                   (jsonrpc-running-p conn)
                   (< (float-time) deadline))
         (accept-process-output nil 0.02)))
-    (while (and (> carrel--pending 0) (jsonrpc-running-p conn) (< (float-time) deadline))
+    (while (and (or (> carrel--pending 0) carrel--queue)
+                (jsonrpc-running-p conn) (< (float-time) deadline))
       (accept-process-output nil 0.02))))
 
 (defun carrel--command (expect show command &rest arguments)

@@ -162,8 +162,9 @@ no `carrel/tree' without a depth or deeper than two levels."
   (mapcar #'cadr (seq-filter (lambda (m) (memq (car m) '(carrel/tree :carrel/tree))) sent)))
 
 (defun carrel-test--settled ()
-  "Wait until no fetch of the tree is under way."
-  (carrel-test--wait (lambda () (zerop carrel--pending)) "the fetches to finish"))
+  "Wait until no fetch of the tree is under way and what came is drawn."
+  (carrel-test--wait (lambda () (and (zerop carrel--pending) (null carrel--queue)))
+                     "the fetches to finish"))
 
 (defun carrel-test--header ()
   "Return the tree buffer's header line as displayed.
@@ -756,6 +757,59 @@ and Ask before deleting on the project turns the question back on."
       (delete-file (carrel-test--path "My Poems" "Draft" "Spring.md"))
       (carrel-test--wait (lambda () (not (buffer-live-p buffer))) "the buffer killed"))))
 
+;;;; Drawing changes
+
+(ert-deftest carrel-test-notifications-together-draw-once ()
+  "Notifications applied together are drawn once, not once each."
+  (carrel-test--with-library
+    (carrel-test--project "My Poems" "poetry")
+    (carrel-test--goto "My Poems" "Research")
+    (let* ((draws 0)
+           (count (lambda (&rest _) (cl-incf draws)))
+           (research (carrel--path-to-uri (carrel-test--path "My Poems" "Research")))
+           (node (carrel--node research)))
+      (should node)
+      (advice-add 'carrel--render :before count)
+      (unwind-protect
+          (progn
+            ;; As one read of the pipe delivers them: one after the other,
+            ;; with no wait between.
+            (dotimes (i 5)
+              (carrel--handle-notification
+               carrel-test--conn 'carrel/didChange
+               (list :changes (vector (list :type "created"
+                                            :uri (format "%s/note-%d.md" research i)))
+                     :updated (vector (plist-put (copy-sequence node) :summary
+                                                 (format "%d files" (1+ i)))))))
+            (carrel-test--settled))
+        (advice-remove 'carrel--render count))
+      (should (= draws 1))
+      (should (string-suffix-p "Research  5 files" (carrel-test--row "Research"))))))
+
+(ert-deftest carrel-test-change-draws-only-its-rows ()
+  "A new file inserts its row; rows the change does not touch are not drawn again."
+  (carrel-test--with-library
+    (carrel-test--project "My Poems" "poetry")
+    (dolist (name '("Ode" "Elegy" "Haiku" "Sonnet"))
+      (carrel-test--file "My Poems" "Draft" name))
+    (carrel-test--goto "My Poems" "Draft" "Ode.md")
+    (let ((edits nil))
+      (cl-flet ((record (beg end old-length)
+                  (push (list (buffer-substring-no-properties beg end) old-length) edits)))
+        (add-hook 'after-change-functions #'record nil t)
+        (unwind-protect
+            (progn
+              (write-region "" nil (carrel-test--path "My Poems" "Draft" "Dawn.md"))
+              (carrel-test--wait (lambda () (carrel-test--row "Dawn.md")) "the new file shown")
+              (carrel-test--settled))
+          (remove-hook 'after-change-functions #'record t)))
+      (should (seq-some (lambda (edit) (string-match-p "Dawn\\.md" (car edit))) edits))
+      (dolist (edit edits)
+        (should-not (string-match-p "Ode\\|Elegy\\|Haiku\\|Sonnet\\|Ready\\|Research" (car edit)))
+        ;; What is replaced is a row's line at most, never the buffer.
+        (should (< (cadr edit) 40))))
+    (should (equal (plist-get (carrel--node-at-point) :title) "Ode.md"))))
+
 ;;;; Fetching lazily
 
 (ert-deftest carrel-test-first-view-is-lazy ()
@@ -922,12 +976,23 @@ both come in one read, the binder must not wait for more output."
         (should-not (carrel-test--row "Spring Song.md"))))))
 
 (ert-deftest carrel-test-events-buffer ()
-  "carrel-events-buffer shows the JSON-RPC traffic."
+  "carrel-events-buffer shows the JSON-RPC traffic once the log is on."
+  (let ((carrel-events-buffer-size 2000000))
+    (carrel-test--with-library
+      (carrel-events-buffer carrel-test--conn)
+      (with-current-buffer (jsonrpc-events-buffer carrel-test--conn)
+        (should (string-match-p "carrel/tree" (buffer-string)))
+        (should (string-match-p "initialize" (buffer-string)))))))
+
+(ert-deftest carrel-test-events-not-logged-by-default ()
+  "By default no message is written to the log: pretty-printing each costs."
   (carrel-test--with-library
-    (carrel-events-buffer carrel-test--conn)
+    ;; The buffer outlives earlier connections of the same name.
     (with-current-buffer (jsonrpc-events-buffer carrel-test--conn)
-      (should (string-match-p "carrel/tree" (buffer-string)))
-      (should (string-match-p "initialize" (buffer-string))))))
+      (let ((inhibit-read-only t)) (erase-buffer)))
+    (carrel-test--project "My Poems" "poetry")
+    (with-current-buffer (jsonrpc-events-buffer carrel-test--conn)
+      (should-not (string-match-p "carrel" (buffer-string))))))
 
 ;;;; Eglot
 

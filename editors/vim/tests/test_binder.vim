@@ -121,4 +121,27 @@ h.Run('glyph icons on request; plain text by default', () => {
   assert_equal('📚 Writing', h.BinderLines()[0])
   assert_equal('  🗂 My Poems', h.BinderLines()[1])
 })
+h.Run('a new file sets its own line and the counts above it; the rows around are not set again', () => {
+  var root = h.Library(h.Poetry('My Poems')->extend({'My Poems/Draft/Ode.md': 'x', 'My Poems/Draft/Elegy.md': 'x',
+    'My Poems/Draft/Sonnet.md': 'x'}))
+  h.Open(root)
+  h.Press('= Draft  3 files', 'zo')
+  h.WaitLine('. Sonnet.md')
+  h.Idle()
+  var touched: list<number> = []
+  var listener = listener_add((_, _, _, _, changes) => {
+    for change in changes
+      touched->extend(range(change.lnum, max([change.lnum, change.end + change.added - 1])))
+    endfor
+  }, binder.Buffer())
+  h.Write(root .. '/My Poems/Draft/Haiku.md', 'x')
+  h.WaitLine('. Haiku.md')
+  h.Idle()
+  listener_flush(binder.Buffer())
+  listener_remove(listener)
+  assert_true(index(touched, h.LineOf('. Haiku.md')) >= 0, string(touched))
+  for unchanged in ['. Ode.md', '. Elegy.md', '. Sonnet.md', '= Ready', '= Research', 'TRASH']
+    assert_true(index(touched, h.LineOf(unchanged)) < 0, unchanged .. ' set again: ' .. string(touched))
+  endfor
+})
 h.Done()

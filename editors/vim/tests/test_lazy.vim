@@ -2,6 +2,7 @@ vim9script
 # Lazy fetching, read from the client's own traffic log: never the whole
 # tree, never more than two levels, and only what a change names.
 import './harness.vim' as h
+import autoload 'carrel/tree.vim'
 
 def TreeRequests(): list<dict<any>>
   return h.Traffic()->copy()->filter((_, l) => l =~ '^→ ' && l =~ '"carrel/tree"')
@@ -114,5 +115,20 @@ h.Run('expansion is kept by identity across a refetch of a collapsed parent', ()
   h.Press('= Draft  2 files', 'zo')
   h.WaitLine('. Dusk.md')
   h.WaitLine('. Tide.md')
+})
+h.Run('changes that come while a folder is being fetched ask for it once more, not once each', () => {
+  var root = Poems()
+  h.Press('= Draft  1 file', 'zo')
+  h.WaitLine('. Morning.md')
+  h.Idle()
+  var before = len(TreeRequests())
+  # As one read of the pipe delivers them: one after the other, no wait between.
+  for i in range(5)
+    tree.OnDidChange({changes: [{type: 'created', uri: Uri(root .. '/My Poems/Draft/Note ' .. i .. '.md')}],
+      updated: []})
+  endfor
+  h.Idle()
+  h.Settle(300)
+  assert_equal(repeat([{uri: Uri(root .. '/My Poems/Draft'), depth: 1}], 2), TreeRequests()[before :])
 })
 h.Done()

@@ -11,6 +11,9 @@ export const BUFFER_NAME = 'carrel://binder'
 export const ONBOARDING = 'No project yet: press P to make one'
 
 var rows: list<dict<any>> = []        # the drawn lines, in order
+var drawn: list<string> = []          # their text, as in the buffer
+var dimmed: list<number> = []         # the length of each one's dimmed summary
+var drawn_keys: list<string> = []     # the identity of each drawn line
 var binder = -1
 var cursor_wanted = ''
 var cursor_wanted_since = reltime()
@@ -56,18 +59,28 @@ def Walk(key: string, depth: number, out: list<dict<any>>)
   for child in children
     Walk(child, depth + 1, out)
   endfor
-  if tree.Node(key).kind == 'library' && children->copy()->filter((_, k) => tree.Node(k).kind == 'project')->empty()
+  if tree.Node(key).kind == 'library' && !HasProject(children)
     out->add({key: '', library: key, depth: depth + 1})
   endif
 enddef
 
-def Line(row: dict<any>): list<any>
+# Stops at the first project: a library root may hold thousands of files.
+def HasProject(keys: list<string>): bool
+  for key in keys
+    if tree.Node(key).kind == 'project'
+      return true
+    endif
+  endfor
+  return false
+enddef
+
+def Line(row: dict<any>, column: number): list<any>
   var indent = repeat('  ', row.depth)
   if row.key == ''
     return [indent .. ONBOARDING, 0]
   endif
   var node = tree.Node(row.key)
-  var icon = icons.For(node)
+  var icon = icons.Of(node, column)
   var text = indent .. (icon == '' ? '' : icon .. ' ') .. get(node, 'title', get(node, 'name', ''))
   var summary = get(node, 'summary', '')
   if summary == ''
@@ -105,26 +118,27 @@ export def DrawNow()
   for root in tree.Roots()
     Walk(root, 0, rows)
   endfor
-  var drawn = rows->mapnew((_, row) => Line(row))
-  var lines = drawn->mapnew((_, d) => d[0])
+  var column = icons.Column()
+  var lines: list<string> = []
+  var marks: list<number> = []
+  var keys: list<string> = []
+  var line_of: dict<number> = {}
+  for row in rows
+    var [text, mark] = Line(row, column)
+    lines->add(text)
+    marks->add(mark)
+    keys->add(row.key != '' ? row.key : 'note ' .. row.library)
+    line_of[row.key] = len(lines)
+  endfor
   if empty(lines)
     lines = [empty(tree.Roots()) ? 'Loading…' : '']
+    marks = [0]
+    keys = ['']
   endif
-  setbufvar(binder, '&modifiable', true)
-  setbufline(binder, 1, lines)
-  silent deletebufline(binder, len(lines) + 1, '$')
-  setbufvar(binder, '&modifiable', false)
-  setbufvar(binder, '&modified', false)
-  prop_clear(1, len(lines), {bufnr: binder})
-  for index in range(len(drawn))
-    if drawn[index][1] > 0
-      prop_add(index + 1, strlen(lines[index]) - drawn[index][1] + 1,
-        {length: drawn[index][1], type: 'CarrelSummary', bufnr: binder})
-    endif
-  endfor
+  Patch(keys, lines, marks)
   for i in range(len(windows))
     var target = cursor_wanted != '' ? cursor_wanted : was[i]
-    var line = rows->copy()->map((_, row) => row.key)->index(target) + 1
+    var line = target == '' ? 0 : get(line_of, target, 0)
     if line > 0 && target == cursor_wanted
       cursor_wanted = ''
     endif
@@ -133,6 +147,77 @@ export def DrawNow()
     endif
     win_execute(windows[i], printf('call cursor(%d, 1)', line))
   endfor
+enddef
+
+# Changes only the lines that differ from the last drawing, row by row: a
+# new file in a folder of thousands inserts one line, and a burst of them
+# does not set the rows around again. Rows that changed their order are
+# all drawn again.
+def Patch(keys: list<string>, lines: list<string>, marks: list<number>)
+  var old_set: dict<bool> = {}
+  var new_set: dict<bool> = {}
+  for key in drawn_keys
+    old_set[key] = true
+  endfor
+  for key in keys
+    new_set[key] = true
+  endfor
+  var kept = drawn_keys->copy()->filter((_, k) => has_key(new_set, k))
+  setbufvar(binder, '&modifiable', true)
+  if getbufinfo(binder)[0].linecount != len(drawn) || len(drawn_keys) != len(drawn) || empty(kept)
+      || kept != keys->copy()->filter((_, k) => has_key(old_set, k))
+    setbufline(binder, 1, lines)
+    silent deletebufline(binder, len(lines) + 1, '$')
+    prop_clear(1, len(lines), {bufnr: binder})
+    for index in range(len(lines))
+      Dim(index + 1, lines[index], marks[index])
+    endfor
+  else
+    var o = 0
+    var n = 0
+    var lnum = 1
+    while o < len(drawn_keys) || n < len(keys)
+      if o < len(drawn_keys) && n < len(keys) && drawn_keys[o] == keys[n]
+        if drawn[o] != lines[n] || dimmed[o] != marks[n]
+          setbufline(binder, lnum, lines[n])
+          prop_clear(lnum, lnum, {bufnr: binder})
+          Dim(lnum, lines[n], marks[n])
+        endif
+        o += 1
+        n += 1
+        lnum += 1
+      elseif o < len(drawn_keys) && !has_key(new_set, drawn_keys[o])
+        var gone = 0
+        while o < len(drawn_keys) && !has_key(new_set, drawn_keys[o])
+          gone += 1
+          o += 1
+        endwhile
+        silent deletebufline(binder, lnum, lnum + gone - 1)
+      else
+        var first = n
+        while n < len(keys) && !has_key(old_set, keys[n])
+          n += 1
+        endwhile
+        appendbufline(binder, lnum - 1, lines[first : n - 1])
+        for index in range(first, n - 1)
+          Dim(lnum, lines[index], marks[index])
+          lnum += 1
+        endfor
+      endif
+    endwhile
+  endif
+  setbufvar(binder, '&modifiable', false)
+  setbufvar(binder, '&modified', false)
+  drawn_keys = keys
+  drawn = lines
+  dimmed = marks
+enddef
+
+# Dims the summary that ends the line `lnum`, `length` bytes long.
+def Dim(lnum: number, text: string, length: number)
+  if length > 0
+    prop_add(lnum, strlen(text) - length + 1, {length: length, type: 'CarrelSummary', bufnr: binder})
+  endif
 enddef
 
 def CreateBuffer()
@@ -146,6 +231,9 @@ def CreateBuffer()
     setbufvar(binder, '&' .. name, value)
   endfor
   bufload(binder)
+  drawn = getbufline(binder, 1, '$')
+  dimmed = repeat([-1], len(drawn))
+  drawn_keys = []
   setbufvar(binder, '&modifiable', false)
   setbufvar(binder, '&filetype', 'carrel')
 enddef

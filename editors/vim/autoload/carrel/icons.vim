@@ -34,7 +34,15 @@ const table: dict<list<string>> = {
 }
 
 export def For(node: dict<any>): string
-  var column = config.Get().icons == 'glyphs' ? 1 : 0
+  return Of(node, Column())
+enddef
+
+# Which of the table's columns the options ask for; read once per drawing.
+export def Column(): number
+  return config.Get().icons == 'glyphs' ? 1 : 0
+enddef
+
+export def Of(node: dict<any>, column: number): string
   var symbol = get(node, 'link', false) ? 'link' : get(node, 'unreadable', false) ? 'unreadable' : get(node, 'icon', '')
   return has_key(table, symbol) ? table[symbol][column] : (column == 1 ? '•' : '=')
 enddef

@@ -99,7 +99,7 @@ export def Start(OnReady: func): bool
   if options.question_timeout > 0
     params.initializationOptions = {confirmationTimeout: options.question_timeout}
   endif
-  Send('initialize', params, Initialized)
+  Send('initialize', params, Initialized, Ignore)
   return true
 enddef
 
@@ -127,15 +127,18 @@ export def Stop()
   ready = false
 enddef
 
-def Send(method: string, params: dict<any>, Callback: func)
+def Ignore(_: any)
+enddef
+
+def Send(method: string, params: dict<any>, Callback: func, Failed: func(any))
   var mine = generation
   var sent = ch_sendexpr(server, {method: method, params: params},
-    {callback: (_, reply) => Replied(reply, Callback, mine)})
+    {callback: (_, reply) => Replied(reply, Callback, Failed, mine)})
   pending += 1
   Record('→', {id: get(sent, 'id', 0), method: method, params: params})
 enddef
 
-def Replied(reply: dict<any>, Callback: func, sent_by: number)
+def Replied(reply: dict<any>, Callback: func, Failed: func(any), sent_by: number)
   if sent_by != generation
     return
   endif
@@ -144,20 +147,22 @@ def Replied(reply: dict<any>, Callback: func, sent_by: number)
   if has_key(reply, 'error')
     # A refusal says what to do, in the writer's language: shown as is.
     util.Show(1, get(reply.error, 'message', string(reply.error)))
+    Failed(reply.error)
     return
   endif
   Callback(get(reply, 'result', v:null))
 enddef
 
-# Sends a request once the server is ready; `Callback` gets a success's result.
-export def Request(method: string, params: dict<any>, Callback: func)
+# Sends a request once the server is ready; `Callback` gets a success's
+# result, `Failed` the error of a refusal (after it is shown).
+export def Request(method: string, params: dict<any>, Callback: func, Failed: func(any) = Ignore)
   if !running
     # Stopped: only :Carrel starts the server again, never a late callback.
     return
   elseif !ready
-    waiting->add(() => Send(method, params, Callback))
+    waiting->add(() => Send(method, params, Callback, Failed))
   else
-    Send(method, params, Callback)
+    Send(method, params, Callback, Failed)
   endif
 enddef
 

@@ -15,6 +15,32 @@ var expanded: dict<bool> = {}
 var roots: list<string> = []
 var seen: dict<bool> = {}             # libraries and projects that had their first view
 var first_view: dict<bool> = {}       # projects whose first section opens when they arrive
+var in_flight: dict<bool> = {}        # rows being fetched → asked again meanwhile
+var queue: list<func> = []            # work the server's messages asked for, oldest first
+var queue_timer = 0
+
+# Runs `Work` soon, after the work queued before it, one piece per timer:
+# Vim reads every message that has come before it runs a timer, so a burst
+# of answers and notifications applied as they are read would hold it up
+# for all of them at once.
+def Later(Work: func)
+  queue->add(Work)
+  if queue_timer == 0
+    queue_timer = timer_start(0, (_) => RunQueue())
+  endif
+enddef
+
+def RunQueue()
+  queue_timer = 0
+  if empty(queue)
+    return
+  endif
+  var Work: func = queue->remove(0)
+  if !empty(queue)
+    queue_timer = timer_start(0, (_) => RunQueue())
+  endif
+  Work()
+enddef
 
 export def Key(node: dict<any>): string
   return get(node, 'id', get(node, 'uri', ''))
@@ -97,15 +123,36 @@ def DepthFor(key: string): number
   return get(nodes[key], 'kind', '') == 'project' ? 2 : 1
 enddef
 
+# One question at a time per row: a change that comes while it is asked
+# asks once more when the answer is in, so a burst of changes costs two
+# listings of a folder, not one per change.
 def Fetch(key: string)
   var node = get(nodes, key, {})
   if !has_key(node, 'uri')
     return
   endif
-  rpc.Request('carrel/tree', {uri: node.uri, depth: DepthFor(key)}, (result) => Fetched(key, result))
+  if has_key(in_flight, key)
+    in_flight[key] = true
+    return
+  endif
+  in_flight[key] = false
+  rpc.Request('carrel/tree', {uri: node.uri, depth: DepthFor(key)}, (result) => Later(() => Fetched(key, result)),
+    (_) => Answered(key))
+enddef
+
+# The row's answer is in: ask again if a change came meanwhile.
+def Answered(key: string)
+  var again = get(in_flight, key, false)
+  if has_key(in_flight, key)
+    remove(in_flight, key)
+  endif
+  if again
+    Fetch(key)
+  endif
 enddef
 
 def Fetched(key: string, result: any)
+  Answered(key)
   if type(result) != v:t_list || empty(result) || !has_key(nodes, key)
     return
   endif
@@ -257,6 +304,10 @@ def ExpandedBelow(key: string, found: dict<bool>)
 enddef
 
 export def OnDidChange(params: dict<any>)
+  Later(() => ApplyChange(params))
+enddef
+
+def ApplyChange(params: dict<any>)
   for node in get(params, 'updated', [])
     var key = Key(node)
     if has_key(nodes, key)
@@ -328,4 +379,10 @@ export def Reset()
   roots = []
   seen = {}
   first_view = {}
+  in_flight = {}
+  queue = []
+  if queue_timer != 0
+    timer_stop(queue_timer)
+    queue_timer = 0
+  endif
 enddef
