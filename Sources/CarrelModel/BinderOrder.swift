@@ -109,10 +109,10 @@ public struct BinderOrder: Sendable, Equatable {
     /// folder hands its place to one that appeared in the same burst, in
     /// listed order against name order. Returns nil when nothing pairs.
     public func reconciled(vanished: [EntryName], appeared: [Entry]) -> BinderOrder? {
-        let gone = vanished.filter { names.contains($0) }.sorted {
-            names.firstIndex(of: $0)! < names.firstIndex(of: $1)!
-        }
-        let new = Ordering.sorted(appeared.filter { !names.contains($0.name) }, .byName).map(\.name)
+        var place: [EntryName: Int] = [:]
+        for (i, n) in names.enumerated() { place[n] = i }
+        let gone = vanished.compactMap { n in place[n].map { (n, $0) } }.sorted { $0.1 < $1.1 }.map(\.0)
+        let new = Ordering.sorted(appeared.filter { place[$0.name] == nil }, .byName).map(\.name)
         guard !gone.isEmpty, !new.isEmpty else { return nil }
         var list = names
         for (old, fresh) in zip(gone, new) {

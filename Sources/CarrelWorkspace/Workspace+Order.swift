@@ -7,11 +7,17 @@ import CarrelStore
 extension Workspace {
     // MARK: Reading
 
-    /// Reads the order files of `folders` (found by a scan) into the model.
-    /// Conflict copies a sync engine left are merged into the order file and
-    /// removed; so are temporary files of interrupted writes.
-    func loadOrders(_ folders: [Entry], in library: Library) {
-        for folder in folders { _ = loadOrder(folder, in: library) }
+    /// Puts the orders a scan found into the model. Where a sync engine
+    /// left conflict copies, or a crash a temporary file, the folder's
+    /// order is read again the slow way, which merges and removes them.
+    func loadOrders(_ found: [(Entry, FoundOrder)], in library: Library) {
+        for (folder, order) in found {
+            if order.hasLeftovers {
+                loadOrder(folder, in: library)
+            } else if let o = order.order {
+                library.setBinderOrder(o, of: folder)
+            }
+        }
     }
 
     /// Re-reads one folder's order file; whether the order shown changed.
@@ -74,9 +80,8 @@ extension Workspace {
         guard library.sort(inside: folder, project).by != .manual else { return }
         if let p = project {
             let path = folder.components(below: p.root)?.map(\.string).joined(separator: "/") ?? ""
-            try updateMetadataOrFail(p) { meta in
-                if path.isEmpty { meta.sort = .manual } else { meta.folderSorts[path] = .manual }
-            }
+            // The project root's own path is "": its own items, not the whole project.
+            try updateMetadataOrFail(p) { $0.folderSorts[path] = .manual }
         } else {
             library.settings.sort = .manual
             StateFiles.save(library.settings, for: library.path)
