@@ -243,13 +243,21 @@ public final class Entry {
         clashIndexHasDuplicates = false
     }
 
-    /// Children in display order: folders first, then files, each by `order`.
-    public func sortedChildren(_ order: SortSetting) -> [Entry] {
+    /// Children in display order: folders first, then files, each by
+    /// `order`; in binder order, as `binder` lists them. The cache does not
+    /// know `binder`: whoever changes it calls `binderOrderChanged`.
+    public func sortedChildren(_ order: SortSetting, binder: BinderOrder? = nil) -> [Entry] {
         if let c = sortedCache, c.order == order { return c.entries }
-        let sorted = Ordering.sorted(Array(children.values), order)
+        let sorted =
+            order.by == .manual
+            ? (binder ?? BinderOrder()).arrange(Array(children.values))
+            : Ordering.sorted(Array(children.values), order)
         sortedCache = (order, sorted)
         return sorted
     }
+
+    /// The folder's binder order changed: its cached order is stale.
+    public func binderOrderChanged() { sortedCache = nil }
 
     /// The child whose name clashes with `name` (case and Unicode spelling ignored).
     public func clash(with name: String) -> Entry? {

@@ -15,6 +15,8 @@ extension Scanner {
         var names: [[UInt8]] = []
         var stats: [carrel_stat_t] = []
         var linkIsDirectory: [Bool] = []
+        /// Whether the folder holds an order file or a sync engine's copy of one.
+        var hasOrderFile = false
     }
 
     final class Pipeline: @unchecked Sendable {
@@ -25,7 +27,10 @@ extension Scanner {
     }
 
     /// Same result as `scan`, using `workers` extra threads for the disk.
-    public static func scanInParallel(_ root: Entry, path: [UInt8], workers: Int = 2) {
+    /// Returns the folders that hold an order file, for the caller to read.
+    @discardableResult
+    public static func scanInParallel(_ root: Entry, path: [UInt8], workers: Int = 2) -> [Entry] {
+        var ordered: [Entry] = []
         let pipe = Pipeline()
         var entries: [(Entry, [UInt8])] = [(root, path)]
         pipe.work.append((0, path))
@@ -45,6 +50,7 @@ extension Scanner {
             for listing in batch {
                 outstanding -= 1
                 let (dir, dirPath) = entries[listing.token]
+                if listing.hasOrderFile { ordered.append(dir) }
                 for e in attach(listing, to: dir) where e.kind == .directory {
                     let childPath = BytePath.join(dirPath, e.name.bytes)
                     newWork.append((entries.count, childPath))
@@ -63,6 +69,7 @@ extension Scanner {
         pipe.finished = true
         pipe.condition.broadcast()
         pipe.condition.unlock()
+        return ordered
     }
 
     private static func serve(_ pipe: Pipeline) {
@@ -97,7 +104,10 @@ extension Scanner {
         while carrel_dir_next(d, &namePtr, &type) == 1 {
             let len = strlen(namePtr!)
             let raw = UnsafeRawBufferPointer(start: namePtr!, count: len)
-            if isHidden(raw) { continue }
+            if isHidden(raw) {
+                if OrderFile.isOrderFile(raw) { out.hasOrderFile = true }
+                continue
+            }
             var st = carrel_stat_t()
             guard carrel_lstat_at(fd, namePtr!, &st) == 0 else { continue }
             var linkDir = false

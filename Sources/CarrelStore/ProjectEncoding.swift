@@ -26,6 +26,12 @@ extension ProjectFile {
             if let by = sort["by"]?.stringValue, let key = SortKey(rawValue: by) { meta.sort.by = key }
             if let d = sort["descending"]?.boolValue { meta.sort.descending = d }
         }
+        // A project.json without it comes from before folders had sorts of their own.
+        meta.folderSorts = [:]
+        for (path, value) in raw["folderSorts"]?.objectValue ?? [:] where !path.isEmpty {
+            guard let by = value["by"]?.stringValue, let key = SortKey(rawValue: by) else { continue }
+            meta.folderSorts[path] = SortSetting(by: key, descending: value["descending"]?.boolValue ?? false)
+        }
         if let prefs = raw["preferences"] {
             if let c = prefs["confirmDelete"]?.boolValue { meta.confirmDelete = c }
             if let ext = prefs["defaultExtension"]?.stringValue { meta.defaultExtension = ext }
@@ -49,6 +55,12 @@ extension ProjectFile {
         sort["by"] = .string(meta.sort.by.rawValue)
         sort["descending"] = .bool(meta.sort.descending)
         out["sort"] = .object(sort)
+        if meta.folderSorts.isEmpty {
+            out["folderSorts"] = nil
+        } else {
+            out["folderSorts"] = .object(
+                meta.folderSorts.mapValues { ["by": .string($0.by.rawValue), "descending": .bool($0.descending)] })
+        }
         var prefs = out["preferences"]?.objectValue ?? [:]
         prefs["confirmDelete"] = .bool(meta.confirmDelete)
         prefs["defaultExtension"] = .string(meta.defaultExtension)

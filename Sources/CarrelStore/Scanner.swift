@@ -48,14 +48,20 @@ public enum Scanner {
 
     /// Fills `root` (a directory entry at `path`) with its whole subtree.
     /// `visit` sees every directory entry scanned, root included, with its path.
-    public static func scan(_ root: Entry, path: [UInt8], visit: (Entry, [UInt8]) -> Void = { _, _ in }) {
+    /// Returns the folders that hold an order file, for the caller to read.
+    @discardableResult
+    public static func scan(_ root: Entry, path: [UInt8], visit: (Entry, [UInt8]) -> Void = { _, _ in }) -> [Entry] {
         var stack: [(Entry, [UInt8])] = [(root, path)]
+        var ordered: [Entry] = []
         while let (dirEntry, dirPath) = stack.popLast() {
             visit(dirEntry, dirPath)
-            for child in scanChildren(of: dirEntry, path: dirPath) where child.kind == .directory {
+            let listing = list(dirPath, token: 0)
+            if listing.hasOrderFile { ordered.append(dirEntry) }
+            for child in attach(listing, to: dirEntry) where child.kind == .directory {
                 stack.append((child, BytePath.join(dirPath, child.name.bytes)))
             }
         }
+        return ordered
     }
 
     /// Reads one directory's visible children into `dir` (which must be empty)

@@ -36,7 +36,7 @@ public final class Project {
     /// changes: the full tree lists every project's files there a second
     /// time, and walking and sorting them on every request was a tenth of
     /// its cost.
-    public func allFiles(under top: Entry) -> [Entry] {
+    public func allFiles(under top: Entry, in library: Library) -> [Entry] {
         let folder = type.folder(.all) ?? .allOfWriting
         let sources: [Entry]
         switch folder.contents {
@@ -47,6 +47,7 @@ public final class Project {
         let trash = self.trash
         let key = AllFilesKey(
             generation: top.generation, dates: top.datesGeneration, order: metadata.sort,
+            folderSorts: metadata.folderSorts, orders: library.ordersGeneration,
             sources: sources.map(ObjectIdentifier.init), trash: trash.map(ObjectIdentifier.init))
         if let cached = allFilesCache, cached.key == key { return cached.files }
         // Folders are walked in display order, so files with the same name
@@ -57,9 +58,11 @@ public final class Project {
         while let e = stack.popLast() {
             if e === trash { continue }
             if e.kind == .file { files.append(e) }
-            if e.kind == .directory { stack.append(contentsOf: e.sortedChildren(metadata.sort).reversed()) }
+            if e.kind == .directory { stack.append(contentsOf: library.displayOrder(of: e, in: self).reversed()) }
         }
-        let sorted = Ordering.sorted(files, metadata.sort)
+        // In binder order the walk is the order: folders in template order,
+        // each folder's files as it orders them.
+        let sorted = metadata.sort.by == .manual ? files : Ordering.sorted(files, metadata.sort)
         allFilesCache = (key, sorted)
         return sorted
     }
@@ -68,6 +71,8 @@ public final class Project {
         let generation: Int
         let dates: UInt32
         let order: SortSetting
+        let folderSorts: [String: SortSetting]
+        let orders: Int
         let sources: [ObjectIdentifier]
         let trash: ObjectIdentifier?
     }
@@ -97,6 +102,13 @@ public final class Library {
     /// Projects whose project.json this Carrel must not touch (too new, or unreadable).
     public internal(set) var lockedProjects: [ObjectIdentifier: Failure] = [:]
     public internal(set) var settings: LibrarySettings
+    /// Each folder's binder order as its order file holds it, for folders
+    /// that have one (`Workspace+Order.swift`).
+    var orders: [ObjectIdentifier: KnownOrder] = [:]
+    /// Bumped on every change of a binder order, for lists cached across folders ("All").
+    public internal(set) var ordersGeneration = 0
+    /// Whether `.gitattributes` was checked for the order files' merge rule this session.
+    var mergeRuleDeclared = false
 
     init(path: [UInt8], realPath: [UInt8]) {
         self.path = path
@@ -129,6 +141,37 @@ public final class Library {
         return projects[ObjectIdentifier(e)] ?? projects[ObjectIdentifier(root)]
     }
 
+    /// The children of the folder `entry` in display order, by the sort in
+    /// force there: the folder's own, else its project's, else the library's.
+    public func displayOrder(of entry: Entry, in project: Project?) -> [Entry] {
+        entry.sortedChildren(sort(inside: entry, project), binder: binderOrder(of: entry))
+    }
+
+    /// The sort in force for the children of `entry`.
+    public func sort(inside entry: Entry, _ project: Project?) -> SortSetting {
+        guard let project else { return settings.sort }
+        let meta = project.metadata
+        if meta.folderSorts.isEmpty { return meta.sort }
+        guard let parts = entry.components(below: project.root) else { return meta.sort }
+        return meta.sort(at: parts.map(\.string).joined(separator: "/"))
+    }
+
+    /// The binder order read from `entry`'s order file, if it has one.
+    public func binderOrder(of entry: Entry) -> BinderOrder? {
+        guard let known = orders[ObjectIdentifier(entry)], known.folder === entry else { return nil }
+        return known.order
+    }
+
+    func setBinderOrder(_ order: BinderOrder?, of entry: Entry) {
+        if let order {
+            orders[ObjectIdentifier(entry)] = KnownOrder(entry, order)
+        } else {
+            orders[ObjectIdentifier(entry)] = nil
+        }
+        entry.binderOrderChanged()
+        ordersGeneration &+= 1
+    }
+
     public func lock(containing entry: Entry) -> Failure? {
         if lockedProjects.isEmpty { return nil }
         var e: Entry? = entry
@@ -137,5 +180,16 @@ public final class Library {
             e = x.parent
         }
         return nil
+    }
+}
+
+/// A folder's binder order, held weakly: an entry freed and another made at
+/// its address must not inherit its order.
+final class KnownOrder {
+    weak var folder: Entry?
+    let order: BinderOrder
+    init(_ folder: Entry, _ order: BinderOrder) {
+        self.folder = folder
+        self.order = order
     }
 }

@@ -197,6 +197,7 @@ extension Workspace {
         var movedFrom: [UInt32: (Entry, [UInt8])] = [:]
         var contentChanged: [(Entry, [UInt8])] = []
         var markerTouched: [ObjectIdentifier: Entry] = [:]
+        var orderTouched: [ObjectIdentifier: Entry] = [:]
         for ev in events {
             if ev.watchGone {
                 if let e = state.entryOf.removeValue(forKey: ev.watch) { state.watchOf[ObjectIdentifier(e)] = nil }
@@ -210,6 +211,10 @@ extension Workspace {
             guard let dir = state.entryOf[ev.watch], library(of: dir) != nil else { continue }
             if ev.name == ProjectFile.directoryName {
                 markerTouched[ObjectIdentifier(dir)] = dir
+                continue
+            }
+            if ev.name.withUnsafeBytes({ OrderFile.isOrderFile($0) }) {
+                orderTouched[ObjectIdentifier(dir)] = dir
                 continue
             }
             if Scanner.isHidden(ev.name) || ev.name.isEmpty { continue }
@@ -232,6 +237,11 @@ extension Workspace {
             }
         }
         for dir in markerTouched.values { changes += reloadProject(dir) }
+        for dir in orderTouched.values {
+            if let library = library(of: dir), loadOrder(dir, in: library) {
+                changes.append(Change(.changed, dir.path))
+            }
+        }
         return changes + settle()
     }
 
@@ -249,7 +259,9 @@ extension Workspace {
             !toDir.isDescendant(of: e)
         else { return nil }
         let old = e.path
+        let oldName = e.name
         e.move(to: toDir, as: EntryName(bytes: toName))
+        if fromDir === toDir { orderAfterOutsideRename(toDir, from: oldName, to: e.name) }
         return Change(.moved, e.path, from: old, inTrash: inTrashFlag(e))
     }
 
@@ -264,6 +276,8 @@ extension Workspace {
         dir.unreadable = false
         var changes: [Change] = []
         var seen = Set<EntryName>()
+        var appeared: [Entry] = []
+        var vanished: [EntryName] = []
         for fresh in onDisk {
             seen.insert(fresh.name)
             if let known = dir.child(fresh.name) {
@@ -278,16 +292,24 @@ extension Workspace {
                 changes.append(Change(.deleted, known.path))
                 detach(known)
             }
-            if fresh.kind == .directory { Scanner.scan(fresh, path: BytePath.join(dir.path, fresh.name.bytes)) }
-            dir.add(fresh)
+            if fresh.kind == .directory {
+                let ordered = Scanner.scan(fresh, path: BytePath.join(dir.path, fresh.name.bytes))
+                dir.add(fresh)
+                loadOrders(ordered, in: library)
+            } else {
+                dir.add(fresh)
+            }
+            appeared.append(fresh)
             if dir === library.root, fresh.kind == .directory { openProjectIfMarked(fresh, in: library) }
             watching?.watchTree(fresh, library: library, workspace: self)
             changes.append(Change(.created, fresh.path, inTrash: inTrashFlag(fresh)))
         }
         for child in Array(dir.children.values) where !seen.contains(child.name) {
             changes.append(Change(.deleted, child.path))
+            vanished.append(child.name)
             detach(child)
         }
+        orderAfterOutsideChanges(dir, vanished: vanished, appeared: appeared)
         if let project = library.project(at: dir) {
             let before = Set(dir.children.keys)
             repair(project, in: library)

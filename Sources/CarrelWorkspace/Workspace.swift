@@ -38,9 +38,10 @@ public final class Workspace {
             library.root.created = st.birth_ms
             library.root.modified = st.modified_ms
         }
-        Scanner.scanInParallel(library.root, path: path)
+        let ordered = Scanner.scanInParallel(library.root, path: path)
         libraries.append(library)
         discoverProjects(in: library)
+        loadOrders(ordered, in: library)
         watching?.watchTree(library.root, library: library, workspace: self)
         return library
     }
