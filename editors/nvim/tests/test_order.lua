@@ -1,17 +1,17 @@
 local H = require('harness')
 
---- A poetry project whose Draft holds A.md, B.md and C.md, shown with Draft expanded.
+--- A poetry project whose Draft holds A.md to D.md, shown with Draft expanded.
 local function three_drafts()
   H.setup()
   local project = H.project('My Poems', 'poetry')
   local uris = {}
-  for _, name in ipairs({ 'A.md', 'B.md', 'C.md' }) do
+  for _, name in ipairs({ 'A.md', 'B.md', 'C.md', 'D.md' }) do
     uris[name] = H.uri(H.put(project .. '/Draft/' .. name))
   end
   H.open()
   H.go('Draft')
   H.press('zo')
-  H.wait(function() return H.row('C.md', 'Draft') end, 'Draft to list its files')
+  H.wait(function() return H.row('D.md', 'Draft') end, 'Draft to list its files')
   return uris
 end
 
@@ -32,10 +32,11 @@ H.test('K sends carrel.reorder before the previous sibling, J after the next one
   H.press('K')
   H.wait(function() return #H.commands_sent('carrel.reorder') == 1 end, 'carrel.reorder from K')
   H.eq(H.commands_sent('carrel.reorder')[1], { uri = uris['B.md'], before = uris['A.md'] }, 'K on B.md')
-  H.go('B.md', 'Draft')
+  -- C.md's next sibling is D.md whether or not the server has moved B.md yet.
+  H.go('C.md', 'Draft')
   H.press('J')
   H.wait(function() return #H.commands_sent('carrel.reorder') == 2 end, 'carrel.reorder from J')
-  H.eq(H.commands_sent('carrel.reorder')[2], { uri = uris['B.md'], after = uris['C.md'] }, 'J on B.md')
+  H.eq(H.commands_sent('carrel.reorder')[2], { uri = uris['C.md'], after = uris['D.md'] }, 'J on C.md')
 end)
 
 H.test('K on the first sibling and J on the last send nothing and say so', function()
@@ -43,9 +44,9 @@ H.test('K on the first sibling and J on the last send nothing and say so', funct
   H.go('A.md', 'Draft')
   H.press('K')
   H.wait_note('“A.md” is already first')
-  H.go('C.md', 'Draft')
+  H.go('D.md', 'Draft')
   H.press('J')
-  H.wait_note('“C.md” is already last')
+  H.wait_note('“D.md” is already last')
   H.eq(#H.commands_sent('carrel.reorder'), 0, 'carrel.reorder requests at the ends')
 end)
 
@@ -62,11 +63,11 @@ H.test('K moves the row up on screen and the cursor stays on it', function()
   H.needs_command('carrel.reorder')
   H.go('C.md', 'Draft')
   H.press('K')
-  H.wait(function() return vim.deep_equal(draft_order(), { 'A.md', 'C.md', 'B.md' }) end,
-    'Draft to read A, C, B after K on C.md')
+  H.wait(function() return vim.deep_equal(draft_order(), { 'A.md', 'C.md', 'B.md', 'D.md' }) end,
+    'Draft to read A, C, B, D after K on C.md')
   H.wait(function() return H.tree().current_row().node.title == 'C.md' end, 'the cursor on C.md')
   H.press('J')
-  H.wait(function() return vim.deep_equal(draft_order(), { 'A.md', 'B.md', 'C.md' }) end,
-    'Draft to read A, B, C after J on C.md')
+  H.wait(function() return vim.deep_equal(draft_order(), { 'A.md', 'B.md', 'C.md', 'D.md' }) end,
+    'Draft to read A, B, C, D after J on C.md')
   H.eq(H.tree().current_row().node.title, 'C.md', 'cursor after J')
 end)
