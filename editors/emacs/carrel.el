@@ -769,6 +769,10 @@ A library expands with each of its projects."
                    carrel--rows)
           ids)
       (let ((ids (delq nil (list (carrel--parent-uri uri) (carrel--parent-uri old)))))
+        ;; A folder's own `changed' means its order changed: its listing too.
+        (when (and (equal (plist-get change :type) "changed")
+                   (equal (plist-get owner :kind) "folder"))
+          (push uri ids))
         (dolist (path (delq nil (list uri old)))
           (let ((project (carrel--project-of-uri path)))
             (when project
