@@ -12,7 +12,7 @@ const { evaluate } = require('./when');
 
 async function threeDrafts(t) {
   const ext = await activate(t, { withStory: true });
-  for (const name of ['A', 'B', 'C']) await newFile(ext, DRAFT, name);
+  for (const name of ['A', 'B', 'C', 'D']) await newFile(ext, DRAFT, name);
   ext.record.errors.length = 0;
   return ext;
 }
@@ -26,20 +26,21 @@ const serverOffers = (ext, command) =>
 
 test('Move Up sends carrel.reorder before the previous sibling, Move Down after the next one', async (t) => {
   const ext = await threeDrafts(t);
-  const [a, b, c] = await Promise.all(['A.md', 'B.md', 'C.md'].map((name) => uriOf(ext, [...DRAFT, name])));
+  const [a, b, c, d] = await Promise.all(['A.md', 'B.md', 'C.md', 'D.md'].map((name) => uriOf(ext, [...DRAFT, name])));
   await ext.run('carrel.moveUp', await keyAt(ext.provider, [...DRAFT, 'B.md']));
-  await ext.run('carrel.moveDown', await keyAt(ext.provider, [...DRAFT, 'B.md']));
-  assert.deepEqual(commandsSent(ext, 'carrel.reorder'), [{ uri: b, before: a }, { uri: b, after: c }]);
+  // C.md's next sibling is D.md whether or not the server moved B.md.
+  await ext.run('carrel.moveDown', await keyAt(ext.provider, [...DRAFT, 'C.md']));
+  assert.deepEqual(commandsSent(ext, 'carrel.reorder'), [{ uri: b, before: a }, { uri: c, after: d }]);
 });
 
 test('Move Up on the first sibling and Move Down on the last send nothing and say so', async (t) => {
   const ext = await threeDrafts(t);
   await ext.run('carrel.moveUp', await keyAt(ext.provider, [...DRAFT, 'A.md']));
-  await ext.run('carrel.moveDown', await keyAt(ext.provider, [...DRAFT, 'C.md']));
+  await ext.run('carrel.moveDown', await keyAt(ext.provider, [...DRAFT, 'D.md']));
   await ext.run('carrel.moveUp', await keyAt(ext.provider, DRAFT));
   assert.deepEqual(commandsSent(ext, 'carrel.reorder'), []);
   assert.deepEqual(ext.record.infos.map((info) => info.message), [
-    '“A.md” is already first.', '“C.md” is already last.',
+    '“A.md” is already first.', '“D.md” is already last.',
     '“Draft” keeps its place: only files and your own folders move up and down.',
   ]);
 });
@@ -83,17 +84,17 @@ test('Move Up changes the order the view shows and keeps the row selected', asyn
   const draft = await keyAt(ext.provider, DRAFT);
   const c = await keyAt(ext.provider, [...DRAFT, 'C.md']);
   await ext.run('carrel.moveUp', c);
-  await waitFor('A, C, B in Draft', async () =>
-    JSON.stringify(await childLabels(ext.provider, draft)) === JSON.stringify(['A.md', 'C.md', 'B.md']));
+  await waitFor('A, C, B, D in Draft', async () =>
+    JSON.stringify(await childLabels(ext.provider, draft)) === JSON.stringify(['A.md', 'C.md', 'B.md', 'D.md']));
   assert.equal(ext.record.revealed.at(-1).element, c, 'the moved row is revealed and selected');
   await ext.run('carrel.moveDown', c);
-  await waitFor('A, B, C in Draft', async () =>
-    JSON.stringify(await childLabels(ext.provider, draft)) === JSON.stringify(['A.md', 'B.md', 'C.md']));
+  await waitFor('A, B, C, D in Draft', async () =>
+    JSON.stringify(await childLabels(ext.provider, draft)) === JSON.stringify(['A.md', 'B.md', 'C.md', 'D.md']));
   const transfer = new ext.stub.vscode.DataTransfer();
   const controller = ext.record.treeViews.get('carrel.binder').options.dragAndDropController;
   await controller.handleDrag([c], transfer);
   await controller.handleDrop(await keyAt(ext.provider, [...DRAFT, 'A.md']), transfer);
-  await waitFor('C, A, B in Draft after the drop', async () =>
-    JSON.stringify(await childLabels(ext.provider, draft)) === JSON.stringify(['C.md', 'A.md', 'B.md']));
+  await waitFor('C, A, B, D in Draft after the drop', async () =>
+    JSON.stringify(await childLabels(ext.provider, draft)) === JSON.stringify(['C.md', 'A.md', 'B.md', 'D.md']));
   assert.deepEqual(ext.record.errors, []);
 });
