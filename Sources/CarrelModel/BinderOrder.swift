@@ -14,6 +14,9 @@ public struct BinderOrder: Sendable, Equatable {
         self.names = names.filter { seen.insert($0).inserted }
     }
 
+    /// Names already known to be distinct (a folder's children).
+    init(distinct names: [EntryName]) { self.names = names }
+
     /// Parses an order file. Blank lines, hidden names (which are never
     /// children in the binder) and the marker lines of a text merge that
     /// stopped on a conflict (`<<<<<<<`, `|||||||`, `=======`, `>>>>>>>`)
@@ -44,8 +47,22 @@ public struct BinderOrder: Sendable, Equatable {
     /// holding a newline cannot be listed; they keep their place in name order.
     public var bytes: [UInt8] {
         var out: [UInt8] = []
-        for name in names where !name.bytes.contains(UInt8(ascii: "\n")) {
-            out.append(contentsOf: name.bytes)
+        out.reserveCapacity(names.count * 16)
+        for name in names {
+            let start = out.count
+            var newline = false
+            if name.isValidUTF8 {
+                var s = name.string
+                s.withUTF8 { utf8 in
+                    newline = utf8.contains(UInt8(ascii: "\n"))
+                    out.append(contentsOf: utf8)
+                }
+            } else {
+                let raw = name.bytes
+                newline = raw.contains(UInt8(ascii: "\n"))
+                out.append(contentsOf: raw)
+            }
+            if newline { out.removeSubrange(start...); continue }
             out.append(UInt8(ascii: "\n"))
         }
         return out
@@ -71,16 +88,16 @@ public struct BinderOrder: Sendable, Equatable {
         return listed.map(\.1) + Ordering.sorted(rest, .byName)
     }
 
-    /// The order shown now for `entries`, with `name` moved to just before
-    /// (or after) `anchor`. Only names that exist are kept, so the file never
-    /// grows with names long gone.
+    /// The children `shown` now, with `item` moved to just before (or after)
+    /// `anchor`, and that order. Only names that exist are kept, so the file
+    /// never grows with names long gone.
     public static func moving(
-        _ name: EntryName, _ anchor: EntryName, after: Bool, shown entries: [Entry]
-    ) -> BinderOrder {
-        var list = entries.map(\.name).filter { $0 != name }
-        let at = list.firstIndex(of: anchor).map { after ? $0 + 1 : $0 } ?? list.count
-        list.insert(name, at: at)
-        return BinderOrder(list)
+        _ item: Entry, _ anchor: Entry, after: Bool, shown: [Entry]
+    ) -> (order: BinderOrder, entries: [Entry]) {
+        var entries = shown.filter { $0 !== item }
+        let at = entries.firstIndex { $0 === anchor }.map { after ? $0 + 1 : $0 } ?? entries.count
+        entries.insert(item, at: at)
+        return (BinderOrder(distinct: entries.map(\.name)), entries)
     }
 
     /// `old` renamed to `new`: `new` takes `old`'s place. `old` stays listed

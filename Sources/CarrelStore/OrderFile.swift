@@ -38,7 +38,7 @@ public enum OrderFile {
         return bytes.indices.contains { bytes[$0...].starts(with: syncConflict) }
     }
 
-    static func isTemporary(_ raw: [UInt8]) -> Bool { raw.starts(with: tempPrefix) }
+    public static func isTemporary(_ raw: [UInt8]) -> Bool { raw.starts(with: tempPrefix) }
 
     /// What a folder's order files hold.
     public struct Found {
@@ -116,7 +116,24 @@ public enum OrderFile {
     /// old order or the new, never a torn one. Something that is not a plain
     /// file where the order belongs is refused, never replaced. Without
     /// `sync`, the caller fsyncs the folder.
-    public static func write(_ order: BinderOrder, in dir: Directory, sync: Bool = true) throws(SysError) {
+    /// Which file an order file is: its inode, size and mtime. The order a
+    /// server wrote itself need not be read back when its watcher reports it.
+    public struct Stamp: Equatable, Sendable {
+        let inode: UInt64
+        let size: UInt64
+        let modifiedNs: Int64
+    }
+
+    /// The stamp of the folder's order file now, or nil when there is none.
+    public static func stamp(in dir: [UInt8]) -> Stamp? {
+        var st = carrel_stat_t()
+        let r = BytePath.withCString(BytePath.join(dir, name)) { carrel_lstat_at(AT_FDCWD, $0, &st) }
+        guard r == 0, st.isFile else { return nil }
+        return Stamp(inode: st.inode, size: st.size, modifiedNs: st.change_ns)
+    }
+
+    @discardableResult
+    public static func write(_ order: BinderOrder, in dir: Directory, sync: Bool = true) throws(SysError) -> Stamp? {
         let display = BytePath.display(BytePath.join(dir.path, name))
         let existing = dir.kind(of: name)
         if let existing, existing != .file {
@@ -128,6 +145,10 @@ public enum OrderFile {
         guard fd >= 0 else { throw SysError("create", BytePath.display(BytePath.join(dir.path, tmp))) }
         var code = writeAll(order.bytes, to: fd)
         if code == 0 && fsync(fd) != 0 { code = errno }
+        var written = carrel_stat_t()
+        let stamp =
+            BytePath.withCString(tmp) { carrel_lstat_at(dir.fd, $0, &written) } == 0
+            ? Stamp(inode: written.inode, size: written.size, modifiedNs: written.change_ns) : nil
         close(fd)
         func dropTemp() { _ = BytePath.withCString(tmp) { unlinkat(dir.fd, $0, 0) } }
         guard code == 0 else { dropTemp(); throw SysError("write", display, code: code) }
@@ -136,6 +157,7 @@ public enum OrderFile {
             throw error
         }
         if sync { dir.sync() }
+        return stamp
     }
 
     /// The temporary takes the order file's name; the old order, now under

@@ -162,9 +162,15 @@ public final class Library {
         return known.order
     }
 
-    func setBinderOrder(_ order: BinderOrder?, of entry: Entry) {
+    /// The stamp of the order file this server last wrote for `entry`.
+    func writtenOrderStamp(of entry: Entry) -> OrderFile.Stamp? {
+        guard let known = orders[ObjectIdentifier(entry)], known.folder === entry else { return nil }
+        return known.written
+    }
+
+    func setBinderOrder(_ order: BinderOrder?, of entry: Entry, written: OrderFile.Stamp? = nil) {
         if let order {
-            orders[ObjectIdentifier(entry)] = KnownOrder(entry, order)
+            orders[ObjectIdentifier(entry)] = KnownOrder(entry, order, written)
         } else {
             orders[ObjectIdentifier(entry)] = nil
         }
@@ -188,8 +194,12 @@ public final class Library {
 final class KnownOrder {
     weak var folder: Entry?
     let order: BinderOrder
-    init(_ folder: Entry, _ order: BinderOrder) {
+    /// The order file this server wrote, if it did: the watcher's report of
+    /// that write need not read it back.
+    let written: OrderFile.Stamp?
+    init(_ folder: Entry, _ order: BinderOrder, _ written: OrderFile.Stamp?) {
         self.folder = folder
         self.order = order
+        self.written = written
     }
 }

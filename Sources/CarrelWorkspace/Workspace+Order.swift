@@ -20,6 +20,15 @@ extension Workspace {
         }
     }
 
+    /// The watcher saw the order file, or a copy of it, change: re-reads
+    /// it, unless it is still the file this server wrote itself.
+    func orderFileChanged(_ folder: Entry, in library: Library, copiesSeen: Bool) -> Bool {
+        if !copiesSeen, let mine = library.writtenOrderStamp(of: folder), OrderFile.stamp(in: folder.path) == mine {
+            return false
+        }
+        return loadOrder(folder, in: library)
+    }
+
     /// Re-reads one folder's order file; whether the order shown changed.
     @discardableResult
     func loadOrder(_ folder: Entry, in library: Library) -> Bool {
@@ -68,9 +77,10 @@ extension Workspace {
             throw Failure(.permanentFolder, .reorderPermanent(name: anchor.name.string))
         }
         let shown = library.displayOrder(of: parent, in: project)
-        let order = BinderOrder.moving(entry.name, anchor.name, after: after, shown: shown)
+        let (order, arranged) = BinderOrder.moving(entry, anchor, after: after, shown: shown)
         try writeOrder(order, of: parent, library)
         try makeManual(parent, project, library)
+        parent.binderOrderChanged(to: arranged)
         return Outcome(result: .item(.entry(entry, library)), changes: [Change(.changed, parent.path)])
     }
 
@@ -93,12 +103,13 @@ extension Workspace {
     /// session, and shows the new order.
     func writeOrder(_ order: BinderOrder, of folder: Entry, _ library: Library) throws(Failure) {
         let dir = try open(folder, in: library)
-        do { try OrderFile.write(order, in: dir) } catch { throw failure(for: error) }
+        let stamp: OrderFile.Stamp?
+        do { stamp = try OrderFile.write(order, in: dir) } catch { throw failure(for: error) }
         if !library.mergeRuleDeclared, let root = try? open(library.root, in: library) {
             OrderFile.declareMerge(in: root)
             library.mergeRuleDeclared = true
         }
-        library.setBinderOrder(order, of: folder)
+        library.setBinderOrder(order, of: folder, written: stamp)
     }
 
     // MARK: Keeping orders through renames and moves
