@@ -152,23 +152,28 @@ public enum OrderFile {
         close(fd)
         func dropTemp() { _ = BytePath.withCString(tmp) { unlinkat(dir.fd, $0, 0) } }
         guard code == 0 else { dropTemp(); throw SysError("write", display, code: code) }
-        do { try swapIn(tmp, in: dir, replacing: existing != nil) } catch {
+        let swapped: Bool
+        do { swapped = try swapIn(tmp, in: dir, replacing: existing != nil) } catch {
             dropTemp()
             throw error
         }
         if sync { dir.sync() }
+        // The old order, now under the temporary's name, goes after the
+        // fsync: the new order is durable without waiting for its removal,
+        // and a crash before it leaves a temporary the next read removes.
+        if swapped, dir.kind(of: tmp) == .file { dropTemp() }
         return stamp
     }
 
-    /// The temporary takes the order file's name; the old order, now under
-    /// the temporary's name, is removed.
-    private static func swapIn(_ tmp: [UInt8], in dir: Directory, replacing: Bool) throws(SysError) {
+    /// The temporary takes the order file's name. Whether they were
+    /// swapped, leaving the old order under the temporary's name.
+    private static func swapIn(_ tmp: [UInt8], in dir: Directory, replacing: Bool) throws(SysError) -> Bool {
         let display = BytePath.display(BytePath.join(dir.path, name))
         if !replacing {
             let r = BytePath.withCString(tmp) { t in
                 BytePath.withCString(name) { n in carrel_rename_noreplace(dir.fd, t, dir.fd, n) }
             }
-            if r == 0 { return }
+            if r == 0 { return false }
             guard errno == EEXIST else { throw SysError("rename", display) }
         }
         var r = BytePath.withCString(tmp) { t in
@@ -179,10 +184,10 @@ public enum OrderFile {
             // as atomic for readers.
             r = BytePath.withCString(tmp) { t in BytePath.withCString(name) { n in renameat(dir.fd, t, dir.fd, n) } }
             guard r == 0 else { throw SysError("rename", display) }
-            return
+            return false
         }
         guard r == 0 else { throw SysError("rename", display) }
-        if dir.kind(of: tmp) == .file { _ = BytePath.withCString(tmp) { unlinkat(dir.fd, $0, 0) } }
+        return true
     }
 
     private static func writeAll(_ bytes: [UInt8], to fd: Int32) -> Int32 {

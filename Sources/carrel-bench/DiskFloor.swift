@@ -41,8 +41,8 @@ private func fsyncAtOnce(_ fds: [Int32]) {
 
 /// The disk's share of a reorder, as `OrderFile.write` makes it: a
 /// temporary file of a 1,000-name order (`O_EXCL`), fsynced; swapped in
-/// for the order file (`RENAME_EXCHANGE`); the old one unlinked; the folder
-/// fsynced.
+/// for the order file (`RENAME_EXCHANGE`); the folder fsynced; the old one
+/// unlinked.
 func reorderDiskFloor(in dir: String, iterations: Int) -> [Double] {
     mkdir(dir, 0o755)
     let d = open(dir, O_RDONLY | O_DIRECTORY)
@@ -56,7 +56,7 @@ func reorderDiskFloor(in dir: String, iterations: Int) -> [Double] {
         fsync(fd)
         close(fd)
         _ = carrel_rename_exchange(d, tmp, ".carrel-order")
-        unlinkat(d, tmp, 0)
         _ = carrel_fsync_dir(d)
+        unlinkat(d, tmp, 0)
     }
 }
