@@ -27,7 +27,9 @@ public struct BinderOrder: Sendable, Equatable {
         for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true) {
             var name = line[...]
             if name.last == UInt8(ascii: "\r") { name = name.dropLast() }
-            guard !name.isEmpty, !Self.isMergeMarker(name), !HiddenNames.contains(Array(name)) else { continue }
+            guard !name.isEmpty, !Self.isMergeMarker(name), !name.withUnsafeBytes({ HiddenNames.contains($0) }) else {
+                continue
+            }
             names.append(EntryName(bytes: name))
         }
         self.init(names)

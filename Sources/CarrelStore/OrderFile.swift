@@ -82,26 +82,25 @@ public enum OrderFile {
     /// scan worker reads it: a plain file of at most `sizeLimit` bytes,
     /// opened without following a link or waiting; nil for anything else.
     static func read(at dirfd: Int32, _ name: UnsafePointer<CChar>) -> [UInt8]? {
-        var st = carrel_stat_t()
-        guard carrel_lstat_at(dirfd, name, &st) == 0, st.isFile, st.size <= UInt64(sizeLimit) else { return nil }
+        // No lstat first: O_NOFOLLOW refuses a link, O_NONBLOCK a pipe's
+        // wait, and fstat tells what was opened.
         let fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
-        var own = Glibc.stat()
-        guard fstat(fd, &own) == 0, (own.st_mode & S_IFMT) == S_IFREG, Int(own.st_size) <= sizeLimit else {
+        var st = Glibc.stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, Int(st.st_size) <= sizeLimit else {
             return nil
         }
-        var out = [UInt8](repeating: 0, count: Int(own.st_size) + 1)
+        let size = Int(st.st_size)
+        var out = [UInt8](repeating: 0, count: size)
         var count = 0
-        while count < out.count {
+        while count < size {
             let n = out[count...].withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) }
             if n < 0 { if errno == EINTR { continue }; return nil }
             if n == 0 { break }
             count += n
         }
-        // Grown while being read: not what the size said.
-        guard count <= Int(own.st_size) else { return nil }
-        return Array(out[..<count])
+        return count == size ? out : Array(out[..<count])
     }
 
     /// Removes plain files among `names` (conflict copies already merged,

@@ -15,8 +15,9 @@ extension Scanner {
         var names: [[UInt8]] = []
         var stats: [carrel_stat_t] = []
         var linkIsDirectory: [Bool] = []
-        /// The folder's order file, read by the worker that listed it.
-        var order: BinderOrder?
+        /// The folder's order file's bytes, read by the worker that listed
+        /// it; parsed only when the folder is first shown.
+        var order: [UInt8]?
         /// Conflict copies of the order file, or temporaries of a write a
         /// crash cut short: the folder's order must be read the slow way.
         var hasOrderLeftovers = false
@@ -110,7 +111,7 @@ extension Scanner {
             let raw = UnsafeRawBufferPointer(start: namePtr!, count: len)
             if isHidden(raw) {
                 if raw.elementsEqual(OrderFile.name) {
-                    out.order = OrderFile.read(at: fd, namePtr!).map(BinderOrder.init(parsing:))
+                    out.order = OrderFile.read(at: fd, namePtr!)
                 } else if OrderFile.isOrderFile(raw) {
                     out.hasOrderLeftovers = true
                 }

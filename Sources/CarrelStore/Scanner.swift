@@ -129,9 +129,10 @@ extension Scanner {
 /// listing, and whether leftovers (conflict copies, temporaries) need the
 /// slow read of `OrderFile.read(in:)`.
 public struct FoundOrder: Sendable {
-    public let order: BinderOrder?
+    /// The order file's bytes, unparsed: most folders are never shown.
+    public let order: [UInt8]?
     public let hasLeftovers: Bool
-    init(_ order: BinderOrder?, _ hasLeftovers: Bool) {
+    init(_ order: [UInt8]?, _ hasLeftovers: Bool) {
         self.order = order
         self.hasLeftovers = hasLeftovers
     }

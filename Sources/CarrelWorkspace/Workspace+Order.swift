@@ -14,8 +14,8 @@ extension Workspace {
         for (folder, order) in found {
             if order.hasLeftovers {
                 loadOrder(folder, in: library)
-            } else if let o = order.order {
-                library.setBinderOrder(o, of: folder)
+            } else if let bytes = order.order {
+                library.setBinderOrder(unparsed: bytes, of: folder)
             }
         }
     }
