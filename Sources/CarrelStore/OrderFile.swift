@@ -78,29 +78,14 @@ public enum OrderFile {
         return found
     }
 
-    /// The bytes of the order file `name` in the open folder `dirfd`, as a
-    /// scan worker reads it: a plain file of at most `sizeLimit` bytes,
-    /// opened without following a link or waiting; nil for anything else.
-    static func read(at dirfd: Int32, _ name: UnsafePointer<CChar>) -> [UInt8]? {
-        // No lstat first: O_NOFOLLOW refuses a link, O_NONBLOCK a pipe's
-        // wait, and fstat tells what was opened.
-        let fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var st = Glibc.stat()
-        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, Int(st.st_size) <= sizeLimit else {
-            return nil
-        }
-        let size = Int(st.st_size)
-        var out = [UInt8](repeating: 0, count: size)
-        var count = 0
-        while count < size {
-            let n = out[count...].withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) }
-            if n < 0 { if errno == EINTR { continue }; return nil }
-            if n == 0 { break }
-            count += n
-        }
-        return count == size ? out : Array(out[..<count])
+    /// The order file of the folder at `components` below the library
+    /// `root`, when it is first needed: nil when it cannot be read or is
+    /// not a plain file (read untrusted, as `read(in:)` does).
+    public static func read(root: [UInt8], components: [[UInt8]]) -> BinderOrder? {
+        guard let dir = try? Directory.open(root: root, components: components),
+            let bytes = try? dir.readPlainFile(name, limit: sizeLimit)
+        else { return nil }
+        return BinderOrder(parsing: bytes)
     }
 
     /// Removes plain files among `names` (conflict copies already merged,

@@ -15,13 +15,15 @@ extension Scanner {
         var names: [[UInt8]] = []
         var stats: [carrel_stat_t] = []
         var linkIsDirectory: [Bool] = []
-        /// The folder's order file's bytes, read by the worker that listed
-        /// it; parsed only when the folder is first shown.
-        var order: [UInt8]?
+        /// Whether the folder holds an order file. It is read when the
+        /// folder is first shown: reading 10,000 at open cost a sixth of it.
+        var hasOrderFile = false
         /// Conflict copies of the order file, or temporaries of a write a
         /// crash cut short: the folder's order must be read the slow way.
         var hasOrderLeftovers = false
-        var found: FoundOrder? { order != nil || hasOrderLeftovers ? FoundOrder(order, hasOrderLeftovers) : nil }
+        var found: FoundOrder? {
+            hasOrderFile || hasOrderLeftovers ? FoundOrder(hasFile: hasOrderFile, hasLeftovers: hasOrderLeftovers) : nil
+        }
     }
 
     final class Pipeline: @unchecked Sendable {
@@ -111,7 +113,7 @@ extension Scanner {
             let raw = UnsafeRawBufferPointer(start: namePtr!, count: len)
             if isHidden(raw) {
                 if raw.elementsEqual(OrderFile.name) {
-                    out.order = OrderFile.read(at: fd, namePtr!)
+                    out.hasOrderFile = true
                 } else if OrderFile.isOrderFile(raw) {
                     out.hasOrderLeftovers = true
                 }

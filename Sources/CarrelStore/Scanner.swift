@@ -125,15 +125,10 @@ extension Scanner {
     }
 }
 
-/// A folder's order as a scan found it: the order file's, read beside the
-/// listing, and whether leftovers (conflict copies, temporaries) need the
-/// slow read of `OrderFile.read(in:)`.
+/// What a scan saw of a folder's order: whether it has an order file, and
+/// whether leftovers (conflict copies, temporaries) need the slow read of
+/// `OrderFile.read(in:)`.
 public struct FoundOrder: Sendable {
-    /// The order file's bytes, unparsed: most folders are never shown.
-    public let order: [UInt8]?
+    public let hasFile: Bool
     public let hasLeftovers: Bool
-    init(_ order: [UInt8]?, _ hasLeftovers: Bool) {
-        self.order = order
-        self.hasLeftovers = hasLeftovers
-    }
 }

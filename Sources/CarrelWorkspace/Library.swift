@@ -105,6 +105,7 @@ public final class Library {
     /// Each folder's binder order as its order file holds it, for folders
     /// that have one (`Workspace+Order.swift`).
     var orders: [ObjectIdentifier: KnownOrder] = [:]
+    private var ordersToPruneAt = 64
     /// Bumped on every change of a binder order, for lists cached across folders ("All").
     public internal(set) var ordersGeneration = 0
     /// Whether `.gitattributes` was checked for the order files' merge rule this session.
@@ -159,6 +160,27 @@ public final class Library {
     /// The binder order read from `entry`'s order file, if it has one.
     public func binderOrder(of entry: Entry) -> BinderOrder? {
         guard let known = orders[ObjectIdentifier(entry)], known.folder === entry else { return nil }
+        if let order = known.order { return order }
+        let read =
+            entry.components(below: root).flatMap {
+                OrderFile.read(root: path, components: $0.map(\.bytes))
+            } ?? BinderOrder()
+        known.order = read
+        return read
+    }
+
+    /// Lets go of the orders of folders no longer in the model (removed,
+    /// their subtree dismantled), once there are twice as many as at the
+    /// last look, so the cost stays proportional to the orders set.
+    private func pruneOrders() {
+        guard orders.count >= ordersToPruneAt else { return }
+        orders = orders.filter { $0.value.folder.parent != nil || $0.value.folder === root }
+        ordersToPruneAt = max(64, orders.count * 2)
+    }
+
+    /// The order held for `entry`, without reading an order file not read yet.
+    func loadedBinderOrder(of entry: Entry) -> BinderOrder? {
+        guard let known = orders[ObjectIdentifier(entry)], known.folder === entry else { return nil }
         return known.order
     }
 
@@ -168,14 +190,16 @@ public final class Library {
         return known.written
     }
 
-    /// An order file's bytes as a scan read them, parsed when first needed.
-    func setBinderOrder(unparsed bytes: [UInt8], of entry: Entry) {
-        orders[ObjectIdentifier(entry)] = KnownOrder(entry, unparsed: bytes)
+    /// A folder a scan saw an order file in: read when first needed.
+    func setBinderOrderUnread(of entry: Entry) {
+        pruneOrders()
+        orders[ObjectIdentifier(entry)] = KnownOrder(entry)
         entry.binderOrderChanged()
         ordersGeneration &+= 1
     }
 
     func setBinderOrder(_ order: BinderOrder?, of entry: Entry, written: OrderFile.Stamp? = nil) {
+        pruneOrders()
         if let order {
             orders[ObjectIdentifier(entry)] = KnownOrder(entry, order, written)
         } else {
@@ -196,30 +220,23 @@ public final class Library {
     }
 }
 
-/// A folder's binder order, held weakly: an entry freed and another made at
-/// its address must not inherit its order.
+/// A folder's binder order. Keyed by the folder's identity, which cannot be
+/// reused while the folder is held here.
 final class KnownOrder {
-    weak var folder: Entry?
-    private var parsed: BinderOrder?
-    private var unparsed: [UInt8]?
+    /// Held strongly: a weak reference would give every ordered folder a
+    /// side table, making each retain and release of it slow (a tenth of a
+    /// cold start with 10,000 ordered folders). Holding it also keeps its
+    /// address from being reused while it is a key; `pruneOrders` lets go
+    /// of folders that left the model.
+    let folder: Entry
+    /// Nil until the order file, seen by a scan, is first read.
+    var order: BinderOrder?
     /// The order file this server wrote, if it did: the watcher's report of
     /// that write need not read it back.
     let written: OrderFile.Stamp?
-    init(_ folder: Entry, _ order: BinderOrder, _ written: OrderFile.Stamp?) {
+    init(_ folder: Entry, _ order: BinderOrder? = nil, _ written: OrderFile.Stamp? = nil) {
         self.folder = folder
-        self.parsed = order
+        self.order = order
         self.written = written
-    }
-    init(_ folder: Entry, unparsed: [UInt8]) {
-        self.folder = folder
-        self.unparsed = unparsed
-        self.written = nil
-    }
-    var order: BinderOrder {
-        if let parsed { return parsed }
-        let order = BinderOrder(parsing: unparsed ?? [])
-        parsed = order
-        unparsed = nil
-        return order
     }
 }

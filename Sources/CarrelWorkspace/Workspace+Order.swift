@@ -14,8 +14,8 @@ extension Workspace {
         for (folder, order) in found {
             if order.hasLeftovers {
                 loadOrder(folder, in: library)
-            } else if let bytes = order.order {
-                library.setBinderOrder(unparsed: bytes, of: folder)
+            } else if order.hasFile {
+                library.setBinderOrderUnread(of: folder)
             }
         }
     }
@@ -34,7 +34,7 @@ extension Workspace {
     func loadOrder(_ folder: Entry, in library: Library) -> Bool {
         guard folder.kind == .directory, let dir = try? open(folder, in: library) else { return false }
         let found = OrderFile.read(in: dir)
-        let before = library.binderOrder(of: folder)
+        let before = library.loadedBinderOrder(of: folder)
         if !found.conflictCopies.isEmpty, library.lock(containing: folder) == nil {
             if (try? OrderFile.write(found.order, in: dir)) != nil {
                 OrderFile.removeLeftovers(found.conflictCopies, in: dir)
