@@ -185,13 +185,28 @@ public enum OrderFile {
     }
 
     /// Makes sure the library's `.gitattributes` names the union merge for
-    /// order files: created when missing, the line appended when absent.
+    /// order files: made whole when missing (a temporary renamed into place,
+    /// never over anything), the line appended in one write when absent.
     /// Anything but a plain file there is left alone.
     public static func declareMerge(in library: Directory) {
         switch library.kind(of: gitAttributesName) {
         case nil:
-            let r = BytePath.withCString(gitAttributesName) { carrel_create_file_excl(library.fd, $0) }
-            guard r == 0 else { return }
+            // Named like an order file's temporary, so a crash's leftover is
+            // hidden and removed when the library is next opened.
+            let tmp = tempPrefix + Array("gitattributes-\(getpid())-\(UInt32.random(in: 0...UInt32.max))".utf8)
+            let flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC
+            let fd = BytePath.withCString(tmp) { openat(library.fd, $0, flags, 0o644) }
+            guard fd >= 0 else { return }
+            let written = writeAll(gitAttributesLine, to: fd) == 0 && fsync(fd) == 0
+            close(fd)
+            let moved =
+                written
+                && BytePath.withCString(tmp) { t in
+                    BytePath.withCString(gitAttributesName) { n in carrel_rename_noreplace(library.fd, t, library.fd, n)
+                    }
+                } == 0
+            if !moved { _ = BytePath.withCString(tmp) { unlinkat(library.fd, $0, 0) } }
+            if moved || library.kind(of: gitAttributesName) != .file { return }
         case .file?: break
         default: return
         }
