@@ -39,14 +39,21 @@ public struct PermanentFolder: Sendable, Hashable {
     public let contents: Contents
     /// Where a new file created "in" a virtual folder goes; nil means the project root.
     public let newFilesGoTo: FolderRole?
+    /// A manuscript folder: a new project lists it in binder order (`SortSetting.manual`),
+    /// since chapters and scenes follow the story, not their names.
+    public var startsInBinderOrder = false
 
     public var diskName: String? { if case .directory(let n) = contents { return n }; return nil }
     public var isVirtual: Bool { diskName == nil }
 
-    static func directory(_ role: String, _ en: String, fr: String, icon: String) -> PermanentFolder {
-        PermanentFolder(
+    static func directory(
+        _ role: String, _ en: String, fr: String, icon: String, manuscript: Bool = false
+    ) -> PermanentFolder {
+        var folder = PermanentFolder(
             role: FolderRole(rawValue: role), title: Localized(en: en, fr: fr), icon: icon,
             contents: .directory(name: en), newFilesGoTo: nil)
+        folder.startsInBinderOrder = manuscript
+        return folder
     }
 }
 
@@ -66,7 +73,8 @@ extension PermanentFolder {
     public static let allOfProject = PermanentFolder(
         role: .all, title: Localized(en: "All", fr: "Tout"), icon: "globe", contents: .wholeProject, newFilesGoTo: nil)
 
-    public static let draft = directory("draft", "Draft", fr: "Brouillons", icon: "doc.badge.ellipsis")
+    public static let draft = directory(
+        "draft", "Draft", fr: "Brouillons", icon: "doc.badge.ellipsis", manuscript: true)
     public static let ready = directory("ready", "Ready", fr: "Prêts", icon: "checkmark.circle")
     public static let setAside = directory("setAside", "Set Aside", fr: "Mis de côté", icon: "archivebox")
     public static let published = directory("published", "Published", fr: "Publiés", icon: "book.circle")
@@ -79,9 +87,12 @@ extension PermanentFolder {
     public static let other = directory("other", "Other", fr: "Autres", icon: "tray")
     public static let novel = directory("novel", "Novel", fr: "Roman", icon: "book.closed.fill")
     public static let script = directory("script", "Script", fr: "Scénario", icon: "book.closed.fill")
-    public static let chapters = directory("chapters", "Chapters", fr: "Chapitres", icon: "document.on.document")
-    public static let acts = directory("acts", "Acts", fr: "Actes", icon: "document.on.document")
-    public static let scenes = directory("scenes", "Scenes", fr: "Scènes", icon: "document.badge.plus")
+    public static let chapters = directory(
+        "chapters", "Chapters", fr: "Chapitres", icon: "document.on.document", manuscript: true)
+    public static let acts = directory(
+        "acts", "Acts", fr: "Actes", icon: "document.on.document", manuscript: true)
+    public static let scenes = directory(
+        "scenes", "Scenes", fr: "Scènes", icon: "document.badge.plus", manuscript: true)
     public static let characters = directory("characters", "Characters", fr: "Personnages", icon: "person.circle")
     public static let locations = directory("locations", "Locations", fr: "Lieux", icon: "mountain.2")
     public static let trash = directory("trash", "Trash", fr: "Corbeille", icon: "trash")
@@ -175,6 +186,7 @@ public struct SortChoice: Sendable {
 
     public static let all: [SortChoice] =
         [
+            SortChoice(setting: .manual, title: Localized(en: "Binder order", fr: "Ordre du classeur")),
             SortChoice(setting: SortSetting(by: .name), title: Localized(en: "Name, A to Z", fr: "Nom, de A à Z")),
             SortChoice(
                 setting: SortSetting(by: .name, descending: true),

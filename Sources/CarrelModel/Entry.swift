@@ -273,10 +273,15 @@ public final class Entry {
     }
 
     /// Children in display order: folders first, then files, each by
-    /// `order`, and a sync engine's conflict copy right after its original.
-    public func sortedChildren(_ order: SortSetting) -> [Entry] {
+    /// `order`, and a sync engine's conflict copy right after its original;
+    /// in binder order, as `binder` lists them. The cache does not know
+    /// `binder`: whoever changes it calls `binderOrderChanged`.
+    public func sortedChildren(_ order: SortSetting, binder: BinderOrder? = nil) -> [Entry] {
         if let c = sortedCache, c.order == order { return c.entries }
-        var sorted = Ordering.sorted(Array(children.values), order)
+        var sorted =
+            order.by == .manual
+            ? (binder ?? BinderOrder()).arrange(Array(children.values))
+            : Ordering.sorted(Array(children.values), order)
         if conflictTotal > 0 { sorted = Self.copiesAfterOriginals(sorted) }
         sortedCache = (order, sorted)
         return sorted
@@ -308,6 +313,16 @@ public final class Entry {
             if e.kind == .file, let own = copies[key(e, e.name)] { out.append(contentsOf: own) }
         }
         return out
+    }
+
+    /// The folder's binder order changed: its cached order is stale.
+    public func binderOrderChanged() { sortedCache = nil }
+
+    /// The folder's binder order changed to `entries` (its children, as
+    /// whoever changed it arranged them), sparing a sort.
+    public func binderOrderChanged(to entries: [Entry]) {
+        guard entries.count == children.count else { sortedCache = nil; return }
+        sortedCache = (.manual, conflictTotal > 0 ? Self.copiesAfterOriginals(entries) : entries)
     }
 
     /// The child whose name clashes with `name` (case and Unicode spelling ignored).

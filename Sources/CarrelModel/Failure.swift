@@ -2,6 +2,10 @@
 public enum Reason: String, Sendable, CaseIterable {
     case invalidName, nameTaken, permanentFolder, notFound, outsideWorkspace, intoItself
     case notInTrash, cancelled, conflict, unsupportedVersion, io
+    /// Binder order: the anchor is not a sibling (another folder, or the item itself).
+    case notSibling
+    /// Binder order: the item is in the Trash, which is not ordered by hand.
+    case inTrash
     /// Not a domain reason: malformed params (JSON-RPC -32602).
     case invalidParams
 }

@@ -82,9 +82,14 @@ public enum Message: Sendable, Equatable {
     case templateNameIsNotAFolder(name: String, folder: String)
     case notAProjectType(given: String, known: String)
     case notASortOrder(given: String)
-    case manualSortNotYet
+    case reorderNotSibling(name: String, anchor: String, folder: String)
+    case reorderItself(name: String)
+    case reorderInTrash(name: String)
+    case reorderPermanent(name: String)
+    case reorderPosition
     case nameTooLongWithExtension(bytes: Int, ext: String)
     case sorted(path: String, key: String, descending: Bool)
+    case inBinderOrder(path: String)
     case asksBeforeDeleting(path: String, asks: Bool)
     case notYesOrNo(given: String)
     case deletedForever(path: String)
@@ -335,8 +340,8 @@ public enum Message: Sendable, Equatable {
             )
         case .unknownSort(let given):
             return (
-                "Invalid params: “by” must be name, modified or created, not “\(given)”.",
-                "Paramètres invalides : « by » doit valoir name, modified ou created, pas « \(given) »."
+                "Invalid params: “by” must be manual, name, modified or created, not “\(given)”.",
+                "Paramètres invalides : « by » doit valoir manual, name, modified ou created, pas « \(given) »."
             )
         case .outsideLibrary(let path, let library):
             return (
@@ -421,13 +426,33 @@ public enum Message: Sendable, Equatable {
             )
         case .notASortOrder(let given):
             return (
-                "“\(given)” is not a sort order; choose name, modified or created.",
-                "« \(given) » n’est pas un ordre de tri ; choisissez name, modified ou created."
+                "“\(given)” is not a sort order; choose manual, name, modified or created.",
+                "« \(given) » n’est pas un ordre de tri ; choisissez manual, name, modified ou created."
             )
-        case .manualSortNotYet:
+        case .reorderNotSibling(let name, let anchor, let folder):
             return (
-                "A manual order does not exist yet: it will come with the binder’s own order. Choose name, modified or created.",
-                "L’ordre manuel n’existe pas encore : il viendra avec l’ordre propre au classeur. Choisissez name, modified ou created."
+                "“\(anchor)” is not in “\(folder)” beside “\(name)”: an item is placed only among the items of its own folder. Move it there first.",
+                "« \(anchor) » n’est pas dans « \(folder) » à côté de « \(name) » : un élément ne se place que parmi ceux de son dossier. Déplacez-le d’abord."
+            )
+        case .reorderItself(let name):
+            return (
+                "“\(name)” cannot be placed before or after itself; choose another item of its folder.",
+                "« \(name) » ne peut pas être placé avant ou après lui-même ; choisissez un autre élément de son dossier."
+            )
+        case .reorderInTrash(let name):
+            return (
+                "“\(name)” is in the Trash, which keeps no order of its own. Restore it first.",
+                "« \(name) » est dans la Corbeille, qui n’a pas d’ordre propre. Restaurez-le d’abord."
+            )
+        case .reorderPermanent(let name):
+            return (
+                "“\(name)” is a permanent folder: permanent folders keep their template’s order. Their contents can be ordered.",
+                "« \(name) » est un dossier permanent : les dossiers permanents gardent l’ordre de leur modèle. Leur contenu peut être ordonné."
+            )
+        case .reorderPosition:
+            return (
+                "Invalid params: give exactly one of “before” and “after”.",
+                "Paramètres invalides : donnez exactement un de « before » et « after »."
             )
         case .nameTooLongWithExtension(let bytes, let ext):
             return (
@@ -438,6 +463,11 @@ public enum Message: Sendable, Equatable {
             return (
                 "\(path) is now sorted by \(key)\(descending ? ", descending" : "").",
                 "\(path) est maintenant trié par \(key)\(descending ? ", en ordre décroissant" : "")."
+            )
+        case .inBinderOrder(let path):
+            return (
+                "\(path) is now in binder order: the order you give it.",
+                "\(path) est maintenant dans l’ordre du classeur : celui que vous lui donnez."
             )
         case .asksBeforeDeleting(let path, let asks):
             return asks

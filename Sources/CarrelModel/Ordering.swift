@@ -1,7 +1,9 @@
 import Foundation
 
 public enum SortKey: String, Sendable, CaseIterable {
-    case name, modified, created
+    /// `manual` is binder order: the order the writer chose, kept in the
+    /// folder's order file (`BinderOrder`); names it does not list follow in name order.
+    case name, modified, created, manual
 }
 
 public struct SortSetting: Sendable, Equatable {
@@ -12,6 +14,7 @@ public struct SortSetting: Sendable, Equatable {
         self.descending = descending
     }
     public static let byName = SortSetting()
+    public static let manual = SortSetting(by: .manual)
 }
 
 public enum Ordering {
@@ -31,7 +34,7 @@ public enum Ordering {
         if x.isFolderLike != y.isFolderLike { return x.isFolderLike }
         let c: Int
         switch order.by {
-        case .name: c = natural(fx, fy)
+        case .name, .manual: c = natural(fx, fy)
         case .modified: c = compare(x.modified, y.modified)
         case .created: c = compare(x.created, y.created)
         }

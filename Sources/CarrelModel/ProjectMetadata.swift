@@ -27,6 +27,9 @@ public struct ProjectMetadata: Sendable, Equatable {
     /// Items in Trash, keyed by their name in the Trash folder.
     public var trash: [String: TrashRecord]
     public var sort: SortSetting
+    /// Sorts the writer set on single folders, by path relative to the
+    /// project root; every other folder follows `sort`.
+    public var folderSorts: [String: SortSetting]
     /// False once the writer chose "Delete and Don't Ask Again".
     public var confirmDelete: Bool
     public var defaultExtension: String
@@ -40,9 +43,14 @@ public struct ProjectMetadata: Sendable, Equatable {
         self.folders = Dictionary(uniqueKeysWithValues: type.directories.map { ($0.role, $0.diskName!) })
         self.trash = [:]
         self.sort = .byName
+        self.folderSorts = Dictionary(
+            uniqueKeysWithValues: type.directories.filter(\.startsInBinderOrder).map { ($0.diskName!, .manual) })
         self.confirmDelete = true
         self.defaultExtension = Self.standardExtension
     }
+
+    /// The sort in force inside the folder at `path` (relative to the project root).
+    public func sort(at path: String) -> SortSetting { folderSorts[path] ?? sort }
 
     /// The on-disk path of a permanent folder, falling back to the declared name.
     public func path(of folder: PermanentFolder) -> String? {

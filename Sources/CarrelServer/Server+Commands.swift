@@ -25,9 +25,15 @@ extension Server {
             finish(id, try workspace.newFile(in: try target(parentUri), name: name))
         case .rename(let uri, let newName):
             finish(id, try workspace.rename(try target(uri), to: newName))
-        case .moveTo(let uri, let destinationUri):
+        case .moveTo(let uri, let destinationUri, let before, let after):
             let source = try target(uri)
-            finish(id, try workspace.move(source, to: try target(destinationUri)))
+            let destination = try target(destinationUri)
+            let place = try position(before: before, after: after, required: false)
+            finish(id, try workspace.move(source, to: destination, at: place))
+        case .reorder(let uri, let before, let after):
+            let item = try target(uri)
+            guard let (anchor, isAfter) = try anchor(before: before, after: after, required: true) else { return }
+            finish(id, try workspace.reorder(item, relativeTo: anchor, after: isAfter))
         case .delete(let uri, let confirmed):
             try delete(id, uri: uri, confirmed: confirmed)
         case .restore(let uri):
@@ -40,6 +46,25 @@ extension Server {
         case .setConfirmDelete(let uri, let confirm):
             finish(id, try workspace.setConfirmDelete(try target(uri), confirm))
         }
+    }
+
+    /// The sibling named by `before` or `after` (exactly one of them, or
+    /// neither when not `required`), and whether the item goes after it.
+    private func anchor(before: String?, after: String?, required: Bool) throws -> (Workspace.Target, Bool)? {
+        switch (before, after) {
+        case (let b?, nil): return (try target(b), false)
+        case (nil, let a?): return (try target(a), true)
+        case (nil, nil) where !required: return nil
+        default: throw Failure(.invalidParams, .reorderPosition)
+        }
+    }
+
+    private func position(before: String?, after: String?, required: Bool) throws -> Workspace.Position? {
+        guard let (anchor, isAfter) = try anchor(before: before, after: after, required: required) else { return nil }
+        guard case .entry(let e, _) = anchor else {
+            throw Failure(.permanentFolder, .reorderPermanent(name: "All"))
+        }
+        return (e, isAfter)
     }
 
     /// Answers with the command's result, then tells every client what

@@ -18,6 +18,8 @@ public final class BackgroundScan: @unchecked Sendable {
         public let root: Entry
         /// The folder was not at its path when read (moved or deleted meanwhile).
         public let missing: Bool
+        /// The folders of the subtree that hold an order file, for the owner to read.
+        public let ordered: [(Entry, FoundOrder)]
     }
 
     public static let batchInterval: Int64 = 50
@@ -103,6 +105,7 @@ public final class BackgroundScan: @unchecked Sendable {
         // Per folder being read: its entry, path and job; per job: its root and listings still to come.
         var folders: [(entry: Entry, path: [UInt8], job: Int)] = []
         var jobs: [Int: (token: Int, root: Entry, outstanding: Int, missing: Bool)] = [:]
+        var ordered: [Int: [(Entry, FoundOrder)]] = [:]
         var lastAnnounced = Clock.nowMs()
         var unannounced = false
         while true {
@@ -145,6 +148,7 @@ public final class BackgroundScan: @unchecked Sendable {
             for listing in batch {
                 let (dir, dirPath, job) = folders[listing.token]
                 if listing.token == job, listing.missing { jobs[job]!.missing = true }
+                if let found = listing.found { ordered[job, default: []].append((dir, found)) }
                 var subfolders = 0
                 for e in Scanner.attach(listing, to: dir) where e.kind == .directory {
                     let childPath = BytePath.join(dirPath, e.name.bytes)
@@ -154,7 +158,8 @@ public final class BackgroundScan: @unchecked Sendable {
                 }
                 jobs[job]!.outstanding += subfolders - 1
                 if jobs[job]!.outstanding == 0, let j = jobs.removeValue(forKey: job) {
-                    done.append(Finished(token: j.token, root: j.root, missing: j.missing))
+                    let found = ordered.removeValue(forKey: job) ?? []
+                    done.append(Finished(token: j.token, root: j.root, missing: j.missing, ordered: found))
                 }
             }
             if !newWork.isEmpty {

@@ -51,6 +51,15 @@ extension ProjectFile {
             if let by = settingValue(sort["by"])?.stringValue, let key = SortKey(rawValue: by) { meta.sort.by = key }
             if let d = settingValue(sort["descending"])?.boolValue { meta.sort.descending = d }
         }
+        // A project.json without it comes from before folders had sorts of
+        // their own. A folder's sort is a setting like the others; a null
+        // value says it was cleared, so a merge does not bring it back.
+        meta.folderSorts = [:]
+        for (path, stored) in raw["folderSorts"]?.objectValue ?? [:] {
+            guard let value = settingValue(stored), let by = value["by"]?.stringValue, let key = SortKey(rawValue: by)
+            else { continue }
+            meta.folderSorts[path] = SortSetting(by: key, descending: value["descending"]?.boolValue ?? false)
+        }
         if let prefs = raw["preferences"] {
             if let c = settingValue(prefs["confirmDelete"])?.boolValue { meta.confirmDelete = c }
             if let ext = settingValue(prefs["defaultExtension"])?.stringValue { meta.defaultExtension = ext }
@@ -93,6 +102,21 @@ extension ProjectFile {
             object[key] = .object(["changed": .int(Int(changed)), "value": value])
             out[group] = .object(object)
         }
+        var sorts = out["folderSorts"]?.objectValue ?? [:]
+        // A cleared sort is stamped just after the sort it clears, not with
+        // the clock: two machines clearing it write the same lines, which
+        // git takes without a conflict, and a sort set anew on another
+        // machine meanwhile still wins.
+        for (path, stored) in sorts where meta.folderSorts[path] == nil && settingValue(stored) != .null {
+            sorts[path] = .object(["changed": .int(Int(settingChanged(stored) + 1)), "value": .null])
+        }
+        for (path, sort) in meta.folderSorts {
+            let value: JSONValue = .object(["by": .string(sort.by.rawValue), "descending": .bool(sort.descending)])
+            let stored = sorts[path]
+            let changed = settingValue(stored) == value ? settingChanged(stored) : now
+            sorts[path] = .object(["changed": .int(Int(changed)), "value": value])
+        }
+        out["folderSorts"] = sorts.isEmpty ? nil : .object(sorts)
         return out
     }
 }

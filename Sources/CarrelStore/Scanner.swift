@@ -48,14 +48,22 @@ public enum Scanner {
 
     /// Fills `root` (a directory entry at `path`) with its whole subtree.
     /// `visit` sees every directory entry scanned, root included, with its path.
-    public static func scan(_ root: Entry, path: [UInt8], visit: (Entry, [UInt8]) -> Void = { _, _ in }) {
+    /// Returns the folders that hold an order file, for the caller to read.
+    @discardableResult
+    public static func scan(_ root: Entry, path: [UInt8], visit: (Entry, [UInt8]) -> Void = { _, _ in })
+        -> [(Entry, FoundOrder)]
+    {
         var stack: [(Entry, [UInt8])] = [(root, path)]
+        var ordered: [(Entry, FoundOrder)] = []
         while let (dirEntry, dirPath) = stack.popLast() {
             visit(dirEntry, dirPath)
-            for child in scanChildren(of: dirEntry, path: dirPath) where child.kind == .directory {
+            let listing = list(dirPath, token: 0)
+            if let found = listing.found { ordered.append((dirEntry, found)) }
+            for child in attach(listing, to: dirEntry) where child.kind == .directory {
                 stack.append((child, BytePath.join(dirPath, child.name.bytes)))
             }
         }
+        return ordered
     }
 
     /// Reads one directory's visible children into `dir` (which must be empty)
@@ -117,4 +125,12 @@ extension Scanner {
         for c in children { probe.remove(c) }
         return children
     }
+}
+
+/// What a scan saw of a folder's order: whether it has an order file, and
+/// whether leftovers (conflict copies, temporaries) need the slow read of
+/// `OrderFile.read(in:)`.
+public struct FoundOrder: Sendable {
+    public let hasFile: Bool
+    public let hasLeftovers: Bool
 }

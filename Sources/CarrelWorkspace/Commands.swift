@@ -176,18 +176,23 @@ extension Workspace {
         if let p = project, let t = p.trash, parent === t, p.metadata.trash[oldName] != nil {
             try renameWithRecord(entry, to: name, in: dir, p, library)
         } else {
+            try orderBeforeRename(entry, to: EntryName(name), library)
             do { try dir.move(entry.name.bytes, to: dir, as: Array(name.utf8)) } catch {
                 throw failure(for: error, target: name, in: parent, library)
             }
             dir.sync()
         }
         entry.rename(to: EntryName(name))
+        movedFolderSorts(from: oldPath, entry, library)
         return Outcome(
             result: .item(.entry(entry, library)),
             changes: [Change(.moved, entry.path, from: oldPath, inTrash: inTrashFlag(entry, library))])
     }
 
-    public func move(_ target: Target, to destination: Target) throws(Failure) -> Outcome {
+    /// Moves into `destination`; with `position`, placed before or after a
+    /// child of it (the destination's sort becomes binder order).
+    public func move(_ target: Target, to destination: Target, at position: Position? = nil) throws(Failure) -> Outcome
+    {
         let (entry, library) = try entryTarget(target)
         try checkMovable(entry, library)
         if library.project(at: entry) != nil { throw Failure(.conflict, .projectMove(name: entry.name.string)) }
@@ -200,11 +205,16 @@ extension Workspace {
         guard let parent = entry.parent else {
             throw Failure(.permanentFolder, .libraryRoot(name: library.displayName))
         }
-        if dest === parent { return Outcome(result: .item(.entry(entry, library)), changes: []) }
+        let anchor = try moveAnchor(position, into: dest, moving: entry)
+        if dest === parent {
+            guard let (a, after) = anchor else { return Outcome(result: .item(.entry(entry, library)), changes: []) }
+            return try reorder(.entry(entry, library), relativeTo: .entry(a, library), after: after)
+        }
         if let p = library.project(containing: dest), dest === p.trash, library.project(containing: entry) === p {
             return try moveToTrash(entry, p, library)
         }
         try checkFree(entry.name.string, in: dest, library)
+        try orderBeforeMove(entry.name, into: dest, near: anchor?.0, after: anchor?.1 ?? false, library)
         let source = library.project(containing: entry)
         let trashItemName = source.flatMap { p in p.trash.flatMap { parent === $0 ? entry.name.string : nil } }
         let (from, to) = try open(parent, dest, in: library)
@@ -215,6 +225,7 @@ extension Workspace {
         Directory.sync(to, from)
         entry.move(to: dest, as: entry.name)
         if let p = source, let n = trashItemName, p.metadata.trash[n] != nil { dropRecord(n, p) }
+        movedFolderSorts(from: oldPath, entry, library)
         return Outcome(
             result: .item(.entry(entry, library)),
             changes: [Change(.moved, entry.path, from: oldPath, inTrash: inTrashFlag(entry, library))])
@@ -222,8 +233,46 @@ extension Workspace {
 
     // MARK: Sort
 
+    /// On a project (or "All", or the library), the sort of every folder
+    /// in it, dropping folders' own; on a folder inside a project, that
+    /// folder's own sort.
     public func setSort(_ target: Target, _ order: SortSetting) throws(Failure) -> Outcome {
-        try changeSettings(of: target, project: { $0.sort = order }, library: { $0.sort = order })
+        if case .entry(let e, let library) = target, let p = library.project(containing: e), e !== p.root,
+            let parts = e.components(below: p.root), e.isDirectory
+        {
+            try checkUnlocked(e, library)
+            let path = parts.map(\.string).joined(separator: "/")
+            try updateMetadataOrFail(p) { $0.folderSorts[path] = order }
+            e.binderOrderChanged()
+            return Outcome(result: .item(.entry(e, library)), changes: [Change(.changed, e.path)])
+        }
+        return try changeSettings(
+            of: target,
+            project: {
+                $0.sort = order
+                $0.folderSorts = [:]
+            }, library: { $0.sort = order })
+    }
+
+    /// A folder renamed or moved through Carrel takes its own sorts, and
+    /// those of the folders below it, along. Bookkeeping after the move: a
+    /// crash before it leaves those folders sorted as their project is.
+    func movedFolderSorts(from oldPath: [UInt8], _ entry: Entry, _ library: Library) {
+        guard entry.isDirectory, let p = library.project(containing: entry), !p.metadata.folderSorts.isEmpty,
+            let newParts = entry.components(below: p.root)
+        else { return }
+        let rootPath = p.root.path
+        guard oldPath.starts(with: rootPath), oldPath.count > rootPath.count else { return }
+        let old = String(decoding: oldPath[(rootPath.count + 1)...], as: UTF8.self)
+        let new = newParts.map(\.string).joined(separator: "/")
+        let moving = p.metadata.folderSorts.keys.filter { $0 == old || $0.hasPrefix(old + "/") }
+        guard !moving.isEmpty else { return }
+        updateMetadata(p) { meta in
+            for key in moving {
+                let value = meta.folderSorts.removeValue(forKey: key)
+                meta.folderSorts[new + key.dropFirst(old.count)] = value
+            }
+        }
     }
 
     /// Whether deleting asks first: turns "Delete and Don't Ask Again" back

@@ -36,7 +36,7 @@ public final class Project {
     /// changes: the full tree lists every project's files there a second
     /// time, and walking and sorting them on every request was a tenth of
     /// its cost.
-    public func allFiles(under top: Entry) -> [Entry] {
+    public func allFiles(under top: Entry, in library: Library) -> [Entry] {
         let folder = type.folder(.all) ?? .allOfWriting
         let sources: [Entry]
         switch folder.contents {
@@ -47,6 +47,7 @@ public final class Project {
         let trash = self.trash
         let key = AllFilesKey(
             generation: top.generation, dates: top.datesGeneration, order: metadata.sort,
+            folderSorts: metadata.folderSorts, orders: library.ordersGeneration,
             sources: sources.map(ObjectIdentifier.init), trash: trash.map(ObjectIdentifier.init))
         if let cached = allFilesCache, cached.key == key { return cached.files }
         // Folders are walked in display order, so files with the same name
@@ -57,9 +58,11 @@ public final class Project {
         while let e = stack.popLast() {
             if e === trash { continue }
             if e.kind == .file { files.append(e) }
-            if e.kind == .directory { stack.append(contentsOf: e.sortedChildren(metadata.sort).reversed()) }
+            if e.kind == .directory { stack.append(contentsOf: library.displayOrder(of: e, in: self).reversed()) }
         }
-        var sorted = Ordering.sorted(files, metadata.sort)
+        // In binder order the walk is the order: folders in template order,
+        // each folder's files as it orders them.
+        var sorted = metadata.sort.by == .manual ? files : Ordering.sorted(files, metadata.sort)
         if top.conflictTotal > 0 { sorted = Entry.copiesAfterOriginals(sorted) }
         allFilesCache = (key, sorted)
         return sorted
@@ -69,6 +72,8 @@ public final class Project {
         let generation: Int
         let dates: UInt32
         let order: SortSetting
+        let folderSorts: [String: SortSetting]
+        let orders: Int
         let sources: [ObjectIdentifier]
         let trash: ObjectIdentifier?
     }
@@ -98,6 +103,14 @@ public final class Library {
     /// Projects whose project.json this Carrel must not touch (too new, or unreadable).
     public internal(set) var lockedProjects: [ObjectIdentifier: Failure] = [:]
     public internal(set) var settings: LibrarySettings
+    /// Each folder's binder order as its order file holds it, for folders
+    /// that have one (`Workspace+Order.swift`).
+    var orders: [ObjectIdentifier: KnownOrder] = [:]
+    private var ordersToPruneAt = 64
+    /// Bumped on every change of a binder order, for lists cached across folders ("All").
+    public internal(set) var ordersGeneration = 0
+    /// Whether `.gitattributes` was checked for the order files' merge rule this session.
+    var mergeRuleDeclared = false
 
     init(path: [UInt8], realPath: [UInt8]) {
         self.path = path
@@ -177,6 +190,73 @@ public final class Library {
         return projects[ObjectIdentifier(e)] ?? projects[ObjectIdentifier(root)]
     }
 
+    /// The children of the folder `entry` in display order, by the sort in
+    /// force there: the folder's own, else its project's, else the library's.
+    public func displayOrder(of entry: Entry, in project: Project?) -> [Entry] {
+        entry.sortedChildren(sort(inside: entry, project), binder: binderOrder(of: entry))
+    }
+
+    /// The sort in force for the children of `entry`.
+    public func sort(inside entry: Entry, _ project: Project?) -> SortSetting {
+        guard let project else { return settings.sort }
+        let meta = project.metadata
+        if meta.folderSorts.isEmpty { return meta.sort }
+        guard let parts = entry.components(below: project.root) else { return meta.sort }
+        return meta.sort(at: parts.map(\.string).joined(separator: "/"))
+    }
+
+    /// The binder order read from `entry`'s order file, if it has one.
+    public func binderOrder(of entry: Entry) -> BinderOrder? {
+        guard let known = orders[ObjectIdentifier(entry)], known.folder === entry else { return nil }
+        if let order = known.order { return order }
+        let read =
+            entry.components(below: root).flatMap {
+                OrderFile.read(root: path, components: $0.map(\.bytes))
+            } ?? BinderOrder()
+        known.order = read
+        return read
+    }
+
+    /// Lets go of the orders of folders no longer in the model (removed,
+    /// their subtree dismantled), once there are twice as many as at the
+    /// last look, so the cost stays proportional to the orders set.
+    private func pruneOrders() {
+        guard orders.count >= ordersToPruneAt else { return }
+        orders = orders.filter { $0.value.folder.parent != nil || $0.value.folder === root }
+        ordersToPruneAt = max(64, orders.count * 2)
+    }
+
+    /// The order held for `entry`, without reading an order file not read yet.
+    func loadedBinderOrder(of entry: Entry) -> BinderOrder? {
+        guard let known = orders[ObjectIdentifier(entry)], known.folder === entry else { return nil }
+        return known.order
+    }
+
+    /// The stamp of the order file this server last wrote for `entry`.
+    func writtenOrderStamp(of entry: Entry) -> OrderFile.Stamp? {
+        guard let known = orders[ObjectIdentifier(entry)], known.folder === entry else { return nil }
+        return known.written
+    }
+
+    /// A folder a scan saw an order file in: read when first needed.
+    func setBinderOrderUnread(of entry: Entry) {
+        pruneOrders()
+        orders[ObjectIdentifier(entry)] = KnownOrder(entry)
+        entry.binderOrderChanged()
+        ordersGeneration &+= 1
+    }
+
+    func setBinderOrder(_ order: BinderOrder?, of entry: Entry, written: OrderFile.Stamp? = nil) {
+        pruneOrders()
+        if let order {
+            orders[ObjectIdentifier(entry)] = KnownOrder(entry, order, written)
+        } else {
+            orders[ObjectIdentifier(entry)] = nil
+        }
+        entry.binderOrderChanged()
+        ordersGeneration &+= 1
+    }
+
     public func lock(containing entry: Entry) -> Failure? {
         if lockedProjects.isEmpty { return nil }
         var e: Entry? = entry
@@ -185,5 +265,26 @@ public final class Library {
             e = x.parent
         }
         return nil
+    }
+}
+
+/// A folder's binder order. Keyed by the folder's identity, which cannot be
+/// reused while the folder is held here.
+final class KnownOrder {
+    /// Held strongly: a weak reference would give every ordered folder a
+    /// side table, making each retain and release of it slow (a tenth of a
+    /// cold start with 10,000 ordered folders). Holding it also keeps its
+    /// address from being reused while it is a key; `pruneOrders` lets go
+    /// of folders that left the model.
+    let folder: Entry
+    /// Nil until the order file, seen by a scan, is first read.
+    var order: BinderOrder?
+    /// The order file this server wrote, if it did: the watcher's report of
+    /// that write need not read it back.
+    let written: OrderFile.Stamp?
+    init(_ folder: Entry, _ order: BinderOrder? = nil, _ written: OrderFile.Stamp? = nil) {
+        self.folder = folder
+        self.order = order
+        self.written = written
     }
 }

@@ -197,7 +197,7 @@ extension Workspace {
 
     /// The sort setting in force for things inside `entry`.
     public func order(for entry: Entry, in library: Library) -> SortSetting {
-        library.project(containing: entry)?.metadata.sort ?? library.settings.sort
+        library.sort(inside: entry, library.project(containing: entry))
     }
 
     /// Children in display order.
@@ -208,7 +208,7 @@ extension Workspace {
             if let project = library.project(at: entry) {
                 return project.type.sections.indices.map { .section(project, index: $0, library) }
             }
-            let sorted = entry.sortedChildren(order(for: entry, in: library))
+            let sorted = library.displayOrder(of: entry, in: library.project(containing: entry))
             if entry === library.root {
                 let projects = sorted.filter {
                     library.project(at: $0) != nil || library.lockedProjects[ObjectIdentifier($0)] != nil
@@ -231,14 +231,14 @@ extension Workspace {
             if index == 0 {
                 let permanent = Set(
                     project.type.directories.compactMap { project.entry(for: $0) }.map(ObjectIdentifier.init))
-                for e in project.root.sortedChildren(project.metadata.sort)
+                for e in library.displayOrder(of: project.root, in: project)
                 where !permanent.contains(ObjectIdentifier(e)) {
                     items.append(.entry(e, library))
                 }
             }
             return items
         case .all(let project, let library):
-            return project.allFiles(under: library.root).map { .entry($0, library) }
+            return project.allFiles(under: library.root, in: library).map { .entry($0, library) }
         }
     }
 

@@ -198,6 +198,7 @@ extension Workspace {
         var movedFrom: [UInt32: (Entry, [UInt8])] = [:]
         var contentChanged: [(Entry, [UInt8])] = []
         var markerTouched: [ObjectIdentifier: Entry] = [:]
+        var orderTouched: [ObjectIdentifier: (folder: Entry, copies: Bool)] = [:]
         for ev in events {
             if ev.watchGone {
                 if let e = state.entryOf.removeValue(forKey: ev.watch) { state.watchOf[ObjectIdentifier(e)] = nil }
@@ -211,6 +212,13 @@ extension Workspace {
             guard let dir = state.entryOf[ev.watch], library(of: dir) != nil else { continue }
             if ev.name == ProjectFile.directoryName {
                 markerTouched[ObjectIdentifier(dir)] = dir
+                continue
+            }
+            if ev.name.withUnsafeBytes({ OrderFile.isOrderFile($0) }) {
+                // A write's temporary changes nothing until it is swapped in.
+                if OrderFile.isTemporary(ev.name) { continue }
+                let copy = ev.name != OrderFile.name
+                orderTouched[ObjectIdentifier(dir)] = (dir, copy || orderTouched[ObjectIdentifier(dir)]?.copies == true)
                 continue
             }
             if Scanner.isHidden(ev.name) || ev.name.isEmpty { continue }
@@ -233,6 +241,10 @@ extension Workspace {
             }
         }
         for dir in markerTouched.values { changes += reloadProject(dir) }
+        for (dir, copies) in orderTouched.values {
+            guard let library = library(of: dir) else { continue }
+            if orderFileChanged(dir, in: library, copiesSeen: copies) { changes.append(Change(.changed, dir.path)) }
+        }
         // A pending folder whose read found it gone is read again once the model knows where it went.
         for library in libraries where !library.pending.isEmpty { queuePending(library) }
         return changes + settle()
@@ -252,7 +264,9 @@ extension Workspace {
             !toDir.isDescendant(of: e)
         else { return nil }
         let old = e.path
+        let oldName = e.name
         e.move(to: toDir, as: EntryName(bytes: toName))
+        if fromDir === toDir { orderAfterOutsideRename(toDir, from: oldName, to: e.name) }
         return Change(.moved, e.path, from: old, inTrash: inTrashFlag(e))
     }
 
@@ -271,6 +285,8 @@ extension Workspace {
         dir.unreadable = false
         var changes: [Change] = []
         var seen = Set<EntryName>()
+        var appeared: [Entry] = []
+        var vanished: [EntryName] = []
         for fresh in onDisk {
             seen.insert(fresh.name)
             if let known = dir.child(fresh.name) {
@@ -285,16 +301,24 @@ extension Workspace {
                 changes.append(Change(.deleted, known.path))
                 detach(known)
             }
-            if fresh.kind == .directory { Scanner.scan(fresh, path: BytePath.join(dir.path, fresh.name.bytes)) }
-            dir.add(fresh)
+            if fresh.kind == .directory {
+                let ordered = Scanner.scan(fresh, path: BytePath.join(dir.path, fresh.name.bytes))
+                dir.add(fresh)
+                loadOrders(ordered, in: library)
+            } else {
+                dir.add(fresh)
+            }
+            appeared.append(fresh)
             if dir === library.root, fresh.kind == .directory { openProjectIfMarked(fresh, in: library) }
             watching?.watchTree(fresh, library: library, workspace: self)
             changes.append(Change(.created, fresh.path, inTrash: inTrashFlag(fresh)))
         }
         for child in Array(dir.children.values) where !seen.contains(child.name) {
             changes.append(Change(.deleted, child.path))
+            vanished.append(child.name)
             detach(child)
         }
+        orderAfterOutsideChanges(dir, vanished: vanished, appeared: appeared)
         if let project = library.project(at: dir) {
             let before = Set(dir.children.keys)
             repair(project, in: library)

@@ -58,16 +58,15 @@ extension Workspace {
     /// thousand entries opens whole, with nothing pending.
     static let deeperReadingAtOpenMs: Int64 = 20
 
-    /// Reads `library`'s top levels, and queues the folders below them.
-    func scanTop(_ library: Library, path: [UInt8]) {
-        guard let state = deepScan else {
-            Scanner.scanInParallel(library.root, path: path)
-            return
-        }
+    /// Reads `library`'s top levels, and marks the folders below them
+    /// pending. Returns the folders read that hold an order file.
+    func scanTop(_ library: Library, path: [UInt8]) -> [(Entry, FoundOrder)] {
+        guard let state = deepScan else { return Scanner.scanInParallel(library.root, path: path).ordered }
         let deadline = state.scan.isHeld ? 0 : Clock.nowMs() + Self.deeperReadingAtOpenMs
-        let unread = Scanner.scanInParallel(
+        let (unread, ordered) = Scanner.scanInParallel(
             library.root, path: path, levels: Self.levelsReadAtOpen, until: deadline)
         for folder in unread { library.markPending(folder) }
+        return ordered
     }
 
     /// Queues every pending folder of `library` that has no job yet.
@@ -95,6 +94,7 @@ extension Workspace {
             library.markPending(child)
             if let state = deepScan { queue(child, state) }
         }
+        loadOrder(entry, in: library)
         watching?.watchTree(entry, library: library, workspace: self)
         deepScan?.progress.append(entry)
     }
@@ -189,6 +189,15 @@ extension Workspace {
             return above.map(reconcile) ?? []
         }
         var stack: [(read: Entry, into: Entry)] = [(finished.root, entry)]
+        // A folder read into a pending one takes its place; one moved in whole is itself.
+        var placed: [ObjectIdentifier: Entry] = [:]
+        defer {
+            let orders = finished.ordered.compactMap { read, found in
+                placed[ObjectIdentifier(read)].map { ($0, found) }
+                    ?? (read.isDescendant(of: library.root) ? (read, found) : nil)
+            }
+            loadOrders(orders, in: library)
+        }
         while let (read, into) = stack.popLast() {
             guard library.isPending(into) else {
                 for c in Array(read.children.values) where c.kind == .directory {
@@ -197,6 +206,7 @@ extension Workspace {
                 continue
             }
             library.clearPending(into)
+            placed[ObjectIdentifier(read)] = into
             into.changeStamp = read.changeStamp
             into.unreadable = read.unreadable
             for c in Array(read.children.values) where into.child(c.name) == nil {

@@ -43,9 +43,10 @@ public final class Workspace {
             library.root.created = st.birth_ms
             library.root.modified = st.modified_ms
         }
-        scanTop(library, path: path)
+        let ordered = scanTop(library, path: path)
         libraries.append(library)
         discoverProjects(in: library)
+        loadOrders(ordered, in: library)
         watching?.watchTree(library.root, library: library, workspace: self)
         queuePending(library)
         return library

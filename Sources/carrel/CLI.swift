@@ -69,6 +69,7 @@ enum CLI {
         case "tree": try tree(&options, language)
         case "conflicts": try conflicts(&options, language)
         case "sort": try sort(&options, language)
+        case "reorder": try reorder(&options, language)
         case "ask-before-deleting": try askBeforeDeleting(&options, language)
         case "rm": try remove(&options, language)
         case "empty-trash": try emptyTrash(&options, language)
@@ -132,8 +133,11 @@ struct Syntax {
         "restore": Syntax(usage: "carrel restore PATH", arguments: 1...1),
         "empty-trash": Syntax(usage: "carrel empty-trash PROJECT [--yes]", arguments: 1...1, flags: ["--yes"]),
         "sort": Syntax(
-            usage: "carrel sort PATH name|modified|created [--descending]", arguments: 2...2,
+            usage: "carrel sort PATH manual|name|modified|created [--descending]", arguments: 2...2,
             flags: ["--descending"]),
+        "reorder": Syntax(
+            usage: "carrel reorder PATH --before SIBLING | --after SIBLING", arguments: 1...1,
+            valued: ["--before", "--after"]),
         "ask-before-deleting": Syntax(usage: "carrel ask-before-deleting PATH yes|no", arguments: 2...2),
     ]
 }

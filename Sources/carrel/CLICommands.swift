@@ -61,7 +61,6 @@ extension CLI {
 
     static func sort(_ options: inout Options, _ language: Language) throws {
         let word = options.positional[1].lowercased()
-        if word == "manual" { throw Failure(.invalidParams, .manualSortNotYet) }
         guard let key = SortKey(rawValue: word) else {
             throw Failure(.invalidParams, .notASortOrder(given: options.positional[1]))
         }
@@ -70,10 +69,30 @@ extension CLI {
         let t = try folder(try target(ws, path), Workspace.display(path))
         let outcome = try ws.setSort(t, SortSetting(by: key, descending: options.has("--descending")))
         guard case .item(.entry(let sorted, _)) = outcome.result else { return }
+        if key == .manual {
+            print(Message.inBinderOrder(path: Workspace.display(sorted.path)).text(language))
+            return
+        }
         let message = Message.sorted(
             path: Workspace.display(sorted.path), key: key.rawValue,
             descending: options.has("--descending"))
         print(message.text(language))
+    }
+
+    /// Places PATH before or after SIBLING, as the editors' move up and move
+    /// down do. A SIBLING without "/" is a name in PATH's folder.
+    static func reorder(_ options: inout Options, _ language: Language) throws {
+        let before = options.value("--before")
+        let after = options.value("--after")
+        guard (before == nil) != (after == nil), let sibling = before ?? after else { throw options.wrongArguments }
+        let ws = try library(options)
+        let path = absolute(options.positional[0])
+        var siblingPath = absolute(sibling)
+        if !sibling.contains("/"), let slash = path.lastIndex(of: UInt8(ascii: "/")) {
+            siblingPath = Array(path[...slash]) + Array(sibling.utf8)
+        }
+        let outcome = try ws.reorder(try target(ws, path), relativeTo: try target(ws, siblingPath), after: after != nil)
+        report(ws, outcome, language)
     }
 
     /// Turns the question before deleting back on (or off), as the editors'

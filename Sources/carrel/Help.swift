@@ -17,7 +17,9 @@ enum Help {
           rm PATH [--yes]              Move to the project's Trash (inside Trash: delete for good).
           restore PATH                 Put an item in Trash back where it came from.
           empty-trash PROJECT [--yes]  Delete everything in a project's Trash for good.
-          sort PATH ORDER              Sort a project by name, modified or created [--descending].
+          sort PATH ORDER              Sort a project or folder: manual, name, modified, created [--descending].
+          reorder PATH --before|--after SIBLING
+                                       Place an item before or after another of its folder.
           ask-before-deleting PATH yes|no
                                        Whether the editors ask before deleting in PATH's project.
           help SUBCOMMAND              Explain one subcommand.
@@ -151,12 +153,22 @@ enum Help {
         and asks nothing when the Trash is already empty.
         """,
         "sort": """
-        USAGE: carrel sort PATH name|modified|created [--descending]
+        USAGE: carrel sort PATH manual|name|modified|created [--descending]
 
-        Sets the order of the project PATH is in (PATH may be any folder in it),
-        as the editors' Sort command does. Outside projects it sets the
-        library's order, kept on this computer only. Folders always come first.
-        A manual order does not exist yet.
+        Sets the order of a project, as the editors' Sort command does: PATH
+        a project sets every folder in it; PATH a folder inside a project
+        sets that folder's own. Outside projects it sets the library's order,
+        kept on this computer only. By name or date, folders come first.
+        manual is binder order: the order given with carrel reorder (or an
+        editor's move up and move down), kept in the folder's .carrel-order.
+        """,
+        "reorder": """
+        USAGE: carrel reorder PATH --before SIBLING | --after SIBLING
+
+        Places PATH just before or just after SIBLING, another item of the
+        same folder, as the editors' move up and move down do. SIBLING is a
+        path, or just a name in PATH's folder. The folder is then in binder
+        order (carrel sort FOLDER manual), kept in its .carrel-order file.
         """,
         "ask-before-deleting": """
         USAGE: carrel ask-before-deleting PATH yes|no

@@ -150,8 +150,21 @@ final class CLIScopeTests: XCTestCase {
             exit: 0, stdout: "$R/Writing/My poetry is now sorted by modified, descending.",
             fileContains: ["Writing/My poetry/.carrel/project.json": "\"value\": \"modified\""]),
         Row(
-            name: "carrel sort manual says it does not exist yet", args: ["sort", "My poetry", "manual"],
-            exit: 1, stderr: "A manual order does not exist yet"),
+            name: "carrel sort FOLDER manual", args: ["sort", "Sorted/Notes", "manual"],
+            exit: 0, stdout: "$R/Writing/Sorted/Notes is now in binder order",
+            fileContains: ["Writing/Sorted/.carrel/project.json": "\"Notes\": {"]),
+        Row(
+            name: "carrel reorder --before a name", args: ["reorder", "Sorted/Notes/a.md", "--before", "b.md"],
+            exit: 0, stdout: "$R/Writing/Sorted/Notes/a.md",
+            fileContains: ["Writing/Sorted/Notes/.carrel-order": "a.md\nb.md\n"]),
+        Row(
+            name: "carrel reorder with both sides",
+            args: ["reorder", "Sorted/Notes/a.md", "--before", "b.md", "--after", "b.md"],
+            exit: 2, stderr: "Usage: carrel reorder PATH --before SIBLING | --after SIBLING"),
+        Row(
+            name: "carrel reorder across folders",
+            args: ["reorder", "My poetry/Draft/poem.md", "--after", "Sorted/Notes/a.md"],
+            exit: 1, stderr: "is not in “Draft” beside “poem.md”"),
         Row(
             name: "tree FOLDER: the project's order and the folder's icon", args: ["tree", "Sorted/Notes", "--icons"],
             exit: 0, stdout: "[folder] Notes  2 files\n├── [doc.text] b.md\n└── [doc.text] a.md\n"),

@@ -439,6 +439,7 @@ final class HostileInputTests: XCTestCase {
             ("carrel.emptyTrash", ["projectUri": u("P"), "confirmed": true]),
             ("carrel.setSort", ["uri": u("P"), "by": "modified"]),
             ("carrel.setConfirmDelete", ["uri": u("P"), "confirm": false]),
+            ("carrel.reorder", ["uri": u("P/Draft/a.md"), "before": u("P/Draft/F")]),
             ("carrel.newFile", ["parentUri": u("Plain"), "name": "n"]),
             ("carrel.rename", ["uri": u("Plain/b.md"), "newName": "c.md"]),
         ]
@@ -564,14 +565,15 @@ final class HostileInputTests: XCTestCase {
             "carrel.newFolder": ["parentUri": u, "name": "N"],
             "carrel.newFile": ["parentUri": u, "name": "N"],
             "carrel.rename": ["uri": u, "newName": "N"],
-            "carrel.moveTo": ["uri": u, "destinationUri": u],
+            "carrel.moveTo": ["uri": u, "destinationUri": u, "before": u],
             "carrel.delete": ["uri": u, "confirmed": true],
             "carrel.restore": ["uri": u],
             "carrel.emptyTrash": ["projectUri": u, "confirmed": true],
             "carrel.setSort": ["uri": u, "by": "name", "descending": true],
             "carrel.setConfirmDelete": ["uri": u, "confirm": false],
+            "carrel.reorder": ["uri": u, "after": u],
         ]
-        let optional: Set<String> = ["confirmed", "descending"]
+        let optional: Set<String> = ["confirmed", "descending", "before", "after"]
         XCTAssertEqual(Set(full.keys), Set(InitializeRequest.commands), "every command has a row")
         for (command, args) in full {
             for field in args.keys {

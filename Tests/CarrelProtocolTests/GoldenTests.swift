@@ -29,7 +29,7 @@ final class GoldenTests: XCTestCase {
         golden(
             InitializeRequest.result(version: "0.1.0", vocabulary: vocabulary),
             #"""
-            {"capabilities":{"executeCommandProvider":{"commands":["carrel.newProject","carrel.newFolder","carrel.newFile","carrel.rename","carrel.moveTo","carrel.delete","carrel.restore","carrel.emptyTrash","carrel.setSort","carrel.setConfirmDelete"]},"experimental":{"carrel":{"names":{"defaultExtension":"md","maxBytes":255},"projectTypes":[{"id":"poetry","title":"Poésie"}],"sorts":[{"by":"name","descending":true,"title":"Nom, de Z à A"}]}},"textDocumentSync":{"change":0,"openClose":false},"workspace":{"workspaceFolders":{"changeNotifications":true,"supported":true}},"workspaceSymbolProvider":true},"serverInfo":{"name":"carrel","version":"0.1.0"}}
+            {"capabilities":{"executeCommandProvider":{"commands":["carrel.newProject","carrel.newFolder","carrel.newFile","carrel.rename","carrel.moveTo","carrel.delete","carrel.restore","carrel.emptyTrash","carrel.setSort","carrel.setConfirmDelete","carrel.reorder"]},"experimental":{"carrel":{"names":{"defaultExtension":"md","maxBytes":255},"projectTypes":[{"id":"poetry","title":"Poésie"}],"sorts":[{"by":"name","descending":true,"title":"Nom, de Z à A"}]}},"textDocumentSync":{"change":0,"openClose":false},"workspace":{"workspaceFolders":{"changeNotifications":true,"supported":true}},"workspaceSymbolProvider":true},"serverInfo":{"name":"carrel","version":"0.1.0"}}
             """#)
     }
 
@@ -131,6 +131,12 @@ final class GoldenTests: XCTestCase {
             (.newFile, ["parentUri": "u", "name": "n"], .newFile(parentUri: "u", name: "n")),
             (.rename, ["uri": "u", "newName": "n"], .rename(uri: "u", newName: "n")),
             (.moveTo, ["uri": "u", "destinationUri": "d"], .moveTo(uri: "u", destinationUri: "d")),
+            (
+                .moveTo, ["uri": "u", "destinationUri": "d", "after": "s"],
+                .moveTo(uri: "u", destinationUri: "d", after: "s")
+            ),
+            (.reorder, ["uri": "u", "before": "s"], .reorder(uri: "u", before: "s", after: nil)),
+            (.reorder, ["uri": "u"], .reorder(uri: "u", before: nil, after: nil)),
             (.delete, ["uri": "u"], .delete(uri: "u", confirmed: false)),
             (.delete, ["uri": "u", "confirmed": true], .delete(uri: "u", confirmed: true)),
             (.restore, ["uri": "u"], .restore(uri: "u")),
@@ -148,6 +154,9 @@ final class GoldenTests: XCTestCase {
         XCTAssertEqual(Set(cases.map(\.0.rawValue)), Set(InitializeRequest.commands))
         XCTAssertThrowsError(try CarrelCommand(.rename, ["uri": "u", "newName": false])) {
             XCTAssertEqual($0 as? ParamError, ParamError("newName", .wrongType(expected: "a string", found: "boolean")))
+        }
+        XCTAssertThrowsError(try CarrelCommand(.reorder, ["uri": "u", "after": 3])) {
+            XCTAssertEqual($0 as? ParamError, ParamError("after", .wrongType(expected: "a string", found: "number")))
         }
         XCTAssertThrowsError(try CarrelCommand(.rename, .object([:]))) {
             XCTAssertEqual($0 as? ParamError, ParamError("uri", .missing))

@@ -162,6 +162,16 @@ final class ServerTests: XCTestCase {
         XCTAssertEqual(asking["confirmDelete"], false)
         _ = try client.command("carrel.newFile", ["parentUri": .string(fx.uri("My Poems/Draft")), "name": "Autumn"])
         XCTAssertEqual(titles(try tree("My Poems/Draft")), ["Spring.md", "Autumn.md"])
+        let placed = try client.command(
+            "carrel.reorder",
+            ["uri": .string(fx.uri("My Poems/Draft/Spring.md")), "after": .string(fx.uri("My Poems/Draft/Autumn.md"))])
+        XCTAssertEqual(placed["result"]?["name"], "Spring.md")
+        let change = try client.waitForChange {
+            $0.contains { $0["type"] == "changed" && $0["uri"] == .string(self.fx.uri("My Poems/Draft")) }
+        }
+        XCTAssertFalse(change.isEmpty)
+        XCTAssertEqual(titles(try tree("My Poems/Draft")), ["Autumn.md", "Spring.md"], "binder order now")
+        XCTAssertEqual(fx.read("My Poems/Draft/.carrel-order"), "Autumn.md\nSpring.md\n")
         let empty = try client.command(
             "carrel.emptyTrash", ["projectUri": .string(fx.uri("My Poems")), "confirmed": true])["result"]!
         XCTAssertEqual(empty, ["deleted": 0])
@@ -218,7 +228,7 @@ final class ServerTests: XCTestCase {
             (["arguments": []], "“command” is required"),
             (
                 ["command": "carrel.setSort", "arguments": [["uri": .string(fx.uri()), "by": "size"]]],
-                "“by” must be name, modified or created"
+                "“by” must be manual, name, modified or created"
             ),
         ]
         for (params, fragment) in cases {

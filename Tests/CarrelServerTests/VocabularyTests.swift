@@ -27,7 +27,8 @@ final class VocabularyTests: XCTestCase {
             XCTAssertEqual(made["result"]?["projectType"], type["id"])
         }
         let sorts = try XCTUnwrap(words["sorts"]?.arrayValue)
-        XCTAssertEqual(sorts.count, 6)
+        XCTAssertEqual(sorts.count, 7)
+        XCTAssertEqual(sorts.first?["title"], "Binder order")
         for sort in sorts {
             let sorted = try client.command(
                 "carrel.setSort",
@@ -42,6 +43,7 @@ final class VocabularyTests: XCTestCase {
         XCTAssertEqual(
             words["projectTypes"]?.arrayValue?.compactMap { $0["title"]?.stringValue },
             ["Vierge", "Poésie", "Nouvelle", "Roman", "Scénario"])
-        XCTAssertEqual(words["sorts"]?.arrayValue?.first?["title"], "Nom, de A à Z")
+        XCTAssertEqual(words["sorts"]?.arrayValue?.first?["title"], "Ordre du classeur")
+        XCTAssertEqual(words["sorts"]?.arrayValue?.dropFirst().first?["title"], "Nom, de A à Z")
     }
 }

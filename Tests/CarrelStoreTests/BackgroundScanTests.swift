@@ -18,7 +18,7 @@ final class BackgroundScanTests: XCTestCase {
     func testOpeningOutOfTimeReadsTheTopTwoLevelsAndReturnsTheFoldersBelow() throws {
         let fx = try Fixture(tree)
         let root = Entry(name: EntryName(bytes: fx.bytes()), kind: .directory)
-        let unread = Scanner.scanInParallel(root, path: fx.bytes(), levels: 2, until: 0)
+        let unread = Scanner.scanInParallel(root, path: fx.bytes(), levels: 2, until: 0).unread
         XCTAssertEqual(Set(unread.map(\.name.string)), ["Draft", "Ready"])
         XCTAssertEqual(unread.map(\.children.count), [0, 0], "left unread")
         XCTAssertEqual(root.fileTotal, 1, "top.md only")
@@ -28,7 +28,7 @@ final class BackgroundScanTests: XCTestCase {
     func testWithTimeLeftOpeningReadsEverything() throws {
         let fx = try Fixture(tree)
         let root = Entry(name: EntryName(bytes: fx.bytes()), kind: .directory)
-        let unread = Scanner.scanInParallel(root, path: fx.bytes(), levels: 2, until: Clock.nowMs() + 60_000)
+        let unread = Scanner.scanInParallel(root, path: fx.bytes(), levels: 2, until: Clock.nowMs() + 60_000).unread
         XCTAssertEqual(unread.count, 0)
         XCTAssertEqual(root.fileTotal, 5)
     }

@@ -102,6 +102,21 @@ public enum Scenarios {
                 "carrel.moveTo", ["uri": .string(fx.uri("P/Draft/F")), "destinationUri": .string(fx.uri("P/Draft/F"))]),
             "intoItself")
         XCTAssertEqual(try cmd("carrel.restore", ["uri": .string(fx.uri("P/Draft/a.md"))]), "notInTrash")
+        XCTAssertEqual(
+            try cmd("carrel.reorder", ["uri": .string(fx.uri("P/Draft/a.md")), "after": .string(fx.uri("P/Draft"))]),
+            "notSibling")
+        XCTAssertEqual(
+            try cmd("carrel.reorder", ["uri": .string(fx.uri("P/Trash")), "after": .string(fx.uri("P/Draft"))]),
+            "permanentFolder")
+        let both = try client.command(
+            "carrel.reorder",
+            [
+                "uri": .string(fx.uri("P/Draft/a.md")), "after": .string(fx.uri("P/Draft/b.md")),
+                "before": .string(fx.uri("P/Draft/b.md")),
+            ])
+        XCTAssertEqual(both["error"]?["code"], -32602)
+        XCTAssertEqual(
+            both["error"]?["message"], "Invalid params: give exactly one of “before” and “after”.")
         client.answer = .null
         XCTAssertEqual(try cmd("carrel.delete", ["uri": .string(fx.uri("P/Draft/a.md"))]), "cancelled")
         try "x".write(toFile: fx.path + "/P/Ready/a.md", atomically: false, encoding: .utf8)
@@ -127,5 +142,12 @@ public enum Scenarios {
         }
         XCTAssertTrue(fx.exists("P/Draft/a.md"))
         XCTAssertEqual(fx.read("P/Ready/a.md"), "x")
+        _ = try client.command("carrel.delete", ["uri": .string(fx.uri("P/Draft/b.md")), "confirmed": true])
+        _ = try client.command("carrel.delete", ["uri": .string(fx.uri("P/Draft/a.md")), "confirmed": true])
+        XCTAssertEqual(
+            try cmd(
+                "carrel.reorder", ["uri": .string(fx.uri("P/Trash/b.md")), "before": .string(fx.uri("P/Trash/a.md"))]),
+            "inTrash")
+        XCTAssertFalse(fx.exists("P/Draft/.carrel-order"), "no refusal wrote an order")
     }
 }

@@ -801,6 +801,10 @@ A library expands with each of its projects."
                    carrel--rows)
           ids)
       (let ((ids (delq nil (list (carrel--parent-uri uri) (carrel--parent-uri old)))))
+        ;; A folder's own `changed' means its order changed: its listing too.
+        (when (and (equal (plist-get change :type) "changed")
+                   (equal (plist-get owner :kind) "folder"))
+          (push uri ids))
         (dolist (path (delq nil (list uri old)))
           (let ((project (carrel--project-of-uri path)))
             (when project
@@ -1370,6 +1374,70 @@ CHOICE is the title of one of the sort orders the server offers."
                      :uri (plist-get target :uri) :by (plist-get how :by)
                      :descending (if (eq (plist-get how :descending) t) t :json-false))))
 
+(defun carrel--orderable-p (node)
+  "Return non-nil when the writer can put NODE in order among its siblings.
+Files and their own folders can; sections, permanent folders, \"All\"
+and the rows it lists (which carry an `:id') cannot."
+  (and (plist-get node :uri)
+       (not (plist-get node :id))
+       (member (plist-get node :kind) '("file" "folder"))
+       (not (eq (plist-get node :permanent) t))
+       (not (eq (plist-get node :virtual) t))))
+
+(defun carrel--reorder (step)
+  "Move the row at point STEP places among its siblings: -1 up, 1 down.
+Send `carrel.reorder' before the previous sibling or after the next
+one; at either end send nothing and say so."
+  (let* ((id (carrel--row-id))
+         (node (carrel--item-at-point))
+         (title (plist-get node :title)))
+    (unless (carrel--orderable-p node)
+      (user-error "“%s” keeps its place: only files and your own folders move up and down" title))
+    (let* ((siblings (seq-filter (lambda (kid) (carrel--orderable-p (carrel--node kid)))
+                                 (gethash (gethash id carrel--parents) carrel--kids)))
+           (place (+ (cl-position id siblings :test #'equal) step))
+           (neighbour (and (>= place 0) (nth place siblings))))
+      (if (not neighbour)
+          (message "“%s” is already %s" title (if (< step 0) "first" "last"))
+        (let* ((uri (plist-get node :uri))
+               (result (carrel--command t t "carrel.reorder" :uri uri
+                                        (if (< step 0) :before :after)
+                                        (carrel--node-uri neighbour)))
+               (moved (and (not (plist-get result :uri)) (carrel--reveal-uri uri))))
+          (when moved
+            (carrel--render)
+            (carrel--goto-id moved)))))))
+
+(defun carrel-move-up ()
+  "Move the file or folder at point before its previous sibling.
+The folder's sort becomes \"Binder order\"."
+  (interactive)
+  (carrel--reorder -1))
+
+(defun carrel-move-down ()
+  "Move the file or folder at point after its next sibling.
+The folder's sort becomes \"Binder order\"."
+  (interactive)
+  (carrel--reorder 1))
+
+(defun carrel-set-target (target)
+  "Set the word target of the project, folder or file at point to TARGET.
+TARGET is a number of words; an empty string clears the target.
+The row's summary then shows the words against it, as the server
+words it."
+  (interactive
+   (let ((node (carrel--item-at-point)))
+     (list (read-string (format "Word target for “%s” (empty clears it): " (plist-get node :title))
+                        (and (plist-get node :target) (number-to-string (plist-get node :target)))))))
+  (let* ((uri (plist-get (carrel--item-at-point) :uri))
+         (text (string-trim (or target "")))
+         ;; Anything but digits goes as typed: the server's refusal says
+         ;; what it expects, in the writer's language.
+         (words (cond ((string-empty-p text) nil)
+                      ((string-match-p "\\`[0-9]+\\'" text) (string-to-number text))
+                      (t text))))
+    (carrel--command t nil "carrel.setTarget" :uri uri :words words)))
+
 (defun carrel-toggle-ask-before-deleting ()
   "Turn \"Ask before deleting\" on or off for the project at point.
 Outside projects, for the library.  After \"Delete and Don't Ask
@@ -1442,6 +1510,9 @@ r, R	Rename
 \\[carrel-restore]	Restore
 \\[carrel-empty-trash]	Empty Trash
 \\[carrel-sort]	Sort
+M-p, M-<up>	Move Up among the siblings
+M-n, M-<down>	Move Down among the siblings
+\\[carrel-set-target]	Set Word Target (empty clears it)
 \\[carrel-refresh]	Refresh
 \\[carrel-up]	up to the parent row
 \\[carrel-help]	these keys
@@ -1471,6 +1542,11 @@ r, R	Rename
     (define-key map "u" #'carrel-restore)
     (define-key map "E" #'carrel-empty-trash)
     (define-key map "s" #'carrel-sort)
+    (define-key map (kbd "M-p") #'carrel-move-up)
+    (define-key map (kbd "M-n") #'carrel-move-down)
+    (define-key map (kbd "M-<up>") #'carrel-move-up)
+    (define-key map (kbd "M-<down>") #'carrel-move-down)
+    (define-key map "T" #'carrel-set-target)
     (define-key map "g" #'carrel-refresh)
     (define-key map "^" #'carrel-up)
     (define-key map "?" #'carrel-help)

@@ -13,18 +13,22 @@ public enum CarrelCommand: Equatable {
         case emptyTrash = "carrel.emptyTrash"
         case setSort = "carrel.setSort"
         case setConfirmDelete = "carrel.setConfirmDelete"
+        case reorder = "carrel.reorder"
     }
 
     case newProject(parentUri: String, name: String, type: String)
     case newFolder(parentUri: String, name: String)
     case newFile(parentUri: String, name: String)
     case rename(uri: String, newName: String)
-    case moveTo(uri: String, destinationUri: String)
+    /// `before` or `after`: a child of the destination to place the item beside.
+    case moveTo(uri: String, destinationUri: String, before: String? = nil, after: String? = nil)
     case delete(uri: String, confirmed: Bool)
     case restore(uri: String)
     case emptyTrash(projectUri: String, confirmed: Bool)
     case setSort(uri: String, by: String, descending: Bool)
     case setConfirmDelete(uri: String, confirm: Bool)
+    /// Exactly one of `before` and `after`, a sibling of `uri`; the server checks which.
+    case reorder(uri: String, before: String?, after: String?)
 
     /// Decodes the argument object of the named command.
     public init(_ name: Name, _ argument: JSONValue) throws(ParamError) {
@@ -36,7 +40,10 @@ public enum CarrelCommand: Equatable {
         case .newFolder: self = .newFolder(parentUri: try f.string("parentUri"), name: try f.string("name"))
         case .newFile: self = .newFile(parentUri: try f.string("parentUri"), name: try f.string("name"))
         case .rename: self = .rename(uri: try f.string("uri"), newName: try f.string("newName"))
-        case .moveTo: self = .moveTo(uri: try f.string("uri"), destinationUri: try f.string("destinationUri"))
+        case .moveTo:
+            self = .moveTo(
+                uri: try f.string("uri"), destinationUri: try f.string("destinationUri"),
+                before: try f.optionalString("before"), after: try f.optionalString("after"))
         case .delete: self = .delete(uri: try f.string("uri"), confirmed: try f.optionalBool("confirmed") ?? false)
         case .restore: self = .restore(uri: try f.string("uri"))
         case .emptyTrash:
@@ -46,6 +53,9 @@ public enum CarrelCommand: Equatable {
             self = .setSort(
                 uri: try f.string("uri"), by: try f.string("by"), descending: try f.optionalBool("descending") ?? false)
         case .setConfirmDelete: self = .setConfirmDelete(uri: try f.string("uri"), confirm: try f.bool("confirm"))
+        case .reorder:
+            self = .reorder(
+                uri: try f.string("uri"), before: try f.optionalString("before"), after: try f.optionalString("after"))
         }
     }
 }

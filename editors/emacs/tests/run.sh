@@ -47,7 +47,9 @@ if [ "${CI:-}" = true ] && { [ -z "$CARREL_EGLOT_DIR" ] || [ -z "$lint" ]; }; th
 fi
 
 log="$tmp/ert.log"
-( cd "$tmp" && timeout 170 emacs -Q --batch -L "$here/.." -l "$here/carrel-tests.el" \
+# carrel-tests.el holds the helpers; each carrel-*-tests.el after it holds one subject.
+( cd "$tmp" && timeout 170 emacs -Q --batch -L "$here/.." -L "$here" -l "$here/carrel-tests.el" \
+    -l "$here/carrel-order-tests.el" -l "$here/carrel-target-tests.el" \
     -f ert-run-tests-batch-and-exit ) >"$log" 2>&1
 status=$?
 

@@ -17,6 +17,11 @@ end
 
 function H.fail(message) error(message, 0) end
 
+local SKIP = {}
+
+--- Ends the test as skipped, saying why; only for a server that lacks what the test needs.
+function H.skip(why) error({ [SKIP] = why }, 0) end
+
 function H.eq(actual, expected, what)
   if not vim.deep_equal(actual, expected) then
     H.fail(('%s: expected %s, got %s'):format(what or 'value', vim.inspect(expected), vim.inspect(actual)))
@@ -205,6 +210,32 @@ function H.requests(method)
   return found
 end
 
+--- The `carrel.*` commands the running server lists in `executeCommandProvider`.
+function H.server_commands()
+  local commands
+  require('carrel.client').with_client(function(client)
+    commands = ((client.server_capabilities or {}).executeCommandProvider or {}).commands or {}
+  end)
+  H.wait(function() return commands end, 'the server to start')
+  return commands
+end
+
+--- Skips the test unless the server offers `command`: for features of the server still to come.
+function H.needs_command(command)
+  if not vim.tbl_contains(H.server_commands(), command) then
+    H.skip(('the server at $CARREL does not offer %s yet'):format(command))
+  end
+end
+
+--- The arguments of every `workspace/executeCommand` sent for `command`, in order.
+function H.commands_sent(command)
+  local found = {}
+  for _, request in ipairs(H.requests('workspace/executeCommand')) do
+    if request.params.command == command then table.insert(found, request.params.arguments[1]) end
+  end
+  return found
+end
+
 --- Whether the server's model has `path` (it learns of outside writes by watching).
 function H.server_has(path)
   local done, found
@@ -301,8 +332,13 @@ function H.run_file(file)
     unload()
     reset_state()
     local ok, err = xpcall(test.fn, function(e)
-      return tostring(e) .. (type(e) == 'string' and not e:find('\n') and ('\n' .. debug.traceback('', 2)) or '')
+      if type(e) == 'table' and e[SKIP] then return e end
+    return tostring(e) .. (type(e) == 'string' and not e:find('\n') and ('\n' .. debug.traceback('', 2)) or '')
     end)
+    if not ok and type(err) == 'table' and err[SKIP] then
+      out(('ok - %s: %s # skip: %s'):format(short, test.name, err[SKIP]))
+      goto continue
+    end
     if ok and #unexpected > 0 then
       ok, err = false, 'unexpected prompts: ' .. vim.inspect(unexpected)
     end

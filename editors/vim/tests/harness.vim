@@ -17,12 +17,17 @@ enddef
 export def Run(name: string, Test: func())
   v:errors = []
   var failure = ''
+  var skipped = ''
   try
     Test()
+  catch /^carrel-skip: /
+    skipped = substitute(v:exception, '^carrel-skip: ', '', '')
   catch
     failure = v:exception .. ' (' .. v:throwpoint .. ')'
   endtry
-  if failure == '' && empty(v:errors)
+  if skipped != ''
+    Out('ok - ' .. name .. ' # skip: ' .. skipped)
+  elseif failure == '' && empty(v:errors)
     Out('ok - ' .. name)
   else
     Out('not ok - ' .. name)
@@ -168,6 +173,41 @@ enddef
 
 export def Traffic(): list<string>
   return rpc.Traffic()
+enddef
+
+# Ends the test as skipped, saying why: only for a server that lacks what the test needs.
+export def Skip(why: string)
+  throw 'carrel-skip: ' .. why
+enddef
+
+# Skips the test unless the running server lists `command` in executeCommandProvider.
+export def NeedsCommand(command: string)
+  var answer = rpc.Traffic()->copy()->filter((_, l) => l =~ '^← .*"executeCommandProvider"')
+  if empty(answer) || stridx(answer[0], '"' .. command .. '"') < 0
+    Skip('the server at $CARREL does not offer ' .. command .. ' yet')
+  endif
+enddef
+
+# The arguments of each workspace/executeCommand sent for `command`, in order.
+export def CommandsSent(command: string): list<dict<any>>
+  var found: list<dict<any>> = []
+  # The log outlives the server: only this test's server counts, from its initialize on.
+  var lines = rpc.Traffic()
+  var start = 0
+  for i in range(len(lines))
+    if lines[i] =~ '^→ .*"initialize"'
+      start = i
+    endif
+  endfor
+  for line in lines[start :]
+    if line =~ '^→ .*"workspace/executeCommand"'
+      var message = json_decode(strpart(line, stridx(line, ' ') + 1))
+      if message.params.command == command
+        found->add(message.params.arguments[0])
+      endif
+    endif
+  endfor
+  return found
 enddef
 
 export def Messages(): string

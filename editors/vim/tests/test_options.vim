@@ -58,7 +58,8 @@ h.Run('in French, New Project and Sort offer the server''s French words', () => 
   feedkeys("\<Esc>", 'xt')
   h.Press('@ Poèmes', 's')
   h.Wait(() => !empty(h.Popups()), 'the sort menu')
-  assert_equal(['Nom, de A à Z', 'Nom, de Z à A'], h.Popups()[0].items[: 1])
+  assert_true(index(h.Popups()[0].items, 'Nom, de A à Z') >= 0 && index(h.Popups()[0].items, 'Nom, de Z à A') >= 0,
+    string(h.Popups()[0].items))
 })
 
 h.Run(':Carrel log shows the traffic both ways, bounded by log_size', () => {

@@ -261,6 +261,10 @@ class Binder {
         this.diskKeysAt(path.dirname(place)).forEach(mark);
         this.allKeysOver(place).forEach(mark);
       }
+      // A folder's own `changed` means its order changed: its listing too.
+      if (change.type === 'changed') {
+        this.diskKeysAt(fsPath).filter((key) => this.node(key).kind === 'folder').forEach(mark);
+      }
       // What was deleted or moved away is no longer below its old folder.
       const gone = change.type === 'moved' ? places[1] : change.type === 'deleted' ? fsPath : null;
       // Only a held row at that path can have held rows below it.

@@ -14,6 +14,8 @@
 
 const path = require('path');
 const { toPath } = require('./uri');
+const { orderable, neighbourOf, planDrop, targetWords } = require('./order');
+const { keyOf } = require('./binder');
 
 const SEPARATOR = ' › ';
 const NEW_FOLDER_ENTRY = 'New folder…';
@@ -42,6 +44,9 @@ class Flows {
       'carrel.restore': (arg) => this.restore(arg),
       'carrel.emptyTrash': (arg) => this.emptyTrash(arg),
       'carrel.sort': (arg) => this.sort(arg),
+      'carrel.moveUp': (arg) => this.moveAmongSiblings(arg, -1),
+      'carrel.moveDown': (arg) => this.moveAmongSiblings(arg, 1),
+      'carrel.setTarget': (arg) => this.setTarget(arg),
       'carrel.askBeforeDeleting': (arg) => this.askBeforeDeleting(arg),
       'carrel.refresh': () => this.refresh(),
       'carrel.collapseAll': () => this.ui.collapseAll(),
@@ -203,25 +208,65 @@ class Flows {
     return moved;
   }
 
-  // Drag and drop: dropping on a file means its folder.
+  // Drag and drop (lib/order.js decides): onto a folder, into it; onto a
+  // file, just before it; onto Trash, Delete, which asks.
   async drop(targetKey, sourceKeys) {
+    const target = this.binder.node(targetKey);
     const containerKey = this.containerOf(targetKey);
-    const destination = containerKey && this.binder.node(containerKey);
-    if (!destination || !destination.uri) return [];
+    const sources = sourceKeys.map((key) => this.binder.node(key)).filter(Boolean);
     const results = [];
-    for (const key of sourceKeys) {
-      const node = this.binder.node(key);
-      if (!node || !node.uri || key === containerKey) continue;
+    for (const step of planDrop(target, containerKey && this.binder.node(containerKey), sources)) {
       try {
-        // Dropping on Trash is Delete, so it asks like Delete does.
-        results.push(destination.role === 'trash' && !node.inTrash
-          ? await this.delete(key)
-          : await this.moveInto(node, destination.uri));
+        if (step.delete) {
+          results.push(await this.delete(keyOf(step.source)));
+        } else {
+          const result = await this.execute(step.command, step.args);
+          await this.revealUri(result && result.uri ? result.uri : step.source.uri);
+          results.push(result);
+        }
       } catch (error) {
         if (error && error.reason !== 'cancelled') this.ui.error(error.message);
       }
     }
     return results;
+  }
+
+  // Move Up (-1) and Move Down (+1): carrel.reorder before the previous
+  // sibling or after the next; at either end nothing is sent.
+  async moveAmongSiblings(arg, step) {
+    const key = this.requireTarget(arg, 'the file or folder to move');
+    if (!key) return undefined;
+    const node = this.binder.node(key);
+    if (!orderable(node)) {
+      this.ui.info(`“${node.title}” keeps its place: only files and your own folders move up and down.`);
+      return undefined;
+    }
+    const parent = this.binder.entries.get(this.binder.parentKey(key));
+    const place = neighbourOf(key, (parent && parent.childKeys) || [], (sibling) => this.binder.node(sibling), step);
+    if (!place) {
+      this.ui.info(`“${node.title}” is already ${step < 0 ? 'first' : 'last'}.`);
+      return undefined;
+    }
+    const args = { uri: node.uri };
+    if (place.before) args.before = this.binder.node(place.before).uri;
+    else args.after = this.binder.node(place.after).uri;
+    const result = await this.execute('carrel.reorder', args);
+    await this.revealUri(node.uri);
+    return result;
+  }
+
+  // Sets the word target of a project, folder or file; an empty answer
+  // clears it. The row's summary shows it, as the server words it.
+  async setTarget(arg) {
+    const key = this.requireTarget(arg, 'the project, folder or file');
+    if (!key) return undefined;
+    const node = this.binder.node(key);
+    const text = await this.ui.input({
+      prompt: `Word target for “${node.title}” (empty clears it): `,
+      value: node.target === undefined ? '' : String(node.target),
+    });
+    if (text === undefined) return undefined;
+    return this.execute('carrel.setTarget', { uri: node.uri, words: targetWords(text) });
   }
 
   async delete(arg) {

@@ -112,7 +112,7 @@ test('Sort by Name descending reorders the folders of the project', async (t) =>
     assert.equal(placeHolder, 'Sort by: ');
     const sorts = ext.api.server.capabilities.experimental.carrel.sorts;
     assert.deepEqual(items.map((i) => [i.label, i.by, i.descending]), sorts.map((sort) => [sort.title, sort.by, sort.descending]));
-    assert.deepEqual(items.map((i) => i.label).slice(0, 2), ['Name, A to Z', 'Name, Z to A']);
+    for (const label of ['Binder order', 'Name, A to Z', 'Name, Z to A']) assert.ok(items.some((i) => i.label === label), label);
     return 'Name, Z to A';
   });
   await ext.run('carrel.sort', draft);

@@ -48,7 +48,7 @@ test('drag and drop moves items into the folder dropped on', async (t) => {
   };
   await drag([...DRAFT, 'Opening.md'], READY);
   assert.ok(fs.existsSync(story(ext.box, 'Ready', 'Opening.md')));
-  await drag([...READY, 'Opening.md'], [...READY, 'Finished.md']);   // onto a file: into its folder, a no-op move
+  await drag([...READY, 'Opening.md'], [...READY, 'Finished.md']);   // onto a sibling: just before it (reorder.test.js)
   await drag([...READY, 'Finished.md'], [...STORY_SECTION, 'Published']);
   assert.ok(fs.existsSync(story(ext.box, 'Published', 'Finished.md')));
   ext.answers.message.push(({ message }) => {

@@ -9,7 +9,8 @@ local M = {}
 -- In the order `?` lists them.
 M.order = {
   'open', 'new_file', 'new_folder', 'rename', 'move', 'delete', 'restore', 'empty_trash', 'new_project', 'sort',
-  'expand', 'collapse', 'expand_all', 'collapse_all', 'refresh', 'parent', 'help', 'close', 'ask_before_deleting',
+  'move_up', 'move_down', 'set_target', 'expand', 'collapse', 'expand_all', 'collapse_all', 'refresh', 'parent',
+  'help', 'close', 'ask_before_deleting',
 }
 
 M.descriptions = {
@@ -23,6 +24,9 @@ M.descriptions = {
   empty_trash = 'Empty Trash',
   new_project = 'New Project',
   sort = 'Sort',
+  move_up = 'Move Up among its siblings (binder order)',
+  move_down = 'Move Down among its siblings (binder order)',
+  set_target = 'Set Word Target (empty clears it)',
   expand = 'Expand',
   collapse = 'Collapse',
   expand_all = 'Expand All',
@@ -195,6 +199,69 @@ function M.sort(row)
       client.execute('carrel.setSort', arguments, refresh_onto)
     end)
   end)
+end
+
+--- Rows the writer can put in order: files and their own folders, not
+--- sections, permanent folders, "All" or the rows it lists (those carry an `id`).
+local function orderable(node)
+  return node.uri ~= nil and node.id == nil and (node.kind == 'file' or node.kind == 'folder')
+    and not node.permanent and not node.virtual
+end
+
+--- The row's orderable siblings under the same parent, in display order, and the row's place among them.
+local function siblings(row)
+  local parent = row.parent and tree.entry(row.parent.id)
+  local list, place = {}, nil
+  for _, key in ipairs(parent and parent.children or {}) do
+    local entry = tree.entry(key)
+    if entry and orderable(entry.node) then
+      table.insert(list, entry.node)
+      if key == row.id then place = #list end
+    end
+  end
+  return list, place
+end
+
+--- Moves the row one place up (-1) or down (+1) with `carrel.reorder`; at either end nothing is sent.
+local function reorder(row, step)
+  if not needs_row(row) then return end
+  if not orderable(row.node) then
+    util.notify(('“%s” keeps its place: only files and your own folders move up and down.')
+      :format(row.node.title or row.node.name), vim.log.levels.WARN)
+    return
+  end
+  local list, place = siblings(row)
+  local neighbour = place and list[place + step]
+  if not neighbour then
+    util.notify(('“%s” is already %s.'):format(row.node.title or row.node.name, step < 0 and 'first' or 'last'))
+    return
+  end
+  local arguments = { uri = row.node.uri }
+  arguments[step < 0 and 'before' or 'after'] = neighbour.uri
+  local uri = row.node.uri
+  client.execute('carrel.reorder', arguments, function(node)
+    refresh_onto(type(node) == 'table' and node.uri and node or { uri = uri })
+  end)
+end
+
+function M.move_up(row) reorder(row, -1) end
+
+function M.move_down(row) reorder(row, 1) end
+
+--- Sets or clears (an empty answer) the word target of a project, folder or file.
+function M.set_target(row)
+  if not needs_uri(row) then return end
+  local uri, current = row.node.uri, row.node.target
+  local prompt = ('Word target for “%s” (empty clears it): '):format(row.node.title or row.node.name)
+  -- Not prompts.input: an empty answer means something here (clear the target); only dismissing does nothing.
+  vim.ui.input({ prompt = prompt, default = current and tostring(current) or '' }, util.guard(function(text)
+    if text == nil then return end
+    text = vim.trim(text)
+    local words = vim.NIL
+    -- Anything but digits goes as typed: the server's refusal says what it expects, in the writer's language.
+    if text ~= '' then words = text:match('^%d+$') and tonumber(text) or text end
+    client.execute('carrel.setTarget', { uri = uri, words = words })
+  end))
 end
 
 --- Turns "Ask before deleting" back on, after "Delete and Don't Ask Again",

@@ -49,6 +49,9 @@ local function folders_to_fetch(changes)
     else
       want_parent(change.uri)
       if change.oldUri then want_parent(change.oldUri) end
+      -- A `changed` on a folder means its order changed: its own listing too.
+      local own = change.type == 'changed' and state.entries[change.uri]
+      if own and own.children and own.node.kind == 'folder' then wanted[change.uri] = true end
     end
     for key, entry in pairs(state.entries) do
       if entry.node.role == 'all' and entry.children then

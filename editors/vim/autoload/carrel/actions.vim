@@ -27,6 +27,9 @@ export const KEYS: list<list<string>> = [
   ['u', 'restore', 'Restore'],
   ['E', 'emptytrash', 'Empty Trash'],
   ['s', 'sort', 'Sort'],
+  ['K', 'moveup', 'Move up among the siblings'],
+  ['J', 'movedown', 'Move down among the siblings'],
+  ['T', 'settarget', 'Set word target (empty clears it)'],
   ['R', 'refresh', 'Refresh'],
   ['-', 'parent', 'Up to the parent row'],
   ['?', 'help', 'The keys, in a window'],
@@ -286,9 +289,58 @@ def Sort(row: dict<any>)
   endif
   var sorts: list<dict<any>> = get(rpc.Vocabulary(), 'sorts', [])
   ui.Pick(owner.title, sorts->mapnew((_, s) => s.title), (index) => {
-    rpc.Execute('carrel.setSort', {uri: owner.uri, by: sorts[index].by, descending: sorts[index].descending},
-      (_) => 0)
+    # Each choice is sent as the vocabulary gives it: "Binder order" is {by: 'manual'}.
+    rpc.Execute('carrel.setSort', {uri: owner.uri, by: sorts[index].by,
+      descending: get(sorts[index], 'descending', false)}, (_) => 0)
   })
+enddef
+
+# Rows the writer can put in order: files and their own folders; not
+# sections, permanent folders, "All" or the rows it lists (those carry an id).
+def Orderable(node: dict<any>): bool
+  return has_key(node, 'uri') && !has_key(node, 'id') && index(['file', 'folder'], get(node, 'kind', '')) >= 0
+    && !get(node, 'permanent', false) && !get(node, 'virtual', false)
+enddef
+
+# Moves the row one place up (step -1) or down (+1) among its siblings with
+# carrel.reorder; at either end nothing is sent.
+def Reorder(row: dict<any>, step: number)
+  var node = NeedUri(row)
+  if empty(node) || !has_key(row, 'key')
+    return
+  endif
+  if !Orderable(node)
+    Warn(printf('“%s” keeps its place: only files and your own folders move up and down.', node.title))
+    return
+  endif
+  var siblings = tree.Children(tree.Parent(row.key))->copy()->filter((_, k) => Orderable(tree.Node(k)))
+  var at = index(siblings, row.key) + step
+  if at < 0 || at >= len(siblings)
+    util.Show(0, printf('“%s” is already %s.', node.title, step < 0 ? 'first' : 'last'))
+    return
+  endif
+  var argument = {uri: node.uri}
+  argument[step < 0 ? 'before' : 'after'] = tree.Node(siblings[at]).uri
+  rpc.Execute('carrel.reorder', argument, (result) => tree.Reveal(type(result) == v:t_dict ? result : node))
+enddef
+
+# Sets the word target of a project, folder or file; an empty answer clears
+# it, and only dismissing the question (Esc) sends nothing.
+def SetTarget(row: dict<any>)
+  var node = NeedUri(row)
+  if empty(node)
+    return
+  endif
+  const cancelled = "\x01"
+  var current = has_key(node, 'target') ? string(node.target) : ''
+  var text = inputdialog(printf('Word target for “%s” (empty clears it): ', node.title), current, cancelled)
+  if text == cancelled
+    return
+  endif
+  text = trim(text)
+  # Anything but digits goes as typed: the server's refusal says what it expects, in the writer's language.
+  var words: any = text == '' ? null : text =~ '^\d\+$' ? str2nr(text) : text
+  rpc.Execute('carrel.setTarget', {uri: node.uri, words: words}, (_) => 0)
 enddef
 
 # "Ask before deleting": turns it back on where a "Delete and Don't Ask
@@ -371,6 +423,12 @@ def DoOn(action: string, row: dict<any>)
     EmptyTrash(row)
   elseif action == 'sort'
     Sort(row)
+  elseif action == 'moveup'
+    Reorder(row, -1)
+  elseif action == 'movedown'
+    Reorder(row, 1)
+  elseif action == 'settarget'
+    SetTarget(row)
   elseif action == 'ask_before_deleting'
     AskBeforeDeleting(row)
   elseif action == 'refresh'

@@ -340,6 +340,9 @@ def ApplyChange(params: dict<any>)
     if setting
       Touch(change.uri, refetch)
       ExpandedBelow(change.uri, refetch)
+    elseif change.type == 'changed' && kind == 'folder'
+      # A folder's own `changed` means its order changed: its listing too.
+      Touch(change.uri, refetch)
     endif
     if change.type == 'moved' && has_key(nodes, get(change, 'oldUri', ''))
       Forget(change.oldUri, true, true)
