@@ -14,6 +14,9 @@ public struct BinderOrder: Sendable, Equatable {
         self.names = names.filter { seen.insert($0).inserted }
     }
 
+    /// Names already known to be distinct (a folder's children).
+    init(distinct names: [EntryName]) { self.names = names }
+
     /// Parses an order file. Blank lines, hidden names (which are never
     /// children in the binder) and the marker lines of a text merge that
     /// stopped on a conflict (`<<<<<<<`, `|||||||`, `=======`, `>>>>>>>`)
@@ -24,7 +27,9 @@ public struct BinderOrder: Sendable, Equatable {
         for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true) {
             var name = line[...]
             if name.last == UInt8(ascii: "\r") { name = name.dropLast() }
-            guard !name.isEmpty, !Self.isMergeMarker(name), !HiddenNames.contains(Array(name)) else { continue }
+            guard !name.isEmpty, !Self.isMergeMarker(name), !name.withUnsafeBytes({ HiddenNames.contains($0) }) else {
+                continue
+            }
             names.append(EntryName(bytes: name))
         }
         self.init(names)
@@ -44,8 +49,22 @@ public struct BinderOrder: Sendable, Equatable {
     /// holding a newline cannot be listed; they keep their place in name order.
     public var bytes: [UInt8] {
         var out: [UInt8] = []
-        for name in names where !name.bytes.contains(UInt8(ascii: "\n")) {
-            out.append(contentsOf: name.bytes)
+        out.reserveCapacity(names.count * 16)
+        for name in names {
+            let start = out.count
+            var newline = false
+            if name.isValidUTF8 {
+                var s = name.string
+                s.withUTF8 { utf8 in
+                    newline = utf8.contains(UInt8(ascii: "\n"))
+                    out.append(contentsOf: utf8)
+                }
+            } else {
+                let raw = name.bytes
+                newline = raw.contains(UInt8(ascii: "\n"))
+                out.append(contentsOf: raw)
+            }
+            if newline { out.removeSubrange(start...); continue }
             out.append(UInt8(ascii: "\n"))
         }
         return out
@@ -71,16 +90,16 @@ public struct BinderOrder: Sendable, Equatable {
         return listed.map(\.1) + Ordering.sorted(rest, .byName)
     }
 
-    /// The order shown now for `entries`, with `name` moved to just before
-    /// (or after) `anchor`. Only names that exist are kept, so the file never
-    /// grows with names long gone.
+    /// The children `shown` now, with `item` moved to just before (or after)
+    /// `anchor`, and that order. Only names that exist are kept, so the file
+    /// never grows with names long gone.
     public static func moving(
-        _ name: EntryName, _ anchor: EntryName, after: Bool, shown entries: [Entry]
-    ) -> BinderOrder {
-        var list = entries.map(\.name).filter { $0 != name }
-        let at = list.firstIndex(of: anchor).map { after ? $0 + 1 : $0 } ?? list.count
-        list.insert(name, at: at)
-        return BinderOrder(list)
+        _ item: Entry, _ anchor: Entry, after: Bool, shown: [Entry]
+    ) -> (order: BinderOrder, entries: [Entry]) {
+        var entries = shown.filter { $0 !== item }
+        let at = entries.firstIndex { $0 === anchor }.map { after ? $0 + 1 : $0 } ?? entries.count
+        entries.insert(item, at: at)
+        return (BinderOrder(distinct: entries.map(\.name)), entries)
     }
 
     /// `old` renamed to `new`: `new` takes `old`'s place. `old` stays listed
@@ -109,10 +128,10 @@ public struct BinderOrder: Sendable, Equatable {
     /// folder hands its place to one that appeared in the same burst, in
     /// listed order against name order. Returns nil when nothing pairs.
     public func reconciled(vanished: [EntryName], appeared: [Entry]) -> BinderOrder? {
-        let gone = vanished.filter { names.contains($0) }.sorted {
-            names.firstIndex(of: $0)! < names.firstIndex(of: $1)!
-        }
-        let new = Ordering.sorted(appeared.filter { !names.contains($0.name) }, .byName).map(\.name)
+        var place: [EntryName: Int] = [:]
+        for (i, n) in names.enumerated() { place[n] = i }
+        let gone = vanished.compactMap { n in place[n].map { (n, $0) } }.sorted { $0.1 < $1.1 }.map(\.0)
+        let new = Ordering.sorted(appeared.filter { place[$0.name] == nil }, .byName).map(\.name)
         guard !gone.isEmpty, !new.isEmpty else { return nil }
         var list = names
         for (old, fresh) in zip(gone, new) {

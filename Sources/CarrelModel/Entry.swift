@@ -259,6 +259,12 @@ public final class Entry {
     /// The folder's binder order changed: its cached order is stale.
     public func binderOrderChanged() { sortedCache = nil }
 
+    /// The folder's binder order changed to `entries` (its children, as
+    /// whoever changed it arranged them), sparing a sort.
+    public func binderOrderChanged(to entries: [Entry]) {
+        sortedCache = entries.count == children.count ? (.manual, entries) : nil
+    }
+
     /// The child whose name clashes with `name` (case and Unicode spelling ignored).
     public func clash(with name: String) -> Entry? {
         if clashIndex == nil {

@@ -38,7 +38,7 @@ public enum OrderFile {
         return bytes.indices.contains { bytes[$0...].starts(with: syncConflict) }
     }
 
-    static func isTemporary(_ raw: [UInt8]) -> Bool { raw.starts(with: tempPrefix) }
+    public static func isTemporary(_ raw: [UInt8]) -> Bool { raw.starts(with: tempPrefix) }
 
     /// What a folder's order files hold.
     public struct Found {
@@ -78,6 +78,31 @@ public enum OrderFile {
         return found
     }
 
+    /// The bytes of the order file `name` in the open folder `dirfd`, as a
+    /// scan worker reads it: a plain file of at most `sizeLimit` bytes,
+    /// opened without following a link or waiting; nil for anything else.
+    static func read(at dirfd: Int32, _ name: UnsafePointer<CChar>) -> [UInt8]? {
+        // No lstat first: O_NOFOLLOW refuses a link, O_NONBLOCK a pipe's
+        // wait, and fstat tells what was opened.
+        let fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var st = Glibc.stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, Int(st.st_size) <= sizeLimit else {
+            return nil
+        }
+        let size = Int(st.st_size)
+        var out = [UInt8](repeating: 0, count: size)
+        var count = 0
+        while count < size {
+            let n = out[count...].withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) }
+            if n < 0 { if errno == EINTR { continue }; return nil }
+            if n == 0 { break }
+            count += n
+        }
+        return count == size ? out : Array(out[..<count])
+    }
+
     /// Removes plain files among `names` (conflict copies already merged,
     /// temporaries), never through a link.
     public static func removeLeftovers(_ names: [[UInt8]], in dir: Directory) {
@@ -90,7 +115,24 @@ public enum OrderFile {
     /// old order or the new, never a torn one. Something that is not a plain
     /// file where the order belongs is refused, never replaced. Without
     /// `sync`, the caller fsyncs the folder.
-    public static func write(_ order: BinderOrder, in dir: Directory, sync: Bool = true) throws(SysError) {
+    /// Which file an order file is: its inode, size and mtime. The order a
+    /// server wrote itself need not be read back when its watcher reports it.
+    public struct Stamp: Equatable, Sendable {
+        let inode: UInt64
+        let size: UInt64
+        let modifiedNs: Int64
+    }
+
+    /// The stamp of the folder's order file now, or nil when there is none.
+    public static func stamp(in dir: [UInt8]) -> Stamp? {
+        var st = carrel_stat_t()
+        let r = BytePath.withCString(BytePath.join(dir, name)) { carrel_lstat_at(AT_FDCWD, $0, &st) }
+        guard r == 0, st.isFile else { return nil }
+        return Stamp(inode: st.inode, size: st.size, modifiedNs: st.change_ns)
+    }
+
+    @discardableResult
+    public static func write(_ order: BinderOrder, in dir: Directory, sync: Bool = true) throws(SysError) -> Stamp? {
         let display = BytePath.display(BytePath.join(dir.path, name))
         let existing = dir.kind(of: name)
         if let existing, existing != .file {
@@ -102,25 +144,35 @@ public enum OrderFile {
         guard fd >= 0 else { throw SysError("create", BytePath.display(BytePath.join(dir.path, tmp))) }
         var code = writeAll(order.bytes, to: fd)
         if code == 0 && fsync(fd) != 0 { code = errno }
+        var written = carrel_stat_t()
+        let stamp =
+            BytePath.withCString(tmp) { carrel_lstat_at(dir.fd, $0, &written) } == 0
+            ? Stamp(inode: written.inode, size: written.size, modifiedNs: written.change_ns) : nil
         close(fd)
         func dropTemp() { _ = BytePath.withCString(tmp) { unlinkat(dir.fd, $0, 0) } }
         guard code == 0 else { dropTemp(); throw SysError("write", display, code: code) }
-        do { try swapIn(tmp, in: dir, replacing: existing != nil) } catch {
+        let swapped: Bool
+        do { swapped = try swapIn(tmp, in: dir, replacing: existing != nil) } catch {
             dropTemp()
             throw error
         }
         if sync { dir.sync() }
+        // The old order, now under the temporary's name, goes after the
+        // fsync: the new order is durable without waiting for its removal,
+        // and a crash before it leaves a temporary the next read removes.
+        if swapped, dir.kind(of: tmp) == .file { dropTemp() }
+        return stamp
     }
 
-    /// The temporary takes the order file's name; the old order, now under
-    /// the temporary's name, is removed.
-    private static func swapIn(_ tmp: [UInt8], in dir: Directory, replacing: Bool) throws(SysError) {
+    /// The temporary takes the order file's name. Whether they were
+    /// swapped, leaving the old order under the temporary's name.
+    private static func swapIn(_ tmp: [UInt8], in dir: Directory, replacing: Bool) throws(SysError) -> Bool {
         let display = BytePath.display(BytePath.join(dir.path, name))
         if !replacing {
             let r = BytePath.withCString(tmp) { t in
                 BytePath.withCString(name) { n in carrel_rename_noreplace(dir.fd, t, dir.fd, n) }
             }
-            if r == 0 { return }
+            if r == 0 { return false }
             guard errno == EEXIST else { throw SysError("rename", display) }
         }
         var r = BytePath.withCString(tmp) { t in
@@ -131,10 +183,10 @@ public enum OrderFile {
             // as atomic for readers.
             r = BytePath.withCString(tmp) { t in BytePath.withCString(name) { n in renameat(dir.fd, t, dir.fd, n) } }
             guard r == 0 else { throw SysError("rename", display) }
-            return
+            return false
         }
         guard r == 0 else { throw SysError("rename", display) }
-        if dir.kind(of: tmp) == .file { _ = BytePath.withCString(tmp) { unlinkat(dir.fd, $0, 0) } }
+        return true
     }
 
     private static func writeAll(_ bytes: [UInt8], to fd: Int32) -> Int32 {

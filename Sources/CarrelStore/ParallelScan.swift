@@ -15,8 +15,13 @@ extension Scanner {
         var names: [[UInt8]] = []
         var stats: [carrel_stat_t] = []
         var linkIsDirectory: [Bool] = []
-        /// Whether the folder holds an order file or a sync engine's copy of one.
-        var hasOrderFile = false
+        /// The folder's order file's bytes, read by the worker that listed
+        /// it; parsed only when the folder is first shown.
+        var order: [UInt8]?
+        /// Conflict copies of the order file, or temporaries of a write a
+        /// crash cut short: the folder's order must be read the slow way.
+        var hasOrderLeftovers = false
+        var found: FoundOrder? { order != nil || hasOrderLeftovers ? FoundOrder(order, hasOrderLeftovers) : nil }
     }
 
     final class Pipeline: @unchecked Sendable {
@@ -29,8 +34,8 @@ extension Scanner {
     /// Same result as `scan`, using `workers` extra threads for the disk.
     /// Returns the folders that hold an order file, for the caller to read.
     @discardableResult
-    public static func scanInParallel(_ root: Entry, path: [UInt8], workers: Int = 2) -> [Entry] {
-        var ordered: [Entry] = []
+    public static func scanInParallel(_ root: Entry, path: [UInt8], workers: Int = 2) -> [(Entry, FoundOrder)] {
+        var ordered: [(Entry, FoundOrder)] = []
         let pipe = Pipeline()
         var entries: [(Entry, [UInt8])] = [(root, path)]
         pipe.work.append((0, path))
@@ -50,7 +55,7 @@ extension Scanner {
             for listing in batch {
                 outstanding -= 1
                 let (dir, dirPath) = entries[listing.token]
-                if listing.hasOrderFile { ordered.append(dir) }
+                if let found = listing.found { ordered.append((dir, found)) }
                 for e in attach(listing, to: dir) where e.kind == .directory {
                     let childPath = BytePath.join(dirPath, e.name.bytes)
                     newWork.append((entries.count, childPath))
@@ -105,7 +110,11 @@ extension Scanner {
             let len = strlen(namePtr!)
             let raw = UnsafeRawBufferPointer(start: namePtr!, count: len)
             if isHidden(raw) {
-                if OrderFile.isOrderFile(raw) { out.hasOrderFile = true }
+                if raw.elementsEqual(OrderFile.name) {
+                    out.order = OrderFile.read(at: fd, namePtr!)
+                } else if OrderFile.isOrderFile(raw) {
+                    out.hasOrderLeftovers = true
+                }
                 continue
             }
             var st = carrel_stat_t()

@@ -28,7 +28,7 @@ extension ProjectFile {
         }
         // A project.json without it comes from before folders had sorts of their own.
         meta.folderSorts = [:]
-        for (path, value) in raw["folderSorts"]?.objectValue ?? [:] where !path.isEmpty {
+        for (path, value) in raw["folderSorts"]?.objectValue ?? [:] {
             guard let by = value["by"]?.stringValue, let key = SortKey(rawValue: by) else { continue }
             meta.folderSorts[path] = SortSetting(by: key, descending: value["descending"]?.boolValue ?? false)
         }

@@ -50,13 +50,15 @@ public enum Scanner {
     /// `visit` sees every directory entry scanned, root included, with its path.
     /// Returns the folders that hold an order file, for the caller to read.
     @discardableResult
-    public static func scan(_ root: Entry, path: [UInt8], visit: (Entry, [UInt8]) -> Void = { _, _ in }) -> [Entry] {
+    public static func scan(_ root: Entry, path: [UInt8], visit: (Entry, [UInt8]) -> Void = { _, _ in })
+        -> [(Entry, FoundOrder)]
+    {
         var stack: [(Entry, [UInt8])] = [(root, path)]
-        var ordered: [Entry] = []
+        var ordered: [(Entry, FoundOrder)] = []
         while let (dirEntry, dirPath) = stack.popLast() {
             visit(dirEntry, dirPath)
             let listing = list(dirPath, token: 0)
-            if listing.hasOrderFile { ordered.append(dirEntry) }
+            if let found = listing.found { ordered.append((dirEntry, found)) }
             for child in attach(listing, to: dirEntry) where child.kind == .directory {
                 stack.append((child, BytePath.join(dirPath, child.name.bytes)))
             }
@@ -120,5 +122,18 @@ extension Scanner {
         let children = scanChildren(of: probe, path: path)
         for c in children { probe.remove(c) }
         return children
+    }
+}
+
+/// A folder's order as a scan found it: the order file's, read beside the
+/// listing, and whether leftovers (conflict copies, temporaries) need the
+/// slow read of `OrderFile.read(in:)`.
+public struct FoundOrder: Sendable {
+    /// The order file's bytes, unparsed: most folders are never shown.
+    public let order: [UInt8]?
+    public let hasLeftovers: Bool
+    init(_ order: [UInt8]?, _ hasLeftovers: Bool) {
+        self.order = order
+        self.hasLeftovers = hasLeftovers
     }
 }

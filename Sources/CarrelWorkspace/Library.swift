@@ -162,9 +162,22 @@ public final class Library {
         return known.order
     }
 
-    func setBinderOrder(_ order: BinderOrder?, of entry: Entry) {
+    /// The stamp of the order file this server last wrote for `entry`.
+    func writtenOrderStamp(of entry: Entry) -> OrderFile.Stamp? {
+        guard let known = orders[ObjectIdentifier(entry)], known.folder === entry else { return nil }
+        return known.written
+    }
+
+    /// An order file's bytes as a scan read them, parsed when first needed.
+    func setBinderOrder(unparsed bytes: [UInt8], of entry: Entry) {
+        orders[ObjectIdentifier(entry)] = KnownOrder(entry, unparsed: bytes)
+        entry.binderOrderChanged()
+        ordersGeneration &+= 1
+    }
+
+    func setBinderOrder(_ order: BinderOrder?, of entry: Entry, written: OrderFile.Stamp? = nil) {
         if let order {
-            orders[ObjectIdentifier(entry)] = KnownOrder(entry, order)
+            orders[ObjectIdentifier(entry)] = KnownOrder(entry, order, written)
         } else {
             orders[ObjectIdentifier(entry)] = nil
         }
@@ -187,9 +200,26 @@ public final class Library {
 /// its address must not inherit its order.
 final class KnownOrder {
     weak var folder: Entry?
-    let order: BinderOrder
-    init(_ folder: Entry, _ order: BinderOrder) {
+    private var parsed: BinderOrder?
+    private var unparsed: [UInt8]?
+    /// The order file this server wrote, if it did: the watcher's report of
+    /// that write need not read it back.
+    let written: OrderFile.Stamp?
+    init(_ folder: Entry, _ order: BinderOrder, _ written: OrderFile.Stamp?) {
         self.folder = folder
-        self.order = order
+        self.parsed = order
+        self.written = written
+    }
+    init(_ folder: Entry, unparsed: [UInt8]) {
+        self.folder = folder
+        self.unparsed = unparsed
+        self.written = nil
+    }
+    var order: BinderOrder {
+        if let parsed { return parsed }
+        let order = BinderOrder(parsing: unparsed ?? [])
+        parsed = order
+        unparsed = nil
+        return order
     }
 }

@@ -197,7 +197,7 @@ extension Workspace {
         var movedFrom: [UInt32: (Entry, [UInt8])] = [:]
         var contentChanged: [(Entry, [UInt8])] = []
         var markerTouched: [ObjectIdentifier: Entry] = [:]
-        var orderTouched: [ObjectIdentifier: Entry] = [:]
+        var orderTouched: [ObjectIdentifier: (folder: Entry, copies: Bool)] = [:]
         for ev in events {
             if ev.watchGone {
                 if let e = state.entryOf.removeValue(forKey: ev.watch) { state.watchOf[ObjectIdentifier(e)] = nil }
@@ -214,7 +214,10 @@ extension Workspace {
                 continue
             }
             if ev.name.withUnsafeBytes({ OrderFile.isOrderFile($0) }) {
-                orderTouched[ObjectIdentifier(dir)] = dir
+                // A write's temporary changes nothing until it is swapped in.
+                if OrderFile.isTemporary(ev.name) { continue }
+                let copy = ev.name != OrderFile.name
+                orderTouched[ObjectIdentifier(dir)] = (dir, copy || orderTouched[ObjectIdentifier(dir)]?.copies == true)
                 continue
             }
             if Scanner.isHidden(ev.name) || ev.name.isEmpty { continue }
@@ -237,10 +240,9 @@ extension Workspace {
             }
         }
         for dir in markerTouched.values { changes += reloadProject(dir) }
-        for dir in orderTouched.values {
-            if let library = library(of: dir), loadOrder(dir, in: library) {
-                changes.append(Change(.changed, dir.path))
-            }
+        for (dir, copies) in orderTouched.values {
+            guard let library = library(of: dir) else { continue }
+            if orderFileChanged(dir, in: library, copiesSeen: copies) { changes.append(Change(.changed, dir.path)) }
         }
         return changes + settle()
     }

@@ -7,11 +7,26 @@ import CarrelStore
 extension Workspace {
     // MARK: Reading
 
-    /// Reads the order files of `folders` (found by a scan) into the model.
-    /// Conflict copies a sync engine left are merged into the order file and
-    /// removed; so are temporary files of interrupted writes.
-    func loadOrders(_ folders: [Entry], in library: Library) {
-        for folder in folders { _ = loadOrder(folder, in: library) }
+    /// Puts the orders a scan found into the model. Where a sync engine
+    /// left conflict copies, or a crash a temporary file, the folder's
+    /// order is read again the slow way, which merges and removes them.
+    func loadOrders(_ found: [(Entry, FoundOrder)], in library: Library) {
+        for (folder, order) in found {
+            if order.hasLeftovers {
+                loadOrder(folder, in: library)
+            } else if let bytes = order.order {
+                library.setBinderOrder(unparsed: bytes, of: folder)
+            }
+        }
+    }
+
+    /// The watcher saw the order file, or a copy of it, change: re-reads
+    /// it, unless it is still the file this server wrote itself.
+    func orderFileChanged(_ folder: Entry, in library: Library, copiesSeen: Bool) -> Bool {
+        if !copiesSeen, let mine = library.writtenOrderStamp(of: folder), OrderFile.stamp(in: folder.path) == mine {
+            return false
+        }
+        return loadOrder(folder, in: library)
     }
 
     /// Re-reads one folder's order file; whether the order shown changed.
@@ -62,9 +77,10 @@ extension Workspace {
             throw Failure(.permanentFolder, .reorderPermanent(name: anchor.name.string))
         }
         let shown = library.displayOrder(of: parent, in: project)
-        let order = BinderOrder.moving(entry.name, anchor.name, after: after, shown: shown)
+        let (order, arranged) = BinderOrder.moving(entry, anchor, after: after, shown: shown)
         try writeOrder(order, of: parent, library)
         try makeManual(parent, project, library)
+        parent.binderOrderChanged(to: arranged)
         return Outcome(result: .item(.entry(entry, library)), changes: [Change(.changed, parent.path)])
     }
 
@@ -74,9 +90,8 @@ extension Workspace {
         guard library.sort(inside: folder, project).by != .manual else { return }
         if let p = project {
             let path = folder.components(below: p.root)?.map(\.string).joined(separator: "/") ?? ""
-            try updateMetadataOrFail(p) { meta in
-                if path.isEmpty { meta.sort = .manual } else { meta.folderSorts[path] = .manual }
-            }
+            // The project root's own path is "": its own items, not the whole project.
+            try updateMetadataOrFail(p) { $0.folderSorts[path] = .manual }
         } else {
             library.settings.sort = .manual
             StateFiles.save(library.settings, for: library.path)
@@ -88,12 +103,13 @@ extension Workspace {
     /// session, and shows the new order.
     func writeOrder(_ order: BinderOrder, of folder: Entry, _ library: Library) throws(Failure) {
         let dir = try open(folder, in: library)
-        do { try OrderFile.write(order, in: dir) } catch { throw failure(for: error) }
+        let stamp: OrderFile.Stamp?
+        do { stamp = try OrderFile.write(order, in: dir) } catch { throw failure(for: error) }
         if !library.mergeRuleDeclared, let root = try? open(library.root, in: library) {
             OrderFile.declareMerge(in: root)
             library.mergeRuleDeclared = true
         }
-        library.setBinderOrder(order, of: folder)
+        library.setBinderOrder(order, of: folder, written: stamp)
     }
 
     // MARK: Keeping orders through renames and moves

@@ -38,3 +38,25 @@ func diskFloor(in dir: String, iterations: Int) -> [Double] {
 private func fsyncAtOnce(_ fds: [Int32]) {
     _ = fds.withUnsafeBufferPointer { carrel_fsync_all($0.baseAddress, Int32($0.count)) }
 }
+
+/// The disk's share of a reorder, as `OrderFile.write` makes it: a
+/// temporary file of a 1,000-name order (`O_EXCL`), fsynced; swapped in
+/// for the order file (`RENAME_EXCHANGE`); the folder fsynced; the old one
+/// unlinked.
+func reorderDiskFloor(in dir: String, iterations: Int) -> [Double] {
+    mkdir(dir, 0o755)
+    let d = open(dir, O_RDONLY | O_DIRECTORY)
+    defer { close(d) }
+    let order = Array((0..<1000).map { "Wide \($0).md\n" }.joined().utf8)
+    close(openat(d, ".carrel-order", O_CREAT | O_WRONLY, 0o644))
+    return measure(iterations) { i in
+        let tmp = ".carrel-order.tmp-\(i)"
+        let fd = openat(d, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        _ = order.withUnsafeBytes { write(fd, $0.baseAddress!, $0.count) }
+        fsync(fd)
+        close(fd)
+        _ = carrel_rename_exchange(d, tmp, ".carrel-order")
+        _ = carrel_fsync_dir(d)
+        unlinkat(d, tmp, 0)
+    }
+}

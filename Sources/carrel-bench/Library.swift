@@ -68,6 +68,28 @@ struct SyntheticLibrary {
         }
     }
 
+    /// Gives every folder an order file listing its visible children in
+    /// reverse name order, as a library ordered by hand throughout would be.
+    /// Returns how many it wrote.
+    func orderEveryFolder() -> Int {
+        var written = 0
+        var stack = [root]
+        while let dir = stack.popLast() {
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { continue }
+            let visible = names.filter { !$0.hasPrefix(".") }.sorted().reversed()
+            for n in visible {
+                var isDir: ObjCBool = false
+                if FileManager.default.fileExists(atPath: dir + "/" + n, isDirectory: &isDir), isDir.boolValue {
+                    stack.append(dir + "/" + n)
+                }
+            }
+            guard !visible.isEmpty, !dir.hasSuffix("/.carrel") else { continue }
+            touch(dir + "/.carrel-order", visible.map { $0 + "\n" }.joined())
+            written += 1
+        }
+        return written
+    }
+
     private func name(_ rng: inout SeededRandom, _ n: Int) -> String {
         let w = Self.words[rng.below(Self.words.count)]
         if rng.below(50) == 0 { return String(repeating: w + " ", count: 8).prefix(180) + " \(n)" }  // long names

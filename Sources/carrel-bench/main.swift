@@ -180,6 +180,23 @@ let floor = Figure(
     name: "disk floor of a Trash operation", samples: diskFloor(in: base + "/floor", iterations: iterations(200)))
 figures.append(floor)
 
+// The writer places a file among 1,000 siblings: the order file is written
+// whole and fsynced (the first one also makes the folder's sort manual).
+figures.append(
+    Figure(
+        name: "carrel.reorder, 1,000 children",
+        samples: measure(iterations(200)) { i in
+            let item = uri(library.wide + "/Wide \((i * 7) % 1000 + 1).md")
+            let anchor = uri(library.wide + "/Wide \((i * 13 + 500) % 1000 + 1).md")
+            server.commandUnparsed(
+                "carrel.reorder", ["uri": .string(item), i % 2 == 0 ? "before" : "after": .string(anchor)])
+        }))
+server.checkCommands()
+let reorderFloor = Figure(
+    name: "disk floor of a reorder", samples: reorderDiskFloor(in: base + "/reorder-floor", iterations: iterations(200))
+)
+figures.append(reorderFloor)
+
 // Another process renames a file; time until the server says so.
 server.dropNotifications()
 let target = uri(library.wide + "/Moved.md")
@@ -197,6 +214,21 @@ figures.append(
         }))
 let rss = server.peakRSSKiB
 server.stop()
+
+// Cold start again, with an order file in every folder: what reading them costs.
+let ordered = library.orderEveryFolder()
+sync()
+let coldOrdered: [Double] = (0..<iterations(7)).map { _ in
+    let start = nowNs()
+    let s = try! BenchClient(binary: binary, environment: env)
+    s.send(initialize)
+    s.send(Tree(depth: 1))
+    let elapsed = Double(nowNs() - start) / 1e6
+    s.stop()
+    return elapsed
+}
+figures.append(
+    Figure(name: "cold start, every folder ordered", samples: coldOrdered, extra: ["orderFiles": .int(ordered)]))
 
 // Report.
 let findMedian = figures[0].median
@@ -235,4 +267,7 @@ if options.json {
     let serverShare = figures.filter { $0.name == "carrel.delete" || $0.name == "carrel.restore" }
         .map { String(format: "%@ %.3f ms", $0.name, $0.median - floor.median) }.joined(separator: ", ")
     print("above the disk floor (server work): " + serverShare)
+    if let reorder = figures.first(where: { $0.name == "carrel.reorder, 1,000 children" }) {
+        print(String(format: "reorder above its disk floor: %.3f ms", reorder.median - reorderFloor.median))
+    }
 }

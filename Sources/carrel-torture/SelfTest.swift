@@ -64,6 +64,18 @@ func selfTest(_ options: Options) -> Int32 {
             }
         ),
         (
+            "tear an order file", "is torn",
+            { t in
+                _ = Disk.write(t.lib + "/Poems/Draft/.carrel-order", Array("f1.md\nf2".utf8))
+            }
+        ),
+        (
+            "leave a temporary order file", "temporary order file",
+            { t in
+                _ = Disk.write(t.lib + "/Poems/Draft/.carrel-order.tmp-1-2-3", Array("f1.md\n".utf8))
+            }
+        ),
+        (
             "bring back a deleted content", "is back",
             { t in
                 let f = t.someContentFile()

@@ -8,13 +8,25 @@ import Glibc
 /// What must hold after every kill.
 extension Torture {
     /// Where each content is, hidden places included: the library and the system trash.
-    func locateContents(phase: String) -> [String: [String]] {
+    func locateContents(phase: String, afterRestart: Bool = false) -> [String: [String]] {
         var found: [String: [String]] = [:]
         for (base, label) in [(lib, "lib"), (dataHome + "/Trash/files", "system-trash")] {
             for n in Disk.walk(base, includeHidden: true) where !n.isDir && !n.isLink {
                 let parts = n.rel.split(separator: "/")
                 // Carrel's metadata, but for what waits in purge to be deleted.
                 if let i = parts.firstIndex(of: ".carrel"), i + 1 < parts.count, parts[i + 1] != "purge" { continue }
+                if n.rel == ".gitattributes" {
+                    // The merge rule for order files, written whole by the first reorder.
+                    let text = Disk.read(base + "/" + n.rel).map { String(decoding: $0, as: UTF8.self) } ?? ""
+                    if text != ".carrel-order merge=union\n" {
+                        violation("\(phase): .gitattributes is \(text.debugDescription)")
+                    }
+                    continue
+                }
+                if let last = parts.last, last.hasPrefix(".carrel-order") {
+                    checkOrderFile(base + "/" + n.rel, last: String(last), phase: phase, afterRestart: afterRestart)
+                    continue
+                }
                 guard let bytes = Disk.read(base + "/" + n.rel) else {
                     violation("\(phase): cannot read \(label)/\(n.rel)")
                     continue
@@ -33,8 +45,28 @@ extension Torture {
         return found
     }
 
+    /// An order file is whole (every line a name, ending in a newline),
+    /// never torn: it is swapped in complete. A temporary one is left only
+    /// by a kill, and gone once its folder is read again after a restart.
+    func checkOrderFile(_ path: String, last: String, phase: String, afterRestart: Bool) {
+        if last != ".carrel-order" {
+            // The system trash is not Carrel's to tidy.
+            if afterRestart, opts.servers == 1, path.hasPrefix(lib + "/") {
+                violation("\(phase): \(path) is a temporary order file left after a restart")
+            }
+            return
+        }
+        guard let bytes = Disk.read(path) else { return violation("\(phase): cannot read \(path)") }
+        let text = String(decoding: bytes, as: UTF8.self)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        let names = lines.allSatisfy { !$0.isEmpty && !$0.contains("/") }
+        if text.isEmpty || !text.hasSuffix("\n") || !names {
+            violation("\(phase): \(path) is torn or garbled: \(text.prefix(80).debugDescription)")
+        }
+    }
+
     func checkContents(phase: String, afterRestart: Bool) {
-        let found = locateContents(phase: phase)
+        let found = locateContents(phase: phase, afterRestart: afterRestart)
         for (c, state) in contents {
             let places = found[c] ?? []
             let id = c.split(separator: ":").dropFirst().first ?? "?"

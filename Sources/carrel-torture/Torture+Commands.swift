@@ -69,6 +69,15 @@ extension Torture {
                     args: ["uri": .string(uri(item.rel)), "newName": .string(newName)])
             case 36..<52:
                 guard let item = pick(v.movable + v.inTrash), let dest = pick(v.folders) else { continue }
+                // Sometimes at a place: the destination's order file is written first.
+                if chance(0.3), let anchor = pick(v.movable.filter { parent($0.rel) == dest && $0.rel != item.rel }) {
+                    return Op(
+                        name: "moveTo(placed)", command: "carrel.moveTo",
+                        args: [
+                            "uri": .string(uri(item.rel)), "destinationUri": .string(uri(dest)),
+                            chance(0.5) ? "before" : "after": .string(uri(anchor.rel)),
+                        ])
+                }
                 return Op(
                     name: "moveTo", command: "carrel.moveTo",
                     args: ["uri": .string(uri(item.rel)), "destinationUri": .string(uri(dest))])
@@ -106,9 +115,16 @@ extension Torture {
                 return Op(
                     name: "setSort", command: "carrel.setSort",
                     args: [
-                        "uri": .string(uri(f)), "by": .string(pick(["name", "modified", "created"])!),
+                        "uri": .string(uri(f)), "by": .string(pick(["manual", "name", "modified", "created"])!),
                         "descending": .bool(chance(0.5)),
                     ])
+            case 90..<95:
+                guard let item = pick(v.movable),
+                    let sibling = pick(v.movable.filter { parent($0.rel) == parent(item.rel) && $0.rel != item.rel })
+                else { continue }
+                return Op(
+                    name: "reorder", command: "carrel.reorder",
+                    args: ["uri": .string(uri(item.rel)), chance(0.5) ? "before" : "after": .string(uri(sibling.rel))])
             case 89..<90:
                 guard let f = pick(v.folders) else { continue }
                 return Op(

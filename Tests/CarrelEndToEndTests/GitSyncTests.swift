@@ -224,6 +224,69 @@ final class GitSyncTests: XCTestCase {
         assertSameBinderAndEveryTrashItemRestores()
     }
 
+    // MARK: Binder order
+
+    /// The names `carrel tree` shows in a folder, in order.
+    func order(_ clone: String, _ folder: String) -> [String] {
+        let r = cli.run(["tree", clone + "/" + folder, "--json", "--depth", "1", "--library", clone], in: clone)
+        guard let json = try? JSONParser.parse(Array(r.stdout.utf8)) else { return [] }
+        let node = json.arrayValue?.first ?? json
+        return node["children"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
+    }
+
+    /// Different folders: different order files, nothing to merge.
+    func testReorderAndReorderOfDifferentFolders() throws {
+        try setUpClones()
+        sync(
+            a: [["reorder", "LIB/P/Draft/p3.md", "--before", "p1.md"]],
+            b: [["reorder", "LIB/Q/Draft/p1.md", "--after", "p3.md"]])
+        for clone in [a, b] {
+            XCTAssertEqual(order(clone, "P/Draft"), ["p3.md", "p1.md", "p2.md"], clone)
+            XCTAssertEqual(order(clone, "Q/Draft"), ["p2.md", "p3.md", "p1.md"], clone)
+        }
+        assertSameBinderAndEveryTrashItemRestores()
+    }
+
+    /// One folder reordered on both: git's union merge keeps both sides'
+    /// lines and each name its first place. Fails without the
+    /// `.gitattributes` line: an add/add conflict with markers.
+    func testReorderAndReorderOfTheSameFolder() throws {
+        try setUpClones()
+        let conflicted = sync(
+            a: [["reorder", "LIB/P/Draft/p3.md", "--before", "p1.md"]],
+            b: [["reorder", "LIB/P/Draft/p1.md", "--after", "p2.md"]])
+        XCTAssertEqual(conflicted, [])
+        XCTAssertEqual(
+            try String(contentsOfFile: a + "/.gitattributes", encoding: .utf8), ".carrel-order merge=union\n")
+        for clone in [a, b] { XCTAssertEqual(order(clone, "P/Draft"), ["p2.md", "p1.md", "p3.md"], clone) }
+        assertSameBinderAndEveryTrashItemRestores()
+    }
+
+    /// A rename through Carrel writes the new name in the old one's place;
+    /// merged with the other side's reorder, it keeps that place.
+    func testReorderAndRename() throws {
+        try setUpClones(prepare: [["reorder", "SEED/P/Draft/p1.md", "--before", "p2.md"]])
+        let conflicted = sync(
+            a: [["reorder", "LIB/P/Draft/p3.md", "--before", "p1.md"]],
+            b: [["rename", "LIB/P/Draft/p1.md", "First"]])
+        XCTAssertEqual(conflicted, [])
+        for clone in [a, b] { XCTAssertEqual(order(clone, "P/Draft"), ["First.md", "p3.md", "p2.md"], clone) }
+        assertSameBinderAndEveryTrashItemRestores()
+    }
+
+    /// A deleted item's name stays listed, skipped; restored, it is back in its place.
+    func testReorderAndDelete() throws {
+        try setUpClones()
+        let conflicted = sync(
+            a: [["reorder", "LIB/P/Draft/p3.md", "--before", "p1.md"]], b: [["rm", "LIB/P/Draft/p1.md", "--yes"]])
+        XCTAssertEqual(conflicted, [])
+        for clone in [a, b] { XCTAssertEqual(order(clone, "P/Draft"), ["p3.md", "p2.md"], clone) }
+        let treeA = tree(a)
+        XCTAssertTrue(treeA == tree(b), "both clones show the same binder")
+        carrel(["restore", a + "/P/Trash/p1.md"], in: a)
+        XCTAssertEqual(order(a, "P/Draft"), ["p3.md", "p1.md", "p2.md"])
+    }
+
     func setUpClonesWithItemInTrash() throws {
         try setUpClones(prepare: [["rm", "SEED/P/Draft/p3.md", "--yes"]])
     }

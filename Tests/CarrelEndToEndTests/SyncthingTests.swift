@@ -206,6 +206,91 @@ final class SyncthingTests: XCTestCase {
         }
     }
 
+    // MARK: - Binder order
+
+    /// A project as Carrel makes it: Draft (and here Ready) in binder order.
+    static let manuscript = """
+        P/.carrel/project.json = {"type":"poetry","folderSorts":{"Draft":{"by":"manual"},"Ready":{"by":"manual"}}}
+        P/Draft/p1.md = first poem
+        P/Draft/p2.md = second poem
+        P/Draft/p3.md = third poem
+        P/Ready/r1.md = one
+        P/Ready/r2.md = two
+        P/Trash/
+        """
+
+    /// The names `carrel tree` shows in a folder, in order.
+    func order(_ machine: Syncthing.Machine, _ folder: String) -> [String] {
+        let r = carrel(machine, ["tree", folder, "--json", "--depth", "1"])
+        guard let json = try? JSONParser.parse(Array(r.stdout.utf8)) else { return [] }
+        let node = json.arrayValue?.first ?? json
+        return node["children"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
+    }
+
+    /// Conflict copies of order files anywhere in the library.
+    func orderConflictCopies(_ machine: Syncthing.Machine) -> [String] {
+        let all = FileManager.default.enumerator(atPath: machine.folder)?.allObjects as? [String] ?? []
+        return all.filter { $0.contains("sync-conflict") && $0.contains("carrel-order") }.sorted()
+    }
+
+    func testReordersOfDifferentFolders() throws {
+        let st = try apart(
+            Self.manuscript, a: [["reorder", "P/Draft/p3.md", "--before", "p1.md"]],
+            b: [["reorder", "P/Ready/r2.md", "--before", "r1.md"]])
+        for machine in [st.a, st.b] {
+            XCTAssertEqual(orderConflictCopies(machine), [], machine.name)
+            XCTAssertEqual(order(machine, "P/Draft"), ["p3.md", "p1.md", "p2.md"], machine.name)
+            XCTAssertEqual(order(machine, "P/Ready"), ["r2.md", "r1.md"], machine.name)
+        }
+    }
+
+    /// One folder reordered on both: Syncthing keeps one order file and a
+    /// conflict copy of the other; opening the library merges the copy in
+    /// and removes it, to the same order on both machines.
+    func testReordersOfTheSameFolder() throws {
+        let st = try apart(
+            Self.manuscript, a: [["reorder", "P/Draft/p3.md", "--before", "p1.md"]],
+            b: [["reorder", "P/Draft/p1.md", "--after", "p2.md"]])
+        let first = order(st.a, "P/Draft")
+        XCTAssertEqual(Set(first), ["p1.md", "p2.md", "p3.md"])
+        try st.waitUntilInSync(timeout: 30)
+        for machine in [st.a, st.b] {
+            XCTAssertEqual(order(machine, "P/Draft"), first, machine.name)
+        }
+        try st.waitUntilInSync(timeout: 30)
+        for machine in [st.a, st.b] {
+            XCTAssertEqual(
+                orderConflictCopies(machine), [], "\(machine.name): the conflict copy was merged and removed")
+            XCTAssertEqual(carrelConflictCopies(machine), [], machine.name)
+        }
+        XCTAssertEqual(binder(st.a), binder(st.b))
+    }
+
+    /// A rename on one machine, a reorder of its folder on the other.
+    func testReorderAndRename() throws {
+        let st = try apart(
+            Self.manuscript, a: [["reorder", "P/Draft/p3.md", "--before", "p1.md"]],
+            b: [["rename", "P/Draft/p1.md", "First"]])
+        for machine in [st.a, st.b] {
+            XCTAssertEqual(orderConflictCopies(machine), [], machine.name)
+            XCTAssertEqual(order(machine, "P/Draft"), ["p3.md", "p2.md", "First.md"], machine.name)
+        }
+    }
+
+    /// A delete on one machine, a reorder of its folder on the other; the
+    /// item restored comes back to its place.
+    func testReorderAndDelete() throws {
+        let st = try apart(
+            Self.manuscript, a: [["reorder", "P/Draft/p3.md", "--before", "p1.md"]], b: [["rm", "P/Draft/p1.md"]])
+        for machine in [st.a, st.b] {
+            XCTAssertEqual(orderConflictCopies(machine), [], machine.name)
+            XCTAssertEqual(order(machine, "P/Draft"), ["p3.md", "p2.md"], machine.name)
+        }
+        try st.pause()
+        carrel(st.a, ["restore", "P/Trash/p1.md"])
+        XCTAssertEqual(order(st.a, "P/Draft"), ["p3.md", "p1.md", "p2.md"])
+    }
+
     // MARK: - Looking at a machine
 
     /// `carrel tree --json` of the whole library, with what differs between

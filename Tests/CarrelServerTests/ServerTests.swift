@@ -228,7 +228,7 @@ final class ServerTests: XCTestCase {
             (["arguments": []], "“command” is required"),
             (
                 ["command": "carrel.setSort", "arguments": [["uri": .string(fx.uri()), "by": "size"]]],
-                "“by” must be name, modified or created"
+                "“by” must be manual, name, modified or created"
             ),
         ]
         for (params, fragment) in cases {

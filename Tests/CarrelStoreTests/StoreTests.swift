@@ -267,6 +267,6 @@ final class ProjectFileTests: XCTestCase {
             in: try Directory.open(fx.bytes("P")), ProjectMetadata(type: ProjectType.named("novel")!, created: 5))
         let text = try XCTUnwrap(fx.read("P/.carrel/project.json"))
         let keys = text.split(separator: "\n").filter { $0.hasPrefix("  \"") }.map { $0.split(separator: "\"")[1] }
-        XCTAssertEqual(keys, ["created", "folders", "preferences", "sort", "type", "version"])
+        XCTAssertEqual(keys, ["created", "folderSorts", "folders", "preferences", "sort", "type", "version"])
     }
 }

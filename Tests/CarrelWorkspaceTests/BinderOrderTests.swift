@@ -188,6 +188,31 @@ final class BinderOrderTests: XCTestCase {
         XCTAssertTrue(Workspace.kind(of: fx.bytes("P/Draft/.carrel-order")) == .folder)
     }
 
+    /// A named pipe never blocks the scan; a link is never followed or replaced.
+    func testAPipeOrALinkWhereTheOrderFileBelongsIsIgnored() throws {
+        fx = try Fixture(
+            """
+            P/.carrel/project.json = {"type":"poetry","sort":{"by":"manual"}}
+            P/Draft/a.md
+            P/Draft/b.md
+            P/Ready/a.md
+            P/Ready/b.md
+            P/Ready/.carrel-order -> /etc/hostname
+            """)
+        XCTAssertEqual(Fixture.sh("mkfifo '\(fx.path)/P/Draft/.carrel-order'"), 0)
+        ws = Workspace()
+        ws.addLibrary(fx.bytes())
+        XCTAssertEqual(try names("P/Draft"), ["a.md", "b.md"])
+        XCTAssertEqual(try names("P/Ready"), ["a.md", "b.md"])
+        XCTAssertEqual(
+            reason {
+                try self.ws.reorder(try self.t("P/Ready/b.md"), relativeTo: try self.t("P/Ready/a.md"), after: false)
+            },
+            .io)
+        XCTAssertEqual(Workspace.kind(of: fx.bytes("P/Ready/.carrel-order")), .link)
+        XCTAssertEqual(Workspace.kind(of: fx.bytes("P/Draft/.carrel-order")), .other)
+    }
+
     func testSetSortOnAFolderIsThatFoldersOwn() throws {
         try open(Self.draft)
         _ = try ws.setSort(try t("P/Ready"), SortSetting(by: .name, descending: true))

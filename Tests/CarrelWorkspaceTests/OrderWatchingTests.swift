@@ -1,0 +1,106 @@
+import CarrelModel
+import CarrelTestSupport
+import Foundation
+import XCTest
+
+@testable import CarrelStore
+@testable import CarrelWorkspace
+
+/// Binder order against other programs' changes, seen through real inotify:
+/// a shell `mv`, a burst that removes one name and adds another, a changed
+/// order file, a sync engine's conflict copy arriving.
+final class OrderWatchingTests: XCTestCase {
+    var fx: Fixture!
+    var ws: Workspace!
+    var inbox: WatchingTests.Inbox!
+
+    override func tearDown() {
+        ws = nil
+        fx = nil
+    }
+
+    static let tree = """
+        P/.carrel/project.json = {"type":"poetry","sort":{"by":"manual"}}
+        P/Draft/a.md
+        P/Draft/b.md
+        P/Draft/c.md
+        """
+
+    func open(order: String) throws {
+        fx = try Fixture(Self.tree)
+        try Data(order.utf8).write(to: fx.url("P/Draft/.carrel-order"))
+        ws = Workspace()
+        ws.addLibrary(fx.bytes())
+        let box = WatchingTests.Inbox()
+        inbox = box
+        ws.startWatching(log: { _ in }, deliver: { box.add($0) })
+        _ = ws.settle()
+    }
+
+    func names() throws -> [String] {
+        let item = try ws.locate(fx.bytes("P/Draft"), uri: "d").item
+        return ws.children(item).map { ws.describe($0, .english).name }
+    }
+
+    /// Applies what the watcher reports until `done`, as the server's work thread does.
+    @discardableResult
+    func settle(until done: () throws -> Bool) throws -> [Change] {
+        var changes: [Change] = []
+        let end = Date().addingTimeInterval(5)
+        while Date() < end {
+            changes += ws.apply(inbox.take(until: { !$0.isEmpty }, timeout: 0.2))
+            if try done() { return changes }
+        }
+        return changes
+    }
+
+    func testAShellRenameKeepsThePlace() throws {
+        try open(order: "c.md\na.md\nb.md\n")
+        XCTAssertEqual(try names(), ["c.md", "a.md", "b.md"])
+        XCTAssertEqual(Fixture.sh("mv '\(fx.path)/P/Draft/a.md' '\(fx.path)/P/Draft/Alpha.md'"), 0)
+        try settle { try names().contains("Alpha.md") }
+        XCTAssertEqual(try names(), ["c.md", "Alpha.md", "b.md"])
+        XCTAssertEqual(fx.read("P/Draft/.carrel-order"), "c.md\nAlpha.md\nb.md\n", "kept for the next start")
+    }
+
+    func testANameThatVanishedAndOneThatAppearedInOneBurstSwapPlaces() throws {
+        try open(order: "c.md\na.md\nb.md\n")
+        // Not a rename the kernel pairs: a copy and a delete, as git and sync engines do.
+        XCTAssertEqual(
+            Fixture.sh("cp '\(fx.path)/P/Draft/a.md' '\(fx.path)/P/Draft/Z.md' && rm '\(fx.path)/P/Draft/a.md'"), 0)
+        try settle { try names().contains("Z.md") && !names().contains("a.md") }
+        XCTAssertEqual(try names(), ["c.md", "Z.md", "b.md"])
+    }
+
+    func testUnknownNamesGoLastAndVanishedOnesAreDropped() throws {
+        try open(order: "c.md\na.md\nb.md\n")
+        XCTAssertEqual(Fixture.sh("touch '\(fx.path)/P/Draft/0.md'"), 0)
+        try settle { try names().contains("0.md") }
+        XCTAssertEqual(try names(), ["c.md", "a.md", "b.md", "0.md"])
+        XCTAssertEqual(Fixture.sh("rm '\(fx.path)/P/Draft/c.md'"), 0)
+        try settle { try !names().contains("c.md") }
+        XCTAssertEqual(try names(), ["a.md", "b.md", "0.md"])
+    }
+
+    func testAChangedOrderFileIsReadAgainAndTheFolderIsChanged() throws {
+        try open(order: "c.md\na.md\nb.md\n")
+        try Data("b.md\nc.md\na.md\n".utf8).write(to: fx.url("P/Draft/.carrel-order.new"))
+        XCTAssertEqual(
+            Fixture.sh("mv '\(fx.path)/P/Draft/.carrel-order.new' '\(fx.path)/P/Draft/.carrel-order'"), 0)
+        let changes = try settle { try names() == ["b.md", "c.md", "a.md"] }
+        XCTAssertEqual(try names(), ["b.md", "c.md", "a.md"])
+        XCTAssertTrue(changes.contains(Change(.changed, fx.bytes("P/Draft"))), "\(changes)")
+    }
+
+    func testAConflictCopyArrivingIsMergedAndRemoved() throws {
+        try open(order: "c.md\na.md\n")
+        try Data("b.md\nc.md\n".utf8).write(
+            to: fx.url("P/Draft/.sync-conflict-20261123-101010-ABCDEFG.carrel-order"))
+        try settle {
+            try names() == ["c.md", "a.md", "b.md"]
+                && !fx.listing("P/Draft", includeHidden: true).contains { $0.contains("conflict") }
+        }
+        XCTAssertEqual(fx.listing("P/Draft", includeHidden: true).filter { $0.contains("sync-conflict") }, [])
+        XCTAssertEqual(fx.read("P/Draft/.carrel-order"), "c.md\na.md\nb.md\n")
+    }
+}
