@@ -23,6 +23,9 @@ public final class Entry {
     /// On a root: bumped when a date of any entry below changes, so lists in
     /// date order are rebuilt. Sits in the same padding as the flags.
     public private(set) var datesGeneration: UInt32 = 0
+    /// Files in this subtree whose words are not counted yet (a file counts
+    /// itself until counted). Containers show words only when it is 0.
+    public private(set) var uncountedFiles: Int32
     /// Milliseconds since the epoch; -1 when the filesystem does not know.
     public var created: Int64 { didSet { if created != oldValue { datesChanged() } } }
     public var modified: Int64 { didSet { if modified != oldValue { datesChanged() } } }
@@ -31,6 +34,8 @@ public final class Entry {
     public private(set) var children: [EntryName: Entry] = [:]
     /// Regular files in this subtree (a file counts itself), kept up to date on every change.
     public private(set) var fileTotal: Int
+    /// Words in this subtree's counted files (a file: its own), kept up to date like `fileTotal`.
+    public private(set) var wordTotal = 0
     /// Entries in this subtree, self included: sizes the full tree's response buffer.
     public private(set) var subtreeSize = 1
     /// Direct children that show as folders, kept up to date so counts cost nothing.
@@ -51,6 +56,34 @@ public final class Entry {
         self.created = created
         self.modified = modified
         self.fileTotal = kind == .file ? 1 : 0
+        self.uncountedFiles = kind == .file ? 1 : 0
+    }
+
+    /// Whether this file's words, or every file's below this folder, are counted.
+    public var wordsCounted: Bool { uncountedFiles == 0 }
+
+    /// Sets a file's word count, adding the difference to every folder above.
+    public func setWords(_ words: Int) {
+        guard kind == .file else { return }
+        let delta = words - wordTotal
+        let newlyCounted: Int32 = uncountedFiles == 1 ? -1 : 0
+        guard delta != 0 || newlyCounted != 0 else { return }
+        var e: Entry? = self
+        while let x = e {
+            x.wordTotal += delta
+            x.uncountedFiles += newlyCounted
+            e = x.parent
+        }
+    }
+
+    /// Marks a file to be counted again (its content changed); folders above stop showing words until it is.
+    public func forgetWords() {
+        guard kind == .file, uncountedFiles == 0 else { return }
+        var e: Entry? = self
+        while let x = e {
+            x.uncountedFiles += 1
+            e = x.parent
+        }
     }
 
     public var isDirectory: Bool { kind == .directory }
@@ -165,7 +198,8 @@ public final class Entry {
         child.parent = self
         children[child.name] = child
         if child.isFolderLike { folderCount += 1 }
-        adjustTotals(files: child.fileTotal, entries: child.subtreeSize)
+        adjustTotals(
+            files: child.fileTotal, entries: child.subtreeSize, words: child.wordTotal, uncounted: child.uncountedFiles)
         sortedCache = nil
         if clashIndex != nil {
             let key = child.clashKey
@@ -179,7 +213,9 @@ public final class Entry {
         children[child.name] = nil
         child.parent = nil
         if child.isFolderLike { folderCount -= 1 }
-        adjustTotals(files: -child.fileTotal, entries: -child.subtreeSize)
+        adjustTotals(
+            files: -child.fileTotal, entries: -child.subtreeSize, words: -child.wordTotal,
+            uncounted: -child.uncountedFiles)
         sortedCache = nil
         if clashIndex != nil {
             let key = child.clashKey
@@ -216,11 +252,13 @@ public final class Entry {
         }
     }
 
-    private func adjustTotals(files: Int, entries: Int) {
+    private func adjustTotals(files: Int, entries: Int, words: Int, uncounted: Int32) {
         var e: Entry? = self
         while let x = e {
             x.fileTotal += files
             x.subtreeSize += entries
+            x.wordTotal += words
+            x.uncountedFiles += uncounted
             if x.parent == nil { x.generation &+= 1 }
             e = x.parent
         }

@@ -58,6 +58,10 @@ public enum Message: Sendable, Equatable {
     case unknownCommand(command: String)
     case unknownProjectType(given: String, known: String)
     case unknownSort(given: String)
+    // Word targets
+    case targetOutOfRange(given: Int, max: Int)
+    case targetOutsideProject(name: String)
+    case sessionTargetOnProject(name: String)
     // Command line and projects made from existing folders
     case outsideLibrary(path: String, library: String)
     case noSubcommand
@@ -321,6 +325,21 @@ public enum Message: Sendable, Equatable {
             return (
                 "Invalid params: “by” must be name, modified or created, not “\(given)”.",
                 "Paramètres invalides : « by » doit valoir name, modified ou created, pas « \(given) »."
+            )
+        case .targetOutOfRange(let given, let max):
+            return (
+                "Invalid params: a word target is a whole number from 1 to \(max), not \(given).",
+                "Paramètres invalides : un objectif de mots est un nombre entier de 1 à \(max), pas \(given)."
+            )
+        case .targetOutsideProject(let name):
+            return (
+                "“\(name)” is not in a project, and word targets are kept in projects. Nothing was changed.",
+                "« \(name) » n’est dans aucun projet, et les objectifs de mots sont gardés dans les projets. Rien n’a changé."
+            )
+        case .sessionTargetOnProject(let name):
+            return (
+                "A daily target belongs to a whole project, and “\(name)” is not one. Nothing was changed.",
+                "Un objectif quotidien appartient à un projet entier, et « \(name) » n’en est pas un. Rien n’a changé."
             )
         case .outsideLibrary(let path, let library):
             return (

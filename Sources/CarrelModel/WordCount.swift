@@ -27,6 +27,11 @@ public enum WordCount {
         }
     }
 
+    /// The words of a file's bytes (UTF-8; ill-formed bytes count as punctuation).
+    public static func count(_ bytes: [UInt8], _ format: Format) -> Int {
+        count(String(decoding: bytes, as: UTF8.self), format)
+    }
+
     public static func count(_ text: String, _ format: Format) -> Int {
         switch format {
         case .plain: return words(text)

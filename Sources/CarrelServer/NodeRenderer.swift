@@ -143,7 +143,12 @@ public struct NodeRenderer {
         n.unreadable = info.unreadable
         n.confirmDelete = info.confirmDelete
         n.fileTotal = info.fileTotal
-        n.summary = info.fileTotal.flatMap { CountWords.summary(files: $0, language) }
+        n.words = info.words
+        n.wordsUnsaved = info.wordsUnsaved
+        n.target = info.target
+        n.sessionWords = info.sessionWords
+        n.sessionTarget = info.sessionTarget
+        n.summary = CountWords.summary(info.counts, language)
         return n
     }
 }

@@ -14,6 +14,7 @@ extension Server {
             for item in items { r.write(item, depth: depth, to: &w) }
             w.endArray()
         }
+        startCounting()
     }
 
     func destinations(_ id: RequestID, _ params: DestinationsRequest.Params) throws(Failure) {

@@ -30,6 +30,11 @@ extension ProjectFile {
             if let c = prefs["confirmDelete"]?.boolValue { meta.confirmDelete = c }
             if let ext = prefs["defaultExtension"]?.stringValue { meta.defaultExtension = ext }
         }
+        if let targets = raw["targets"]?.objectValue {
+            for (path, value) in targets {
+                if let n = value.intValue, n > 0, n <= ProjectMetadata.maxTarget { meta.targets[path] = n }
+            }
+        }
         return meta
     }
 
@@ -53,6 +58,12 @@ extension ProjectFile {
         prefs["confirmDelete"] = .bool(meta.confirmDelete)
         prefs["defaultExtension"] = .string(meta.defaultExtension)
         out["preferences"] = .object(prefs)
+        // One key per line (pretty output), so two machines setting targets on different items merge.
+        if meta.targets.isEmpty {
+            out["targets"] = nil
+        } else {
+            out["targets"] = .object(meta.targets.mapValues { .int($0) })
+        }
         return out
     }
 }

@@ -35,6 +35,44 @@ public struct NodeInfo {
     /// repeats them); a project's sections but its Trash; a library's rows.
     /// Nil on files.
     public var fileTotal: Int?
+    /// Words in the row, summed like `fileTotal` (Trash apart); nil until
+    /// every file it sums is counted.
+    public var words: Int?
+    /// The file's words are those of an open buffer not saved yet.
+    public var wordsUnsaved = false
+    /// The writer's word target for the row (project.json).
+    public var target: Int?
+    /// On projects: today's words on this device and the day's target.
+    public var sessionWords: Int?
+    public var sessionTarget: Int?
+
+    /// Everything the summary says, for `CountWords.summary`.
+    public var counts: CountWords.Counts {
+        var c = CountWords.Counts(files: fileTotal, words: words, target: target)
+        c.wordsUnsaved = wordsUnsaved
+        c.sessionWords = sessionWords
+        c.sessionTarget = sessionTarget
+        return c
+    }
+}
+
+/// Words of several subtrees added up, and whether all of them are counted.
+struct WordSum {
+    var words = 0
+    var uncounted: Int32 = 0
+
+    mutating func add(_ e: Entry) {
+        words += e.wordTotal
+        uncounted += e.uncountedFiles
+    }
+
+    mutating func subtract(_ e: Entry?) {
+        guard let e else { return }
+        words -= e.wordTotal
+        uncounted -= e.uncountedFiles
+    }
+
+    var value: Int? { uncounted == 0 ? words : nil }
 }
 
 public let sectionIcon = "list.bullet"
@@ -57,11 +95,16 @@ extension Workspace {
             info.permanent = true
             info.virtual = true
             var total = 0
+            var words = WordSum()
             for child in children(item) {
                 count(child, into: &info)
-                if case .entry(let e, _) = child { total += e.fileTotal }
+                if case .entry(let e, _) = child, e.kind != .symlink {
+                    total += e.fileTotal
+                    if project.permanentFolder(for: e)?.role != .trash { words.add(e) }
+                }
             }
             info.fileTotal = total
+            info.words = words.value
             return info
         case .all(let project, _):
             let folder = project.type.folder(.all) ?? .allOfWriting
@@ -72,6 +115,7 @@ extension Workspace {
             info.virtual = true
             info.fileCount = allFileCount(project, folder)
             info.fileTotal = info.fileCount
+            info.words = allWords(project, folder).value
             return info
         case .entry(let entry, let library):
             return describe(entry, library, language)
@@ -120,17 +164,30 @@ extension Workspace {
         info.unreadable = entry.unreadable
         if info.link { info.folderCount = 0; info.fileCount = 0 }
         if entry.isFolderLike { info.fileTotal = info.link ? 0 : entry.fileTotal }
+        if !info.link, entry.wordsCounted { info.words = entry.wordTotal }
         if let project = library.project(at: entry) {
             info.kind = .project
             info.icon = Icon.project
             info.projectType = project.type.id
             info.confirmDelete = project.metadata.confirmDelete
             info.fileTotal = project.root.fileTotal - (project.trash?.fileTotal ?? 0)
+            var words = WordSum()
+            words.add(project.root)
+            words.subtract(project.trash)
+            info.words = words.value
+            info.target = project.metadata.targets[ProjectMetadata.projectTargetKey]
+            let session = sessions.session(of: project, words: info.words)
+            info.sessionWords = session.words
+            info.sessionTarget = session.target
         } else if entry === library.root {
             info.kind = library.lockedProjects[ObjectIdentifier(entry)] == nil ? .library : .project
             info.icon = info.kind == .library ? Icon.library : Icon.project
             info.confirmDelete = library.settings.confirmDelete
             info.fileTotal = library.fileTotalOutsideTrash
+            var words = WordSum()
+            words.add(entry)
+            for p in library.projects.values { words.subtract(p.trash) }
+            info.words = words.value
         } else if library.lockedProjects[ObjectIdentifier(entry)] != nil {
             info.kind = .project
             info.icon = Icon.project
@@ -142,8 +199,24 @@ extension Workspace {
                 info.permanent = true
             }
             info.inTrash = scope.inTrash
+            info.target = project.metadata.targets[project.relativePath(of: entry)]
         }
+        info.wordsUnsaved = entry.kind == .file && isShowingUnsavedWords(entry)
         return info
+    }
+
+    func allWords(_ project: Project, _ folder: PermanentFolder) -> WordSum {
+        var words = WordSum()
+        switch folder.contents {
+        case .wholeProject:
+            words.add(project.root)
+            words.subtract(project.trash)
+        case .filesOf(let roles):
+            for e in roles.compactMap({ project.type.folder($0).flatMap(project.entry(for:)) }) { words.add(e) }
+        case .directory:
+            break
+        }
+        return words
     }
 
     func allFileCount(_ project: Project, _ folder: PermanentFolder) -> Int {

@@ -14,6 +14,14 @@ public final class Workspace {
     var watching: WatchState?
     /// Where repairs are reported (the server's stderr). Silent by default.
     public var log: (String) -> Void = { _ in }
+    /// Files to count, in the order they were found (`Workspace+Words.swift`).
+    var wordQueue: [Entry] = []
+    /// Per library (by its root): the cache read from the state folder,
+    /// used until its first pass ends, and the counts made since.
+    var wordCaches: [ObjectIdentifier: WordCacheState] = [:]
+    /// Files whose open buffer's words are shown (`Workspace+Unsaved.swift`). Never written anywhere.
+    var unsavedWords: [ObjectIdentifier: UnsavedWords] = [:]
+    public var sessions = Sessions()
 
     public init() {}
 

@@ -439,6 +439,7 @@ final class HostileInputTests: XCTestCase {
             ("carrel.emptyTrash", ["projectUri": u("P"), "confirmed": true]),
             ("carrel.setSort", ["uri": u("P"), "by": "modified"]),
             ("carrel.setConfirmDelete", ["uri": u("P"), "confirm": false]),
+            ("carrel.setTarget", ["uri": u("P/Draft/a.md"), "words": 500]),
             ("carrel.newFile", ["parentUri": u("Plain"), "name": "n"]),
             ("carrel.rename", ["uri": u("Plain/b.md"), "newName": "c.md"]),
         ]
@@ -570,6 +571,7 @@ final class HostileInputTests: XCTestCase {
             "carrel.emptyTrash": ["projectUri": u, "confirmed": true],
             "carrel.setSort": ["uri": u, "by": "name", "descending": true],
             "carrel.setConfirmDelete": ["uri": u, "confirm": false],
+            "carrel.setTarget": ["uri": u, "words": 500],
         ]
         let optional: Set<String> = ["confirmed", "descending"]
         XCTAssertEqual(Set(full.keys), Set(InitializeRequest.commands), "every command has a row")
@@ -582,7 +584,9 @@ final class HostileInputTests: XCTestCase {
                     XCTAssertEqual(r["error"]?["code"], -32602, "\(command) without \(field)")
                     XCTAssertEqual(r["error"]?["data"]?["field"], .string(field), "\(command) without \(field)")
                 }
-                for wrong: JSONValue in [42, [1], ["x": 1], args[field]!.stringValue != nil ? true : "yes"] {
+                // 42 is a word target, not a wrong one.
+                for wrong: JSONValue in [42, [1], ["x": 1], args[field]!.stringValue != nil ? true : "yes"]
+                where !(wrong.intValue != nil && args[field]!.intValue != nil) {
                     var bad = args
                     bad[field] = wrong
                     let r = try c.command(command, .object(bad))

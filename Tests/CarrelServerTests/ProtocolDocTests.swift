@@ -22,7 +22,9 @@ final class ProtocolDocTests: XCTestCase {
             InitializeRequest.method, ShutdownRequest.method, ExitNotification.method, InitializedNotification.method,
             CancelRequestNotification.method, DidChangeWorkspaceFoldersNotification.method, TreeRequest.method,
             WorkspaceSymbolRequest.method, ExecuteCommandRequest.method, ShowMessageRequest.method,
-            DidChangeNotification.method,
+            DidChangeNotification.method, DidOpenTextDocumentNotification.method,
+            DidChangeTextDocumentNotification.method, DidCloseTextDocumentNotification.method,
+            DocumentSymbolRequest.method, InlayHintRequest.method, InlayHintRefreshRequest.method,
         ] {
             XCTAssertTrue(doc.contains(method), method)
         }
@@ -97,6 +99,8 @@ final class ProtocolDocTests: XCTestCase {
             .projectFileTooLarge(path: "\u{1}", limit: 1 << 24),
             .trashRecordNotWritten(name: "\u{1}", path: "\u{1}", detail: "\u{1}"),
             .unusableTrashRecord(name: "\u{1}", origin: "\u{1}"),
+            .targetOutsideProject(name: "\u{1}"), .sessionTargetOnProject(name: "\u{1}"),
+            .invalidParam(field: "\u{1}", expected: "a positive integer up to 100000000, or null", found: "number"),
         ]
         return samples.map { m in
             let text = m.text(.english)

@@ -13,7 +13,14 @@ public enum CarrelCommand: Equatable {
         case emptyTrash = "carrel.emptyTrash"
         case setSort = "carrel.setSort"
         case setConfirmDelete = "carrel.setConfirmDelete"
+        case setTarget = "carrel.setTarget"
     }
+
+    /// Which target `carrel.setTarget` sets: the item's words, or a project's words per day.
+    public enum TargetKind: Equatable { case words, session }
+
+    /// The largest target accepted, as `ProjectMetadata.maxTarget`.
+    public static let maxTarget = 100_000_000
 
     case newProject(parentUri: String, name: String, type: String)
     case newFolder(parentUri: String, name: String)
@@ -25,6 +32,8 @@ public enum CarrelCommand: Equatable {
     case emptyTrash(projectUri: String, confirmed: Bool)
     case setSort(uri: String, by: String, descending: Bool)
     case setConfirmDelete(uri: String, confirm: Bool)
+    /// `words: N|null` on a project, folder or file; or `session: N|null` on a project. Null clears.
+    case setTarget(uri: String, kind: TargetKind, value: Int?)
 
     /// Decodes the argument object of the named command.
     public init(_ name: Name, _ argument: JSONValue) throws(ParamError) {
@@ -46,6 +55,16 @@ public enum CarrelCommand: Equatable {
             self = .setSort(
                 uri: try f.string("uri"), by: try f.string("by"), descending: try f.optionalBool("descending") ?? false)
         case .setConfirmDelete: self = .setConfirmDelete(uri: try f.string("uri"), confirm: try f.bool("confirm"))
+        case .setTarget:
+            let uri = try f.string("uri")
+            let words = try f.positiveIntOrNull("words", max: Self.maxTarget)
+            let session = try f.positiveIntOrNull("session", max: Self.maxTarget)
+            switch (words, session) {
+            case (let w?, nil): self = .setTarget(uri: uri, kind: .words, value: w)
+            case (nil, let s?): self = .setTarget(uri: uri, kind: .session, value: s)
+            case (nil, nil): throw ParamError("words", .missing)
+            case (_?, _?): throw ParamError("session", .invalidValue("both words and session"))
+            }
         }
     }
 }

@@ -1,0 +1,123 @@
+import CarrelModel
+import CarrelStore
+
+/// A library's word cache while the server runs.
+struct WordCacheState {
+    /// What the state folder held at start; dropped when the first pass ends.
+    var previous: WordCache?
+    /// Counts made since the cache was last written.
+    var fresh = WordCache()
+    var firstPassDone = false
+}
+
+/// Counting words, after the first paint and a slice at a time, so no
+/// request waits for it (the owner calls `countQueuedWords` between jobs).
+/// A file is read no-follow and non-blocking, only when it is a plain file
+/// no larger than `Directory.countLimit`; an unchanged one (same device,
+/// inode, size and mtime) takes its count from the state folder's cache.
+extension Workspace {
+    /// Queues every file of every library not counted yet. The first call
+    /// for a library reads its cache.
+    public func queueUncountedWords() {
+        for library in libraries {
+            let id = ObjectIdentifier(library.root)
+            if wordCaches[id] == nil {
+                wordCaches[id] = WordCacheState(previous: WordCache.load(for: library.path))
+            }
+            queueUncountedWords(below: library.root)
+        }
+    }
+
+    /// Queues the uncounted files below `top` (or `top` itself).
+    func queueUncountedWords(below top: Entry) {
+        top.walk { e in
+            if e.kind == .file {
+                if !e.wordsCounted { wordQueue.append(e) }
+                return false
+            }
+            return e.kind == .directory && !e.wordsCounted
+        }
+    }
+
+    public var hasWordsToCount: Bool { !wordQueue.isEmpty }
+    public var wordsToCount: Int { wordQueue.count }
+
+    /// Changes on disk: files whose content changed are counted again, new
+    /// files and folders counted. Only once counting has started.
+    public func recountWords(after changes: [Change]) {
+        guard !wordCaches.isEmpty else { return }
+        for change in changes where change.kind != .deleted {
+            guard let (entry, _) = deepestEntry(change.path), entry.path == change.path else { continue }
+            if change.kind == .changed, entry.kind == .file { entry.forgetWords() }
+            queueUncountedWords(below: entry)
+        }
+    }
+
+    /// Counts queued files until `files` were looked at or `bytes` read.
+    /// Returns the files counted, whose rows and those above them changed.
+    public func countQueuedWords(files: Int = 256, bytes: Int = 4 << 20) -> [Entry] {
+        var counted: [Entry] = []
+        var looked = 0
+        var read = 0
+        var folder: (entry: Entry, dir: Directory?)?
+        while looked < files, read < bytes, let e = wordQueue.popLast() {
+            guard e.kind == .file, !e.wordsCounted, let parent = e.parent, let library = library(of: e) else {
+                continue
+            }
+            looked += 1
+            if folder?.entry !== parent {
+                let below = parent.components(below: library.root)?.map(\.bytes) ?? []
+                folder = (parent, try? Directory.open(root: library.path, components: below))
+            }
+            let id = ObjectIdentifier(library.root)
+            var words = 0
+            var text: [UInt8]?
+            if let dir = folder?.dir, let stamp = dir.fileStamp(e.name.bytes) {
+                if let cached = wordCaches[id]?.previous?.words(stamp), unsavedWords[ObjectIdentifier(e)] == nil {
+                    words = Int(cached)
+                    wordCaches[id]?.fresh.note(stamp, words: cached)
+                } else if let (bytes, stamp) = dir.readText(e.name.bytes) {
+                    read += bytes.count
+                    words = WordCount.count(bytes, WordCount.Format(fileName: e.name.string))
+                    wordCaches[id]?.fresh.note(stamp, words: Int32(clamping: words))
+                    text = bytes
+                }
+            }
+            setDiskWords(e, words, text: text)
+            counted.append(e)
+        }
+        if wordQueue.isEmpty { finishCountingPass() }
+        return counted
+    }
+
+    /// Every library counted: its projects' days start (`Sessions`), and a
+    /// library's first pass writes its cache whole, with only the files it has.
+    func finishCountingPass() {
+        for library in libraries {
+            for project in library.projects.values {
+                var words = WordSum()
+                words.add(project.root)
+                words.subtract(project.trash)
+                if let n = words.value { sessions.noteCounted(project, words: n) }
+            }
+            let id = ObjectIdentifier(library.root)
+            guard var state = wordCaches[id], !state.firstPassDone, library.root.wordsCounted else { continue }
+            state.fresh.save(for: library.path)
+            state = WordCacheState(previous: nil, fresh: WordCache(), firstPassDone: true)
+            wordCaches[id] = state
+        }
+    }
+
+    /// Writes the counts made since the first pass into each cache. Rare:
+    /// the owner calls it when it stops.
+    public func saveWordCaches() {
+        for library in libraries {
+            let id = ObjectIdentifier(library.root)
+            guard let state = wordCaches[id], state.firstPassDone, !state.fresh.isEmpty else { continue }
+            var cache = WordCache.load(for: library.path)
+            for r in state.fresh.records.values { cache.note(r.stamp, words: r.words) }
+            cache.save(for: library.path)
+            wordCaches[id]?.fresh = WordCache()
+        }
+    }
+}
