@@ -87,6 +87,8 @@ public enum Message: Sendable, Equatable {
     case sorted(path: String, key: String, descending: Bool)
     case asksBeforeDeleting(path: String, asks: Bool)
     case notYesOrNo(given: String)
+    case notATarget(given: String, max: Int)
+    case targetSet(path: String, target: Int?, daily: Bool)
     case deletedForever(path: String)
     case projectToSystemTrashNotNamed(path: String)
 
@@ -448,6 +450,28 @@ public enum Message: Sendable, Equatable {
                 : ("Deleting in \(path) no longer asks first.", "Supprimer dans \(path) ne demande plus confirmation.")
         case .notYesOrNo(let given):
             return ("Say yes or no, not “\(given)”.", "Répondez yes ou no, pas « \(given) ».")
+        case .notATarget(let given, let max):
+            return (
+                "A word target is a whole number from 1 to \(max), or “none”, not “\(given)”. Nothing was changed.",
+                "Un objectif de mots est un nombre entier de 1 à \(max), ou « none », pas « \(given) ». Rien n’a changé."
+            )
+        case .targetSet(let path, let target, let daily):
+            switch (target, daily) {
+            case (let n?, false):
+                return (
+                    "\(path) now aims at \(CountWords.number(n, .english)) words.",
+                    "\(path) vise désormais \(CountWords.number(n, .french)) mots."
+                )
+            case (let n?, true):
+                return (
+                    "\(path) now aims at \(CountWords.number(n, .english)) words a day on this computer.",
+                    "\(path) vise désormais \(CountWords.number(n, .french)) mots par jour sur cet ordinateur."
+                )
+            case (nil, false):
+                return ("\(path) has no word target now.", "\(path) n’a plus d’objectif de mots.")
+            case (nil, true):
+                return ("\(path) has no daily target now.", "\(path) n’a plus d’objectif quotidien.")
+            }
         case .deletedForever(let path):
             return ("Deleted \(path) for good.", "\(path) a été supprimé définitivement.")
         case .projectToSystemTrashNotNamed(let path):

@@ -71,6 +71,8 @@ extension Server {
             case InitializeRequest.method:
                 try initialize(id, InitializeRequest.Params(json: params))
             case ShutdownRequest.method:
+                // Counts made since the first pass; rare, so not written per file.
+                workspace.saveWordCaches()
                 state = .shutDown
                 reply(id, .null)
             case TreeRequest.method:

@@ -69,6 +69,7 @@ enum CLI {
         case "tree": try tree(&options, language)
         case "sort": try sort(&options, language)
         case "ask-before-deleting": try askBeforeDeleting(&options, language)
+        case "target": try target(&options, language)
         case "rm": try remove(&options, language)
         case "empty-trash": try emptyTrash(&options, language)
         default: try mutate(sub, &options, language)
@@ -133,6 +134,7 @@ struct Syntax {
             usage: "carrel sort PATH name|modified|created [--descending]", arguments: 2...2,
             flags: ["--descending"]),
         "ask-before-deleting": Syntax(usage: "carrel ask-before-deleting PATH yes|no", arguments: 2...2),
+        "target": Syntax(usage: "carrel target PATH N|none [--daily]", arguments: 2...2, flags: ["--daily"]),
     ]
 }
 
