@@ -99,8 +99,8 @@ extension CLI {
         let outcome = try ws.setTarget(try target(ws, path), daily ? .session : .words, value)
         guard case .item(let item) = outcome.result else { return }
         let info = ws.describe(item, language)
-        let where_ = info.path.map(Workspace.display) ?? info.title
-        print(Message.targetSet(path: where_, target: value, daily: daily).text(language))
+        let shown = info.path.map(Workspace.display) ?? info.title
+        print(Message.targetSet(path: shown, target: value, daily: daily).text(language))
     }
 
     /// Turns the question before deleting back on (or off), as the editors'
