@@ -15,6 +15,9 @@ extension Server {
         scheduleCounting()
     }
 
+    /// A request waits at most about this long for a slice to end.
+    static let countingSliceMs = 2
+
     func scheduleCounting() {
         guard countingStarted, !countingScheduled, workspace.hasWordsToCount else { return }
         countingScheduled = true
@@ -25,7 +28,7 @@ extension Server {
         countingScheduled = false
         guard state == .running else { return }
         let uncountedBefore = workspace.libraries.filter { !$0.root.wordsCounted }
-        let counted = workspace.countQueuedWords()
+        let counted = workspace.countQueuedWords(milliseconds: Server.countingSliceMs)
         // A library's first count shows everywhere at once: one `changed` on
         // it, and clients refetch what they show. Later counts are a few
         // files: their rows and those above them.

@@ -8,6 +8,8 @@ struct WordCacheState {
     /// Counts made since the cache was last written.
     var fresh = WordCache()
     var firstPassDone = false
+    /// Some file was read rather than found in `previous`.
+    var readAny = false
 }
 
 /// Counting words, after the first paint and a slice at a time, so no
@@ -53,14 +55,20 @@ extension Workspace {
         }
     }
 
-    /// Counts queued files until `files` were looked at or `bytes` read.
-    /// Returns the files counted, whose rows and those above them changed.
-    public func countQueuedWords(files: Int = 256, bytes: Int = 4 << 20) -> [Entry] {
+    /// Counts queued files until `files` were looked at, `bytes` read or
+    /// `milliseconds` spent (nil: no time limit). Returns the files counted,
+    /// whose rows and those above them changed.
+    public func countQueuedWords(files: Int = 256, bytes: Int = 4 << 20, milliseconds: Int? = nil) -> [Entry] {
         var counted: [Entry] = []
         var looked = 0
         var read = 0
         var folder: (entry: Entry, dir: Directory?)?
+        let deadline = milliseconds.map { Clock.monotonicNs() + Int64($0) * 1_000_000 }
         while looked < files, read < bytes, let e = wordQueue.popLast() {
+            if let deadline, looked > 0, looked % 8 == 0, Clock.monotonicNs() > deadline {
+                wordQueue.append(e)
+                break
+            }
             guard e.kind == .file, !e.wordsCounted, let parent = e.parent, let library = library(of: e) else {
                 continue
             }
@@ -80,6 +88,7 @@ extension Workspace {
                     read += bytes.count
                     words = WordCount.count(bytes, WordCount.Format(fileName: e.name.string))
                     wordCaches[id]?.fresh.note(stamp, words: Int32(clamping: words))
+                    wordCaches[id]?.readAny = true
                     text = bytes
                 }
             }
@@ -102,7 +111,10 @@ extension Workspace {
             }
             let id = ObjectIdentifier(library.root)
             guard var state = wordCaches[id], !state.firstPassDone, library.root.wordsCounted else { continue }
-            state.fresh.save(for: library.path)
+            // A restart that found every count in the cache writes nothing.
+            if state.readAny || state.fresh.records.count != state.previous?.records.count {
+                state.fresh.save(for: library.path)
+            }
             state = WordCacheState(previous: nil, fresh: WordCache(), firstPassDone: true)
             wordCaches[id] = state
         }
