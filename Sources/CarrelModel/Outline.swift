@@ -2,15 +2,17 @@
 /// words of its section: what `textDocument/documentSymbol` and inlay hints show.
 ///
 /// - Markdown: ATX headings (`#` to `######`, outside fenced code) and
-///   Setext headings (a line underlined with `===` or `---`); YAML front
-///   matter at the top is skipped.
+///   Setext headings (a line underlined with `===` or `---`, after a blank
+///   line or a heading); YAML front matter at the top is skipped.
 /// - Fountain: acts (`#`), sequences (`##`), deeper sections (`###`…),
 ///   and scene headings (`INT.`, `EXT.`, `EST.`, `INT./EXT.`, `INT/EXT.`,
-///   `I/E.`, or forced with a leading `.`), which sit below the sections.
+///   `I/E.`, or forced with a leading `.`) after a blank line, which sit
+///   below the deepest section level.
 ///
 /// A section runs from its heading to the next heading of the same or a
 /// higher level; its words are those of its text below the heading line,
-/// its subsections' included, by `WordCount`'s rule.
+/// its subsections' included, by `WordCount`'s rule. Works on the UTF-8
+/// bytes: a 20,000-word chapter is outlined on every edit.
 public enum Outline {
     public struct Heading: Equatable, Sendable {
         public var title: String
@@ -29,24 +31,35 @@ public enum Outline {
         public var children: [Heading]
     }
 
-    /// Nested headings, in order, and the text's line count.
+    struct Found {
+        var line: Int
+        var level: Int
+        var title: Range<Int>
+        var bodyStart: Int
+        var isScene = false
+    }
+
     public static func headings(_ text: String, _ format: WordCount.Format) -> [Heading] {
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> Substring in
-            line.last == "\r" ? line.dropLast() : line
-        }
-        var found: [(line: Int, level: Int, title: String, bodyStart: Int)] = []
-        var scenes = Set<Int>()
+        headings(Array(text.utf8), format)
+    }
+
+    /// Nested headings, in order.
+    public static func headings(_ text: [UInt8], _ format: WordCount.Format) -> [Heading] {
+        let lines = WordCount.lines(text).map { WordCount.trimmedEnd(text, $0) }
+        let found: [Found]
         switch format {
-        case .markdown: found = markdownHeadings(lines)
-        case .fountain: (found, scenes) = fountainHeadings(lines)
-        case .plain: break
+        case .markdown: found = markdownHeadings(text, lines)
+        case .fountain: found = fountainHeadings(text, lines)
+        case .plain: found = []
         }
         guard !found.isEmpty else { return [] }
+        let rawLines = WordCount.lines(text)
         // Each stretch between two headings is counted once; sections add up their stretches.
         var stretchWords: [Int] = []
         for (i, h) in found.enumerated() {
             let end = i + 1 < found.count ? found[i + 1].line : lines.count
-            let body = h.bodyStart < end ? lines[h.bodyStart..<end].joined(separator: "\n") : ""
+            guard h.bodyStart < end else { stretchWords.append(0); continue }
+            let body = Array(text[rawLines[h.bodyStart].lowerBound..<rawLines[end - 1].upperBound])
             stretchWords.append(WordCount.count(body, format))
         }
         var flat: [Heading] = []
@@ -54,11 +67,12 @@ public enum Outline {
             var endIndex = i + 1
             while endIndex < found.count, found[endIndex].level > h.level { endIndex += 1 }
             let endLine = endIndex < found.count ? found[endIndex].line : lines.count
+            let lineText = String(decoding: text[rawLines[h.line]], as: UTF8.self)
             flat.append(
                 Heading(
-                    title: h.title, level: h.level, line: h.line, lineLength: lines[h.line].utf16.count,
-                    endLine: endLine, words: stretchWords[i..<endIndex].reduce(0, +),
-                    isScene: format == .fountain && h.title.isEmpty == false && scenes.contains(h.line), children: []))
+                    title: String(decoding: text[h.title], as: UTF8.self), level: h.level, line: h.line,
+                    lineLength: lineText.utf16.count, endLine: endLine,
+                    words: stretchWords[i..<endIndex].reduce(0, +), isScene: h.isScene, children: []))
         }
         return nest(flat)
     }
@@ -81,46 +95,55 @@ public enum Outline {
 
     // MARK: Markdown
 
-    static func markdownHeadings(_ lines: [Substring]) -> [(line: Int, level: Int, title: String, bodyStart: Int)] {
-        var out: [(Int, Int, String, Int)] = []
+    static func markdownHeadings(_ b: [UInt8], _ lines: [Range<Int>]) -> [Found] {
+        var out: [Found] = []
         var i = 0
-        if lines.first.map(trimmed) == "---" {
-            if let end = lines.dropFirst().firstIndex(where: { trimmed($0) == "---" || trimmed($0) == "..." }) {
-                i = end + 1
-            }
+        if WordCount.equals(b, lines[0], "---"),
+            let end = lines.indices.dropFirst().first(where: {
+                WordCount.equals(b, lines[$0], "---") || WordCount.equals(b, lines[$0], "...")
+            })
+        {
+            i = end + 1
         }
-        var fence: Character?
+        var fence: UInt8?
         while i < lines.count {
             let line = lines[i]
-            let text = line.drop { $0 == " " }
-            let indent = line.count - text.count
-            if indent < 4, let f = text.first, f == "`" || f == "~", text.prefix(3).allSatisfy({ $0 == f }),
-                text.count >= 3
+            let text = dropSpaces(b, line)
+            let indent = text.lowerBound - line.lowerBound
+            if indent < 4, text.count >= 3, b[text.lowerBound] == 0x60 || b[text.lowerBound] == 0x7E,
+                b[text.lowerBound + 1] == b[text.lowerBound], b[text.lowerBound + 2] == b[text.lowerBound]
             {
+                let f = b[text.lowerBound]
                 if fence == nil { fence = f } else if fence == f { fence = nil }
                 i += 1
                 continue
             }
             if fence != nil || indent >= 4 { i += 1; continue }
-            if text.first == "#" {
-                let hashes = text.prefix { $0 == "#" }.count
-                let rest = text.dropFirst(hashes)
-                if hashes <= 6, rest.isEmpty || rest.first == " " || rest.first == "\t" {
-                    var title = trimmed(rest)
+            if !text.isEmpty, b[text.lowerBound] == UInt8(ascii: "#") {
+                var hashes = 0
+                while text.lowerBound + hashes < text.upperBound, b[text.lowerBound + hashes] == UInt8(ascii: "#") {
+                    hashes += 1
+                }
+                let rest = (text.lowerBound + hashes)..<text.upperBound
+                if hashes <= 6, rest.isEmpty || b[rest.lowerBound] == 0x20 || b[rest.lowerBound] == 0x09 {
+                    var title = trim(b, rest)
                     // A closing run of #s is not part of the title.
-                    let closing = title.reversed().prefix { $0 == "#" }.count
-                    if closing > 0, closing == title.count || title.dropLast(closing).last == " " {
-                        title = trimmed(title.dropLast(closing))
+                    var closing = title.upperBound
+                    while closing > title.lowerBound, b[closing - 1] == UInt8(ascii: "#") { closing -= 1 }
+                    if closing < title.upperBound,
+                        closing == title.lowerBound || b[closing - 1] == 0x20 || b[closing - 1] == 0x09
+                    {
+                        title = trim(b, title.lowerBound..<closing)
                     }
-                    out.append((i, hashes, String(title), i + 1))
+                    out.append(Found(line: i, level: hashes, title: title, bodyStart: i + 1))
                     i += 1
                     continue
                 }
             }
-            if i + 1 < lines.count, !trimmed(line).isEmpty, let level = setextLevel(lines[i + 1]),
-                i == 0 || trimmed(lines[i - 1]).isEmpty || isHeadingLine(lines[i - 1])
+            if i + 1 < lines.count, !trim(b, line).isEmpty, let level = setextLevel(b, lines[i + 1]),
+                i == 0 || trim(b, lines[i - 1]).isEmpty || isHeadingLine(b, lines[i - 1])
             {
-                out.append((i, level, String(trimmed(line)), i + 2))
+                out.append(Found(line: i, level: level, title: trim(b, line), bodyStart: i + 2))
                 i += 2
                 continue
             }
@@ -129,56 +152,70 @@ public enum Outline {
         return out
     }
 
-    static func isHeadingLine(_ line: Substring) -> Bool { line.drop { $0 == " " }.first == "#" }
+    static func isHeadingLine(_ b: [UInt8], _ line: Range<Int>) -> Bool {
+        let t = dropSpaces(b, line)
+        return !t.isEmpty && b[t.lowerBound] == UInt8(ascii: "#")
+    }
 
-    static func setextLevel(_ line: Substring) -> Int? {
-        let t = trimmed(line.drop { $0 == " " })
-        guard line.count - line.drop(while: { $0 == " " }).count < 4, let c = t.first, c == "=" || c == "-",
-            t.allSatisfy({ $0 == c })
-        else { return nil }
-        return c == "=" ? 1 : 2
+    static func setextLevel(_ b: [UInt8], _ line: Range<Int>) -> Int? {
+        let t = trim(b, line)
+        guard dropSpaces(b, line).lowerBound - line.lowerBound < 4, !t.isEmpty else { return nil }
+        let c = b[t.lowerBound]
+        guard c == UInt8(ascii: "=") || c == UInt8(ascii: "-"), t.allSatisfy({ b[$0] == c }) else { return nil }
+        return c == UInt8(ascii: "=") ? 1 : 2
     }
 
     // MARK: Fountain
 
-    static let sceneOpeners = ["INT./EXT.", "INT/EXT.", "I/E.", "INT.", "EXT.", "EST.", "INT ", "EXT ", "EST ", "I/E "]
+    static let sceneOpeners: [[UInt8]] = ["INT./EXT.", "INT/EXT.", "I/E.", "INT.", "EXT.", "EST.", "INT ", "EXT ", "EST ", "I/E "]
+        .map { Array($0.utf8) }
 
-    static func fountainHeadings(
-        _ lines: [Substring]
-    ) -> (headings: [(line: Int, level: Int, title: String, bodyStart: Int)], scenes: Set<Int>) {
-        var sections: [(Int, Int, String, Int)] = []
+    static func fountainHeadings(_ b: [UInt8], _ lines: [Range<Int>]) -> [Found] {
+        var sections: [Found] = []
+        var scenes: [Found] = []
         var deepest = 0
-        var scenes: [Int] = []
         for (i, line) in lines.enumerated() {
-            let t = trimmed(line.drop { $0 == " " || $0 == "\t" })
-            if t.first == "#" {
-                let level = t.prefix { $0 == "#" }.count
-                sections.append((i, level, String(trimmed(t.dropFirst(level).drop { $0 == " " })), i + 1))
+            let t = trim(b, line)
+            if !t.isEmpty, b[t.lowerBound] == UInt8(ascii: "#") {
+                var level = 0
+                while t.lowerBound + level < t.upperBound, b[t.lowerBound + level] == UInt8(ascii: "#") { level += 1 }
+                sections.append(
+                    Found(line: i, level: level, title: trim(b, (t.lowerBound + level)..<t.upperBound), bodyStart: i + 1))
                 deepest = max(deepest, level)
                 continue
             }
-            let blankBefore = i == 0 || trimmed(lines[i - 1]).isEmpty
+            let blankBefore = i == 0 || trim(b, lines[i - 1]).isEmpty
             guard blankBefore, !t.isEmpty else { continue }
-            if t.first == ".", t.dropFirst().first.map({ $0 != "." }) ?? false {
-                scenes.append(i)
-            } else if sceneOpeners.contains(where: { t.uppercased().hasPrefix($0) }) {
-                scenes.append(i)
+            if b[t.lowerBound] == UInt8(ascii: "."), t.count > 1, b[t.lowerBound + 1] != UInt8(ascii: ".") {
+                scenes.append(Found(line: i, level: 0, title: (t.lowerBound + 1)..<t.upperBound, bodyStart: i + 1))
+            } else if sceneOpeners.contains(where: { opener in
+                opener.count <= t.count
+                    && opener.indices.allSatisfy { k in upper(b[t.lowerBound + k]) == opener[k] }
+            }) {
+                scenes.append(Found(line: i, level: 0, title: t, bodyStart: i + 1))
             }
         }
         let sceneLevel = deepest + 1
-        var out = sections
-        for i in scenes {
-            var title = trimmed(lines[i].drop { $0 == " " || $0 == "\t" })
-            if title.first == "." { title = title.dropFirst() }
-            out.append((i, sceneLevel, String(title), i + 1))
+        for k in scenes.indices {
+            scenes[k].level = sceneLevel
+            scenes[k].isScene = true
         }
-        return (out.sorted { $0.0 < $1.0 }, Set(scenes))
+        return (sections + scenes).sorted { $0.line < $1.line }
     }
 
-    static func trimmed(_ s: Substring) -> Substring {
-        var t = s
-        while let f = t.first, f == " " || f == "\t" { t = t.dropFirst() }
-        while let l = t.last, l == " " || l == "\t" { t = t.dropLast() }
-        return t
+    @inline(__always) static func upper(_ c: UInt8) -> UInt8 { c >= 0x61 && c <= 0x7A ? c - 0x20 : c }
+
+    static func dropSpaces(_ b: [UInt8], _ r: Range<Int>) -> Range<Int> {
+        var start = r.lowerBound
+        while start < r.upperBound, b[start] == 0x20 { start += 1 }
+        return start..<r.upperBound
+    }
+
+    static func trim(_ b: [UInt8], _ r: Range<Int>) -> Range<Int> {
+        var start = r.lowerBound
+        var end = r.upperBound
+        while start < end, b[start] == 0x20 || b[start] == 0x09 { start += 1 }
+        while end > start, b[end - 1] == 0x20 || b[end - 1] == 0x09 || b[end - 1] == 0x0D { end -= 1 }
+        return start..<end
     }
 }

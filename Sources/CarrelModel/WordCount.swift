@@ -44,9 +44,10 @@ public enum WordCount {
 
     // MARK: Words
 
-    /// ASCII letters and digits.
-    private static let asciiWord: [Bool] = (0..<128).map { b in
-        (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A)
+    /// Whether an ASCII byte is a letter or a digit.
+    @inline(__always)
+    static func isASCIIWord(_ c: UInt8) -> Bool {
+        (c &- 0x30) < 10 || ((c | 0x20) &- 0x61) < 26
     }
 
     static func words(_ bytes: [UInt8]) -> Int {
@@ -61,7 +62,7 @@ public enum WordCount {
                 let scalar: Unicode.Scalar
                 if c < 0x80 {
                     i += 1
-                    if asciiWord[Int(c)] {
+                    if isASCIIWord(c) {
                         if !inWord && !joinerPending { count += 1 }
                         inWord = true
                         joinerPending = false
@@ -178,20 +179,26 @@ public enum WordCount {
 
     static func markdownProse(_ text: [UInt8]) -> [UInt8] {
         var body = text
-        let all = lines(text)
-        if equals(text, trimmedEnd(text, all[0]), "---"),
-            let end = all.dropFirst().first(where: {
-                let t = trimmedEnd(text, $0)
-                return equals(text, t, "---") || equals(text, t, "...")
-            })
-        {
-            body = end.upperBound < text.count ? Array(text[(end.upperBound + 1)...]) : []
+        let firstEnd = text.firstIndex(of: 0x0A) ?? text.count
+        if equals(text, trimmedEnd(text, 0..<firstEnd), "---"), firstEnd < text.count {
+            // Front matter: up to the next line that closes it.
+            var start = firstEnd + 1
+            while start <= text.count {
+                let end = text[start...].firstIndex(of: 0x0A) ?? text.count
+                let t = trimmedEnd(text, start..<end)
+                if equals(text, t, "---") || equals(text, t, "...") {
+                    body = end < text.count ? Array(text[(end + 1)...]) : []
+                    break
+                }
+                start = end + 1
+            }
         }
         return removingLinkTargets(removing(body, from: "<!--", to: "-->"))
     }
 
     /// `![alt](src)` goes whole; `[text](target)` keeps its text.
     static func removingLinkTargets(_ text: [UInt8]) -> [UInt8] {
+        guard text.contains(UInt8(ascii: "[")) else { return text }
         var out: [UInt8] = []
         out.reserveCapacity(text.count)
         var i = 0

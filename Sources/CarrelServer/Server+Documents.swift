@@ -6,7 +6,7 @@ import CarrelWorkspace
 /// An editor's open buffer: its text as last sent (full sync). Kept in
 /// memory only, for counts and outlines; never written anywhere.
 struct OpenDocument {
-    var text: String
+    var text: [UInt8]
     var version: Int
 }
 
@@ -16,14 +16,16 @@ struct OpenDocument {
 extension Server {
     func didOpen(_ p: DidOpenTextDocumentNotification.Params) {
         guard let entry = libraryFile(p.uri) else { return }
-        documents[p.uri] = OpenDocument(text: p.text, version: p.version)
-        if workspace.showBuffer(entry, text: Array(p.text.utf8)) { notifyWords([entry]) }
+        let text = Array(p.text.utf8)
+        documents[p.uri] = OpenDocument(text: text, version: p.version)
+        if workspace.showBuffer(entry, text: text) { notifyWords([entry]) }
     }
 
     func didChange(_ p: DidChangeTextDocumentNotification.Params) {
         guard let text = p.text, documents[p.uri] != nil, let entry = libraryFile(p.uri) else { return }
-        documents[p.uri] = OpenDocument(text: text, version: p.version)
-        if workspace.showBuffer(entry, text: Array(text.utf8)) { notifyWords([entry]) }
+        let bytes = Array(text.utf8)
+        documents[p.uri] = OpenDocument(text: bytes, version: p.version)
+        if workspace.showBuffer(entry, text: bytes) { notifyWords([entry]) }
     }
 
     func didClose(_ p: DidCloseTextDocumentNotification.Params) {
@@ -39,12 +41,12 @@ extension Server {
     }
 
     /// The open buffer's text, else the file's, for a file of a library.
-    func documentText(_ uri: String) -> (String, WordCount.Format)? {
+    func documentText(_ uri: String) -> ([UInt8], WordCount.Format)? {
         guard let entry = libraryFile(uri) else { return nil }
         let format = WordCount.Format(fileName: entry.name.string)
         if let open = documents[uri] { return (open.text, format) }
         guard let bytes = workspace.savedText(of: entry) else { return nil }
-        return (String(decoding: bytes, as: UTF8.self), format)
+        return (bytes, format)
     }
 
     func documentSymbols(_ id: RequestID, _ p: DocumentSymbolRequest.Params) {
@@ -90,12 +92,13 @@ extension Server {
         request(InlayHintRefreshRequest.method, .null) { [weak self] _ in self?.inlayHintRefreshPending = false }
     }
 
-    private func lastLineEnd(_ text: String) -> (line: Int, character: Int) {
+    private func lastLineEnd(_ text: [UInt8]) -> (line: Int, character: Int) {
         var line = 0
-        var character = 0
-        for unit in text.utf16 {
-            if unit == 0x0A { line += 1; character = 0 } else { character += 1 }
+        var lastStart = 0
+        for (i, c) in text.enumerated() where c == 0x0A {
+            line += 1
+            lastStart = i + 1
         }
-        return (line, character)
+        return (line, String(decoding: text[lastStart...], as: UTF8.self).utf16.count)
     }
 }

@@ -55,23 +55,25 @@ extension Workspace {
         }
     }
 
-    /// Counts queued files until `files` were looked at, `bytes` read or
-    /// `milliseconds` spent (nil: no time limit). Returns the files counted,
-    /// whose rows and those above them changed.
+    /// Counts queued files until `files` were read (a file found in the
+    /// cache costs an eighth), `bytes` read or `milliseconds` spent (nil: no
+    /// time limit). Returns the files counted, whose rows and those above them changed.
     public func countQueuedWords(files: Int = 256, bytes: Int = 4 << 20, milliseconds: Int? = nil) -> [Entry] {
         var counted: [Entry] = []
         var looked = 0
         var read = 0
         var folder: (entry: Entry, dir: Directory?)?
         let deadline = milliseconds.map { Clock.monotonicNs() + Int64($0) * 1_000_000 }
-        while looked < files, read < bytes, let e = wordQueue.popLast() {
-            if let deadline, looked > 0, looked % 8 == 0, Clock.monotonicNs() > deadline {
+        var steps = 0
+        while looked < files * 8, read < bytes, let e = wordQueue.popLast() {
+            if let deadline, steps > 0, steps % 16 == 0, Clock.monotonicNs() > deadline {
                 wordQueue.append(e)
                 break
             }
             guard e.kind == .file, !e.wordsCounted, let parent = e.parent, let library = library(of: e) else {
                 continue
             }
+            steps += 1
             looked += 1
             if folder?.entry !== parent {
                 let below = parent.components(below: library.root)?.map(\.bytes) ?? []
@@ -86,6 +88,7 @@ extension Workspace {
                     wordCaches[id]?.fresh.note(stamp, words: cached)
                 } else if let (bytes, stamp) = dir.readText(e.name.bytes) {
                     read += bytes.count
+                    looked += 7
                     words = WordCount.count(bytes, WordCount.Format(fileName: e.name.string))
                     wordCaches[id]?.fresh.note(stamp, words: Int32(clamping: words))
                     wordCaches[id]?.readAny = true
