@@ -167,8 +167,10 @@ public enum Outline {
 
     // MARK: Fountain
 
-    static let sceneOpeners: [[UInt8]] = ["INT./EXT.", "INT/EXT.", "I/E.", "INT.", "EXT.", "EST.", "INT ", "EXT ", "EST ", "I/E "]
-        .map { Array($0.utf8) }
+    static let sceneOpeners: [[UInt8]] = [
+        "INT./EXT.", "INT/EXT.", "I/E.", "INT.", "EXT.", "EST.", "INT ", "EXT ", "EST ", "I/E ",
+    ]
+    .map { Array($0.utf8) }
 
     static func fountainHeadings(_ b: [UInt8], _ lines: [Range<Int>]) -> [Found] {
         var sections: [Found] = []
@@ -180,7 +182,8 @@ public enum Outline {
                 var level = 0
                 while t.lowerBound + level < t.upperBound, b[t.lowerBound + level] == UInt8(ascii: "#") { level += 1 }
                 sections.append(
-                    Found(line: i, level: level, title: trim(b, (t.lowerBound + level)..<t.upperBound), bodyStart: i + 1))
+                    Found(
+                        line: i, level: level, title: trim(b, (t.lowerBound + level)..<t.upperBound), bodyStart: i + 1))
                 deepest = max(deepest, level)
                 continue
             }

@@ -35,13 +35,24 @@ extension Directory {
     /// it is not a plain file (a link, a named pipe: opened no-follow and
     /// non-blocking, checked with fstat), cannot be read, or is larger than `limit`.
     public func readText(_ name: [UInt8], limit: Int = Directory.countLimit) -> (bytes: [UInt8], stamp: FileStamp)? {
+        Self.readText(in: fd, name, limit: limit)
+    }
+
+    /// `readText` relative to a folder's fd, callable from any thread.
+    static func readText(in dirfd: Int32, _ name: [UInt8], limit: Int) -> (bytes: [UInt8], stamp: FileStamp)? {
         // Taken before the read, so the text is never older than its stamp:
         // a write in between makes the next stamp differ and the file is read again.
-        guard let stamp = fileStamp(name), let file = try? openPlainFile(name, O_RDONLY) else { return nil }
+        var st = carrel_stat_t()
+        guard BytePath.withCString(name, { carrel_lstat_at(dirfd, $0, &st) }) == 0, st.type == 1 else { return nil }
+        let stamp = FileStamp(st)
+        let file = BytePath.withCString(name) { openat(dirfd, $0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) }
+        guard file >= 0 else { return nil }
         defer { close(file) }
-        var st = Glibc.stat()
-        guard fstat(file, &st) == 0, Int(st.st_size) <= limit else { return nil }
-        var out = [UInt8](repeating: 0, count: Int(st.st_size) + 1)
+        var info = Glibc.stat()
+        guard fstat(file, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) <= limit else {
+            return nil
+        }
+        var out = [UInt8](repeating: 0, count: Int(info.st_size) + 1)
         var filled = 0
         while true {
             if filled == out.count {

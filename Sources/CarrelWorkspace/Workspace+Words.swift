@@ -62,9 +62,29 @@ extension Workspace {
         var counted: [Entry] = []
         var looked = 0
         var read = 0
-        var folder: (entry: Entry, dir: Directory?)?
-        let deadline = milliseconds.map { Clock.monotonicNs() + Int64($0) * 1_000_000 }
         var steps = 0
+        var folder: (entry: Entry, dir: Directory?)?
+        // Files to read, read together on two threads; their folders stay open until then.
+        var pending: [(entry: Entry, cache: ObjectIdentifier)] = []
+        var jobs: [CountingPool.Job] = []
+        var openFolders: [Directory] = []
+        func readPending() {
+            guard !jobs.isEmpty else { return }
+            let results = countingPool.run(jobs)
+            for (p, r) in zip(pending, results) {
+                if let stamp = r.stamp {
+                    wordCaches[p.cache]?.fresh.note(stamp, words: Int32(clamping: r.words))
+                    wordCaches[p.cache]?.readAny = true
+                }
+                read += r.bytes
+                setDiskWords(p.entry, r.words, text: r.text)
+                counted.append(p.entry)
+            }
+            pending.removeAll(keepingCapacity: true)
+            jobs.removeAll(keepingCapacity: true)
+            openFolders.removeAll(keepingCapacity: true)
+        }
+        let deadline = milliseconds.map { Clock.monotonicNs() + Int64($0) * 1_000_000 }
         while looked < files * 8, read < bytes, let e = wordQueue.popLast() {
             if let deadline, steps > 0, steps % 16 == 0, Clock.monotonicNs() > deadline {
                 wordQueue.append(e)
@@ -78,26 +98,30 @@ extension Workspace {
             if folder?.entry !== parent {
                 let below = parent.components(below: library.root)?.map(\.bytes) ?? []
                 folder = (parent, try? Directory.open(root: library.path, components: below))
+                if let dir = folder?.dir { openFolders.append(dir) }
             }
             let id = ObjectIdentifier(library.root)
-            var words = 0
-            var text: [UInt8]?
-            if let dir = folder?.dir, let stamp = dir.fileStamp(e.name.bytes) {
-                if let cached = wordCaches[id]?.previous?.words(stamp), unsavedWords[ObjectIdentifier(e)] == nil {
-                    words = Int(cached)
-                    wordCaches[id]?.fresh.note(stamp, words: cached)
-                } else if let (bytes, stamp) = dir.readText(e.name.bytes) {
-                    read += bytes.count
-                    looked += 7
-                    words = WordCount.count(bytes, WordCount.Format(fileName: e.name.string))
-                    wordCaches[id]?.fresh.note(stamp, words: Int32(clamping: words))
-                    wordCaches[id]?.readAny = true
-                    text = bytes
-                }
+            let open = unsavedWords[ObjectIdentifier(e)] != nil
+            guard let dir = folder?.dir, let stamp = dir.fileStamp(e.name.bytes) else {
+                setDiskWords(e, 0, text: nil)
+                counted.append(e)
+                continue
             }
-            setDiskWords(e, words, text: text)
-            counted.append(e)
+            if !open, let cached = wordCaches[id]?.previous?.words(stamp) {
+                wordCaches[id]?.fresh.note(stamp, words: cached)
+                setDiskWords(e, Int(cached), text: nil)
+                counted.append(e)
+                continue
+            }
+            looked += 7
+            pending.append((e, id))
+            jobs.append(
+                CountingPool.Job(
+                    folder: dir.fd, name: e.name.bytes, format: WordCount.Format(fileName: e.name.string),
+                    keepText: open))
+            if jobs.count >= 32 { readPending() }
         }
+        readPending()
         if wordQueue.isEmpty { finishCountingPass() }
         return counted
     }

@@ -16,6 +16,8 @@ public final class Workspace {
     public var log: (String) -> Void = { _ in }
     /// Files to count, in the order they were found (`Workspace+Words.swift`).
     var wordQueue: [Entry] = []
+    /// Reads and counts on two threads; made when counting first starts.
+    lazy var countingPool = CountingPool()
     /// Per library (by its root): the cache read from the state folder,
     /// used until its first pass ends, and the counts made since.
     var wordCaches: [ObjectIdentifier: WordCacheState] = [:]

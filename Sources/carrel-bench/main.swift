@@ -126,6 +126,18 @@ figures.append(Figure(name: "cold start", samples: cold))
 let server = try BenchClient(binary: binary, environment: env)
 server.send(initialize)
 server.send(["jsonrpc": "2.0", "method": "initialized", "params": [:]])
+// An editor's first paint, then the words counted in the background after
+// it: the figures below are of a server at rest, as a writer meets it.
+let libraryURI = uri(library.root)
+let countedStart = nowNs()
+server.send(Tree(depth: 1))
+_ = server.wait { m in
+    m["method"] == "carrel/didChange"
+        && (m["params"]?["changes"]?.arrayValue ?? []).contains {
+            $0["type"] == "changed" && $0["uri"]?.stringValue == libraryURI
+        }
+}
+figures.append(Figure(name: "words counted after the first paint", samples: [Double(nowNs() - countedStart) / 1e6]))
 
 var nodes = 0
 var bytes = 0
@@ -222,13 +234,14 @@ server.stop()
 // Report.
 let findMedian = figures[0].median
 let ratio = figures[1].median / findMedian
+let fullTree = figures.first { $0.name == "full tree" }!
 if options.json {
     var out: [String: JSONValue] = [
         "files": .int(options.files), "folders": .int(options.folders), "depth": .int(options.depth),
         "peakRSSMiB": .double((Double(rss) / 1024 * 10).rounded() / 10),
         "coldStartOverFind": .double((ratio * 100).rounded() / 100),
         "diskFloorMs": .double((floor.median * 1000).rounded() / 1000),
-        "fullTreeOverFind": .double((figures[2].median / findMedian * 100).rounded() / 100),
+        "fullTreeOverFind": .double((fullTree.median / findMedian * 100).rounded() / 100),
     ]
     out["figures"] = .array(
         figures.map { f in
@@ -252,7 +265,7 @@ if options.json {
     print(
         String(
             format: "cold start / find walk: %.2f×   full tree / find walk: %.2f×   peak RSS: %.1f MiB",
-            ratio, figures[2].median / findMedian, Double(rss) / 1024))
+            ratio, fullTree.median / findMedian, Double(rss) / 1024))
     let serverShare = figures.filter { $0.name == "carrel.delete" || $0.name == "carrel.restore" }
         .map { String(format: "%@ %.3f ms", $0.name, $0.median - floor.median) }.joined(separator: ", ")
     print("above the disk floor (server work): " + serverShare)

@@ -1226,6 +1226,24 @@ CHOICE is the title of one of the sort orders the server offers."
                      :uri (plist-get target :uri) :by (plist-get how :by)
                      :descending (if (eq (plist-get how :descending) t) t :json-false))))
 
+(defun carrel-set-target (target)
+  "Set the word target of the project, folder or file at point to TARGET.
+TARGET is a number of words; an empty string clears the target.
+The row's summary then shows the words against it, as the server
+words it."
+  (interactive
+   (let ((node (carrel--item-at-point)))
+     (list (read-string (format "Word target for “%s” (empty clears it): " (plist-get node :title))
+                        (and (plist-get node :target) (number-to-string (plist-get node :target)))))))
+  (let* ((uri (plist-get (carrel--item-at-point) :uri))
+         (text (string-trim (or target "")))
+         ;; Anything but digits goes as typed: the server's refusal says
+         ;; what it expects, in the writer's language.
+         (words (cond ((string-empty-p text) nil)
+                      ((string-match-p "\\`[0-9]+\\'" text) (string-to-number text))
+                      (t text))))
+    (carrel--command t nil "carrel.setTarget" :uri uri :words words)))
+
 (defun carrel-toggle-ask-before-deleting ()
   "Turn \"Ask before deleting\" on or off for the project at point.
 Outside projects, for the library.  After \"Delete and Don't Ask
@@ -1298,6 +1316,7 @@ r, R	Rename
 \\[carrel-restore]	Restore
 \\[carrel-empty-trash]	Empty Trash
 \\[carrel-sort]	Sort
+\\[carrel-set-target]	Set Word Target (empty clears it)
 \\[carrel-refresh]	Refresh
 \\[carrel-up]	up to the parent row
 \\[carrel-help]	these keys
@@ -1327,6 +1346,7 @@ r, R	Rename
     (define-key map "u" #'carrel-restore)
     (define-key map "E" #'carrel-empty-trash)
     (define-key map "s" #'carrel-sort)
+    (define-key map "T" #'carrel-set-target)
     (define-key map "g" #'carrel-refresh)
     (define-key map "^" #'carrel-up)
     (define-key map "?" #'carrel-help)

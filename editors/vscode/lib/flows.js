@@ -42,6 +42,7 @@ class Flows {
       'carrel.restore': (arg) => this.restore(arg),
       'carrel.emptyTrash': (arg) => this.emptyTrash(arg),
       'carrel.sort': (arg) => this.sort(arg),
+      'carrel.setTarget': (arg) => this.setTarget(arg),
       'carrel.askBeforeDeleting': (arg) => this.askBeforeDeleting(arg),
       'carrel.refresh': () => this.refresh(),
       'carrel.collapseAll': () => this.ui.collapseAll(),
@@ -222,6 +223,23 @@ class Flows {
       }
     }
     return results;
+  }
+
+  // Sets the word target of a project, folder or file; an empty answer
+  // clears it. The row's summary shows it, as the server words it.
+  async setTarget(arg) {
+    const key = this.requireTarget(arg, 'the project, folder or file');
+    if (!key) return undefined;
+    const node = this.binder.node(key);
+    const text = await this.ui.input({
+      prompt: `Word target for “${node.title}” (empty clears it): `,
+      value: node.target === undefined ? '' : String(node.target),
+    });
+    if (text === undefined) return undefined;
+    const trimmed = text.trim();
+    // Anything but digits goes as typed: the server's refusal says what it expects, in the writer's language.
+    const words = trimmed === '' ? null : /^\d+$/.test(trimmed) ? Number(trimmed) : trimmed;
+    return this.execute('carrel.setTarget', { uri: node.uri, words });
   }
 
   async delete(arg) {

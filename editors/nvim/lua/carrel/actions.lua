@@ -9,7 +9,8 @@ local M = {}
 -- In the order `?` lists them.
 M.order = {
   'open', 'new_file', 'new_folder', 'rename', 'move', 'delete', 'restore', 'empty_trash', 'new_project', 'sort',
-  'expand', 'collapse', 'expand_all', 'collapse_all', 'refresh', 'parent', 'help', 'close', 'ask_before_deleting',
+  'set_target', 'expand', 'collapse', 'expand_all', 'collapse_all', 'refresh', 'parent', 'help', 'close',
+  'ask_before_deleting',
 }
 
 M.descriptions = {
@@ -23,6 +24,7 @@ M.descriptions = {
   empty_trash = 'Empty Trash',
   new_project = 'New Project',
   sort = 'Sort',
+  set_target = 'Set Word Target (empty clears it)',
   expand = 'Expand',
   collapse = 'Collapse',
   expand_all = 'Expand All',
@@ -195,6 +197,22 @@ function M.sort(row)
       client.execute('carrel.setSort', arguments, refresh_onto)
     end)
   end)
+end
+
+--- Sets or clears (an empty answer) the word target of a project, folder or file.
+function M.set_target(row)
+  if not needs_uri(row) then return end
+  local uri, current = row.node.uri, row.node.target
+  local prompt = ('Word target for “%s” (empty clears it): '):format(row.node.title or row.node.name)
+  -- Not prompts.input: an empty answer means something here (clear the target); only dismissing does nothing.
+  vim.ui.input({ prompt = prompt, default = current and tostring(current) or '' }, util.guard(function(text)
+    if text == nil then return end
+    text = vim.trim(text)
+    local words = vim.NIL
+    -- Anything but digits goes as typed: the server's refusal says what it expects, in the writer's language.
+    if text ~= '' then words = text:match('^%d+$') and tonumber(text) or text end
+    client.execute('carrel.setTarget', { uri = uri, words = words })
+  end))
 end
 
 --- Turns "Ask before deleting" back on, after "Delete and Don't Ask Again",

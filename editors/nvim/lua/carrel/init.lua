@@ -51,6 +51,7 @@ M.defaults = {
     ['u'] = 'restore',
     ['E'] = 'empty_trash',
     ['s'] = 'sort',
+    ['T'] = 'set_target', -- word target; empty clears it
     ['R'] = 'refresh',
     ['-'] = 'parent', -- up to the parent row
     ['?'] = 'help', -- the keys, in a window

@@ -27,6 +27,7 @@ export const KEYS: list<list<string>> = [
   ['u', 'restore', 'Restore'],
   ['E', 'emptytrash', 'Empty Trash'],
   ['s', 'sort', 'Sort'],
+  ['T', 'settarget', 'Set word target (empty clears it)'],
   ['R', 'refresh', 'Refresh'],
   ['-', 'parent', 'Up to the parent row'],
   ['?', 'help', 'The keys, in a window'],
@@ -278,6 +279,25 @@ def Owner(row: dict<any>): dict<any>
   return key == '' ? {} : tree.Node(key)
 enddef
 
+# Sets the word target of a project, folder or file; an empty answer clears
+# it, and only dismissing the question (Esc) sends nothing.
+def SetTarget(row: dict<any>)
+  var node = NeedUri(row)
+  if empty(node)
+    return
+  endif
+  const cancelled = "\x01"
+  var current = has_key(node, 'target') ? string(node.target) : ''
+  var text = inputdialog(printf('Word target for “%s” (empty clears it): ', node.title), current, cancelled)
+  if text == cancelled
+    return
+  endif
+  text = trim(text)
+  # Anything but digits goes as typed: the server's refusal says what it expects, in the writer's language.
+  var words: any = text == '' ? null : text =~ '^\d\+$' ? str2nr(text) : text
+  rpc.Execute('carrel.setTarget', {uri: node.uri, words: words}, (_) => 0)
+enddef
+
 def Sort(row: dict<any>)
   var owner = Owner(row)
   if empty(owner)
@@ -371,6 +391,8 @@ def DoOn(action: string, row: dict<any>)
     EmptyTrash(row)
   elseif action == 'sort'
     Sort(row)
+  elseif action == 'settarget'
+    SetTarget(row)
   elseif action == 'ask_before_deleting'
     AskBeforeDeleting(row)
   elseif action == 'refresh'
