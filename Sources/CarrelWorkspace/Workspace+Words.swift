@@ -122,7 +122,11 @@ extension Workspace {
             if jobs.count >= 32 { readPending() }
         }
         readPending()
-        if wordQueue.isEmpty { finishCountingPass() }
+        if wordQueue.isEmpty {
+            // A first pass queued every file: give the memory back.
+            wordQueue = []
+            finishCountingPass()
+        }
         return counted
     }
 
