@@ -64,10 +64,10 @@ extension Workspace {
         var read = 0
         var steps = 0
         var folder: (entry: Entry, dir: Directory?)?
-        // Files to read, read together on two threads; their folders stay open until then.
-        var pending: [(entry: Entry, cache: ObjectIdentifier)] = []
+        // Files to read, read together on two threads; each holds its folder
+        // open until then (a job names the folder by its fd).
+        var pending: [(entry: Entry, cache: ObjectIdentifier, folder: Directory)] = []
         var jobs: [CountingPool.Job] = []
-        var openFolders: [Directory] = []
         func readPending() {
             guard !jobs.isEmpty else { return }
             let results = countingPool.run(jobs)
@@ -82,7 +82,6 @@ extension Workspace {
             }
             pending.removeAll(keepingCapacity: true)
             jobs.removeAll(keepingCapacity: true)
-            openFolders.removeAll(keepingCapacity: true)
         }
         let deadline = milliseconds.map { Clock.monotonicNs() + Int64($0) * 1_000_000 }
         while looked < files * 8, read < bytes, let e = wordQueue.popLast() {
@@ -98,7 +97,6 @@ extension Workspace {
             if folder?.entry !== parent {
                 let below = parent.components(below: library.root)?.map(\.bytes) ?? []
                 folder = (parent, try? Directory.open(root: library.path, components: below))
-                if let dir = folder?.dir { openFolders.append(dir) }
             }
             let id = ObjectIdentifier(library.root)
             let open = unsavedWords[ObjectIdentifier(e)] != nil
@@ -114,7 +112,7 @@ extension Workspace {
                 continue
             }
             looked += 7
-            pending.append((e, id))
+            pending.append((e, id, dir))
             jobs.append(
                 CountingPool.Job(
                     folder: dir.fd, name: e.name.bytes, format: WordCount.Format(fileName: e.name.string),

@@ -78,3 +78,17 @@ final class CLIWordsTests: XCTestCase {
         XCTAssertEqual(draftLine(), "Draft  2 files · 6 words")
     }
 }
+
+/// Counting many files in many folders, read together in batches on two
+/// threads, gives every file its words: the total is exact.
+final class CLIWordsManyFilesTests: XCTestCase {
+    func testEveryFileOfManyFoldersIsCounted() throws {
+        var tree = "P/.carrel/project.json = {\"type\":\"novel\"}\n"
+        for folder in 0..<7 {
+            for file in 0..<45 { tree += "P/Novel/Part \(folder)/Scene \(file).md = one two three\n" }
+        }
+        let fx = try Fixture(tree)
+        let r = try CLIRunner().run(["tree", "P", "--depth", "0"], in: fx.path)
+        XCTAssertEqual(r.stdout, "P (Novel)  315 files · 945 words\n", r.stderr)
+    }
+}
