@@ -35,6 +35,11 @@ extension Server {
             }
             for uri in p.removed { if let path = try? FileURI.path(uri) { workspace.removeLibrary(path) } }
             for uri in p.added { if let path = try? FileURI.path(uri) { workspace.addLibrary(path) } }
+            // A library added after counting began is counted too.
+            if countingStarted {
+                workspace.queueUncountedWords()
+                scheduleCounting()
+            }
         case DidOpenTextDocumentNotification.method:
             guard state == .running, let p = try? DidOpenTextDocumentNotification.Params(json: params) else { return }
             didOpen(p)

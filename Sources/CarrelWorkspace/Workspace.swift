@@ -60,6 +60,8 @@ public final class Workspace {
         while path.count > 1, path.last == UInt8(ascii: "/") { path.removeLast() }
         guard let i = libraries.firstIndex(where: { $0.path == path }) else { return }
         let library = libraries.remove(at: i)
+        wordCaches[ObjectIdentifier(library.root)] = nil
+        unsavedWords = unsavedWords.filter { $0.value.entry.root !== library.root }
         watching?.unwatchTree(library.root)
         library.root.dismantle()
     }

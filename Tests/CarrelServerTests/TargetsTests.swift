@@ -114,3 +114,29 @@ final class TargetsTests: XCTestCase {
         XCTAssertEqual(fx.read("P/.carrel/project.json"), before)
     }
 }
+
+/// project.json travels with the library: targets in it are untrusted.
+final class HostileTargetsTests: XCTestCase {
+    func testTargetsThatAreNotWholeNumbersInRangeAreIgnored() throws {
+        let home = try Fixture()
+        setenv("XDG_STATE_HOME", home.path + "/state", 1)
+        defer { unsetenv("XDG_STATE_HOME") }
+        let fx = try Fixture(
+            """
+            P/.carrel/project.json = {"type":"poetry","targets":{".":500,"Draft":-5,"Draft/a.md":"lots","Ready":1e30,"../x":7}}
+            P/Draft/a.md = a
+            Q/.carrel/project.json = {"type":"poetry","targets":5}
+            """)
+        let client = InProcessClient()
+        _ = try client.initialize([fx.uri()])
+        func row(_ relative: String) throws -> JSONValue {
+            try client.result("carrel/tree", ["uri": .string(fx.uri(relative)), "depth": 0]).arrayValue![0]
+        }
+        XCTAssertEqual(try row("P")["target"], 500)
+        XCTAssertNil(try row("P/Draft")["target"])
+        XCTAssertNil(try row("P/Draft/a.md")["target"])
+        XCTAssertNil(try row("P/Ready")["target"])
+        XCTAssertNil(try row("Q")["target"])
+        XCTAssertEqual(try row("Q")["kind"], "project", "a bad targets key leaves the project usable")
+    }
+}

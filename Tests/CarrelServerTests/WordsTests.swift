@@ -114,3 +114,28 @@ final class WordsTests: XCTestCase {
         XCTAssertEqual(try row("Poems")["words"], 2)
     }
 }
+
+/// A library added while the server runs is counted like the first ones.
+final class WordsOfAddedLibrariesTests: XCTestCase {
+    func testALibraryAddedLaterIsCounted() throws {
+        let home = try Fixture()
+        setenv("XDG_STATE_HOME", home.path + "/state", 1)
+        defer { unsetenv("XDG_STATE_HOME") }
+        let first = try Fixture("a.md = one")
+        let second = try Fixture("b.md = two words")
+        let client = InProcessClient()
+        _ = try client.initialize([first.uri()])
+        _ = try client.result("carrel/tree", ["depth": 1])
+        client.notify(
+            "workspace/didChangeWorkspaceFolders",
+            ["event": ["added": [["uri": .string(second.uri()), "name": "Second"]], "removed": []]])
+        let deadline = Date().addingTimeInterval(10)
+        var words: JSONValue?
+        repeat {
+            words = try client.result("carrel/tree", ["uri": .string(second.uri()), "depth": 0]).arrayValue?[0]["words"]
+            if words != nil { break }
+            usleep(10_000)
+        } while Date() < deadline
+        XCTAssertEqual(words, 2)
+    }
+}
