@@ -28,14 +28,13 @@ public enum CountWords {
         if let files = counts.files, files > 0 { parts.append(filesPart(files, language)) }
         if let words = counts.words, (counts.files ?? 1) > 0 || counts.target != nil {
             var part = wordsPart(words, target: counts.target, language)
-            if counts.wordsUnsaved { part += language == .french ? " (non enregistrés)" : " (unsaved)" }
+            if counts.wordsUnsaved { part += language == .french ? " (non enregistré)" : " (unsaved)" }
             parts.append(part)
         }
+        // Today's words only against a daily target the writer set: unasked, they are noise.
         if let today = counts.sessionWords, let goal = counts.sessionTarget {
             let prefix = language == .french ? "aujourd’hui" : "today"
             parts.append("\(prefix) \(number(today, language)) / \(number(goal, language))")
-        } else if let today = counts.sessionWords, today > 0 {
-            parts.append("\(language == .french ? "aujourd’hui" : "today") \(number(today, language))")
         }
         return parts.isEmpty ? nil : parts.joined(separator: " · ")
     }
