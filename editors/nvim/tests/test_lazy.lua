@@ -131,7 +131,9 @@ H.test('a workspace folder that is itself a project opens with its first section
   H.eq(vim.list_slice(requests, 1, 2), { { depth = 1 }, { uri = H.uri(folder), depth = 2 } }, 'requests')
   -- Once the words are counted the server says the library changed, and
   -- the open rows are fetched again, no deeper.
-  for i = 3, #requests do H.eq(requests[i], { uri = H.uri(folder), depth = 2 }, 'a refetch: ' .. vim.inspect(requests)) end
+  for i = 3, #requests do
+    H.eq(requests[i], { uri = H.uri(folder), depth = 2 }, 'a refetch: ' .. vim.inspect(requests))
+  end
 end)
 
 H.test('one notification fetches each folder it names once, and only those that are open', function()
