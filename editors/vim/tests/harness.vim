@@ -119,7 +119,8 @@ enddef
 export def LineOf(text: string): number
   var lines = BinderLines()
   for i in range(len(lines))
-    if trim(lines[i]) == text || stridx(trim(lines[i]), text .. '  ') == 0
+    # A row's summary may go on after what the test names: its words follow its files.
+    if trim(lines[i]) == text || stridx(trim(lines[i]), text .. '  ') == 0 || stridx(trim(lines[i]), text .. ' · ') == 0
       return i + 1
     endif
   endfor
