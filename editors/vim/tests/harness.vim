@@ -120,7 +120,8 @@ export def LineOf(text: string): number
   var lines = BinderLines()
   for i in range(len(lines))
     # A row's summary may go on after what the test names: its words follow its files.
-    if trim(lines[i]) == text || stridx(trim(lines[i]), text .. '  ') == 0 || stridx(trim(lines[i]), text .. ' · ') == 0
+    var row = trim(lines[i])
+    if row == text || stridx(row, text .. '  ') == 0 || stridx(row, text .. ' · ') == 0
       return i + 1
     endif
   endfor

@@ -16,7 +16,8 @@ h.Run('the first view expands the projects and their first section; rows read ic
   # The words come once the server has counted them, after the first view.
   h.Wait(() => h.BinderLines()[0] == '# Writing  2 files · 2 words', 'the words')
   assert_equal(['# Writing  2 files · 2 words', '  @ My Poems  2 files · 2 words',
-    '    YOUR POETRY  2 files · 2 words', '      * All  2 files · 2 words', '      = Draft  2 files · 2 words', '      = Ready', '      = Set Aside', '      = Published', '      # Collections',
+    '    YOUR POETRY  2 files · 2 words', '      * All  2 files · 2 words', '      = Draft  2 files · 2 words',
+    '      = Ready', '      = Set Aside', '      = Published', '      # Collections',
     '      = Submissions', '      = Research', '    PUBLICATIONS', '    TRASH'], h.BinderLines())
 })
 
