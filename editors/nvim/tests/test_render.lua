@@ -74,7 +74,7 @@ H.test("icons = 'nerd' shows Nerd Font glyphs mapped from SF Symbols, without ch
   H.go('Draft')
   H.press('<CR>')
   H.wait(function() return H.row('Spring.md', 'Draft') end, 'Spring.md under Draft')
-  H.eq(vim.trim(line_of('Spring.md', 'Draft')), '\u{f0f6} Spring.md', 'file row')
+  H.eq(vim.trim(line_of('Spring.md', 'Draft')), '\u{f0f6} Spring.md  1 word', 'file row')
 end)
 
 H.test('a library without a project says how to make one, with the key', function()
