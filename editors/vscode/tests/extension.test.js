@@ -15,7 +15,7 @@ test('every declared command is registered, and every registered command is decl
   const { record } = await activate(t);
   const declared = manifest.contributes.commands.map((c) => c.command).sort();
   assert.deepEqual([...record.commands.keys()].sort(), declared);
-  const wanted = ['newProject', 'newFolder', 'newFile', 'rename', 'moveTo', 'delete', 'restore', 'emptyTrash', 'sort',
+  const wanted = ['newProject', 'newFolder', 'newFile', 'rename', 'moveTo', 'delete', 'restore', 'emptyTrash', 'sort', 'setTarget',
     'askBeforeDeleting', 'refresh', 'collapseAll', 'reveal', 'showLog'].map((name) => `carrel.${name}`).sort();
   assert.deepEqual(declared, wanted);
   for (const command of manifest.contributes.commands) {
