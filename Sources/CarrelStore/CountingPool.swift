@@ -6,7 +6,7 @@ import Glibc
 /// kept helper, so counting a library keeps up with `wc -w`. Each job is a
 /// file named in an open folder; results come back in job order. The
 /// caller keeps the folders open until `run` returns.
-public final class CountingPool: @unchecked Sendable {
+public final class CountingPool: Sendable {
     public struct Job: Sendable {
         public let folder: Int32
         public let name: [UInt8]
@@ -28,15 +28,30 @@ public final class CountingPool: @unchecked Sendable {
         public var bytes = 0
     }
 
-    private let condition = NSCondition()
-    private var jobs: [Job] = []
-    private var results: UnsafeMutableBufferPointer<Result>?
-    private var helperBusy = false
+    /// What the helper shares with the pool; the helper holds it, not the
+    /// pool, so the pool can go (and stop its helper) while the helper waits.
+    private final class Shared: @unchecked Sendable {
+        let condition = NSCondition()
+        var jobs: [Job] = []
+        var results: UnsafeMutableBufferPointer<Result>?
+        var helperBusy = false
+        var stop = false
+    }
+
+    private let shared = Shared()
 
     public init() {
-        let thread = Thread { [unowned self] in self.helperLoop() }
+        let shared = self.shared
+        let thread = Thread { Self.helperLoop(shared) }
         thread.name = "carrel-count"
         thread.start()
+    }
+
+    deinit {
+        shared.condition.lock()
+        shared.stop = true
+        shared.condition.broadcast()
+        shared.condition.unlock()
     }
 
     /// Counts every job; the helper takes every other one.
@@ -45,34 +60,39 @@ public final class CountingPool: @unchecked Sendable {
         let buffer = UnsafeMutableBufferPointer<Result>.allocate(capacity: batch.count)
         buffer.initialize(repeating: Result())
         defer { buffer.deallocate() }
-        condition.lock()
-        jobs = batch
-        results = buffer
-        helperBusy = true
-        condition.broadcast()
-        condition.unlock()
+        let s = shared
+        s.condition.lock()
+        s.jobs = batch
+        s.results = buffer
+        s.helperBusy = true
+        s.condition.broadcast()
+        s.condition.unlock()
         for i in stride(from: 0, to: batch.count, by: 2) { buffer[i] = Self.count(batch[i]) }
-        condition.lock()
-        while helperBusy { condition.wait() }
-        jobs = []
-        results = nil
-        condition.unlock()
+        s.condition.lock()
+        while s.helperBusy { s.condition.wait() }
+        s.jobs = []
+        s.results = nil
+        s.condition.unlock()
         return Array(buffer)
     }
 
-    private func helperLoop() {
+    private static func helperLoop(_ s: Shared) {
         while true {
-            condition.lock()
-            while !helperBusy || results == nil { condition.wait() }
-            let batch = jobs
-            let buffer = results!
-            condition.unlock()
-            for i in stride(from: 1, to: batch.count, by: 2) { buffer[i] = Self.count(batch[i]) }
-            condition.lock()
-            helperBusy = false
-            results = nil
-            condition.broadcast()
-            condition.unlock()
+            s.condition.lock()
+            while !s.stop && (!s.helperBusy || s.results == nil) { s.condition.wait() }
+            if s.stop {
+                s.condition.unlock()
+                return
+            }
+            let batch = s.jobs
+            let buffer = s.results!
+            s.condition.unlock()
+            for i in stride(from: 1, to: batch.count, by: 2) { buffer[i] = count(batch[i]) }
+            s.condition.lock()
+            s.helperBusy = false
+            s.results = nil
+            s.condition.broadcast()
+            s.condition.unlock()
         }
     }
 
