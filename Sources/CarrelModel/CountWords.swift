@@ -23,20 +23,22 @@ public enum CountWords {
     }
 
     /// What a row holds, or nil when it holds nothing worth a word.
+    /// Built into one string, part by part: the full tree composes 130,000.
     public static func summary(_ counts: Counts, _ language: Language) -> String? {
-        var parts: [String] = []
-        if let files = counts.files, files > 0 { parts.append(filesPart(files, language)) }
+        var out = ""
+        if let files = counts.files, files > 0 { out = filesPart(files, language) }
         if let words = counts.words, (counts.files ?? 1) > 0 || counts.target != nil {
-            var part = wordsPart(words, target: counts.target, language)
-            if counts.wordsUnsaved { part += language == .french ? " (non enregistré)" : " (unsaved)" }
-            parts.append(part)
+            if !out.isEmpty { out += " · " }
+            out += wordsPart(words, target: counts.target, language)
+            if counts.wordsUnsaved { out += language == .french ? " (non enregistré)" : " (unsaved)" }
         }
         // Today's words only against a daily target the writer set: unasked, they are noise.
         if let today = counts.sessionWords, let goal = counts.sessionTarget {
-            let prefix = language == .french ? "aujourd’hui" : "today"
-            parts.append("\(prefix) \(number(today, language)) / \(number(goal, language))")
+            if !out.isEmpty { out += " · " }
+            out += language == .french ? "aujourd’hui " : "today "
+            out += number(today, language) + " / " + number(goal, language)
         }
-        return parts.isEmpty ? nil : parts.joined(separator: " · ")
+        return out.isEmpty ? nil : out
     }
 
     /// A container's files alone ("3 files"), as before words were counted.
@@ -71,6 +73,7 @@ public enum CountWords {
     /// Digits in groups of three: "1,243" in English, "1 243" in French
     /// (with a narrow no-break space, so a count never wraps).
     public static func number(_ n: Int, _ language: Language) -> String {
+        if n >= 0 && n < 1000 { return String(n) }
         let separator = language == .french ? "\u{202F}" : ","
         let digits = Array(String(n.magnitude))
         var out = n < 0 ? "-" : ""

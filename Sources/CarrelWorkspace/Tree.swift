@@ -199,9 +199,13 @@ extension Workspace {
                 info.permanent = true
             }
             info.inTrash = scope.inTrash
-            info.target = project.metadata.targets[project.relativePath(of: entry)]
+            // The path is built only when the project has targets: the full
+            // tree renders 130,000 rows, and most projects have none.
+            if !project.metadata.targets.isEmpty {
+                info.target = project.metadata.targets[project.relativePath(of: entry)]
+            }
         }
-        info.wordsUnsaved = entry.kind == .file && isShowingUnsavedWords(entry)
+        info.wordsUnsaved = entry.kind == .file && !unsavedWords.isEmpty && isShowingUnsavedWords(entry)
         return info
     }
 
