@@ -29,18 +29,25 @@ public final class Entry {
     /// Directory mtime in nanoseconds, for the polling watcher.
     public var changeStamp: Int64 = 0
     public private(set) var children: [EntryName: Entry] = [:]
+    // The counts below are kept as 32-bit values: words made each entry
+    // 16 bytes larger, 2 MB at 130,000 entries, and the server's memory is
+    // held to a bound. No subtree holds 2^31 entries.
     /// Regular files in this subtree (a file counts itself), kept up to date
     /// on every change. A sync engine's conflict copy is not one of them.
-    public private(set) var fileTotal: Int
+    private var fileTotal32: Int32
+    /// Files in this subtree whose words are not counted yet (a file counts
+    /// itself until counted). Containers show words only when it is 0.
+    public private(set) var uncountedFiles: Int32
     /// Entries in this subtree, self included: sizes the full tree's response buffer.
-    public private(set) var subtreeSize = 1
+    private var subtreeSize32: Int32 = 1
     /// Direct children that show as folders, kept up to date so counts cost nothing.
-    public var folderCount: Int { Int(folders) }
-    private var folders: Int32 = 0
+    private var folderCount32: Int32 = 0
     /// Sync engines' conflict copies of files in this subtree (a copy counts
-    /// itself), counted apart from `fileTotal`; beside `folders`, in what
-    /// was the padding of one Int.
+    /// itself), counted apart from `fileTotal`. Their words are words on
+    /// disk, counted like any file's.
     public private(set) var conflictTotal: Int32 = 0
+    /// Words in this subtree's counted files (a file: its own), kept up to date like `fileTotal`.
+    public private(set) var wordTotal = 0
     /// On a root: bumped by every change anywhere below, so indexes know when to rebuild.
     public private(set) var generation = 0
     private var sortedCache: (order: SortSetting, entries: [Entry])?
@@ -56,7 +63,8 @@ public final class Entry {
         self.kind = kind
         self.created = created
         self.modified = modified
-        self.fileTotal = kind == .file ? 1 : 0
+        self.fileTotal32 = kind == .file ? 1 : 0
+        self.uncountedFiles = kind == .file ? 1 : 0
         if kind == .file && ConflictCopy.mayBeCopy(name.string) { countOwnFile() }
     }
 
@@ -66,13 +74,40 @@ public final class Entry {
         // A name that is not UTF-8 is shown with U+FFFD, which would name
         // an original that cannot exist: it is never taken for a copy.
         let copy = name.isValidUTF8 && ConflictCopy.isCopy(name.string)
-        fileTotal = copy ? 0 : 1
+        fileTotal32 = copy ? 0 : 1
         conflictTotal = copy ? 1 : 0
     }
 
     /// The name of the file this one is a sync engine's conflict copy of.
     public var conflictOf: String? {
         kind == .file && conflictTotal > 0 ? ConflictCopy.original(of: name.string) : nil
+    }
+
+    /// Whether this file's words, or every file's below this folder, are counted.
+    public var wordsCounted: Bool { uncountedFiles == 0 }
+
+    /// Sets a file's word count, adding the difference to every folder above.
+    public func setWords(_ words: Int) {
+        guard kind == .file else { return }
+        let delta = words - wordTotal
+        let newlyCounted: Int32 = uncountedFiles == 1 ? -1 : 0
+        guard delta != 0 || newlyCounted != 0 else { return }
+        var e: Entry? = self
+        while let x = e {
+            x.wordTotal += delta
+            x.uncountedFiles += newlyCounted
+            e = x.parent
+        }
+    }
+
+    /// Marks a file to be counted again (its content changed); folders above stop showing words until it is.
+    public func forgetWords() {
+        guard kind == .file, uncountedFiles == 0 else { return }
+        var e: Entry? = self
+        while let x = e {
+            x.uncountedFiles += 1
+            e = x.parent
+        }
     }
 
     public var isDirectory: Bool { kind == .directory }
@@ -83,6 +118,9 @@ public final class Entry {
         guard conflictTotal > 0 else { return files }
         return files - children.values.reduce(0) { $0 + ($1.kind == .file ? Int($1.conflictTotal) : 0) }
     }
+    public var fileTotal: Int { Int(fileTotal32) }
+    public var subtreeSize: Int { Int(subtreeSize32) }
+    public var folderCount: Int { Int(folderCount32) }
 
     public func child(_ name: EntryName) -> Entry? { children[name] }
     public func child(_ name: String) -> Entry? { children[EntryName(name)] }
@@ -192,8 +230,10 @@ public final class Entry {
         if let old = children[child.name] { remove(old) }
         child.parent = self
         children[child.name] = child
-        if child.isFolderLike { folders += 1 }
-        adjustTotals(files: child.fileTotal, conflicts: child.conflictTotal, entries: child.subtreeSize)
+        if child.isFolderLike { folderCount32 += 1 }
+        adjustTotals(
+            files: child.fileTotal, conflicts: child.conflictTotal, entries: child.subtreeSize,
+            words: child.wordTotal, uncounted: child.uncountedFiles)
         sortedCache = nil
         if clashIndex != nil {
             let key = child.clashKey
@@ -206,8 +246,10 @@ public final class Entry {
         guard children[child.name] === child else { return child }
         children[child.name] = nil
         child.parent = nil
-        if child.isFolderLike { folders -= 1 }
-        adjustTotals(files: -child.fileTotal, conflicts: -child.conflictTotal, entries: -child.subtreeSize)
+        if child.isFolderLike { folderCount32 -= 1 }
+        adjustTotals(
+            files: -child.fileTotal, conflicts: -child.conflictTotal, entries: -child.subtreeSize,
+            words: -child.wordTotal, uncounted: -child.uncountedFiles)
         sortedCache = nil
         if clashIndex != nil {
             let key = child.clashKey
@@ -239,17 +281,19 @@ public final class Entry {
         let wasFolder = isFolderLike
         linksToDirectory = value
         if let p = parent, wasFolder != isFolderLike {
-            p.folders += isFolderLike ? 1 : -1
+            p.folderCount32 += isFolderLike ? 1 : -1
             p.invalidate()
         }
     }
 
-    private func adjustTotals(files: Int, conflicts: Int32, entries: Int) {
+    private func adjustTotals(files: Int, conflicts: Int32, entries: Int, words: Int, uncounted: Int32) {
         var e: Entry? = self
         while let x = e {
-            x.fileTotal += files
+            x.fileTotal32 += Int32(truncatingIfNeeded: files)
             x.conflictTotal += conflicts
-            x.subtreeSize += entries
+            x.subtreeSize32 += Int32(truncatingIfNeeded: entries)
+            x.wordTotal += words
+            x.uncountedFiles += uncounted
             if x.parent == nil { x.generation &+= 1 }
             e = x.parent
         }

@@ -62,6 +62,10 @@ public enum Message: Sendable, Equatable {
     case unknownCommand(command: String)
     case unknownProjectType(given: String, known: String)
     case unknownSort(given: String)
+    // Word targets
+    case targetOutOfRange(given: Int, max: Int)
+    case targetOutsideProject(name: String)
+    case sessionTargetOnProject(name: String)
     // Command line and projects made from existing folders
     case outsideLibrary(path: String, library: String)
     case noSubcommand
@@ -92,6 +96,8 @@ public enum Message: Sendable, Equatable {
     case inBinderOrder(path: String)
     case asksBeforeDeleting(path: String, asks: Bool)
     case notYesOrNo(given: String)
+    case notATarget(given: String, max: Int)
+    case targetSet(path: String, target: Int?, daily: Bool)
     case deletedForever(path: String)
     case projectToSystemTrashNotNamed(path: String)
 
@@ -343,6 +349,21 @@ public enum Message: Sendable, Equatable {
                 "Invalid params: “by” must be manual, name, modified or created, not “\(given)”.",
                 "Paramètres invalides : « by » doit valoir manual, name, modified ou created, pas « \(given) »."
             )
+        case .targetOutOfRange(let given, let max):
+            return (
+                "Invalid params: a word target is a whole number from 1 to \(max), not \(given).",
+                "Paramètres invalides : un objectif de mots est un nombre entier de 1 à \(max), pas \(given)."
+            )
+        case .targetOutsideProject(let name):
+            return (
+                "“\(name)” is not in a project, and word targets are kept in projects. Nothing was changed.",
+                "« \(name) » n’est dans aucun projet, et les objectifs de mots sont gardés dans les projets. Rien n’a changé."
+            )
+        case .sessionTargetOnProject(let name):
+            return (
+                "A daily target belongs to a whole project, and “\(name)” is not one. Nothing was changed.",
+                "Un objectif quotidien appartient à un projet entier, et « \(name) » n’en est pas un. Rien n’a changé."
+            )
         case .outsideLibrary(let path, let library):
             return (
                 "\(path) is outside the library \(library); Carrel only works inside it. Nothing was changed.",
@@ -475,6 +496,28 @@ public enum Message: Sendable, Equatable {
                 : ("Deleting in \(path) no longer asks first.", "Supprimer dans \(path) ne demande plus confirmation.")
         case .notYesOrNo(let given):
             return ("Say yes or no, not “\(given)”.", "Répondez yes ou no, pas « \(given) ».")
+        case .notATarget(let given, let max):
+            return (
+                "A word target is a whole number from 1 to \(max), or “none”, not “\(given)”. Nothing was changed.",
+                "Un objectif de mots est un nombre entier de 1 à \(max), ou « none », pas « \(given) ». Rien n’a changé."
+            )
+        case .targetSet(let path, let target, let daily):
+            switch (target, daily) {
+            case (let n?, false):
+                return (
+                    "\(path) now aims at \(CountWords.number(n, .english)) words.",
+                    "\(path) vise désormais \(CountWords.number(n, .french)) mots."
+                )
+            case (let n?, true):
+                return (
+                    "\(path) now aims at \(CountWords.number(n, .english)) words a day on this computer.",
+                    "\(path) vise désormais \(CountWords.number(n, .french)) mots par jour sur cet ordinateur."
+                )
+            case (nil, false):
+                return ("\(path) has no word target now.", "\(path) n’a plus d’objectif de mots.")
+            case (nil, true):
+                return ("\(path) has no daily target now.", "\(path) n’a plus d’objectif quotidien.")
+            }
         case .deletedForever(let path):
             return ("Deleted \(path) for good.", "\(path) a été supprimé définitivement.")
         case .projectToSystemTrashNotNamed(let path):

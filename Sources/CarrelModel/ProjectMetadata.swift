@@ -33,6 +33,12 @@ public struct ProjectMetadata: Sendable, Equatable {
     /// False once the writer chose "Delete and Don't Ask Again".
     public var confirmDelete: Bool
     public var defaultExtension: String
+    /// Word targets by path relative to the project root ("Draft/Spring.md");
+    /// the project's own total target under `projectTargetKey`.
+    public var targets: [String: Int]
+    public static let projectTargetKey = "."
+    /// The largest word target kept: more than any book, well inside every integer type.
+    public static let maxTarget = 100_000_000
     /// A new project's `defaultExtension`, and the one outside projects.
     public static let standardExtension = "md"
 
@@ -47,6 +53,16 @@ public struct ProjectMetadata: Sendable, Equatable {
             uniqueKeysWithValues: type.directories.filter(\.startsInBinderOrder).map { ($0.diskName!, .manual) })
         self.confirmDelete = true
         self.defaultExtension = Self.standardExtension
+        self.targets = [:]
+    }
+
+    /// Targets after an item moved from `old` to `new` (relative paths), or
+    /// left the project (`new` nil): its own target and those below it follow it.
+    public mutating func moveTargets(from old: String, to new: String?) {
+        for (key, value) in targets where key == old || key.hasPrefix(old + "/") {
+            targets[key] = nil
+            if let new { targets[new + key.dropFirst(old.count)] = value }
+        }
     }
 
     /// The sort in force inside the folder at `path` (relative to the project root).

@@ -84,6 +84,18 @@ public struct Fields {
         }
     }
 
+    /// A field that must be there, holding a positive integer up to `max` or
+    /// null (read as nil); `.some(nil)` and nil tell null from absent.
+    public func positiveIntOrNull(_ key: String, max: Int) throws(ParamError) -> Int?? {
+        guard let v = object[key] else { return nil }
+        if v.isNull { return .some(nil) }
+        guard let n = v.intValue, n > 0, n <= max else {
+            let expected = "a positive integer up to \(max), or null"
+            throw ParamError(prefix + key, .wrongType(expected: expected, found: v.typeName))
+        }
+        return .some(n)
+    }
+
     public func optionalArray(_ key: String) throws(ParamError) -> [JSONValue]? {
         try optional(key, expected: "an array") { $0.arrayValue }
     }

@@ -39,11 +39,20 @@ public struct Node {
     /// row under "All" repeats a file shown in its folder), percent-encoded
     /// ASCII. Clients key rows by `id` when present, else by `uri`.
     public var id: [UInt8]?
-    /// `fileTotal` in the client's words ("3 files"); nil when there is nothing to say.
+    /// The row's counts in the client's words ("3 files · 1,243 words"); nil when there is nothing to say.
     public var summary: String?
     /// The row's subtree is not read yet (the first scan is still under
     /// way below it), so its counts are partial.
     public var counting = false
+    /// Words in the row (a file's own, a container's sum); nil until counted.
+    public var words: Int?
+    /// The file's words are an open buffer's, not saved yet.
+    public var wordsUnsaved = false
+    /// The writer's word target for the row.
+    public var target: Int?
+    /// On projects: today's words on this device, and the day's target.
+    public var sessionWords: Int?
+    public var sessionTarget: Int?
 
     public init(
         uri: String?, name: String, title: String, kind: String, role: String? = nil, icon: String,
@@ -101,7 +110,10 @@ public struct Node {
         w.key(literal: "permanent"); w.bool(permanent)
         if let projectType { w.key(literal: "projectType"); w.string(projectType) }
         if let role { w.key(literal: "role"); w.string(role) }
+        if let sessionTarget { w.key(literal: "sessionTarget"); w.int(sessionTarget) }
+        if let sessionWords { w.key(literal: "sessionWords"); w.int(sessionWords) }
         if let summary { w.key(literal: "summary"); w.string(summary) }
+        if let target { w.key(literal: "target"); w.int(target) }
         w.key(literal: "title"); w.string(title)
         if unreadable { w.key(literal: "unreadable"); w.bool(true) }
         if let encodedURI {
@@ -112,6 +124,8 @@ public struct Node {
             w.string(uri)
         }
         w.key(literal: "virtual"); w.bool(virtual)
+        if let words { w.key(literal: "words"); w.int(words) }
+        if wordsUnsaved { w.key(literal: "wordsUnsaved"); w.bool(true) }
         w.endObject()
     }
 

@@ -35,6 +35,20 @@ extension Server {
             }
             for uri in p.removed { if let path = try? FileURI.path(uri) { workspace.removeLibrary(path) } }
             for uri in p.added { if let path = try? FileURI.path(uri) { workspace.addLibrary(path) } }
+            // A library added after counting began is counted too.
+            if countingStarted {
+                workspace.queueUncountedWords()
+                scheduleCounting()
+            }
+        case DidOpenTextDocumentNotification.method:
+            guard state == .running, let p = try? DidOpenTextDocumentNotification.Params(json: params) else { return }
+            didOpen(p)
+        case DidChangeTextDocumentNotification.method:
+            guard state == .running, let p = try? DidChangeTextDocumentNotification.Params(json: params) else { return }
+            didChange(p)
+        case DidCloseTextDocumentNotification.method:
+            guard state == .running, let p = try? DidCloseTextDocumentNotification.Params(json: params) else { return }
+            didClose(p)
         default:
             break  // Unknown notifications are ignored, as LSP says.
         }
@@ -62,6 +76,8 @@ extension Server {
             case InitializeRequest.method:
                 try initialize(id, InitializeRequest.Params(json: params))
             case ShutdownRequest.method:
+                // Counts made since the first pass; rare, so not written per file.
+                workspace.saveWordCaches()
                 state = .shutDown
                 reply(id, .null)
             case TreeRequest.method:
@@ -72,6 +88,10 @@ extension Server {
                 try destinations(id, DestinationsRequest.Params(json: params))
             case ExecuteCommandRequest.method:
                 try execute(id, ExecuteCommandRequest.Params(json: params))
+            case DocumentSymbolRequest.method:
+                try documentSymbols(id, DocumentSymbolRequest.Params(json: params))
+            case InlayHintRequest.method:
+                try inlayHints(id, InlayHintRequest.Params(json: params))
             default:
                 reply(
                     id, error: ResponseError(code: ResponseError.methodNotFound, message: "Method not found: \(method)")
@@ -98,6 +118,7 @@ extension Server {
         symbolFolders = params.symbolFolders
         confirmationTimeout = params.confirmationTimeout
         startDeepScan()
+        inlayHintRefresh = params.inlayHintRefresh
         for uri in params.folders {
             guard let path = try? FileURI.path(uri), Workspace.isFolder(path) else {
                 log.line("ignoring workspace folder \(uri): not an existing local folder")

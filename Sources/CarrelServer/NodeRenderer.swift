@@ -147,9 +147,13 @@ public struct NodeRenderer {
         n.fileTotal = info.fileTotal
         n.conflictTotal = info.conflictTotal
         n.counting = info.counting
-        n.summary = CountWords.summary(
-            files: info.fileTotal, conflicts: info.conflictTotal ?? 0, conflictCopy: info.conflictOf != nil,
-            counting: info.counting, language)
+        let counts = info.counts
+        n.words = counts.words
+        n.wordsUnsaved = info.wordsUnsaved
+        n.target = info.target
+        n.sessionWords = info.sessionWords
+        n.sessionTarget = info.sessionTarget
+        n.summary = CountWords.summary(counts, language)
         if let original = info.conflictOf, let uri, let slash = uri.lastIndex(of: UInt8(ascii: "/")) {
             var u = Array(uri[...slash])
             FileURI.appendEncoded(Array(original.utf8), to: &u)

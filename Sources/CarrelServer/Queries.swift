@@ -22,6 +22,7 @@ extension Server {
             w.endArray()
         }
         sendScanProgress(changes)
+        startCounting()
     }
 
     func destinations(_ id: RequestID, _ params: DestinationsRequest.Params) throws(Failure) {

@@ -45,6 +45,8 @@ extension Server {
             finish(id, try workspace.setSort(try target(uri), SortSetting(by: key, descending: descending)))
         case .setConfirmDelete(let uri, let confirm):
             finish(id, try workspace.setConfirmDelete(try target(uri), confirm))
+        case .setTarget(let uri, let kind, let value):
+            finish(id, try workspace.setTarget(try target(uri), kind == .words ? .words : .session, value))
         }
     }
 

@@ -53,6 +53,8 @@ extension Server {
                     DidChangeNotification.method, DidChangeNotification.params([], updated: rows.map(r.node))))
         }
         notifyChanges(changes + workspace.settle())
+        // The files just read are counted like the others.
+        scheduleCounting()
     }
 
     func warmSymbolIndexes() {

@@ -49,6 +49,14 @@ public final class Server: @unchecked Sendable {
     var pollTimer: DispatchSourceTimer?
     /// What the watcher saw and clients were not told yet (`Server+Watching.swift`).
     var watched = WatchedChanges()
+    /// Words: counting begins after the first tree answer; one slice is queued at a time.
+    var countingStarted = false
+    var countingScheduled = false
+    /// Open documents' text by URI (`textDocument/didOpen`…), never written anywhere.
+    var documents: [String: OpenDocument] = [:]
+    /// Whether the client can be asked to redraw inlay hints.
+    var inlayHintRefresh = false
+    var inlayHintRefreshPending = false
     /// Per library, rebuilt lazily after changes.
     var symbolIndexes: [ObjectIdentifier: SymbolIndex] = [:]
 
@@ -162,9 +170,16 @@ public final class Server: @unchecked Sendable {
                 type: c.kind.rawValue, uri: FileURI.uri(c.path),
                 oldUri: c.oldPath.map(FileURI.uri), inTrash: c.inTrash)
         }
+        // A few changed files are counted before the rows go out, so clients
+        // get the new words with the change rather than a blank between.
+        workspace.recountWords(after: changes)
+        var counted: [Entry] = []
+        if workspace.wordsToCount <= Server.inlineCountLimit { counted = workspace.countQueuedWords() }
         let renderer = NodeRenderer(workspace: workspace, language: language)
         let updated = workspace.updatedRows(changes).map(renderer.node)
         send(Envelope.notification(DidChangeNotification.method, DidChangeNotification.params(wire, updated: updated)))
+        scheduleCounting()
+        if !counted.isEmpty { refreshInlayHints() }
     }
 
     /// Tells the writer, once each, what the workspace merged on its own.
@@ -177,6 +192,9 @@ public final class Server: @unchecked Sendable {
         }
         workspace.notices.removeAll()
     }
+
+    /// More files than this after a change are left to the background slices.
+    static let inlineCountLimit = 64
 
     // MARK: Errors
 

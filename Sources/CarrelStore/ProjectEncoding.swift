@@ -64,6 +64,9 @@ extension ProjectFile {
             if let c = settingValue(prefs["confirmDelete"])?.boolValue { meta.confirmDelete = c }
             if let ext = settingValue(prefs["defaultExtension"])?.stringValue { meta.defaultExtension = ext }
         }
+        for (path, stored) in raw["targets"]?.objectValue ?? [:] {
+            if let n = settingValue(stored)?.intValue, n > 0, n <= ProjectMetadata.maxTarget { meta.targets[path] = n }
+        }
         return meta
     }
 
@@ -102,21 +105,37 @@ extension ProjectFile {
             object[key] = .object(["changed": .int(Int(changed)), "value": value])
             out[group] = .object(object)
         }
-        var sorts = out["folderSorts"]?.objectValue ?? [:]
-        // A cleared sort is stamped just after the sort it clears, not with
-        // the clock: two machines clearing it write the same lines, which
-        // git takes without a conflict, and a sort set anew on another
-        // machine meanwhile still wins.
-        for (path, stored) in sorts where meta.folderSorts[path] == nil && settingValue(stored) != .null {
-            sorts[path] = .object(["changed": .int(Int(settingChanged(stored) + 1)), "value": .null])
-        }
-        for (path, sort) in meta.folderSorts {
-            let value: JSONValue = .object(["by": .string(sort.by.rawValue), "descending": .bool(sort.descending)])
-            let stored = sorts[path]
-            let changed = settingValue(stored) == value ? settingChanged(stored) : now
-            sorts[path] = .object(["changed": .int(Int(changed)), "value": value])
-        }
-        out["folderSorts"] = sorts.isEmpty ? nil : .object(sorts)
+        out["folderSorts"] = Self.encodeSettings(
+            meta.folderSorts.mapValues {
+                .object(["by": .string($0.by.rawValue), "descending": .bool($0.descending)])
+            },
+            over: out["folderSorts"]?.objectValue ?? [:], now: now)
+        // Targets, like folders' sorts, are settings keyed by the item's path,
+        // so two machines setting targets on different items merge.
+        out["targets"] = Self.encodeSettings(
+            meta.targets.mapValues { JSONValue.int($0) }, over: out["targets"]?.objectValue ?? [:], now: now)
         return out
+    }
+
+    /// Settings keyed by path (folders' sorts, targets), each stamped like
+    /// the others, written over what the file held. A cleared one is kept
+    /// with a null value, stamped just after the value it clears rather than
+    /// with the clock: a merge does not bring it back, two machines clearing
+    /// it write the same lines (which git takes without a conflict), and a
+    /// value set anew on another machine meanwhile still wins. Nil when
+    /// there is nothing to keep.
+    static func encodeSettings(_ values: [String: JSONValue], over stored: [String: JSONValue], now: Int64)
+        -> JSONValue?
+    {
+        var out = stored
+        for (path, old) in stored where values[path] == nil && settingValue(old) != .null {
+            out[path] = .object(["changed": .int(Int(settingChanged(old) + 1)), "value": .null])
+        }
+        for (path, value) in values {
+            let old = stored[path]
+            let changed = settingValue(old) == value ? settingChanged(old) : now
+            out[path] = .object(["changed": .int(Int(changed)), "value": value])
+        }
+        return out.isEmpty ? nil : .object(out)
     }
 }

@@ -36,13 +36,9 @@ public enum StateFiles {
         return Scanner.stat(path)?.isDirectory == true
     }
 
-    static var librariesFile: [UInt8]? { directory().map { BytePath.join($0, Array("libraries.json".utf8)) } }
-
     public static func settings(for library: [UInt8]) -> LibrarySettings {
         var s = LibrarySettings()
-        guard let file = librariesFile, let bytes = try? ProjectFile.readFile(file),
-            let json = try? JSONParser.parse(bytes), let entry = json[BytePath.display(library)]
-        else { return s }
+        guard let entry = readJSON("libraries.json")?[BytePath.display(library)] else { return s }
         if let by = entry["sort"]?["by"]?.stringValue, let key = SortKey(rawValue: by) { s.sort.by = key }
         if let d = entry["sort"]?["descending"]?.boolValue { s.sort.descending = d }
         if let c = entry["confirmDelete"]?.boolValue { s.confirmDelete = c }
@@ -51,28 +47,43 @@ public enum StateFiles {
 
     /// Best effort: losing a plain library's sort order is not losing writing.
     public static func save(_ settings: LibrarySettings, for library: [UInt8]) {
-        guard let dir = directory(), let file = librariesFile, makeFolders(dir) else { return }
         var all: [String: JSONValue] = [:]
-        if let bytes = try? ProjectFile.readFile(file), case .object(let o)? = try? JSONParser.parse(bytes) { all = o }
+        if case .object(let o)? = readJSON("libraries.json") { all = o }
         all[BytePath.display(library)] = [
             "sort": ["by": .string(settings.sort.by.rawValue), "descending": .bool(settings.sort.descending)],
             "confirmDelete": .bool(settings.confirmDelete),
         ]
-        guard let d = try? Directory.open(dir) else { return }
-        var bytes = JSONValue.object(all).encoded(pretty: true)
+        writeJSON(.object(all), to: "libraries.json")
+    }
+
+    /// A small JSON file of the state folder, or nil when it is missing or not JSON.
+    public static func readJSON(_ name: String) -> JSONValue? {
+        guard let dir = directory(), let d = try? Directory.open(dir),
+            let bytes = try? d.readPlainFile(Array(name.utf8), limit: 4 << 20)
+        else { return nil }
+        return try? JSONParser.parse(bytes)
+    }
+
+    /// Replaces the state folder's `name` whole: a temporary file, synced,
+    /// renamed over it. Best effort.
+    public static func writeJSON(_ value: JSONValue, to name: String) {
+        guard let dir = directory(), makeFolders(dir), let d = try? Directory.open(dir) else { return }
+        var bytes = value.encoded(pretty: true)
         bytes.append(0x0A)
-        let tmp = Array(".libraries.json.tmp-\(getpid())".utf8)
-        let fd = BytePath.withCString(tmp) { openat(d.fd, $0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600) }
+        let tmp = Array(".\(name).tmp-\(getpid())".utf8)
+        let fd = BytePath.withCString(tmp) {
+            openat(d.fd, $0, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        }
         guard fd >= 0 else { return }
         let written = FileDescriptor.writeAll(fd, bytes) == 0 && fsync(fd) == 0
         close(fd)
-        // A short copy must not replace the settings of every other library.
+        // A short copy must not replace what every other library or project keeps there.
         guard written else {
             _ = BytePath.withCString(tmp) { unlinkat(d.fd, $0, 0) }
             return
         }
         _ = BytePath.withCString(tmp) { src in
-            BytePath.withCString(Array("libraries.json".utf8)) { renameat(d.fd, src, d.fd, $0) }
+            BytePath.withCString(Array(name.utf8)) { renameat(d.fd, src, d.fd, $0) }
         }
         d.sync()
     }

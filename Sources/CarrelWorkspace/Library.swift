@@ -25,6 +25,15 @@ public final class Project {
 
     public var trash: Entry? { entry(for: .trash) }
 
+    /// `entry`'s path below the root, "/"-separated: how targets are keyed;
+    /// the root itself is `ProjectMetadata.projectTargetKey`.
+    public func relativePath(of entry: Entry) -> String {
+        guard entry !== root, let names = entry.components(below: root) else {
+            return ProjectMetadata.projectTargetKey
+        }
+        return names.map(\.string).joined(separator: "/")
+    }
+
     /// Strictly inside the Trash folder.
     public func isInTrash(_ entry: Entry) -> Bool {
         guard let t = trash, entry !== t else { return false }

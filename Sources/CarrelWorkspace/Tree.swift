@@ -43,6 +43,48 @@ public struct NodeInfo {
     /// The first scan has not read everything below the row yet: its
     /// counts are partial (see `Workspace+DeepScan.swift`).
     public var counting = false
+    /// Words in the row, summed like `fileTotal` (Trash apart); nil until
+    /// every file it sums is counted.
+    public var words: Int?
+    /// The file's words are those of an open buffer not saved yet.
+    public var wordsUnsaved = false
+    /// The writer's word target for the row (project.json).
+    public var target: Int?
+    /// On projects: today's words on this device and the day's target.
+    public var sessionWords: Int?
+    public var sessionTarget: Int?
+
+    /// Everything the summary says, for `CountWords.summary`.
+    public var counts: CountWords.Counts {
+        // Words below a row the first scan is still reading would be partial: none until it is read.
+        var c = CountWords.Counts(files: fileTotal, words: counting ? nil : words, target: target)
+        c.conflicts = conflictTotal ?? 0
+        c.conflictCopy = conflictOf != nil
+        c.counting = counting
+        c.wordsUnsaved = wordsUnsaved
+        c.sessionWords = sessionWords
+        c.sessionTarget = sessionTarget
+        return c
+    }
+}
+
+/// Words of several subtrees added up, and whether all of them are counted.
+struct WordSum {
+    var words = 0
+    var uncounted: Int32 = 0
+
+    mutating func add(_ e: Entry) {
+        words += e.wordTotal
+        uncounted += e.uncountedFiles
+    }
+
+    mutating func subtract(_ e: Entry?) {
+        guard let e else { return }
+        words -= e.wordTotal
+        uncounted -= e.uncountedFiles
+    }
+
+    var value: Int? { uncounted == 0 ? words : nil }
 }
 
 public let sectionIcon = "list.bullet"
@@ -66,16 +108,19 @@ extension Workspace {
             info.virtual = true
             var total = 0
             var conflicts = 0
+            var words = WordSum()
             for child in children(item) {
                 count(child, into: &info)
-                if case .entry(let e, let library) = child {
+                if case .entry(let e, let library) = child, e.kind != .symlink {
                     total += e.fileTotal
                     conflicts += Int(e.conflictTotal)
                     if library.isCounting(e) { info.counting = true }
+                    if project.permanentFolder(for: e)?.role != .trash { words.add(e) }
                 }
             }
             info.fileTotal = total
             info.conflictTotal = conflicts > 0 ? conflicts : nil
+            info.words = words.value
             return info
         case .all(let project, let library):
             let folder = project.type.folder(.all) ?? .allOfWriting
@@ -87,6 +132,7 @@ extension Workspace {
             info.fileCount = allFileCount(project, folder)
             info.fileTotal = info.fileCount
             info.counting = library.isCounting(project.root)
+            info.words = allWords(project, folder).value
             return info
         case .entry(let entry, let library):
             return describe(entry, library, language)
@@ -141,6 +187,8 @@ extension Workspace {
             conflicts = info.link ? 0 : Int(entry.conflictTotal)
         }
         info.counting = library.isCounting(entry)
+        if entry.isFolderLike { info.fileTotal = info.link ? 0 : entry.fileTotal }
+        if !info.link, entry.wordsCounted { info.words = entry.wordTotal }
         if let project = library.project(at: entry) {
             info.kind = .project
             info.icon = Icon.project
@@ -148,12 +196,24 @@ extension Workspace {
             info.confirmDelete = project.metadata.confirmDelete
             info.fileTotal = project.root.fileTotal - (project.trash?.fileTotal ?? 0)
             conflicts = Int(project.root.conflictTotal - (project.trash?.conflictTotal ?? 0))
+            var words = WordSum()
+            words.add(project.root)
+            words.subtract(project.trash)
+            info.words = words.value
+            info.target = project.metadata.targets[ProjectMetadata.projectTargetKey]
+            let session = sessions.session(of: project, words: info.words)
+            info.sessionWords = session.words
+            info.sessionTarget = session.target
         } else if entry === library.root {
             info.kind = library.lockedProjects[ObjectIdentifier(entry)] == nil ? .library : .project
             info.icon = info.kind == .library ? Icon.library : Icon.project
             info.confirmDelete = library.settings.confirmDelete
             info.fileTotal = library.fileTotalOutsideTrash
             conflicts = library.conflictTotalOutsideTrash
+            var words = WordSum()
+            words.add(entry)
+            for p in library.projects.values { words.subtract(p.trash) }
+            info.words = words.value
         } else if library.lockedProjects[ObjectIdentifier(entry)] != nil {
             info.kind = .project
             info.icon = Icon.project
@@ -165,9 +225,29 @@ extension Workspace {
                 info.permanent = true
             }
             info.inTrash = scope.inTrash
+            // The path is built only when the project has targets: the full
+            // tree renders 130,000 rows, and most projects have none.
+            if !project.metadata.targets.isEmpty {
+                info.target = project.metadata.targets[project.relativePath(of: entry)]
+            }
         }
         info.conflictTotal = conflicts > 0 ? conflicts : nil
+        info.wordsUnsaved = entry.kind == .file && !unsavedWords.isEmpty && isShowingUnsavedWords(entry)
         return info
+    }
+
+    func allWords(_ project: Project, _ folder: PermanentFolder) -> WordSum {
+        var words = WordSum()
+        switch folder.contents {
+        case .wholeProject:
+            words.add(project.root)
+            words.subtract(project.trash)
+        case .filesOf(let roles):
+            for e in roles.compactMap({ project.type.folder($0).flatMap(project.entry(for:)) }) { words.add(e) }
+        case .directory:
+            break
+        }
+        return words
     }
 
     func allFileCount(_ project: Project, _ folder: PermanentFolder) -> Int {

@@ -10,6 +10,8 @@ final class WatchState {
     /// Watches on projects' `.carrel` folders, to see project.json change.
     var projectOf: [Int32: Entry] = [:]
     var polled: [ObjectIdentifier: Entry] = [:]
+    /// Where the last poll stopped stat-ing polled folders' files.
+    var filePollCursor = 0
     /// Folders that changed between their scan and their watch: reconcile them.
     var stale: [Entry] = []
     var expected = ExpectedEvents()
@@ -365,15 +367,42 @@ extension Workspace {
         return changes
     }
 
-    /// Polls directories that have no inotify watch, by their mtime.
+    /// Polls directories that have no inotify watch, by their mtime, and
+    /// some of their files: a file rewritten in place leaves its folder's
+    /// mtime alone, and its words must still follow.
     public func poll() -> [Change] {
         guard let state = watching else { return [] }
         var changes: [Change] = settle()
-        for e in Array(state.polled.values) where library(of: e) != nil {
+        let folders = Array(state.polled.values)
+        for e in folders where library(of: e) != nil {
             guard let st = Scanner.stat(e.path) else { continue }
             if st.change_ns != e.changeStamp {
                 e.changeStamp = st.change_ns
                 changes += reconcile(e)
+            }
+        }
+        changes += pollFiles(folders, state)
+        return changes
+    }
+
+    /// At most `filesPerPoll` files a poll, taking the polled folders in turn.
+    static let filesPerPoll = 2_000
+
+    private func pollFiles(_ folders: [Entry], _ state: WatchState) -> [Change] {
+        guard !folders.isEmpty else { return [] }
+        var changes: [Change] = []
+        var budget = Self.filesPerPoll
+        var visited = 0
+        while budget > 0, visited < folders.count {
+            let e = folders[state.filePollCursor % folders.count]
+            state.filePollCursor = (state.filePollCursor + 1) % folders.count
+            visited += 1
+            guard library(of: e) != nil else { continue }
+            for child in e.children.values where child.kind == .file {
+                budget -= 1
+                guard let st = Scanner.stat(child.path), st.modified_ms != child.modified else { continue }
+                child.modified = st.modified_ms
+                changes.append(Change(.changed, child.path, inTrash: inTrashFlag(child)))
             }
         }
         return changes

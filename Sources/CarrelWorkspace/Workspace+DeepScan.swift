@@ -95,6 +95,7 @@ extension Workspace {
             if let state = deepScan { queue(child, state) }
         }
         loadOrder(entry, in: library)
+        if !wordCaches.isEmpty { queueUncountedWords(below: entry) }
         watching?.watchTree(entry, library: library, workspace: self)
         deepScan?.progress.append(entry)
     }
@@ -213,6 +214,8 @@ extension Workspace {
                 read.remove(c)
                 into.add(c)
             }
+            // Counting began with what the model held: what arrives later is queued as it comes.
+            if !wordCaches.isEmpty { queueUncountedWords(below: into) }
             watching?.watchTree(into, library: library, workspace: self)
             state.progress.append(into)
         }

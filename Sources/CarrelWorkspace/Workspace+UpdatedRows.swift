@@ -23,6 +23,13 @@ extension Workspace {
         return rows.items
     }
 
+    /// `entries` and every row above them, each once: what a recount changed.
+    public func rowsAbove(_ entries: [Entry]) -> [Item] {
+        var rows = UpdatedRows()
+        for e in entries { if let library = library(of: e) { rows.addChain(from: e, library) } }
+        return rows.items
+    }
+
     /// The entry at `path`, or the deepest one above it that the model has.
     func deepestEntry(_ path: [UInt8]) -> (Entry, Library)? {
         let parts = path.split(separator: UInt8(ascii: "/"))

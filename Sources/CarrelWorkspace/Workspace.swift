@@ -19,6 +19,16 @@ public final class Workspace {
     /// What the writer should be told once, in order: conflicts of
     /// Carrel's own files that were merged. The owner takes them.
     public var notices: [Message] = []
+    /// Files to count, in the order they were found (`Workspace+Words.swift`).
+    var wordQueue: [Entry] = []
+    /// Reads and counts on two threads; made when counting first starts.
+    lazy var countingPool = CountingPool()
+    /// Per library (by its root): the cache read from the state folder,
+    /// used until its first pass ends, and the counts made since.
+    var wordCaches: [ObjectIdentifier: WordCacheState] = [:]
+    /// Files whose open buffer's words are shown (`Workspace+Unsaved.swift`). Never written anywhere.
+    var unsavedWords: [ObjectIdentifier: UnsavedWords] = [:]
+    public var sessions = Sessions()
 
     public init() {}
 
@@ -57,6 +67,8 @@ public final class Workspace {
         while path.count > 1, path.last == UInt8(ascii: "/") { path.removeLast() }
         guard let i = libraries.firstIndex(where: { $0.path == path }) else { return }
         let library = libraries.remove(at: i)
+        wordCaches[ObjectIdentifier(library.root)] = nil
+        unsavedWords = unsavedWords.filter { $0.value.entry.root !== library.root }
         watching?.unwatchTree(library.root)
         library.root.dismantle()
     }

@@ -15,6 +15,7 @@ struct Options {
     var carrel: String?
     var keep = false
     var scale = 1.0
+    var words = false
 
     init(_ args: [String]) {
         var i = 0
@@ -27,10 +28,11 @@ struct Options {
             case "--json": json = true
             case "--carrel": carrel = value()
             case "--keep": keep = true
+            case "--words": words = true
             case "--iterations": scale = Double(value()) ?? 1
             case "--help", "-h":
                 print(
-                    "USAGE: carrel-bench [--files N] [--folders N] [--depth N] [--iterations SCALE] [--carrel PATH] [--json] [--keep]"
+                    "USAGE: carrel-bench [--files N] [--folders N] [--depth N] [--iterations SCALE] [--carrel PATH] [--json] [--keep] [--words]"
                 )
                 exit(0)
             default:
@@ -67,6 +69,27 @@ guard FileManager.default.isExecutableFile(atPath: binary) else {
 func iterations(_ n: Int) -> Int { max(3, Int(Double(n) * options.scale)) }
 
 let base = NSTemporaryDirectory() + "carrel-bench-\(getpid())"
+
+// `--words`: the counting figures alone, on their own library (see Words.swift).
+if options.words {
+    mkdir(base, 0o755)
+    var peak = 0
+    let figures = WordsBenchmark.run(binary: binary, base: base, scale: options.scale, peakOut: &peak)
+    if !options.keep { try? FileManager.default.removeItem(atPath: base) }
+    for f in figures {
+        let extra = f.extra.keys.sorted().map { " \($0) \(f.extra[$0]!.text())" }.joined()
+        let label = f.name.padding(toLength: 44, withPad: " ", startingAt: 0)
+        print(label + String(format: " median %9.3f ms   p99 %9.3f ms", f.median, f.p99) + extra)
+    }
+    let wc = figures[1].median
+    print(
+        String(
+            format: "counting from cold / wc -w: %.2f×   restart: first tree %.2f×, counts %.2f× the cold start"
+                + "   peak RSS: %.1f MiB",
+            figures[3].median / wc, figures[5].median / figures[2].median, figures[4].median / figures[2].median,
+            Double(peak) / 1024))
+    exit(0)
+}
 let library = SyntheticLibrary(
     root: base + "/Library", files: options.files, folders: options.folders, depth: options.depth)
 let state = base + "/state"
@@ -121,6 +144,18 @@ figures.append(Figure(name: "first view", samples: firstView))
 let server = try BenchClient(binary: binary, environment: env)
 server.send(initialize)
 server.send(["jsonrpc": "2.0", "method": "initialized", "params": [:]])
+// An editor's first paint, then the words counted in the background after
+// it: the figures below are of a server at rest, as a writer meets it.
+let libraryURI = uri(library.root)
+let countedStart = nowNs()
+server.send(Tree(depth: 1))
+_ = server.wait { m in
+    m["method"] == "carrel/didChange"
+        && (m["params"]?["changes"]?.arrayValue ?? []).contains {
+            $0["type"] == "changed" && $0["uri"]?.stringValue == libraryURI
+        }
+}
+figures.append(Figure(name: "words counted after the first paint", samples: [Double(nowNs() - countedStart) / 1e6]))
 
 var nodes = 0
 var bytes = 0

@@ -110,7 +110,13 @@ extension Torture {
                     name: "emptyTrash", command: "carrel.emptyTrash",
                     args: ["projectUri": .string(uri(p.rel)), "confirmed": .bool(chance(0.5))],
                     doomed: contentsUnder(p.rel + "/Trash"))
-            case 86..<89:
+            case 86..<88:
+                guard let item = pick(v.movable + v.projects.map { ($0.rel, true) }) else { continue }
+                // A target in project.json, or cleared; outside projects it is refused.
+                return Op(
+                    name: "setTarget", command: "carrel.setTarget",
+                    args: ["uri": .string(uri(item.rel)), "words": chance(0.3) ? .null : .int(1 + random(5000))])
+            case 88..<89:
                 guard let f = pick(v.folders) else { continue }
                 return Op(
                     name: "setSort", command: "carrel.setSort",

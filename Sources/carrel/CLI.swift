@@ -71,6 +71,7 @@ enum CLI {
         case "sort": try sort(&options, language)
         case "reorder": try reorder(&options, language)
         case "ask-before-deleting": try askBeforeDeleting(&options, language)
+        case "target": try target(&options, language)
         case "rm": try remove(&options, language)
         case "empty-trash": try emptyTrash(&options, language)
         default: try mutate(sub, &options, language)
@@ -139,6 +140,7 @@ struct Syntax {
             usage: "carrel reorder PATH --before SIBLING | --after SIBLING", arguments: 1...1,
             valued: ["--before", "--after"]),
         "ask-before-deleting": Syntax(usage: "carrel ask-before-deleting PATH yes|no", arguments: 2...2),
+        "target": Syntax(usage: "carrel target PATH N|none [--daily]", arguments: 2...2, flags: ["--daily"]),
     ]
 }
 

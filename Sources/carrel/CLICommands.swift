@@ -44,6 +44,9 @@ extension CLI {
             }
         }
         let item = t.item
+        // The CLI shows counts at once: it counts now, from the cache where it can.
+        ws.queueUncountedWords()
+        while ws.hasWordsToCount { _ = ws.countQueuedWords() }
         if options.has("--json") {
             var w = JSONWriter()
             w.beginArray()
@@ -93,6 +96,30 @@ extension CLI {
         }
         let outcome = try ws.reorder(try target(ws, path), relativeTo: try target(ws, siblingPath), after: after != nil)
         report(ws, outcome, language)
+    }
+
+    /// Sets or clears a word target, as the editors' "Set Word Target" does;
+    /// with --daily, a project's daily target on this computer.
+    static func target(_ options: inout Options, _ language: Language) throws {
+        let word = options.positional[1]
+        let value: Int?
+        if ["none", "aucun", "0"].contains(word.lowercased()) {
+            value = nil
+        } else {
+            let digits = word.filter { $0 != "," && $0 != "_" && $0 != " " && $0 != "\u{202F}" }
+            guard let n = Int(digits), n > 0, n <= ProjectMetadata.maxTarget else {
+                throw Failure(.invalidParams, .notATarget(given: word, max: ProjectMetadata.maxTarget))
+            }
+            value = n
+        }
+        let ws = try library(options)
+        let path = absolute(options.positional[0])
+        let daily = options.has("--daily")
+        let outcome = try ws.setTarget(try target(ws, path), daily ? .session : .words, value)
+        guard case .item(let item) = outcome.result else { return }
+        let info = ws.describe(item, language)
+        let shown = info.path.map(Workspace.display) ?? info.title
+        print(Message.targetSet(path: shown, target: value, daily: daily).text(language))
     }
 
     /// Turns the question before deleting back on (or off), as the editors'

@@ -22,6 +22,7 @@ enum Help {
                                        Place an item before or after another of its folder.
           ask-before-deleting PATH yes|no
                                        Whether the editors ask before deleting in PATH's project.
+          target PATH N|none [--daily] Set or clear a word target (--daily: a project's, per day).
           help SUBCOMMAND              Explain one subcommand.
 
         THE LIBRARY:
@@ -177,6 +178,16 @@ enum Help {
         projects, in the library), as the editors' "Ask before deleting" does.
         "yes" undoes "Delete and Don't Ask Again". The CLI itself asks only
         before deleting for good.
+        """,
+        "target": """
+        USAGE: carrel target PATH N|none [--daily]
+
+        Sets the word target of PATH (a project, or a folder or file in one)
+        to N words, or clears it with "none", as the editors' "Set Word
+        Target" does. It is kept in the project's project.json, so it travels
+        with the library. With --daily, PATH is a project and N its words a
+        day, kept on this computer only. `carrel tree` shows each row's words
+        and its progress ("1,243 / 1,500 words").
         """,
         "help": """
         USAGE: carrel help [SUBCOMMAND]

@@ -41,9 +41,7 @@ struct TreePrinter {
         if let id = info.projectType, let type = ProjectType.named(id) { s += " (\(type.title(language)))" }
         if info.link { s += " → link" }
         if info.unreadable { s += language == .french ? " (illisible)" : " (unreadable)" }
-        if let summary = CountWords.summary(
-            files: info.fileTotal, conflicts: info.conflictTotal ?? 0, conflictCopy: info.conflictOf != nil, language)
-        {
+        if let summary = CountWords.summary(info.counts, language) {
             s += "  " + (color ? "\u{1B}[2m\(summary)\u{1B}[0m" : summary)
         }
         return s

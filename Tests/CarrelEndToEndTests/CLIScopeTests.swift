@@ -167,7 +167,8 @@ final class CLIScopeTests: XCTestCase {
             exit: 1, stderr: "is not in “Draft” beside “poem.md”"),
         Row(
             name: "tree FOLDER: the project's order and the folder's icon", args: ["tree", "Sorted/Notes", "--icons"],
-            exit: 0, stdout: "[folder] Notes  2 files\n├── [doc.text] b.md\n└── [doc.text] a.md\n"),
+            exit: 0,
+            stdout: "[folder] Notes  2 files · 0 words\n├── [doc.text] b.md  0 words\n└── [doc.text] a.md  0 words\n"),
         Row(
             name: "empty-trash of a file", args: ["empty-trash", "My poetry/Draft/poem.md", "--yes"],
             exit: 1, stderr: "$R/Writing/My poetry/Draft/poem.md is a file: empty-trash takes a project"),

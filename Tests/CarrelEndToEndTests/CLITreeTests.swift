@@ -16,20 +16,27 @@ final class CLITreeTests: XCTestCase {
         let fx = try Fixture(Self.tree)
         let r = try CLIRunner().run(["tree", "Poems", "--depth", "3"], in: fx.path)
         XCTAssertEqual(r.status, 0, r.stderr)
-        XCTAssertTrue(r.stdout.hasPrefix("Poems (Poetry)  3 files\n├── YOUR POETRY  3 files\n"), r.stdout)
-        XCTAssertTrue(r.stdout.contains("│   ├── Draft  2 files\n│   │   ├── Café.md\n│   │   └── Été.md\n"), r.stdout)
+        XCTAssertTrue(
+            r.stdout.hasPrefix("Poems (Poetry)  3 files · 3 words\n├── YOUR POETRY  3 files · 3 words\n"), r.stdout)
+        XCTAssertTrue(
+            r.stdout.contains(
+                "│   ├── Draft  2 files · 2 words\n│   │   ├── Café.md  1 word\n│   │   └── Été.md  1 word\n"), r.stdout
+        )
         XCTAssertFalse(r.stdout.contains("doc.text"), "no SF Symbol names unless --icons")
         XCTAssertFalse(r.stdout.contains("▸"))
         XCTAssertFalse(r.stdout.contains("\u{1B}["), "no colour through a pipe")
         let french = try CLIRunner().run(
             ["tree", "Poems", "--depth", "1"], in: fx.path, environment: ["LANG": "fr_FR.UTF-8"])
-        XCTAssertTrue(french.stdout.hasPrefix("Poems (Poésie)  3 fichiers\n"), french.stdout)
+        XCTAssertTrue(french.stdout.hasPrefix("Poems (Poésie)  3 fichiers · 3 mots\n"), french.stdout)
     }
 
     func testIconNamesOnRequest() throws {
         let fx = try Fixture(Self.tree)
         let r = try CLIRunner().run(["tree", "Poems/Draft", "--icons"], in: fx.path)
-        XCTAssertEqual(r.stdout, "[doc.badge.ellipsis] Draft  2 files\n├── [doc.text] Café.md\n└── [doc.text] Été.md\n")
+        XCTAssertEqual(
+            r.stdout,
+            "[doc.badge.ellipsis] Draft  2 files · 2 words\n├── [doc.text] Café.md  1 word\n└── [doc.text] Été.md  1 word\n"
+        )
     }
 
     /// On a terminal counts are dimmed, unless NO_COLOR says otherwise.
@@ -49,9 +56,9 @@ final class CLITreeTests: XCTestCase {
             try terminal.slave.close()
             return terminal.readAll()
         }
-        XCTAssertTrue(try onTerminal([:]).contains("Ready  \u{1B}[2m1 file\u{1B}[0m"))
+        XCTAssertTrue(try onTerminal([:]).contains("Ready  \u{1B}[2m1 file · 1 word\u{1B}[0m"))
         let plain = try onTerminal(["NO_COLOR": "1"])
-        XCTAssertTrue(plain.contains("Ready  1 file"), plain)
+        XCTAssertTrue(plain.contains("Ready  1 file · 1 word"), plain)
         XCTAssertFalse(plain.contains("\u{1B}["), plain)
     }
 }

@@ -243,8 +243,8 @@ final class EndToEndTests: XCTestCase {
         XCTAssertTrue(fx.exists("Poems/Draft"))
         XCTAssertEqual(run(["new-file", "Poems/Draft", "Ode"]).0, 0)
         let tree = run(["tree"]).1
-        XCTAssertTrue(tree.contains("── Draft  1 file\n"), tree)
-        XCTAssertTrue(tree.contains("── All  1 file\n"), tree)
+        XCTAssertTrue(tree.contains("── Draft  1 file · 0 words\n"), tree)
+        XCTAssertTrue(tree.contains("── All  1 file · 0 words\n"), tree)
         XCTAssertTrue(run(["tree", "--json"]).1.hasPrefix("[{"))
         let (code, text) = run(["rename", "Poems/Draft", "X"])
         XCTAssertEqual(code, 1)

@@ -440,6 +440,7 @@ final class HostileInputTests: XCTestCase {
             ("carrel.setSort", ["uri": u("P"), "by": "modified"]),
             ("carrel.setConfirmDelete", ["uri": u("P"), "confirm": false]),
             ("carrel.reorder", ["uri": u("P/Draft/a.md"), "before": u("P/Draft/F")]),
+            ("carrel.setTarget", ["uri": u("P/Draft/a.md"), "words": 500]),
             ("carrel.newFile", ["parentUri": u("Plain"), "name": "n"]),
             ("carrel.rename", ["uri": u("Plain/b.md"), "newName": "c.md"]),
         ]
@@ -572,6 +573,7 @@ final class HostileInputTests: XCTestCase {
             "carrel.setSort": ["uri": u, "by": "name", "descending": true],
             "carrel.setConfirmDelete": ["uri": u, "confirm": false],
             "carrel.reorder": ["uri": u, "after": u],
+            "carrel.setTarget": ["uri": u, "words": 500],
         ]
         let optional: Set<String> = ["confirmed", "descending", "before", "after"]
         XCTAssertEqual(Set(full.keys), Set(InitializeRequest.commands), "every command has a row")
@@ -584,7 +586,9 @@ final class HostileInputTests: XCTestCase {
                     XCTAssertEqual(r["error"]?["code"], -32602, "\(command) without \(field)")
                     XCTAssertEqual(r["error"]?["data"]?["field"], .string(field), "\(command) without \(field)")
                 }
-                for wrong: JSONValue in [42, [1], ["x": 1], args[field]!.stringValue != nil ? true : "yes"] {
+                // 42 is a word target, not a wrong one.
+                for wrong: JSONValue in [42, [1], ["x": 1], args[field]!.stringValue != nil ? true : "yes"]
+                where !(wrong.intValue != nil && args[field]!.intValue != nil) {
                     var bad = args
                     bad[field] = wrong
                     let r = try c.command(command, .object(bad))

@@ -41,3 +41,29 @@ final class CountWordsTests: XCTestCase {
         XCTAssertEqual(CountWords.number(-1_500, .english), "-1,500")
     }
 }
+
+/// Every part a summary can say, composed in one place, in both languages.
+final class CountWordsPartsTests: XCTestCase {
+    func testWordsTargetsUnsavedAndToday() {
+        var c = CountWords.Counts(files: 3, words: 1_243)
+        XCTAssertEqual(CountWords.summary(c, .english), "3 files · 1,243 words")
+        XCTAssertEqual(CountWords.summary(c, .french), "3 fichiers · 1\u{202F}243 mots")
+        c.target = 1_500
+        XCTAssertEqual(CountWords.summary(c, .english), "3 files · 1,243 / 1,500 words")
+        c.sessionWords = 250
+        XCTAssertEqual(
+            CountWords.summary(c, .english), "3 files · 1,243 / 1,500 words", "today only against a daily target")
+        c.sessionTarget = 500
+        XCTAssertEqual(CountWords.summary(c, .english), "3 files · 1,243 / 1,500 words · today 250 / 500")
+        XCTAssertEqual(
+            CountWords.summary(c, .french), "3 fichiers · 1\u{202F}243 / 1\u{202F}500 mots · aujourd’hui 250 / 500")
+        var file = CountWords.Counts(words: 1)
+        XCTAssertEqual(CountWords.summary(file, .english), "1 word")
+        file.wordsUnsaved = true
+        XCTAssertEqual(CountWords.summary(file, .english), "1 word (unsaved)")
+        XCTAssertEqual(CountWords.summary(file, .french), "1 mot (non enregistré)")
+        XCTAssertNil(
+            CountWords.summary(CountWords.Counts(files: 0, words: 0), .english), "an empty folder says nothing")
+        XCTAssertEqual(CountWords.summary(CountWords.Counts(files: 0, words: 0, target: 10), .english), "0 / 10 words")
+    }
+}

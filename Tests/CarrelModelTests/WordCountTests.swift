@@ -69,3 +69,34 @@ final class WordCountTests: XCTestCase {
         XCTAssertEqual(WordCount.Format(fileName: "README"), .plain)
     }
 }
+
+/// The byte scanner against the string rule it replaced, on texts made of
+/// every piece of markup the rule knows, in every format.
+final class WordCountAgreementTests: XCTestCase {
+    func testTheByteScannerAgreesWithTheStringRule() {
+        let pieces = [
+            "word", "don't", "l’été", "well-known", "rock-", " ", " ", "\n", "\n\n", "\t", "—", "/", "3.5",
+            "東京", "안녕", "e\u{301}", "Ωμέγα", "[", "]", "(", ")", "!", "![", "](", "<!--", "-->", "/*", "*/",
+            "[[", "]]", "#", "=", "==", "===", "---", "...", "Title: x", "Key:", ":", "'", "-", "\u{FFFD}",
+        ]
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ n: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(n))
+        }
+        for round in 0..<3_000 {
+            var text = ""
+            for _ in 0..<(1 + next(30)) { text += pieces[next(pieces.count)] }
+            for format in [WordCount.Format.plain, .markdown, .fountain] {
+                XCTAssertEqual(
+                    WordCount.count(text, format), ReferenceWordCount.count(text, format),
+                    "round \(round), \(format): \(text.debugDescription)")
+            }
+        }
+    }
+
+    func testIllFormedBytesSeparateWords() {
+        XCTAssertEqual(WordCount.count([0x61, 0xFF, 0x62, 0xE2, 0x82, 0x20, 0x63], .plain), 3)
+        XCTAssertEqual(WordCount.count([0x61, 0xC3], .plain), 1)
+    }
+}

@@ -29,7 +29,7 @@ final class GoldenTests: XCTestCase {
         golden(
             InitializeRequest.result(version: "0.1.0", vocabulary: vocabulary),
             #"""
-            {"capabilities":{"executeCommandProvider":{"commands":["carrel.newProject","carrel.newFolder","carrel.newFile","carrel.rename","carrel.moveTo","carrel.delete","carrel.restore","carrel.emptyTrash","carrel.setSort","carrel.setConfirmDelete","carrel.reorder"]},"experimental":{"carrel":{"names":{"defaultExtension":"md","maxBytes":255},"projectTypes":[{"id":"poetry","title":"Poésie"}],"sorts":[{"by":"name","descending":true,"title":"Nom, de Z à A"}]}},"textDocumentSync":{"change":0,"openClose":false},"workspace":{"workspaceFolders":{"changeNotifications":true,"supported":true}},"workspaceSymbolProvider":true},"serverInfo":{"name":"carrel","version":"0.1.0"}}
+            {"capabilities":{"documentSymbolProvider":true,"executeCommandProvider":{"commands":["carrel.newProject","carrel.newFolder","carrel.newFile","carrel.rename","carrel.moveTo","carrel.delete","carrel.restore","carrel.emptyTrash","carrel.setSort","carrel.setConfirmDelete","carrel.reorder","carrel.setTarget"]},"experimental":{"carrel":{"names":{"defaultExtension":"md","maxBytes":255},"projectTypes":[{"id":"poetry","title":"Poésie"}],"sorts":[{"by":"name","descending":true,"title":"Nom, de Z à A"}]}},"inlayHintProvider":true,"textDocumentSync":{"change":1,"openClose":true},"workspace":{"workspaceFolders":{"changeNotifications":true,"supported":true}},"workspaceSymbolProvider":true},"serverInfo":{"name":"carrel","version":"0.1.0"}}
             """#)
     }
 
@@ -79,6 +79,18 @@ final class GoldenTests: XCTestCase {
             copy.json,
             #"""
             {"conflictOf":"file:///l/P/Draft/a.md","fileCount":0,"folderCount":0,"hasChildren":false,"icon":"doc.text","kind":"file","name":"a.sync-conflict-20261123-101500-ABCDEFG.md","permanent":false,"summary":"conflict copy","title":"a.sync-conflict-20261123-101500-ABCDEFG.md","uri":"file:///l/P/Draft/a.sync-conflict-20261123-101500-ABCDEFG.md","virtual":false}
+            """#)
+        n.conflictTotal = nil
+        n.summary = "3 fichiers"
+        n.words = 1243
+        n.wordsUnsaved = true
+        n.target = 1500
+        n.sessionWords = 250
+        n.sessionTarget = 500
+        golden(
+            n.json,
+            #"""
+            {"created":10,"fileCount":2,"fileTotal":3,"folderCount":1,"hasChildren":true,"icon":"doc.badge.ellipsis","kind":"folder","modified":20,"name":"Draft","permanent":true,"role":"draft","sessionTarget":500,"sessionWords":250,"summary":"3 fichiers","target":1500,"title":"Brouillons","uri":"file:///l/P/Draft","virtual":false,"words":1243,"wordsUnsaved":true}
             """#)
         n = Node(
             uri: nil, name: "TRASH", title: "TRASH", kind: "section", icon: "list.bullet", permanent: true,
@@ -146,6 +158,9 @@ final class GoldenTests: XCTestCase {
                 .setSort(uri: "u", by: "modified", descending: true)
             ),
             (.setConfirmDelete, ["uri": "u", "confirm": true], .setConfirmDelete(uri: "u", confirm: true)),
+            (.setTarget, ["uri": "u", "words": 1500], .setTarget(uri: "u", kind: .words, value: 1500)),
+            (.setTarget, ["uri": "u", "words": nil], .setTarget(uri: "u", kind: .words, value: nil)),
+            (.setTarget, ["uri": "u", "session": 500], .setTarget(uri: "u", kind: .session, value: 500)),
         ]
         for (name, args, expected) in cases {
             let p = try ExecuteCommandRequest.Params(json: ["command": .string(name.rawValue), "arguments": [args]])

@@ -67,8 +67,9 @@ final class CountsTests: XCTestCase {
         XCTAssertGreaterThan(checked, 20)
         XCTAssertEqual(tree["fileTotal"], 10, "every file but the three in Trash")
         XCTAssertEqual(try row("Poems")["fileTotal"], 7)
-        XCTAssertEqual(try row("Poems")["summary"], "7 files")
-        XCTAssertEqual(try row("Poems/Trash")["summary"], "2 files")
+        // Words follow once counted in the background (WordsTests).
+        XCTAssertEqual(try row("Poems")["summary"]?.stringValue?.hasPrefix("7 files"), true)
+        XCTAssertEqual(try row("Poems/Trash")["summary"]?.stringValue?.hasPrefix("2 files"), true)
         XCTAssertEqual(try row("Poems/Draft/Cycle")["fileTotal"], 2)
         XCTAssertNil(try row("plain/empty")["summary"], "nothing to say of an empty folder")
         XCTAssertEqual(try row("plain/empty")["fileTotal"], 0)
@@ -76,8 +77,8 @@ final class CountsTests: XCTestCase {
 
     func testSummariesAreInTheClientsLanguage() throws {
         try start(locale: "fr")
-        XCTAssertEqual(try row("Poems")["summary"], "7 fichiers")
-        XCTAssertEqual(try row("plain")["summary"], "1 fichier")
+        XCTAssertEqual(try row("Poems")["summary"]?.stringValue?.hasPrefix("7 fichiers"), true)
+        XCTAssertEqual(try row("plain")["summary"]?.stringValue?.hasPrefix("1 fichier"), true)
     }
 
     /// A file another program adds changes the totals of every row above it.

@@ -22,7 +22,9 @@ final class ProtocolDocTests: XCTestCase {
             InitializeRequest.method, ShutdownRequest.method, ExitNotification.method, InitializedNotification.method,
             CancelRequestNotification.method, DidChangeWorkspaceFoldersNotification.method, TreeRequest.method,
             WorkspaceSymbolRequest.method, ExecuteCommandRequest.method, ShowMessageRequest.method,
-            DidChangeNotification.method,
+            DidChangeNotification.method, DidOpenTextDocumentNotification.method,
+            DidChangeTextDocumentNotification.method, DidCloseTextDocumentNotification.method,
+            DocumentSymbolRequest.method, InlayHintRequest.method, InlayHintRefreshRequest.method,
         ] {
             XCTAssertTrue(doc.contains(method), method)
         }
@@ -99,6 +101,8 @@ final class ProtocolDocTests: XCTestCase {
             .unusableTrashRecord(name: "\u{1}", origin: "\u{1}"),
             .reorderNotSibling(name: "\u{1}", anchor: "\u{1}", folder: "\u{1}"), .reorderItself(name: "\u{1}"),
             .reorderInTrash(name: "\u{1}"), .reorderPermanent(name: "\u{1}"), .reorderPosition,
+            .targetOutsideProject(name: "\u{1}"), .sessionTargetOnProject(name: "\u{1}"),
+            .invalidParam(field: "\u{1}", expected: "a positive integer up to 100000000, or null", found: "number"),
         ]
         return samples.map { m in
             let text = m.text(.english)

@@ -160,6 +160,9 @@ final class ServerTests: XCTestCase {
         let asking = try client.command(
             "carrel.setConfirmDelete", ["uri": .string(fx.uri("My Poems")), "confirm": false])["result"]!
         XCTAssertEqual(asking["confirmDelete"], false)
+        let target = try client.command(
+            "carrel.setTarget", ["uri": .string(fx.uri("My Poems/Draft")), "words": 1500])["result"]!
+        XCTAssertEqual(target["target"], 1500)
         _ = try client.command("carrel.newFile", ["parentUri": .string(fx.uri("My Poems/Draft")), "name": "Autumn"])
         XCTAssertEqual(titles(try tree("My Poems/Draft")), ["Spring.md", "Autumn.md"])
         let placed = try client.command(

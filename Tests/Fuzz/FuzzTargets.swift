@@ -84,7 +84,9 @@ func fuzzDecoder(_ bytes: [UInt8]) {
         // Every method's params, whatever the method name says.
         for m in [
             "initialize", "carrel/tree", "workspace/symbol", "workspace/executeCommand",
-            "workspace/didChangeWorkspaceFolders", "$/cancelRequest",
+            "workspace/didChangeWorkspaceFolders", "$/cancelRequest", "textDocument/didOpen",
+            "textDocument/didChange", "textDocument/didClose", "textDocument/documentSymbol",
+            "textDocument/inlayHint",
         ] { decodeParams(m, params) }
     case .success(.response):
         break
@@ -108,10 +110,32 @@ func decodeParams(_ method: String, _ params: JSONValue) {
             }
         case "workspace/didChangeWorkspaceFolders": _ = try DidChangeWorkspaceFoldersNotification.Params(json: params)
         case "$/cancelRequest": _ = CancelRequestNotification.Params(json: params)
+        case "textDocument/didOpen":
+            let p = try DidOpenTextDocumentNotification.Params(json: params)
+            // The outline of any text is well nested and within its lines.
+            checkOutline(
+                Outline.headings(p.text, .markdown),
+                lines: p.text.split(separator: "\n", omittingEmptySubsequences: false).count)
+            checkOutline(
+                Outline.headings(p.text, .fountain),
+                lines: p.text.split(separator: "\n", omittingEmptySubsequences: false).count)
+        case "textDocument/didChange": _ = try DidChangeTextDocumentNotification.Params(json: params)
+        case "textDocument/didClose": _ = try DidCloseTextDocumentNotification.Params(json: params)
+        case "textDocument/documentSymbol": _ = try DocumentSymbolRequest.Params(json: params)
+        case "textDocument/inlayHint": _ = try InlayHintRequest.Params(json: params)
         default: break
         }
     } catch {
         named(error)
+    }
+}
+
+func checkOutline(_ headings: [Outline.Heading], lines: Int) {
+    var stack = headings.map { ($0, 0) }
+    while let (h, parentLevel) = stack.popLast() {
+        check(h.level > parentLevel && h.line < h.endLine && h.endLine <= lines + 1, "a heading out of place: \(h)")
+        check(h.words >= h.children.reduce(0) { $0 + $1.words }, "a section with fewer words than its subsections")
+        stack += h.children.map { ($0, h.level) }
     }
 }
 

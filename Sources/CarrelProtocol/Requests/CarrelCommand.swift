@@ -14,7 +14,14 @@ public enum CarrelCommand: Equatable {
         case setSort = "carrel.setSort"
         case setConfirmDelete = "carrel.setConfirmDelete"
         case reorder = "carrel.reorder"
+        case setTarget = "carrel.setTarget"
     }
+
+    /// Which target `carrel.setTarget` sets: the item's words, or a project's words per day.
+    public enum TargetKind: Equatable { case words, session }
+
+    /// The largest target accepted, as `ProjectMetadata.maxTarget`.
+    public static let maxTarget = 100_000_000
 
     case newProject(parentUri: String, name: String, type: String)
     case newFolder(parentUri: String, name: String)
@@ -29,6 +36,8 @@ public enum CarrelCommand: Equatable {
     case setConfirmDelete(uri: String, confirm: Bool)
     /// Exactly one of `before` and `after`, a sibling of `uri`; the server checks which.
     case reorder(uri: String, before: String?, after: String?)
+    /// `words: N|null` on a project, folder or file; or `session: N|null` on a project. Null clears.
+    case setTarget(uri: String, kind: TargetKind, value: Int?)
 
     /// Decodes the argument object of the named command.
     public init(_ name: Name, _ argument: JSONValue) throws(ParamError) {
@@ -56,6 +65,16 @@ public enum CarrelCommand: Equatable {
         case .reorder:
             self = .reorder(
                 uri: try f.string("uri"), before: try f.optionalString("before"), after: try f.optionalString("after"))
+        case .setTarget:
+            let uri = try f.string("uri")
+            let words = try f.positiveIntOrNull("words", max: Self.maxTarget)
+            let session = try f.positiveIntOrNull("session", max: Self.maxTarget)
+            switch (words, session) {
+            case (let w?, nil): self = .setTarget(uri: uri, kind: .words, value: w)
+            case (nil, let s?): self = .setTarget(uri: uri, kind: .session, value: s)
+            case (nil, nil): throw ParamError("words", .missing)
+            case (_?, _?): throw ParamError("session", .invalidValue("both words and session"))
+            }
         }
     }
 }

@@ -17,6 +17,9 @@ public enum InitializeRequest {
         /// delete waits for the writer's answer before it fails with
         /// `cancelled`, for clients that never answer `window/showMessageRequest`.
         public var confirmationTimeout = InitializeRequest.defaultConfirmationTimeout
+        /// `capabilities.workspace.inlayHint.refreshSupport`: the client can be
+        /// asked to redraw inlay hints after counts change.
+        public var inlayHintRefresh = false
 
         public init(
             folders: [String], locale: String?, symbolFolders: Bool = true,
@@ -41,6 +44,7 @@ public enum InitializeRequest {
                 folders = [FileURI.uri(Array(rootPath.utf8))]
             }
             self.folders = folders
+            inlayHintRefresh = json["capabilities"]?["workspace"]?["inlayHint"]?["refreshSupport"]?.boolValue ?? false
             if let options = f.object["initializationOptions"], !options.isNull {
                 let o = try Fields(options, name: "initializationOptions", prefix: "initializationOptions.")
                 symbolFolders = try o.optionalBool("workspaceSymbolFolders") ?? true
@@ -60,7 +64,10 @@ public enum InitializeRequest {
                 "workspaceSymbolProvider": true,
                 "executeCommandProvider": ["commands": .array(commands.map { .string($0) })],
                 "workspace": ["workspaceFolders": ["supported": true, "changeNotifications": true]],
-                "textDocumentSync": ["openClose": false, "change": 0],
+                // Full sync: unsaved text is counted whole on each change.
+                "textDocumentSync": ["openClose": true, "change": 1],
+                "documentSymbolProvider": true,
+                "inlayHintProvider": true,
                 "experimental": ["carrel": vocabulary.json],
             ],
             "serverInfo": ["name": "carrel", "version": .string(version)],

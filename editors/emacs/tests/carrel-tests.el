@@ -240,14 +240,16 @@ QUEUE is a cons whose car is the list of answers.  An answer of
                       :name "Cycle")
     (carrel-test--goto "My Poems" "Draft" "Spring.md")
     ;; Icon, title, then the server's summary, dimmed: no arrows, no numbers of its own.
-    (should (equal (carrel-test--row "Writing") "📚 Writing  2 files"))
-    (should (equal (carrel-test--row "My Poems") "  🗂 My Poems  2 files"))
-    (should (equal (carrel-test--row "YOUR POETRY") "    YOUR POETRY  2 files"))
+    ;; The words follow once the server has counted them.
+    (carrel-test--wait (lambda () (equal (carrel-test--row "Writing") "📚 Writing  2 files · 0 words"))
+                       "the words")
+    (should (equal (carrel-test--row "My Poems") "  🗂 My Poems  2 files · 0 words"))
+    (should (equal (carrel-test--row "YOUR POETRY") "    YOUR POETRY  2 files · 0 words"))
     (should (equal (carrel-test--row "PUBLICATIONS") "    PUBLICATIONS"))
     (should (carrel-test--row "TRASH"))
-    (should (equal (carrel-test--row "Draft") "      📝 Draft  2 files"))
-    (should (equal (carrel-test--row "All") "      🌐 All  2 files"))
-    (should (equal (carrel-test--row "Spring.md") "        📄 Spring.md"))
+    (should (equal (carrel-test--row "Draft") "      📝 Draft  2 files · 0 words"))
+    (should (equal (carrel-test--row "All") "      🌐 All  2 files · 0 words"))
+    (should (equal (carrel-test--row "Spring.md") "        📄 Spring.md  0 words"))
     (should (equal (carrel-test--row "Cycle") "        📁 Cycle"))
     (should-not (string-match-p "[▸▾]" (buffer-string)))
     (goto-char (point-min))
@@ -344,7 +346,7 @@ QUEUE is a cons whose car is the list of answers.  An answer of
         (with-current-buffer tree
           (should (equal (plist-get (carrel--node-at-point) :title) "Chapter 1.md"))))
       (with-current-buffer tree
-        (carrel-test--wait (lambda () (string-match-p "Part One  1 file$" (carrel-test--row "Part One")))
+        (carrel-test--wait (lambda () (string-match-p "Part One  1 file · 5 words$" (carrel-test--row "Part One")))
                            "the new file counted")))))
 
 (ert-deftest carrel-test-non-ascii-names ()
@@ -611,13 +613,14 @@ and Ask before deleting on the project turns the question back on."
     (call-interactively #'carrel-collapse-all)
     (should (equal (carrel-test--rows) '("Writing" "My Poems")))
     (forward-line 1)
-    (should (equal (carrel-test--row "My Poems") "  🗂 My Poems  1 file"))
+    (carrel-test--wait (lambda () (equal (carrel-test--row "My Poems") "  🗂 My Poems  1 file · 0 words"))
+                       "the words")
     ;; With live changes off, only g can show a file made behind Carrel's back.
     (cl-letf (((symbol-function 'carrel--apply-change) #'ignore))
       (with-temp-file (carrel-test--path "ideas.md") (insert "x"))
       (carrel-test--wait (lambda ()
                            (call-interactively #'carrel-refresh)
-                           (equal (carrel-test--row "Writing") "📚 Writing  2 files"))
+                           (equal (carrel-test--row "Writing") "📚 Writing  2 files · 1 word"))
                          "g to show the new file"))
     (should (equal (carrel-test--rows) '("Writing" "My Poems" "ideas.md")))
     (should (equal (plist-get (carrel--node-at-point) :title) "My Poems"))
@@ -852,7 +855,7 @@ a collapsed folder learns its count from the notification alone."
     (let ((sent (carrel-test--recording
                   (write-region "" nil (carrel-test--path "My Poems" "Research" "notes.md"))
                   (carrel-test--wait (lambda () (equal (carrel-test--row "Research")
-                                                       "      🔍 Research  1 file"))
+                                                       "      🔍 Research  1 file · 0 words"))
                                      "Research counted")
                   (carrel-test--settled))))
       (should (null (carrel-test--tree-requests sent))))
@@ -873,8 +876,8 @@ a collapsed folder learns its count from the notification alone."
       (dolist (params (carrel-test--tree-requests sent))
         (should (equal params (list :uri (carrel--path-to-uri (carrel-test--path "My Poems" "Draft"))
                                     :depth 1)))))
-    (should (equal (carrel-test--row "Draft") "      📝 Draft  1 file"))
-    (should (equal (carrel-test--row "My Poems") "  🗂 My Poems  2 files"))))
+    (should (equal (carrel-test--row "Draft") "      📝 Draft  1 file · 0 words"))
+    (should (equal (carrel-test--row "My Poems") "  🗂 My Poems  2 files · 0 words"))))
 
 (ert-deftest carrel-test-changes-refetch-expanded-all ()
   "A change in a project refetches its \"All\" when expanded, and nothing

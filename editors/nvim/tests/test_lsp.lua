@@ -33,3 +33,38 @@ H.test("vim.lsp.enable('carrel') starts the server in a project; workspace_symbo
   vim.lsp.enable('carrel', false)
   client:stop(true)
 end)
+
+H.test('the stock client gets the outline of a chapter, with each section\'s words, and of its unsaved text', function()
+  -- No setup() again: only what Neovim's own LSP client does.
+  local library = H.new_library()
+  H.sh(('cd %s && carrel init %s --type novel'):format(vim.fn.shellescape(library), vim.fn.shellescape('Winter')))
+  local chapter = library .. '/Winter/Novel/One.md'
+  H.write(chapter, '# Arrival\nThe train was late.\n\n## Platform\nSnow on the rails.\n# Departure\nGone.\n')
+  vim.lsp.enable('carrel')
+  vim.cmd('edit ' .. vim.fn.fnameescape(chapter))
+  local client
+  H.wait(function()
+    client = vim.lsp.get_clients({ name = 'carrel', bufnr = 0 })[1]
+    return client and client.initialized
+  end, 'the carrel client to attach')
+  local function outline()
+    local params = { textDocument = vim.lsp.util.make_text_document_params(0) }
+    local replies = vim.lsp.buf_request_sync(0, 'textDocument/documentSymbol', params, 5000) or {}
+    local reply = replies[client.id]
+    return reply and reply.result or {}
+  end
+  local symbols = outline()
+  H.eq(vim.tbl_map(function(s) return s.name .. ' ' .. s.detail end, symbols),
+    { 'Arrival 8 words', 'Departure 1 word' }, 'the top-level sections')
+  H.eq(symbols[1].children[1].name .. ' ' .. symbols[1].children[1].detail, 'Platform 4 words', 'a subsection')
+  -- An edit not saved: the outline is the buffer's, sent with full sync.
+  vim.api.nvim_buf_set_lines(0, 0, 1, false, { '# Arrival at dawn' })
+  H.wait(function()
+    local now = outline()
+    return now[1] and now[1].name == 'Arrival at dawn'
+  end, 'the outline of the unsaved buffer')
+  H.eq(H.read(chapter):sub(1, 9), '# Arrival', 'nothing was written')
+  vim.cmd('bwipeout!')
+  vim.lsp.enable('carrel', false)
+  client:stop(true)
+end)

@@ -124,7 +124,9 @@ enddef
 export def LineOf(text: string): number
   var lines = BinderLines()
   for i in range(len(lines))
-    if trim(lines[i]) == text || stridx(trim(lines[i]), text .. '  ') == 0
+    # A row's summary may go on after what the test names: its words follow its files.
+    var row = trim(lines[i])
+    if row == text || stridx(row, text .. '  ') == 0 || stridx(row, text .. ' · ') == 0
       return i + 1
     endif
   endfor

@@ -13,24 +13,30 @@ enddef
 
 h.Run('the first view expands the projects and their first section; rows read icon, title, summary', () => {
   Poems()
-  assert_equal(['# Writing  2 files', '  @ My Poems  2 files', '    YOUR POETRY  2 files', '      * All  2 files',
-    '      = Draft  2 files', '      = Ready', '      = Set Aside', '      = Published', '      # Collections',
+  # The words come once the server has counted them, after the first view.
+  h.Wait(() => h.BinderLines()[0] == '# Writing  2 files · 2 words', 'the words')
+  assert_equal(['# Writing  2 files · 2 words', '  @ My Poems  2 files · 2 words',
+    '    YOUR POETRY  2 files · 2 words', '      * All  2 files · 2 words', '      = Draft  2 files · 2 words',
+    '      = Ready', '      = Set Aside', '      = Published', '      # Collections',
     '      = Submissions', '      = Research', '    PUBLICATIONS', '    TRASH'], h.BinderLines())
 })
 
 h.Run('the summary is dimmed', () => {
   Poems()
+  h.WaitLine('= Draft  2 files · 2 words')
   var props = prop_list(h.LineOf('= Draft  2 files'), {bufnr: binder.Buffer()})
   assert_equal(1, len(props))
   assert_equal('CarrelSummary', props[0].type)
-  assert_equal(strlen('2 files'), props[0].length)
+  assert_equal(strlen('2 files · 2 words'), props[0].length)
   assert_equal(strlen('      = Draft  ') + 1, props[0].col)
   assert_equal([], prop_list(h.LineOf('= Ready'), {bufnr: binder.Buffer()}))
 })
 
 h.Run('a library without a project says how to make one', () => {
   h.Open(h.Library({'notes.md': 'x'}))
-  assert_equal(['# Writing  1 file', '  . notes.md', '  No project yet: press P to make one'], h.BinderLines())
+  h.WaitLine('# Writing  1 file · 1 word')
+  assert_equal(['# Writing  1 file · 1 word', '  . notes.md  1 word', '  No project yet: press P to make one'],
+    h.BinderLines())
 })
 
 h.Run('Enter expands and collapses a folder, and opens a file', () => {
@@ -69,7 +75,8 @@ h.Run('zR expands every row, zM collapses all but the libraries', () => {
   h.Press('= Draft  2 files', 'zR')
   h.WaitLine('. Tide.md')
   h.Press('= Draft  2 files', 'zM')
-  h.Wait(() => h.BinderLines() == ['# Writing  2 files', '  @ My Poems  2 files'], 'only the projects')
+  h.Wait(() => h.BinderLines() == ['# Writing  2 files · 2 words', '  @ My Poems  2 files · 2 words'],
+    'only the projects')
 })
 
 h.Run('- goes up to the parent row', () => {
@@ -111,8 +118,9 @@ h.Run('a link says so with its icon', () => {
   system('ln -s notes.md ' .. shellescape(root .. '/alias.md'))
   h.Open(root)
   h.WaitLine('> alias.md')
-  assert_equal(['# Writing  1 file', '  > alias.md', '  . notes.md', '  No project yet: press P to make one'],
-    h.BinderLines())
+  h.WaitLine('# Writing  1 file · 1 word')
+  assert_equal(['# Writing  1 file · 1 word', '  > alias.md', '  . notes.md  1 word',
+    '  No project yet: press P to make one'], h.BinderLines())
 })
 
 h.Run('glyph icons on request; plain text by default', () => {

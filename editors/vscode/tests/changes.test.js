@@ -35,10 +35,10 @@ test('an outside change fetches only the expanded folders it names, once each, a
     'Draft and the project’s All, each once; the rows above learn their counts from `updated`');
   assert.ok(!fired.includes(undefined), 'not the whole tree');
   // Rows above the change were redrawn with the server's new summaries.
-  assert.equal((await ext.provider.getTreeItem(await keyAt(ext.provider, STORY))).description, '3 files');
-  assert.equal((await ext.provider.getTreeItem(await keyAt(ext.provider, STORY_SECTION))).description, '3 files');
-  assert.equal((await ext.provider.getTreeItem(await keyAt(ext.provider, ['Writing']))).description, '3 files');
-  assert.equal((await ext.provider.getTreeItem(draft)).description, '2 files');
+  assert.equal((await ext.provider.getTreeItem(await keyAt(ext.provider, STORY))).description, '3 files · 1 word');
+  assert.equal((await ext.provider.getTreeItem(await keyAt(ext.provider, STORY_SECTION))).description, '3 files · 1 word');
+  assert.equal((await ext.provider.getTreeItem(await keyAt(ext.provider, ['Writing']))).description, '3 files · 1 word');
+  assert.equal((await ext.provider.getTreeItem(draft)).description, '2 files · 1 word');
 });
 
 test('a change inside a collapsed folder fetches nothing; expanding it fetches its rows', async (t) => {
@@ -51,7 +51,7 @@ test('a change inside a collapsed folder fetches nothing; expanding it fetches i
   ext.view.collapse(part);
   const mark = sent(ext).length;
   dropIn(ext, story(ext.box, 'Draft', 'Part', 'Two.md'));
-  await waitFor('Part to count two files', async () => (await ext.provider.getTreeItem(part)).description === '2 files',
+  await waitFor('Part to count two files', async () => (await ext.provider.getTreeItem(part)).description === '2 files · 1 word',
     { log: ext.record.output });
   await settle();
   assert.deepEqual(treeRequests(ext, mark), [], 'a collapsed folder learns its count from `updated` alone');

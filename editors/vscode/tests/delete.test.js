@@ -37,7 +37,7 @@ test('Delete then Restore: to the Trash and back, the tree following', async (t)
     () => ext.writer.tabPaths().join() === story(ext.box, 'Trash', 'Opening.md'));
   const trashed = await keyAt(ext.provider, [...TRASH, 'Opening.md']);
   assert.equal((await ext.provider.getTreeItem(trashed)).contextValue, CONTEXT.trashItem);
-  assert.equal((await ext.provider.getTreeItem(await keyAt(ext.provider, TRASH))).description, '1 file');
+  assert.equal((await ext.provider.getTreeItem(await keyAt(ext.provider, TRASH))).description, '1 file · 0 words');
   await ext.run('carrel.restore', trashed);
   assert.ok(fs.existsSync(story(ext.box, 'Draft', 'Opening.md')));
   assert.deepEqual(await childLabels(ext.provider, await keyAt(ext.provider, TRASH)), []);

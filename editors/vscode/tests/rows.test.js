@@ -24,14 +24,14 @@ test('tree rows carry codicons, the server’s summary, tooltips, words and cont
     assert.ok(Object.values(CONTEXT).includes(item.contextValue));
   }
   const byLabel = (label) => rows.find((row) => row.item.label === label).item;
-  assert.equal(byLabel('Draft').description, '2 files');
+  assert.equal(byLabel('Draft').description, '2 files · 0 words');
   assert.equal(byLabel('Draft').contextValue, CONTEXT.permanentFolder);
   assert.equal(byLabel('All').contextValue, CONTEXT.virtualFolder);
   assert.equal(byLabel('Trash').contextValue, CONTEXT.trash);
   assert.equal(byLabel('My Story').contextValue, CONTEXT.project);
   assert.equal(byLabel('YOUR STORIES').contextValue, CONTEXT.section);
   assert.equal(byLabel('Writing').contextValue, CONTEXT.library);
-  assert.equal(byLabel('Draft').accessibilityInformation.label, 'Draft, 2 files');
+  assert.equal(byLabel('Draft').accessibilityInformation.label, 'Draft, 2 files · 0 words');
   const opening = byLabel('Opening.md');
   assert.equal(opening.contextValue, CONTEXT.file);
   assert.equal(opening.iconPath.id, 'file');
@@ -76,7 +76,8 @@ test('a row shows its title, then the server’s summary as is, and no counts of
   }
   const described = (label) => rows.find((row) => row.item.label === label).item.description;
   assert.deepEqual(['Writing', 'My Story', 'YOUR STORIES', 'Draft', 'All', 'Ready', 'Notes', 'Opening.md'].map(described),
-    ['2 files', '2 files', '2 files', '2 files', '2 files', '', '', '']);
+    ['2 files · 0 words', '2 files · 0 words', '2 files · 0 words', '2 files · 0 words', '2 files · 0 words', '', '',
+      '0 words']);
 });
 
 test('rows are known by the server’s id, else its uri', async (t) => {

@@ -1,0 +1,134 @@
+import Glibc
+
+/// Word counts of a library's files by device and inode, kept in the user's
+/// state folder (`words/library-<FNV-1a of the real path>.counts`) so a
+/// restart reads only what changed. A count is used only while the file's
+/// size and modification time (in ns) are those it was counted at. Keyed
+/// by inode, not path: a rename keeps its count, and 100,000 records cost
+/// a few megabytes, not one path each.
+///
+/// The file is untrusted when read: a bad or truncated one is ignored and
+/// counting starts over. It is written whole to a temporary file, synced,
+/// then renamed over the old one, so a crash leaves the old or the new.
+public struct WordCache: Sendable {
+    public struct Record: Sendable, Equatable {
+        public var stamp: FileStamp
+        public var words: Int32
+        public init(stamp: FileStamp, words: Int32) {
+            self.stamp = stamp
+            self.words = words
+        }
+    }
+
+    public struct Key: Hashable, Sendable {
+        public var device: UInt64
+        public var inode: UInt64
+        public init(_ stamp: FileStamp) {
+            device = stamp.device
+            inode = stamp.inode
+        }
+    }
+
+    public var records: [Key: Record] = [:]
+    public var isEmpty: Bool { records.isEmpty }
+
+    /// The cached words of a file with this stamp, if it is unchanged.
+    public func words(_ stamp: FileStamp) -> Int32? {
+        guard let r = records[Key(stamp)], r.stamp == stamp else { return nil }
+        return r.words
+    }
+
+    public mutating func note(_ stamp: FileStamp, words: Int32) {
+        records[Key(stamp)] = Record(stamp: stamp, words: words)
+    }
+    public init() {}
+
+    static let magic = Array("carrel-words 1\n".utf8)
+    static let folderName = Array("words".utf8)
+    /// 100,000 files with long names stay far below it.
+    static let maxFileSize = 64 << 20
+    static let recordSize = 36
+
+    /// The cache of `library`, or an empty one.
+    public static func load(for library: [UInt8]) -> WordCache {
+        guard let folder = folder(), let dir = try? Directory.open(folder),
+            let bytes = try? dir.readPlainFile(fileName(library), limit: maxFileSize)
+        else { return WordCache() }
+        return decode(bytes) ?? WordCache()
+    }
+
+    /// Records of device, inode, size, mtime (8 bytes each) and words (4), little-endian.
+    static func decode(_ bytes: [UInt8]) -> WordCache? {
+        guard bytes.count >= magic.count, Array(bytes[0..<magic.count]) == magic,
+            (bytes.count - magic.count) % recordSize == 0
+        else { return nil }
+        var cache = WordCache()
+        cache.records.reserveCapacity((bytes.count - magic.count) / recordSize)
+        var i = magic.count
+        func integer(_ size: Int) -> UInt64? {
+            guard i + size <= bytes.count else { return nil }
+            var v: UInt64 = 0
+            for k in 0..<size { v |= UInt64(bytes[i + k]) << (8 * k) }
+            i += size
+            return v
+        }
+        while i < bytes.count {
+            guard let device = integer(8), let inode = integer(8), let size = integer(8), let mtime = integer(8),
+                let words = integer(4), words <= UInt64(Int32.max)
+            else { return nil }
+            let stamp = FileStamp(device: device, inode: inode, size: size, modifiedNs: Int64(bitPattern: mtime))
+            cache.note(stamp, words: Int32(words))
+        }
+        return cache
+    }
+
+    func encode() -> [UInt8] {
+        var out = Self.magic
+        out.reserveCapacity(records.count * Self.recordSize + out.count)
+        func integer(_ v: UInt64, _ size: Int) {
+            for k in 0..<size { out.append(UInt8(truncatingIfNeeded: v >> (8 * k))) }
+        }
+        for r in records.values {
+            integer(r.stamp.device, 8)
+            integer(r.stamp.inode, 8)
+            integer(r.stamp.size, 8)
+            integer(UInt64(bitPattern: r.stamp.modifiedNs), 8)
+            integer(UInt64(r.words), 4)
+        }
+        return out
+    }
+
+    /// Best effort: a lost cache costs one recount, never writing.
+    public func save(for library: [UInt8]) {
+        guard let folder = Self.folder(), StateFiles.makeFolders(folder), let dir = try? Directory.open(folder) else {
+            return
+        }
+        let name = Self.fileName(library)
+        let tmp = Array(".".utf8) + name + Array(".tmp-\(getpid())".utf8)
+        let fd = BytePath.withCString(tmp) {
+            openat(dir.fd, $0, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        }
+        guard fd >= 0 else { return }
+        let written = FileDescriptor.writeAll(fd, encode()) == 0 && fsync(fd) == 0
+        close(fd)
+        guard written else {
+            _ = BytePath.withCString(tmp) { unlinkat(dir.fd, $0, 0) }
+            return
+        }
+        _ = BytePath.withCString(tmp) { src in BytePath.withCString(name) { renameat(dir.fd, src, dir.fd, $0) } }
+        dir.sync()
+    }
+
+    static func folder() -> [UInt8]? { StateFiles.directory().map { BytePath.join($0, folderName) } }
+
+    static func fileName(_ library: [UInt8]) -> [UInt8] {
+        let real = ProjectLock.realPath(library) ?? library
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in real {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return Array("library-\(String(repeating: "0", count: 16 - hex.count))\(hex).counts".utf8)
+    }
+}

@@ -1,0 +1,164 @@
+import CarrelModel
+import CarrelStore
+
+/// A library's word cache while the server runs.
+struct WordCacheState {
+    /// What the state folder held at start; dropped when the first pass ends.
+    var previous: WordCache?
+    /// Counts made since the cache was last written.
+    var fresh = WordCache()
+    var firstPassDone = false
+    /// Some file was read rather than found in `previous`.
+    var readAny = false
+}
+
+/// Counting words, after the first paint and a slice at a time, so no
+/// request waits for it (the owner calls `countQueuedWords` between jobs).
+/// A file is read no-follow and non-blocking, only when it is a plain file
+/// no larger than `Directory.countLimit`; an unchanged one (same device,
+/// inode, size and mtime) takes its count from the state folder's cache.
+extension Workspace {
+    /// Queues every file of every library not counted yet. The first call
+    /// for a library reads its cache.
+    public func queueUncountedWords() {
+        for library in libraries {
+            let id = ObjectIdentifier(library.root)
+            if wordCaches[id] == nil {
+                wordCaches[id] = WordCacheState(previous: WordCache.load(for: library.path))
+            }
+            queueUncountedWords(below: library.root)
+        }
+    }
+
+    /// Queues the uncounted files below `top` (or `top` itself).
+    func queueUncountedWords(below top: Entry) {
+        top.walk { e in
+            if e.kind == .file {
+                if !e.wordsCounted { wordQueue.append(e) }
+                return false
+            }
+            return e.kind == .directory && !e.wordsCounted
+        }
+    }
+
+    public var hasWordsToCount: Bool { !wordQueue.isEmpty }
+    public var wordsToCount: Int { wordQueue.count }
+
+    /// Changes on disk: files whose content changed are counted again, new
+    /// files and folders counted. Only once counting has started.
+    public func recountWords(after changes: [Change]) {
+        guard !wordCaches.isEmpty else { return }
+        for change in changes where change.kind != .deleted {
+            guard let (entry, _) = deepestEntry(change.path), entry.path == change.path else { continue }
+            if change.kind == .changed, entry.kind == .file { entry.forgetWords() }
+            queueUncountedWords(below: entry)
+        }
+    }
+
+    /// Counts queued files until `files` were read (a file found in the
+    /// cache costs an eighth), `bytes` read or `milliseconds` spent (nil: no
+    /// time limit). Returns the files counted, whose rows and those above them changed.
+    public func countQueuedWords(files: Int = 256, bytes: Int = 4 << 20, milliseconds: Int? = nil) -> [Entry] {
+        var counted: [Entry] = []
+        var looked = 0
+        var read = 0
+        var steps = 0
+        var folder: (entry: Entry, dir: Directory?)?
+        // Files to read, read together on two threads; each holds its folder
+        // open until then (a job names the folder by its fd).
+        var pending: [(entry: Entry, cache: ObjectIdentifier, folder: Directory)] = []
+        var jobs: [CountingPool.Job] = []
+        func readPending() {
+            guard !jobs.isEmpty else { return }
+            let results = countingPool.run(jobs)
+            for (p, r) in zip(pending, results) {
+                if let stamp = r.stamp {
+                    wordCaches[p.cache]?.fresh.note(stamp, words: Int32(clamping: r.words))
+                    wordCaches[p.cache]?.readAny = true
+                }
+                read += r.bytes
+                setDiskWords(p.entry, r.words, text: r.text)
+                counted.append(p.entry)
+            }
+            pending.removeAll(keepingCapacity: true)
+            jobs.removeAll(keepingCapacity: true)
+        }
+        let deadline = milliseconds.map { Clock.monotonicNs() + Int64($0) * 1_000_000 }
+        while looked < files * 8, read < bytes, let e = wordQueue.popLast() {
+            if let deadline, steps > 0, steps % 16 == 0, Clock.monotonicNs() > deadline {
+                wordQueue.append(e)
+                break
+            }
+            guard e.kind == .file, !e.wordsCounted, let parent = e.parent, let library = library(of: e) else {
+                continue
+            }
+            steps += 1
+            looked += 1
+            if folder?.entry !== parent {
+                let below = parent.components(below: library.root)?.map(\.bytes) ?? []
+                folder = (parent, try? Directory.open(root: library.path, components: below))
+            }
+            let id = ObjectIdentifier(library.root)
+            let open = unsavedWords[ObjectIdentifier(e)] != nil
+            guard let dir = folder?.dir, let stamp = dir.fileStamp(e.name.bytes) else {
+                setDiskWords(e, 0, text: nil)
+                counted.append(e)
+                continue
+            }
+            if !open, let cached = wordCaches[id]?.previous?.words(stamp) {
+                wordCaches[id]?.fresh.note(stamp, words: cached)
+                setDiskWords(e, Int(cached), text: nil)
+                counted.append(e)
+                continue
+            }
+            looked += 7
+            pending.append((e, id, dir))
+            jobs.append(
+                CountingPool.Job(
+                    folder: dir.fd, name: e.name.bytes, format: WordCount.Format(fileName: e.name.string),
+                    keepText: open))
+            if jobs.count >= 32 { readPending() }
+        }
+        readPending()
+        if wordQueue.isEmpty {
+            // A first pass queued every file: give the memory back.
+            wordQueue = []
+            finishCountingPass()
+        }
+        return counted
+    }
+
+    /// Every library counted: its projects' days start (`Sessions`), and a
+    /// library's first pass writes its cache whole, with only the files it has.
+    func finishCountingPass() {
+        for library in libraries {
+            for project in library.projects.values {
+                var words = WordSum()
+                words.add(project.root)
+                words.subtract(project.trash)
+                if let n = words.value { sessions.noteCounted(project, words: n) }
+            }
+            let id = ObjectIdentifier(library.root)
+            guard var state = wordCaches[id], !state.firstPassDone, library.root.wordsCounted else { continue }
+            // A restart that found every count in the cache writes nothing.
+            if state.readAny || state.fresh.records.count != state.previous?.records.count {
+                state.fresh.save(for: library.path)
+            }
+            state = WordCacheState(previous: nil, fresh: WordCache(), firstPassDone: true)
+            wordCaches[id] = state
+        }
+    }
+
+    /// Writes the counts made since the first pass into each cache. Rare:
+    /// the owner calls it when it stops.
+    public func saveWordCaches() {
+        for library in libraries {
+            let id = ObjectIdentifier(library.root)
+            guard let state = wordCaches[id], state.firstPassDone, !state.fresh.isEmpty else { continue }
+            var cache = WordCache.load(for: library.path)
+            for r in state.fresh.records.values { cache.note(r.stamp, words: r.words) }
+            cache.save(for: library.path)
+            wordCaches[id]?.fresh = WordCache()
+        }
+    }
+}
