@@ -1,3 +1,4 @@
+import CarrelJSON
 import CarrelTestSupport
 import Foundation
 import XCTest
@@ -20,16 +21,22 @@ final class CLIWordsTests: XCTestCase {
         r = cli.run(["target", "P/Draft/a.md", "1,500"], in: fx.path)
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertEqual(r.stdout, "\(fx.path)/P/Draft/a.md now aims at 1,500 words.\n")
-        XCTAssertTrue(fx.read("P/.carrel/project.json")?.contains("\"Draft/a.md\": 1500") ?? false)
+        XCTAssertEqual(try targets(fx)["Draft/a.md"], 1500)
         r = cli.run(["target", "P", "80000"], in: fx.path)
-        XCTAssertTrue(fx.read("P/.carrel/project.json")?.contains("\".\": 80000") ?? false)
+        XCTAssertEqual(try targets(fx)["."], 80000)
         r = cli.run(["tree", "P/Draft"], in: fx.path)
         XCTAssertEqual(r.stdout, "Draft  2 files · 5 words\n├── a.md  3 / 1,500 words\n└── b.md  2 words\n")
         r = cli.run(["tree", "P", "--depth", "0"], in: fx.path)
         XCTAssertEqual(r.stdout, "P (Poetry)  2 files · 5 / 80,000 words\n")
         r = cli.run(["target", "P/Draft/a.md", "none"], in: fx.path)
         XCTAssertEqual(r.stdout, "\(fx.path)/P/Draft/a.md has no word target now.\n")
-        XCTAssertFalse(fx.read("P/.carrel/project.json")?.contains("Draft/a.md") ?? true)
+        XCTAssertEqual(try targets(fx)["Draft/a.md"], .null, "cleared")
+    }
+
+    /// project.json's targets: each path's value.
+    func targets(_ fx: Fixture) throws -> [String: JSONValue] {
+        let json = try JSONParser.parse(Array((fx.read("P/.carrel/project.json") ?? "").utf8))
+        return (json["targets"]?.objectValue ?? [:]).mapValues { $0["value"] ?? .null }
     }
 
     func testABadTargetIsRefusedAndChangesNothing() throws {

@@ -40,7 +40,7 @@ final class DeepScanWireTests: XCTestCase {
         }
         let rows = update["params"]?["updated"]?.arrayValue ?? []
         let top = rows.first { $0["uri"]?.stringValue == fx.uri() }
-        XCTAssertEqual(top?["summary"], "3 files")
+        XCTAssertTrue(top?["summary"]?.stringValue?.hasPrefix("3 files") == true)
         XCTAssertNil(top?["counting"])
     }
 }

@@ -45,7 +45,9 @@ final class ReorderOverStdioTests: XCTestCase {
         // The CLI reads the same order from the disk.
         let tree = try CLIRunner().run(["tree", "N/Chapters"], in: fx.path)
         XCTAssertEqual(
-            tree.stdout, "Chapters  4 files\n├── Chapter 1.md\n├── Storm.md\n├── Chapter 3.md\n└── Chapter 2.md\n",
+            tree.stdout,
+            "Chapters  4 files · 4 words\n├── Chapter 1.md  1 word\n├── Storm.md  1 word\n├── Chapter 3.md  1 word\n"
+                + "└── Chapter 2.md  1 word\n",
             tree.stderr)
     }
 }

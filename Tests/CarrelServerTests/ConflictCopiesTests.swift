@@ -51,7 +51,7 @@ final class ConflictCopiesTests: XCTestCase {
             let name = child["name"]?.stringValue ?? ""
             if name == Self.syncthing || name == Self.dropbox {
                 XCTAssertEqual(child["conflictOf"]?.stringValue, fx.uri("P/Draft/p1.md"), name)
-                XCTAssertEqual(child["summary"], "conflict copy", name)
+                XCTAssertTrue(child["summary"]?.stringValue?.hasPrefix("conflict copy") == true, name)
             } else if name == Self.orphan {
                 let original = child["conflictOf"]?.stringValue
                 XCTAssertEqual(original, fx.uri("P/Draft/gone.md"), "the original may not exist")
@@ -67,10 +67,11 @@ final class ConflictCopiesTests: XCTestCase {
         XCTAssertEqual(draft["fileTotal"], 3)
         XCTAssertEqual(draft["fileCount"], 3)
         XCTAssertEqual(draft["conflictTotal"], 3)
-        XCTAssertEqual(draft["summary"], "3 files · 3 conflicts")
+        // Words follow once counted: "3 files · 3 conflicts · 6 words".
+        XCTAssertTrue(draft["summary"]?.stringValue?.hasPrefix("3 files · 3 conflicts") == true, "\(draft)")
         let project = try node("P")
         XCTAssertEqual(project["conflictTotal"], 3, "the Trash's copy is out of the project's counts")
-        XCTAssertEqual(project["summary"], "3 files · 3 conflicts")
+        XCTAssertTrue(project["summary"]?.stringValue?.hasPrefix("3 files · 3 conflicts") == true, "\(project)")
         XCTAssertNil(try node("P/Ready")["conflictTotal"], "absent when there are none")
         XCTAssertEqual(try node("P/Trash")["conflictTotal"], 1)
         XCTAssertEqual(fx.read("P/Draft/" + Self.syncthing), "theirs", "nothing merged or removed")
@@ -78,9 +79,10 @@ final class ConflictCopiesTests: XCTestCase {
 
     func testTheSummaryIsSaidInFrench() throws {
         try start(locale: "fr")
-        XCTAssertEqual(try node("P/Draft")["summary"], "3 fichiers · 3 conflits")
+        XCTAssertTrue(try node("P/Draft")["summary"]?.stringValue?.hasPrefix("3 fichiers · 3 conflits") == true)
         let copy = try node("P/Draft/" + Self.syncthing)
-        XCTAssertEqual(copy["summary"], "copie en conflit")
+        // Its words follow once counted: "copie en conflit · 1 mot".
+        XCTAssertTrue(copy["summary"]?.stringValue?.hasPrefix("copie en conflit") == true, "\(copy)")
     }
 
     /// A name that is not UTF-8 cannot name its original: it is a file.

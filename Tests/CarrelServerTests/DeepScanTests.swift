@@ -105,12 +105,13 @@ final class DeepScanTests: XCTestCase {
             rows[row["id"]?.stringValue ?? row["uri"]!.stringValue!] = row
             XCTAssertNil(row["counting"], "\(row["name"] ?? "") still counting")
         }
-        XCTAssertEqual(rows[fx.uri()]?["summary"], "6 files")
+        // Words may follow, once counted: "6 files · 6 words".
+        XCTAssertTrue(rows[fx.uri()]?["summary"]?.stringValue?.hasPrefix("6 files") == true)
         XCTAssertEqual(rows[fx.uri("Poems")]?["fileTotal"], 6)
         XCTAssertEqual(rows[fx.uri("Poems/Draft")]?["fileTotal"], 4)
         XCTAssertEqual(rows[fx.uri("Poems") + "#section-0"]?["fileTotal"], 6)
         XCTAssertNil(rows[fx.uri("Poems/Draft/Cycle")], "a row no client was sent is not updated")
-        XCTAssertEqual(try tree("Poems/Draft/Cycle", depth: 0)["summary"], "2 files")
+        XCTAssertTrue(try tree("Poems/Draft/Cycle", depth: 0)["summary"]?.stringValue?.hasPrefix("2 files") == true)
     }
 
     func testCountingIsSaidInTheClientsLanguage() throws {
@@ -133,7 +134,7 @@ final class DeepScanTests: XCTestCase {
         XCTAssertEqual(cycle["fileCount"], 1)
         XCTAssertEqual(cycle["hasChildren"], true)
         XCTAssertEqual(cycle["counting"], true, "Deeper is not read yet")
-        XCTAssertEqual(children[1]["summary"], "1 file", "Gone is read whole")
+        XCTAssertTrue(children[1]["summary"]?.stringValue?.hasPrefix("1 file") == true, "Gone is read whole")
         XCTAssertNil(children[1]["counting"])
     }
 

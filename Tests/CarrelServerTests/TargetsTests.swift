@@ -3,7 +3,7 @@ import CarrelTestSupport
 import Foundation
 import XCTest
 
-/// `carrel.setTarget`: word targets kept in project.json one per line,
+/// `carrel.setTarget`: word targets kept in project.json as settings,
 /// carried by Carrel's renames and moves; a project's daily target kept
 /// on the device, with today's words.
 final class TargetsTests: XCTestCase {
@@ -48,7 +48,7 @@ final class TargetsTests: XCTestCase {
         }
     }
 
-    func testTargetsAreKeptInProjectJsonOnePerLineAndShowProgress() throws {
+    func testTargetsAreKeptInProjectJsonAsSettingsAndShowProgress() throws {
         try start()
         try waitForCounts()
         let file = try set("P/Draft/Cycle/a.md", "words", 1500)["result"]!
@@ -56,12 +56,20 @@ final class TargetsTests: XCTestCase {
         XCTAssertEqual(file["summary"], "3 / 1,500 words")
         _ = try set("P", "words", 80000)
         XCTAssertEqual(try row("P")["summary"], "2 files · 5 / 80,000 words")
+        XCTAssertEqual(try targets()["."], 80000)
+        XCTAssertEqual(try targets()["Draft/Cycle/a.md"], 1500)
         let json = fx.read("P/.carrel/project.json") ?? ""
         XCTAssertTrue(
-            json.contains("\n  \"targets\": {\n    \".\": 80000,\n    \"Draft/Cycle/a.md\": 1500\n  },"), json)
+            json.contains("\n    \"Draft/Cycle/a.md\": {\n      \"changed\": "), "a setting of its own lines: \(json)")
         _ = try set("P/Draft/Cycle/a.md", "words", .null)
         XCTAssertNil(try row("P/Draft/Cycle/a.md")["target"])
-        XCTAssertFalse(fx.read("P/.carrel/project.json")!.contains("Draft/Cycle/a.md"))
+        XCTAssertEqual(try targets()["Draft/Cycle/a.md"], .null, "kept cleared, so a merge does not bring it back")
+    }
+
+    /// project.json's targets: each path's value.
+    func targets() throws -> [String: JSONValue] {
+        let json = try JSONParser.parse(Array((fx.read("P/.carrel/project.json") ?? "").utf8))
+        return (json["targets"]?.objectValue ?? [:]).mapValues { $0["value"] ?? .null }
     }
 
     func testRenamesAndMovesThroughCarrelCarryTargets() throws {
@@ -75,9 +83,12 @@ final class TargetsTests: XCTestCase {
             "carrel.moveTo",
             ["uri": .string(fx.uri("P/Draft/Round")), "destinationUri": .string(fx.uri("P/Ready"))])
         XCTAssertEqual(try row("P/Ready/Round/a.md")["target"], 100)
-        let json = fx.read("P/.carrel/project.json") ?? ""
-        XCTAssertTrue(json.contains("\"Ready/Round/a.md\": 100"), json)
-        XCTAssertFalse(json.contains("Cycle"), json)
+        let targets = try targets()
+        XCTAssertEqual(targets["Ready/Round/a.md"], 100)
+        XCTAssertEqual(targets["Ready/Round"], 200)
+        for old in ["Draft/Cycle", "Draft/Cycle/a.md", "Draft/Round", "Draft/Round/a.md"] {
+            XCTAssertEqual(targets[old], .null, old)
+        }
     }
 
     func testADailyTargetCountsTodaysWords() throws {
