@@ -6,6 +6,10 @@ public enum Reason: String, Sendable, CaseIterable {
     case notSibling
     /// Binder order: the item is in the Trash, which is not ordered by hand.
     case inTrash
+    /// Word targets: the item is in no project, where targets are kept.
+    case notInProject
+    /// A daily target: the item is not a project.
+    case notAProject
     /// Not a domain reason: malformed params (JSON-RPC -32602).
     case invalidParams
 }

@@ -18,7 +18,7 @@ extension Workspace {
             throw Failure(.invalidParams, .targetOutOfRange(given: value, max: ProjectMetadata.maxTarget))
         }
         guard let project = library.project(containing: entry) else {
-            throw Failure(.invalidParams, .targetOutsideProject(name: title(of: entry, in: library)))
+            throw Failure(.notInProject, .targetOutsideProject(name: title(of: entry, in: library)))
         }
         switch kind {
         case .words:
@@ -28,7 +28,7 @@ extension Workspace {
             }
         case .session:
             guard project.root === entry else {
-                throw Failure(.invalidParams, .sessionTargetOnProject(name: title(of: entry, in: library)))
+                throw Failure(.notAProject, .sessionTargetOnProject(name: title(of: entry, in: library)))
             }
             var words = WordSum()
             words.add(project.root)

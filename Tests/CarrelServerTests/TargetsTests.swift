@@ -115,8 +115,8 @@ final class TargetsTests: XCTestCase {
     func testTargetsOutsideProjectsOrOutOfRangeAreRefused() throws {
         try start()
         let before = fx.read("P/.carrel/project.json")
-        XCTAssertEqual(try set("plain/x.md", "words", 10)["error"]?["code"], -32602)
-        XCTAssertEqual(try set("P/Draft", "session", 10)["error"]?["code"], -32602)
+        XCTAssertEqual(try set("plain/x.md", "words", 10)["error"]?["data"]?["reason"], "notInProject")
+        XCTAssertEqual(try set("P/Draft", "session", 10)["error"]?["data"]?["reason"], "notAProject")
         XCTAssertEqual(try set("P/Draft", "words", 0)["error"]?["data"]?["field"], "words")
         XCTAssertEqual(try set("P/Draft", "words", 100_000_001)["error"]?["data"]?["field"], "words")
         XCTAssertEqual(

@@ -75,6 +75,7 @@ public enum Scenarios {
             P/Draft/b.md
             P/Draft/F/
             Q/.carrel/project.json = {"type":"poetry","version":42}
+            Loose/
             """)
         if let uid = serverUser { XCTAssertEqual(Fixture.sh("chown -R \(uid):\(uid) '\(fx.path)'"), 0) }
         _ = try client.initialize([fx.uri()])
@@ -108,6 +109,10 @@ public enum Scenarios {
         XCTAssertEqual(
             try cmd("carrel.reorder", ["uri": .string(fx.uri("P/Trash")), "after": .string(fx.uri("P/Draft"))]),
             "permanentFolder")
+        XCTAssertEqual(
+            try cmd("carrel.setTarget", ["uri": .string(fx.uri("Loose")), "words": 500]), "notInProject")
+        XCTAssertEqual(
+            try cmd("carrel.setTarget", ["uri": .string(fx.uri("P/Draft")), "session": 500]), "notAProject")
         let both = try client.command(
             "carrel.reorder",
             [
