@@ -186,7 +186,8 @@ function wireDocuments(server, subscriptions) {
     .filter((folder) => folder.uri.scheme === 'file').map((folder) => folder.uri.fsPath);
   // The text is read only for documents the server hears of.
   const plain = (document) => ({
-    scheme: document.uri.scheme, fsPath: document.uri.fsPath, languageId: document.languageId, version: document.version,
+    scheme: document.uri.scheme, fsPath: document.uri.fsPath,
+    languageId: document.languageId, version: document.version,
     get text() { return document.getText(); },
   });
   const openDocuments = new OpenDocuments((method, params) => server.notify(method, params), libraries);

@@ -29,12 +29,16 @@ function isOutlined(document, libraries) {
 
 // document: { fsPath, languageId, version, text }
 function didOpenParams(document) {
-  return { textDocument: { uri: toUri(document.fsPath), languageId: document.languageId || 'plaintext', version: document.version, text: document.text } };
+  const { fsPath, languageId, version, text } = document;
+  return { textDocument: { uri: toUri(fsPath), languageId: languageId || 'plaintext', version, text } };
 }
 
 // Full sync (textDocumentSync.change is 1): the whole text every time.
 function didChangeParams(document) {
-  return { textDocument: { uri: toUri(document.fsPath), version: document.version }, contentChanges: [{ text: document.text }] };
+  return {
+    textDocument: { uri: toUri(document.fsPath), version: document.version },
+    contentChanges: [{ text: document.text }],
+  };
 }
 
 function didCloseParams(fsPath) {

@@ -9,7 +9,8 @@ const {
 } = require('../lib/documents');
 
 const LIBRARIES = ['/home/ada/Writing', '/home/ada/Essays'];
-const doc = (fsPath, more = {}) => ({ scheme: 'file', fsPath, languageId: 'markdown', version: 1, text: '# A\nword\n', ...more });
+const doc = (fsPath, more = {}) =>
+  ({ scheme: 'file', fsPath, languageId: 'markdown', version: 1, text: '# A\nword\n', ...more });
 
 test('only writing files inside a library are sent, and only Markdown and Fountain outlined', () => {
   assert.ok(isSynced(doc('/home/ada/Writing/Novel/Draft/One.md'), LIBRARIES));
@@ -45,15 +46,18 @@ test('each document is opened once, changed whole after that, and closed once', 
   ]);
   sentMessages.length = 0;
   documents.reopenAll([doc('/home/ada/Writing/Two.md')]);
-  assert.deepEqual(sentMessages.map(([method]) => method), ['textDocument/didOpen'], 'a restarted server hears of it again');
+  assert.deepEqual(sentMessages.map(([method]) => method), ['textDocument/didOpen'],
+    'a restarted server hears of it again');
 });
 
 test('params percent-encode paths and carry plain positions', () => {
   assert.deepEqual(didChangeParams(doc('/home/ada/Writing/Été #1.md', { version: 3, text: 'x' })),
-    { textDocument: { uri: 'file:///home/ada/Writing/%C3%89t%C3%A9%20%231.md', version: 3 }, contentChanges: [{ text: 'x' }] });
+    { textDocument: { uri: 'file:///home/ada/Writing/%C3%89t%C3%A9%20%231.md', version: 3 },
+      contentChanges: [{ text: 'x' }] });
   const shown = { start: { line: 0, character: 0, extra: true }, end: { line: 40, character: 2 } };
   assert.deepEqual(inlayHintParams('/w/A.md', shown),
-    { textDocument: { uri: 'file:///w/A.md' }, range: { start: { line: 0, character: 0 }, end: { line: 40, character: 2 } } });
+    { textDocument: { uri: 'file:///w/A.md' },
+      range: { start: { line: 0, character: 0 }, end: { line: 40, character: 2 } } });
 });
 
 test('the server’s nested symbols become plain symbols with VS Code’s kinds', () => {
@@ -64,10 +68,12 @@ test('the server’s nested symbols become plain symbols with VS Code’s kinds'
   detail: '6 words', kind: 15, name: 'Part',
   range: { end: { character: 0, line: 4 }, start: { character: 0, line: 0 } },
   selectionRange: { end: { character: 6, line: 0 }, start: { character: 0, line: 0 } } },
-  { detail: '1 word', kind: 24, name: 'INT. HOUSE - DAY', range: { start: { line: 5, character: 0 }, end: { line: 6, character: 0 } } }];
+  { detail: '1 word', kind: 24, name: 'INT. HOUSE - DAY',
+    range: { start: { line: 5, character: 0 }, end: { line: 6, character: 0 } } }];
   const at = (line, character) => ({ line, character });
   assert.deepEqual(toSymbols(result), [
-    { name: 'Part', detail: '6 words', kind: 14, range: { start: at(0, 0), end: at(4, 0) }, selectionRange: { start: at(0, 0), end: at(0, 6) },
+    { name: 'Part', detail: '6 words', kind: 14, range: { start: at(0, 0), end: at(4, 0) },
+      selectionRange: { start: at(0, 0), end: at(0, 6) },
       children: [{ name: 'Scene', detail: '4 words', kind: 14, range: { start: at(2, 0), end: at(4, 0) },
         selectionRange: { start: at(2, 0), end: at(2, 8) }, children: [] }] },
     { name: 'INT. HOUSE - DAY', detail: '1 word', kind: 23, range: { start: at(5, 0), end: at(6, 0) },

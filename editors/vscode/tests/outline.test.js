@@ -20,14 +20,16 @@ async function chapterOpen(t) {
   // Written by another program, so no editor has it open yet.
   const file = story(ext.box, 'Draft', 'Chapter.md');
   fs.writeFileSync(file, CHAPTER);
-  const row = async () => (await ext.provider.getTreeItem(await keyAt(ext.provider, [...DRAFT, 'Chapter.md']))).description;
-  await waitFor('the chapter’s saved words on its row', async () => (await row()) === '7 words', { log: ext.record.output });
+  const row = async () =>
+    (await ext.provider.getTreeItem(await keyAt(ext.provider, [...DRAFT, 'Chapter.md']))).description;
+  const log = ext.record.output;
+  await waitFor('the chapter’s saved words on its row', async () => (await row()) === '7 words', { log });
   const document = await ext.stub.vscode.workspace.openTextDocument(ext.stub.vscode.Uri.file(file));
   await ext.stub.vscode.window.showTextDocument(document);
   return { ext, file, document, row };
 }
 
-test('the Outline lists a chapter’s headings with their words, following unsaved text back to the file’s', async (t) => {
+test('the Outline lists a chapter’s headings and their words, unsaved text too', async (t) => {
   const { ext, document, row } = await chapterOpen(t);
   assert.equal(ext.record.documentSymbolProviders.length, 1);
   const { provider } = ext.record.documentSymbolProviders[0];
@@ -35,15 +37,18 @@ test('the Outline lists a chapter’s headings with their words, following unsav
   assert.deepEqual(shape(symbols), ['Morning: 3 words', 'Evening: 2 words']);
   assert.ok(symbols.every((symbol) => symbol instanceof ext.stub.vscode.DocumentSymbol));
   assert.equal(symbols[0].kind, 14, 'a section is LSP kind 15, String: vscode.SymbolKind.String is 14');
-  assert.deepEqual([symbols[1].range.start.line, symbols[1].selectionRange.start.line, symbols[1].selectionRange.end.character], [2, 2, 9]);
+  const evening = symbols[1];
+  assert.deepEqual([evening.range.start.line, evening.selectionRange.start.line, evening.selectionRange.end.character],
+    [2, 2, 9]);
 
   ext.writer.replaceText(document, '# Morning\none two three\n# Evening\nfour five six seven\n## Night\neight\n');
   assert.deepEqual(shape(await provider.provideDocumentSymbols(document)),
     ['Morning: 3 words', 'Evening: 5 words', '  Night: 1 word']);
-  await waitFor('the row counting the unsaved text', async () => (await row()) === '11 words (unsaved)', { log: ext.record.output });
+  const log = ext.record.output;
+  await waitFor('the row counting the unsaved text', async () => (await row()) === '11 words (unsaved)', { log });
 
   ext.writer.closeWithoutSaving(document);
-  await waitFor('the row back to the file’s words', async () => (await row()) === '7 words', { log: ext.record.output });
+  await waitFor('the row back to the file’s words', async () => (await row()) === '7 words', { log });
   const closes = sent(ext).filter((message) => message.method === 'textDocument/didClose');
   assert.equal(closes.length, 1, 'one didClose for the one document');
 });

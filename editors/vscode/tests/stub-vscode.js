@@ -33,7 +33,9 @@ class Selection extends Range {}
 class Location { constructor(uri, range) { this.uri = uri; this.range = range; } }
 class SymbolInformation { constructor(name, kind, containerName, location) { Object.assign(this, { name, kind, containerName, location }); } }
 class DocumentSymbol {
-  constructor(name, detail, kind, range, selectionRange) { Object.assign(this, { name, detail, kind, range, selectionRange, children: [] }); }
+  constructor(name, detail, kind, range, selectionRange) {
+    Object.assign(this, { name, detail, kind, range, selectionRange, children: [] });
+  }
 }
 class InlayHint { constructor(position, label) { this.position = position; this.label = label; } }
 class ThemeIcon { constructor(id) { this.id = id; } }
@@ -52,7 +54,8 @@ class WorkspaceEdit {
 
 class TextDocument {
   constructor(fsPath, text) {
-    this.uri = Uri.file(fsPath); this.text = text; this.savedText = text; this.isDirty = false; this.closed = false; this.version = 1;
+    this.uri = Uri.file(fsPath); this.text = text; this.savedText = text; this.isDirty = false; this.closed = false;
+    this.version = 1;
     this.languageId = /\.(md|markdown)$/.test(fsPath) ? 'markdown' : 'plaintext';
   }
   getText() { return this.text; }
@@ -67,8 +70,11 @@ class TextDocument {
 function createStub({ workspaceFolders = [], settings = {}, language = 'en' } = {}) {
   const record = {
     commands: new Map(), executed: [], contexts: {}, asked: [], errors: [], warnings: [], infos: [],
-    treeViews: new Map(), statusItems: [], folderListeners: [], configListeners: [], disposables: [], symbolProviders: [], documentSymbolProviders: [], inlayHintProviders: [], documentListeners: { open: [], change: [], close: [] }, revealed: [], output: [], outputShown: 0, dirtyClosePrompts: [], disposed: 0,
+    treeViews: new Map(), statusItems: [], folderListeners: [], configListeners: [], disposables: [], symbolProviders: [], revealed: [], output: [], outputShown: 0, dirtyClosePrompts: [], disposed: 0,
   };
+  Object.assign(record, {
+    documentSymbolProviders: [], inlayHintProviders: [], documentListeners: { open: [], change: [], close: [] },
+  });
   const answers = { input: [], pick: [], message: [] };
   // Everything the extension gets back that it must dispose of.
   const track = (disposable) => { record.disposables.push(disposable); return disposable; };
@@ -88,7 +94,8 @@ function createStub({ workspaceFolders = [], settings = {}, language = 'en' } = 
   const tell = (kind, event) => record.documentListeners[kind].forEach((listener) => listener(event));
   const listen = (kind) => (listener) => {
     record.documentListeners[kind].push(listener);
-    return track({ dispose: () => record.documentListeners[kind].splice(record.documentListeners[kind].indexOf(listener), 1) });
+    const listeners = record.documentListeners[kind];
+    return track({ dispose: () => listeners.splice(listeners.indexOf(listener), 1) });
   };
   // Every edit is a whole-text replacement here, which is all full sync needs.
   const edited = (doc, text) => {
@@ -132,7 +139,8 @@ function createStub({ workspaceFolders = [], settings = {}, language = 'en' } = 
 
   class TrackedEventEmitter extends EventEmitter { constructor() { super(); track(this); } }
   const vscode = {
-    EventEmitter: TrackedEventEmitter, Uri, Position, Range, Selection, Location, SymbolInformation, DocumentSymbol, InlayHint, ThemeIcon, TreeItem, TabInputText,
+    EventEmitter: TrackedEventEmitter, Uri, Position, Range, Selection, Location, SymbolInformation,
+    DocumentSymbol, InlayHint, ThemeIcon, TreeItem, TabInputText,
     DataTransferItem, DataTransfer, WorkspaceEdit,
     TreeItemCollapsibleState: { None: 0, Collapsed: 1, Expanded: 2 },
     StatusBarAlignment: { Left: 1, Right: 2 },
