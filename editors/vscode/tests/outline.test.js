@@ -5,7 +5,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('fs');
-const { waitFor } = require('./helpers');
+const { waitFor, CARREL } = require('./helpers');
 const { keyAt } = require('./tree');
 const { activate, story, sent, DRAFT } = require('./activate');
 
@@ -67,4 +67,13 @@ test('words after each heading come from the server and refresh when the counts 
   await waitFor('the server asking for the hints again', () => refreshes > 0, { log: ext.record.output });
   const after = await provider.provideInlayHints(document, new Range(0, 0, 4, 0));
   assert.deepEqual(after.map((hint) => hint.label), ['4 words', '2 words']);
+});
+
+test('a restarted server hears of the open chapters again, unsaved text and all', async (t) => {
+  const { ext, document } = await chapterOpen(t);
+  const { provider } = ext.record.documentSymbolProviders[0];
+  ext.writer.replaceText(document, '# Morning\none two three\n# Evening\nfour five six\n');
+  await ext.writer.changeSetting('carrel.server.path', CARREL);
+  assert.equal(ext.api.server.state, 'ready');
+  assert.deepEqual(shape(await provider.provideDocumentSymbols(document)), ['Morning: 3 words', 'Evening: 3 words']);
 });
