@@ -11,6 +11,9 @@ const { present, CONTEXT, ONBOARDING_LINE } = require('./lib/present');
 const { planFollow, keptDirtyMessage } = require('./lib/follow');
 const { toPath, toUri } = require('./lib/uri');
 const { symbolKindIndex } = require('./lib/symbols');
+const {
+  OpenDocuments, OUTLINED_EXTENSIONS, isOutlined, documentSymbolParams, inlayHintParams, toSymbols, toHints,
+} = require('./lib/documents');
 const { traceLine } = require('./lib/trace');
 
 const VIEW = 'carrel.binder';
@@ -140,6 +143,8 @@ async function activate(context) {
     },
   }));
 
+  wireDocuments(server, subscriptions);
+
   server.on('didChange', async (changes, updated) => {
     const applied = binder.applyNotification(changes, updated, (keys) => ui.refresh(keys === null ? undefined : keys))
       .catch((error) => output.appendLine(`Could not apply ${JSON.stringify(changes)}: ${error && error.message}`));
@@ -171,6 +176,73 @@ async function activate(context) {
 
   await startServer(server, binder, ui);
   return { server, binder, flows, treeView };
+}
+
+// The libraries' open Markdown, Fountain and text files: their text goes
+// to the server (full sync) so counts follow unsaved edits, and the server
+// gives the Outline, the breadcrumbs and the words after each heading.
+function wireDocuments(server, subscriptions) {
+  const libraries = () => (vscode.workspace.workspaceFolders || [])
+    .filter((folder) => folder.uri.scheme === 'file').map((folder) => folder.uri.fsPath);
+  // The text is read only for documents the server hears of.
+  const plain = (document) => ({
+    scheme: document.uri.scheme, fsPath: document.uri.fsPath,
+    languageId: document.languageId, version: document.version,
+    get text() { return document.getText(); },
+  });
+  const openDocuments = new OpenDocuments((method, params) => server.notify(method, params), libraries);
+  const openAll = () => vscode.workspace.textDocuments.forEach((document) => openDocuments.open(plain(document)));
+  const hintsChanged = new vscode.EventEmitter();
+  subscriptions.push(hintsChanged);
+
+  subscriptions.push(vscode.workspace.onDidOpenTextDocument((document) => openDocuments.open(plain(document))));
+  subscriptions.push(vscode.workspace.onDidChangeTextDocument(({ document, contentChanges }) => {
+    // A save or an undo to the saved text changes no text: nothing to send.
+    if (contentChanges && contentChanges.length) openDocuments.change(plain(document));
+  }));
+  subscriptions.push(vscode.workspace.onDidCloseTextDocument((document) => {
+    if (document.uri.scheme === 'file') openDocuments.close(document.uri.fsPath);
+  }));
+  subscriptions.push(vscode.workspace.onDidChangeWorkspaceFolders(openAll));
+  server.on('state', (state) => {
+    if (state !== 'ready') return;
+    openDocuments.reopenAll(vscode.workspace.textDocuments.map(plain));
+    hintsChanged.fire();
+  });
+  server.on('inlayHintRefresh', () => hintsChanged.fire());
+
+  const asked = (document) => server.state === 'ready' && isOutlined(plain(document), libraries());
+  const position = ({ line, character }) => new vscode.Position(line, character);
+  const range = ({ start, end }) => new vscode.Range(position(start), position(end));
+  const symbol = (plainSymbol) => {
+    const made = new vscode.DocumentSymbol(plainSymbol.name, plainSymbol.detail, plainSymbol.kind,
+      range(plainSymbol.range), range(plainSymbol.selectionRange));
+    made.children = plainSymbol.children.map(symbol);
+    return made;
+  };
+  const selector = [{ scheme: 'file', pattern: `**/*.{${OUTLINED_EXTENSIONS.join(',')}}` }];
+  subscriptions.push(vscode.languages.registerDocumentSymbolProvider(selector, {
+    provideDocumentSymbols: async (document) => {
+      if (!asked(document)) return [];
+      const result = await server.request('textDocument/documentSymbol', documentSymbolParams(document.uri.fsPath))
+        .catch(() => []);
+      return toSymbols(result).map(symbol);
+    },
+  }, { label: 'Carrel' }));
+  subscriptions.push(vscode.languages.registerInlayHintsProvider(selector, {
+    onDidChangeInlayHints: hintsChanged.event,
+    provideInlayHints: async (document, shown) => {
+      if (!asked(document)) return [];
+      const result = await server.request('textDocument/inlayHint', inlayHintParams(document.uri.fsPath, shown))
+        .catch(() => []);
+      return toHints(result).map((plainHint) => {
+        const hint = new vscode.InlayHint(position(plainHint.position), plainHint.label);
+        hint.paddingLeft = plainHint.paddingLeft;
+        hint.paddingRight = plainHint.paddingRight;
+        return hint;
+      });
+    },
+  }));
 }
 
 async function startServer(server, binder, ui) {

@@ -56,6 +56,8 @@ class CarrelServer extends EventEmitter {
     connection.onNotification('carrel/didChange', (params) => this.emit('didChange', (params && params.changes) || [], (params && params.updated) || []));
     connection.onRequest('window/showMessageRequest', (params) => this.confirm(params));
     connection.onNotification('window/showMessage', (params) => this.emit('showMessage', params));
+    // The counts under the headings changed; the editor asks for them again.
+    connection.onRequest('workspace/inlayHint/refresh', () => { this.emit('inlayHintRefresh'); return null; });
     connection.onNotification('window/logMessage', (params) => trace('log', params && params.message));
     const result = await connection.request('initialize', {
       processId: process.pid,
@@ -65,7 +67,12 @@ class CarrelServer extends EventEmitter {
       workspaceFolders: this.options.workspaceFolders,
       capabilities: {
         window: { showMessage: { messageActionItem: { additionalPropertiesSupport: false } } },
-        workspace: { symbol: {}, executeCommand: {}, workspaceFolders: true },
+        workspace: { symbol: {}, executeCommand: {}, workspaceFolders: true, inlayHint: { refreshSupport: true } },
+        textDocument: {
+          synchronization: { dynamicRegistration: false },
+          documentSymbol: { hierarchicalDocumentSymbolSupport: true },
+          inlayHint: {},
+        },
       },
     });
     this.capabilities = result && result.capabilities;
@@ -77,6 +84,10 @@ class CarrelServer extends EventEmitter {
   request(method, params) {
     if (!this.connection || this.connection.closed) return Promise.reject(new Error('The Carrel server is not running.'));
     return this.connection.request(method, params);
+  }
+
+  notify(method, params) {
+    if (this.connection && !this.connection.closed) this.connection.notify(method, params);
   }
 
   tree(uri, depth) {

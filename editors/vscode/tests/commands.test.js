@@ -87,7 +87,10 @@ test('Rename is prefilled and the open editor follows, keeping unsaved text', as
   assert.equal(doc.getText(), 'Once upon a time');
   assert.equal(doc.isDirty, true, 'the edits are still unsaved, not lost');
   assert.deepEqual(ext.record.dirtyClosePrompts, []);
-  assert.deepEqual(await childLabels(ext.provider, await keyAt(ext.provider, DRAFT)), ['Beginning.md']);
+  // The editor may follow before Draft's listing is fetched again.
+  const draft = await keyAt(ext.provider, DRAFT);
+  await waitFor('Draft listing the renamed file', async () =>
+    JSON.stringify(await childLabels(ext.provider, draft)) === '["Beginning.md"]', { log: ext.record.output });
 });
 
 test('Rename offers the current name, and the server keeps the extension the writer leaves out', async (t) => {

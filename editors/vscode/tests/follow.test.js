@@ -87,11 +87,16 @@ test('a writer’s first session: Short Story, a draft typed in, dragged, rename
   await run('carrel.rename', await keyAt(provider, [...READY, 'Lighthouse.md']));
   const renamed = story(ext.box, 'Ready', 'The Lighthouse.md');
   await waitFor('the editor to follow the rename', () => writer.tabPaths().includes(renamed) && !writer.tabPaths().includes(ready));
+  // The editor may follow before Ready's listing is fetched again.
+  const readyKey = await keyAt(provider, READY);
+  await waitFor('Ready listing the renamed file', async () =>
+    (await childLabels(provider, readyKey)).join() === 'The Lighthouse.md', { log: ext.record.output });
   answers.message.push('Delete');
   await run('carrel.delete', await keyAt(provider, [...READY, 'The Lighthouse.md']));
   const trashed = story(ext.box, 'Trash', 'The Lighthouse.md');
   await waitFor('the editor to follow into the Trash', () => writer.tabPaths().join() === trashed);
-  await run('carrel.restore', await keyAt(provider, [...TRASH, 'The Lighthouse.md']));
+  const inTrash = await waitFor('the Trash listing it', () => keyAt(provider, [...TRASH, 'The Lighthouse.md']));
+  await run('carrel.restore', inTrash);
   await waitFor('the editor to follow back to Ready', () => writer.tabPaths().join() === renamed);
   assert.equal(fs.readFileSync(renamed, 'utf8'), 'The lamp turned all night.');
   assert.deepEqual(await childLabels(provider, await keyAt(provider, READY)), ['The Lighthouse.md']);

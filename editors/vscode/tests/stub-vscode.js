@@ -32,6 +32,12 @@ class Range {
 class Selection extends Range {}
 class Location { constructor(uri, range) { this.uri = uri; this.range = range; } }
 class SymbolInformation { constructor(name, kind, containerName, location) { Object.assign(this, { name, kind, containerName, location }); } }
+class DocumentSymbol {
+  constructor(name, detail, kind, range, selectionRange) {
+    Object.assign(this, { name, detail, kind, range, selectionRange, children: [] });
+  }
+}
+class InlayHint { constructor(position, label) { this.position = position; this.label = label; } }
 class ThemeIcon { constructor(id) { this.id = id; } }
 class TreeItem { constructor(label, collapsibleState) { this.label = label; this.collapsibleState = collapsibleState; } }
 class TabInputText { constructor(uri) { this.uri = uri; } }
@@ -47,7 +53,11 @@ class WorkspaceEdit {
 }
 
 class TextDocument {
-  constructor(fsPath, text) { this.uri = Uri.file(fsPath); this.text = text; this.savedText = text; this.isDirty = false; this.closed = false; }
+  constructor(fsPath, text) {
+    this.uri = Uri.file(fsPath); this.text = text; this.savedText = text; this.isDirty = false; this.closed = false;
+    this.version = 1;
+    this.languageId = /\.(md|markdown)$/.test(fsPath) ? 'markdown' : 'plaintext';
+  }
   getText() { return this.text; }
   get lineCount() { return this.text.split('\n').length; }
   lineAt(line) {
@@ -62,6 +72,9 @@ function createStub({ workspaceFolders = [], settings = {}, language = 'en' } = 
     commands: new Map(), executed: [], contexts: {}, asked: [], errors: [], warnings: [], infos: [],
     treeViews: new Map(), statusItems: [], folderListeners: [], configListeners: [], disposables: [], symbolProviders: [], revealed: [], output: [], outputShown: 0, dirtyClosePrompts: [], disposed: 0,
   };
+  Object.assign(record, {
+    documentSymbolProviders: [], inlayHintProviders: [], documentListeners: { open: [], change: [], close: [] },
+  });
   const answers = { input: [], pick: [], message: [] };
   // Everything the extension gets back that it must dispose of.
   const track = (disposable) => { record.disposables.push(disposable); return disposable; };
@@ -78,12 +91,24 @@ function createStub({ workspaceFolders = [], settings = {}, language = 'en' } = 
   };
 
   const findDocument = (fsPath) => documents.find((doc) => doc.uri.fsPath === fsPath && !doc.closed);
+  const tell = (kind, event) => record.documentListeners[kind].forEach((listener) => listener(event));
+  const listen = (kind) => (listener) => {
+    record.documentListeners[kind].push(listener);
+    const listeners = record.documentListeners[kind];
+    return track({ dispose: () => listeners.splice(listeners.indexOf(listener), 1) });
+  };
+  // Every edit is a whole-text replacement here, which is all full sync needs.
+  const edited = (doc, text) => {
+    doc.text = text; doc.isDirty = doc.text !== doc.savedText; doc.version++;
+    tell('change', { document: doc, contentChanges: [{ text }] });
+  };
+  const closeDocument = (doc) => { doc.closed = true; tell('close', doc); };
   const allTabs = () => groups.flatMap((group) => group.tabs);
   const removeTab = (tab) => {
     tab.group.tabs.splice(tab.group.tabs.indexOf(tab), 1);
     if (activeTab === tab) activeTab = allTabs()[0] || null;
     const doc = findDocument(tab.input.uri.fsPath);
-    if (doc && !allTabs().some((other) => other.input.uri.fsPath === doc.uri.fsPath)) doc.closed = true;
+    if (doc && !allTabs().some((other) => other.input.uri.fsPath === doc.uri.fsPath)) closeDocument(doc);
   };
 
   const editors = {
@@ -93,6 +118,7 @@ function createStub({ workspaceFolders = [], settings = {}, language = 'en' } = 
       if (!doc) {
         doc = new TextDocument(fsPath, fs.readFileSync(fsPath, 'utf8'));
         documents.push(doc);
+        tell('open', doc);
       }
       return doc;
     },
@@ -113,7 +139,8 @@ function createStub({ workspaceFolders = [], settings = {}, language = 'en' } = 
 
   class TrackedEventEmitter extends EventEmitter { constructor() { super(); track(this); } }
   const vscode = {
-    EventEmitter: TrackedEventEmitter, Uri, Position, Range, Selection, Location, SymbolInformation, ThemeIcon, TreeItem, TabInputText,
+    EventEmitter: TrackedEventEmitter, Uri, Position, Range, Selection, Location, SymbolInformation,
+    DocumentSymbol, InlayHint, ThemeIcon, TreeItem, TabInputText,
     DataTransferItem, DataTransfer, WorkspaceEdit,
     TreeItemCollapsibleState: { None: 0, Collapsed: 1, Expanded: 2 },
     StatusBarAlignment: { Left: 1, Right: 2 },
@@ -226,16 +253,27 @@ function createStub({ workspaceFolders = [], settings = {}, language = 'en' } = 
         for (const { uri, newText } of edit.edits) {
           const doc = findDocument(uri.fsPath);
           if (!doc) return false;
-          doc.text = newText;     // whole-document replacements are all the extension makes
+          edited(doc, newText);     // whole-document replacements are all the extension makes
           doc.isDirty = true;
         }
         return true;
       },
       onDidChangeWorkspaceFolders: (listener) => { record.folderListeners.push(listener); return track({ dispose() {} }); },
       onDidChangeConfiguration: (listener) => { record.configListeners.push(listener); return track({ dispose() {} }); },
+      onDidOpenTextDocument: listen('open'),
+      onDidChangeTextDocument: listen('change'),
+      onDidCloseTextDocument: listen('close'),
     },
     languages: {
       registerWorkspaceSymbolProvider: (provider) => { record.symbolProviders.push(provider); return track({ dispose() {} }); },
+      registerDocumentSymbolProvider: (selector, provider, metadata) => {
+        record.documentSymbolProviders.push({ selector, provider, metadata });
+        return track({ dispose() {} });
+      },
+      registerInlayHintsProvider: (selector, provider) => {
+        record.inlayHintProviders.push({ selector, provider });
+        return track({ dispose() {} });
+      },
     },
   };
 
@@ -267,7 +305,13 @@ function createStub({ workspaceFolders = [], settings = {}, language = 'en' } = 
       vscode.workspace.workspaceFolders.push(folder);
       for (const listener of record.folderListeners) listener({ added: [folder], removed: [] });
     },
-    type: (doc, text) => { doc.text += text; doc.isDirty = true; },
+    type: (doc, text) => edited(doc, doc.text + text),
+    replaceText: (doc, text) => edited(doc, text),
+    // Closing a document's tabs and answering "Don't Save" if it asks.
+    closeWithoutSaving: (doc) => {
+      doc.text = doc.savedText; doc.isDirty = false;
+      allTabs().filter((tab) => tab.input.uri.fsPath === doc.uri.fsPath).forEach(removeTab);
+    },
     tabPaths: () => allTabs().map((tab) => tab.input.uri.fsPath),
     documentAt: (fsPath) => findDocument(fsPath),
     activePath: () => activeTab && activeTab.input.uri.fsPath,
