@@ -19,11 +19,22 @@
   "# Morning\nThe sun came up slowly.\n\n# Evening\nIt went down again.\n"
   "Draft/Chapter.md on disk: two headings, five words and four below them.")
 
-(defmacro carrel-test--with-eglot-chapter (&rest body)
-  "Run BODY in Draft/Chapter.md of a poetry project, managed by stock eglot.
-The file holds `carrel-test--chapter'.  Eglot is set up by the
-README's form.  Skip without Debian's elpa-eglot."
-  (declare (indent 0) (debug t))
+(defconst carrel-test--scenes
+  "INT. KITCHEN - DAY\n\nAda pours the coffee.\n\nEXT. GARDEN - NIGHT\n\nRain.\n"
+  "Draft/Scenes.fountain on disk: two scene headings.")
+
+;; fountain-mode is not installed here.  The real one derives from
+;; text-mode, which the README's form names; so does this stand-in.  The
+;; server takes the format from the file's extension, not from the mode.
+(unless (fboundp 'fountain-mode)
+  (define-derived-mode fountain-mode text-mode "Fountain"
+    "Stand-in for fountain-mode in these tests."))
+
+(defmacro carrel-test--with-eglot-file (name text mode &rest body)
+  "Run BODY in Draft/NAME of a poetry project, managed by stock eglot.
+The file holds TEXT and its buffer is put in MODE.  Eglot is set up
+by the README's form.  Skip without Debian's elpa-eglot."
+  (declare (indent 3) (debug t))
   `(progn
      (add-to-list 'load-path (carrel-test--eglot-dir))
      (require 'eglot)
@@ -32,11 +43,11 @@ README's form.  Skip without Debian's elpa-eglot."
        (let* ((eglot-server-programs (copy-sequence eglot-server-programs))
               (lib carrel-test--lib)
               (project-find-functions (list (lambda (_dir) (cons 'transient lib))))
-              (file (carrel-test--path "My Poems" "Draft" "Chapter.md")))
-         (with-temp-file file (insert carrel-test--chapter))
+              (file (carrel-test--path "My Poems" "Draft" ,name)))
+         (with-temp-file file (insert ,text))
          (eval (carrel-test--readme-eglot-form) t)
          (with-current-buffer (find-file-noselect file)
-           (text-mode)
+           (,mode)
            (unwind-protect
                (progn
                  (eglot-ensure)
@@ -46,6 +57,13 @@ README's form.  Skip without Debian's elpa-eglot."
                  ,@body)
              (when (eglot-current-server)
                (eglot-shutdown (eglot-current-server)))))))))
+
+(defmacro carrel-test--with-eglot-chapter (&rest body)
+  "Run BODY in Draft/Chapter.md, holding `carrel-test--chapter', under eglot.
+The buffer is in text-mode: without markdown-mode (not installed
+here) batch Emacs opens .md files in fundamental-mode."
+  (declare (indent 0) (debug t))
+  `(carrel-test--with-eglot-file "Chapter.md" carrel-test--chapter text-mode ,@body))
 
 (defun carrel-test--imenu-headings ()
   "Return imenu's entries for this buffer as (NAME . HEADING-LINE), afresh."
@@ -102,6 +120,15 @@ The file on disk keeps its text; the outline is the buffer's."
     (let ((file buffer-file-name))
       (should (equal (with-temp-buffer (insert-file-contents file) (buffer-string))
                      carrel-test--chapter)))))
+
+(ert-deftest carrel-test-eglot-outline-fountain-scenes ()
+  "In a Fountain file, imenu lists the scenes, each with its words."
+  (carrel-test--with-eglot-file "Scenes.fountain" carrel-test--scenes fountain-mode
+    (should (equal (carrel-test--imenu-headings)
+                   '(("INT. KITCHEN - DAY" . "INT. KITCHEN - DAY")
+                     ("EXT. GARDEN - NIGHT" . "EXT. GARDEN - NIGHT"))))
+    (should (equal (carrel-test--outline-words)
+                   '(("INT. KITCHEN - DAY" . "4 words") ("EXT. GARDEN - NIGHT" . "1 word"))))))
 
 (provide 'carrel-eglot-tests)
 ;;; carrel-eglot-tests.el ends here
