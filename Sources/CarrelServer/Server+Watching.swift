@@ -9,7 +9,7 @@ import Foundation
 /// once; only the notification waits.
 struct WatchedChanges {
     /// How long the disk must be quiet before clients are told.
-    static let quietMs: UInt64 = 150
+    static let quietMs: UInt64 = 50
     /// Never holds a change back longer than this, however long the burst.
     static let longestMs: UInt64 = 1_000
 
