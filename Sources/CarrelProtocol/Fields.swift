@@ -100,3 +100,11 @@ public struct Fields {
         try optional(key, expected: "an array") { $0.arrayValue }
     }
 }
+
+extension Fields {
+    /// The `textDocument` object of a text document method, its errors
+    /// naming fields as `textDocument.uri`.
+    func textDocument() throws(ParamError) -> Fields {
+        try Fields(object["textDocument"] ?? .null, name: "textDocument", prefix: "textDocument.")
+    }
+}

@@ -10,8 +10,7 @@ public enum DidCloseTextDocumentNotification {
 
         public init(json: JSONValue) throws(ParamError) {
             let f = try Fields(json)
-            let doc = try Fields(
-                f.object["textDocument"] ?? .null, name: "textDocument", prefix: "textDocument.")
+            let doc = try f.textDocument()
             uri = try doc.string("uri")
         }
     }

@@ -13,8 +13,7 @@ public enum DidOpenTextDocumentNotification {
 
         public init(json: JSONValue) throws(ParamError) {
             let f = try Fields(json)
-            let doc = try Fields(
-                f.object["textDocument"] ?? .null, name: "textDocument", prefix: "textDocument.")
+            let doc = try f.textDocument()
             uri = try doc.string("uri")
             version = try doc.optionalNonNegativeInt("version") ?? 0
             text = try doc.string("text")

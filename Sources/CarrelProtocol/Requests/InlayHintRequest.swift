@@ -14,8 +14,7 @@ public enum InlayHintRequest {
 
         public init(json: JSONValue) throws(ParamError) {
             let f = try Fields(json)
-            let doc = try Fields(
-                f.object["textDocument"] ?? .null, name: "textDocument", prefix: "textDocument.")
+            let doc = try f.textDocument()
             uri = try doc.string("uri")
             firstLine = json["range"]?["start"]?["line"]?.intValue ?? 0
             lastLine = json["range"]?["end"]?["line"]?.intValue ?? Int.max
