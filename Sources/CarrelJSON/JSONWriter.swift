@@ -1,7 +1,19 @@
 /// Writes JSON straight into a UTF-8 byte buffer. Hot paths (the full tree)
 /// write through this without building `JSONValue`s first.
 public struct JSONWriter {
+    /// The bytes written and not yet handed to `drain`.
     public var bytes: [UInt8] = []
+    /// Bytes already handed to `drain` (or skipped): `count` is the document's length so far.
+    public internal(set) var drained = 0
+    public var count: Int { drained + bytes.count }
+    /// Takes the bytes once there are `drainAt` of them, so a document far
+    /// larger than memory should hold (a full tree) is never whole in it.
+    var drain: (([UInt8]) -> Void)?
+    var drainAt = Int.max
+    var piece = Int.max
+    /// Spans (`JSONWriter+Spans.swift`): recorded on a first writing, skipped on a second.
+    var spans: SpanLog?
+    var replay: Replay?
     /// One flag per open container: has it written a member yet?
     private var hasMembers: [Bool] = []
     private var afterKey = false
@@ -11,6 +23,36 @@ public struct JSONWriter {
     public init(pretty: Bool = false, capacity: Int = 256) {
         self.pretty = pretty
         bytes.reserveCapacity(capacity)
+    }
+
+    /// A writer that hands its bytes to `drain` in pieces of about `piece`
+    /// bytes (the first of about `firstPiece`), each cut before a value or
+    /// key starts; `finish()` hands the rest.
+    public init(piece: Int, firstPiece: Int? = nil, capacity: Int, drain: @escaping ([UInt8]) -> Void) {
+        let first = firstPiece ?? piece
+        // One value may run past a piece's size before the next starts.
+        self.init(capacity: min(capacity, first + 4096))
+        self.drain = drain
+        self.piece = piece
+        drainAt = first
+    }
+
+    /// Hands what is left to `drain`, but for what a replay's kept prefix already holds.
+    public mutating func finish() {
+        guard let drain, !bytes.isEmpty else { return }
+        let start = drained
+        drained += bytes.count
+        let kept = replay?.kept ?? 0
+        if drained > kept {
+            drain(start < kept ? Array(bytes[(kept - start)...]) : bytes)
+        }
+        if drainAt != piece {
+            drainAt = piece
+            bytes = []
+            bytes.reserveCapacity(piece + 4096)
+        } else {
+            bytes.removeAll(keepingCapacity: true)
+        }
     }
 
     /// A writer for one object member (a key, then its value) that will sit
@@ -39,11 +81,18 @@ public struct JSONWriter {
 
     /// Every value and key starts here: a comma and indent unless it directly follows a key.
     private mutating func beginItem() {
+        if bytes.count >= drainAt { finish() }
         if afterKey { afterKey = false; return }
         guard !hasMembers.isEmpty else { return }
         if hasMembers[hasMembers.count - 1] { bytes.append(UInt8(ascii: ",")) }
         hasMembers[hasMembers.count - 1] = true
         newline()
+    }
+
+    /// What `beginItem` notes, for a value skipped rather than written.
+    mutating func markItemWritten() {
+        if afterKey { afterKey = false; return }
+        if !hasMembers.isEmpty { hasMembers[hasMembers.count - 1] = true }
     }
 
     private mutating func open(_ c: UInt8) { beginItem(); bytes.append(c); hasMembers.append(false) }

@@ -96,6 +96,9 @@ public struct NodeRenderer {
     private func writeEntry(
         _ entry: Entry, uri: [UInt8], id: [UInt8]? = nil, scope: Scope, depth: Int, to w: inout JSONWriter
     ) {
+        // A streamed reply's second writing skips the rows its first already sent.
+        guard let span = w.beginSpan() else { return }
+        defer { w.endSpan(span) }
         workspace.noteShown(entry)
         let info = workspace.describe(entry, scope, language)
         let item = Item.entry(entry, scope.library)

@@ -57,6 +57,11 @@ public final class Server: @unchecked Sendable {
     /// Whether the client can be asked to redraw inlay hints.
     var inlayHintRefresh = false
     var inlayHintRefreshPending = false
+    /// Results larger than this many bytes are streamed (`reply`): the
+    /// server's memory, some 75 MB with a library of 100,000 files, stays
+    /// within its 120 MB bound. `CARREL_STREAM_ABOVE` sets it, for the tests.
+    let streamAbove = ProcessInfo.processInfo.environment["CARREL_STREAM_ABOVE"].flatMap { Int($0) } ?? 36 << 20
+    static let streamPiece = 1 << 20
     /// Per library, rebuilt lazily after changes.
     var symbolIndexes: [ObjectIdentifier: SymbolIndex] = [:]
 
@@ -131,17 +136,45 @@ public final class Server: @unchecked Sendable {
     }
 
     /// Writes a result straight from a writer (the tree), skipping `JSONValue`.
+    /// A result larger than `streamAbove` is not held whole: a first writing
+    /// keeps that many bytes and measures the rest, then the header, the
+    /// kept bytes and a second writing of the rest go to the client, the
+    /// second skipping the rows the kept bytes hold. A full tree of 100,000
+    /// files is some 55 MB, which would otherwise nearly double the server's
+    /// memory while it is sent.
     func reply(_ id: RequestID?, capacity: Int = 4096, writing body: (inout JSONWriter) -> Void) {
-        var w = JSONWriter(capacity: capacity)
-        w.beginObject()
-        w.key("id")
-        w.value(id?.json ?? .null)
-        w.key("jsonrpc")
-        w.string("2.0")
-        w.key("result")
-        body(&w)
-        w.endObject()
-        sink.send(w.bytes)
+        func envelope(_ w: inout JSONWriter) {
+            w.beginObject()
+            w.key("id")
+            w.value(id?.json ?? .null)
+            w.key("jsonrpc")
+            w.string("2.0")
+            w.key("result")
+            body(&w)
+            w.endObject()
+        }
+        // Both writings must see the same day, or today's words could differ.
+        let clock = workspace.sessions.today
+        let day = clock()
+        workspace.sessions.today = { day }
+        defer { workspace.sessions.today = clock }
+        var kept: [UInt8]?
+        var first = JSONWriter(piece: Self.streamPiece, firstPiece: streamAbove, capacity: capacity) {
+            if kept == nil { kept = $0 }
+        }
+        first.recordSpans()
+        envelope(&first)
+        guard let kept, let spans = first.spanLog else { return sink.send(first.bytes) }
+        sink.send(length: first.count) { piece in
+            piece(kept)
+            withoutActuallyEscaping(piece) { piece in
+                var w = JSONWriter(
+                    replaying: spans, after: kept.count, piece: Self.streamPiece, capacity: Self.streamPiece,
+                    drain: piece)
+                envelope(&w)
+                w.finish()
+            }
+        }
     }
 
     /// Sends our own request. Its id also differs from `clientID` and from

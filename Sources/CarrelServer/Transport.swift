@@ -6,6 +6,19 @@ import Glibc
 public protocol MessageSink: AnyObject, Sendable {
     /// One JSON body, unframed.
     func send(_ body: [UInt8])
+    /// One JSON body of `length` bytes, handed over in pieces by `write`.
+    func send(length: Int, _ write: (_ piece: ([UInt8]) -> Void) -> Void)
+}
+
+extension MessageSink {
+    /// Gathers the pieces: for sinks that keep messages whole anyway.
+    public func send(length: Int, _ write: (_ piece: ([UInt8]) -> Void) -> Void) {
+        var fit = DeclaredLength(length)
+        var body: [UInt8] = []
+        body.reserveCapacity(length)
+        write { body += fit.fit($0) }
+        send(body + fit.padding())
+    }
 }
 
 /// Log lines go to stderr (never stdout, which carries the protocol), and
@@ -27,12 +40,17 @@ public final class Log: @unchecked Sendable {
     }
 
     public func traffic(_ direction: String, _ body: [UInt8]) {
+        trafficPiece(direction, body[...], first: true, last: true)
+    }
+
+    /// Part of a body sent in pieces, logged as one line.
+    public func trafficPiece(_ direction: String, _ piece: ArraySlice<UInt8>, first: Bool, last: Bool) {
         guard let file else { return }
         lock.lock()
         defer { lock.unlock() }
-        fputs("\(direction) ", file)
-        _ = body.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
-        fputs("\n", file)
+        if first { fputs("\(direction) ", file) }
+        _ = piece.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
+        if last { fputs("\n", file) }
         fflush(file)
     }
 }
@@ -41,9 +59,12 @@ public final class Log: @unchecked Sendable {
 public final class StdioTransport: MessageSink, @unchecked Sendable {
     private let lock = NSLock()
     private let log: Log
+    private let output: Int32
 
-    public init(log: Log) {
+    /// `output` is stdout but in tests of the framing itself.
+    public init(log: Log, output: Int32 = 1) {
         self.log = log
+        self.output = output
         signal(SIGPIPE, SIG_IGN)
     }
 
@@ -62,11 +83,35 @@ public final class StdioTransport: MessageSink, @unchecked Sendable {
         }
     }
 
-    private func writeAll(_ bytes: [UInt8]) {
+    /// The header goes out first, then each piece as it is rendered, so the
+    /// body is never whole in memory; the lock keeps other messages out of it.
+    public func send(length: Int, _ write: (_ piece: ([UInt8]) -> Void) -> Void) {
+        lock.lock()
+        defer { lock.unlock() }
+        writeAll(Array("Content-Length: \(length)\r\n\r\n".utf8)[...])
+        var fit = DeclaredLength(length)
+        var first = true
+        write { piece in
+            let fitting = fit.fit(piece)
+            log.trafficPiece("<-", fitting, first: first, last: false)
+            first = false
+            writeAll(fitting)
+        }
+        let padding = fit.padding()
+        log.trafficPiece("<-", padding[...], first: first, last: true)
+        writeAll(padding[...])
+        if fit.mismatched {
+            log.line("a \(length)-byte reply came out at another length the second time; sent cut or padded to fit")
+        }
+    }
+
+    private func writeAll(_ bytes: [UInt8]) { writeAll(bytes[...]) }
+
+    private func writeAll(_ bytes: ArraySlice<UInt8>) {
         bytes.withUnsafeBytes { buf in
             var off = 0
             while off < buf.count {
-                let n = write(1, buf.baseAddress! + off, buf.count - off)
+                let n = write(output, buf.baseAddress! + off, buf.count - off)
                 if n < 0 { if errno == EINTR { continue }; return }
                 off += n
             }
