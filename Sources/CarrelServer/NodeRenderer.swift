@@ -37,17 +37,6 @@ public struct NodeRenderer {
         return uri(project.root.path) + Array("#section-\(index)".utf8)
     }
 
-    /// A row under "All": the same file shows in its own folder, so its
-    /// identity is "All"'s URI and the file's path in the project
-    /// ("…/.carrel/all#Draft/Spring.md").
-    static func idUnderAll(_ allURI: [UInt8], _ entry: Entry, _ project: Project) -> [UInt8] {
-        var id = allURI
-        id.append(UInt8(ascii: "#"))
-        let relative = entry.path.dropFirst(project.root.path.count + 1)
-        FileURI.appendEncoded(Array(relative), to: &id)
-        return id
-    }
-
     /// A generous guess at the response size: unwritten capacity costs no memory.
     public func capacity(for items: [Item]) -> Int {
         items.reduce(4096) { total, item in
@@ -78,19 +67,73 @@ public struct NodeRenderer {
             info, uri: uri, id: Self.sectionID(item), hasChildren: workspace.hasChildren(item), to: &w,
             children: depth > 0
                 ? { w in
+                    var folder: FolderOfRows?
                     for child in children {
                         switch child {
                         case .entry(let e, let l):
                             // Children of sections live in the project root; of "All", anywhere in the project.
-                            let id = allProject.map { Self.idUnderAll(uri ?? [], e, $0) }
+                            guard let project = allProject, let parent = e.parent, e.kind != .directory else {
+                                writeEntry(
+                                    e, uri: Self.uri(e.path), scope: workspace.scope(of: e, in: l),
+                                    depth: depth - 1, to: &w)
+                                continue
+                            }
+                            if folder?.entry !== parent {
+                                folder = FolderOfRows(parent, project, scope: workspace.scope(of: e, in: l))
+                            }
+                            let rows = folder!
                             writeEntry(
-                                e, uri: Self.uri(e.path), id: id, scope: workspace.scope(of: e, in: l),
+                                e, uri: rows.uri(of: e), id: rows.idUnderAll(uri ?? [], e), scope: rows.scope,
                                 depth: depth - 1, to: &w)
                         default:
                             writeVirtual(child, depth: depth - 1, to: &w)
                         }
                     }
                 } : nil)
+    }
+
+    /// "All" lists a project's files folder by folder: each folder's path
+    /// and scope are worked out once for its files, not walked up to the
+    /// root for every one of them.
+    private struct FolderOfRows {
+        let entry: Entry
+        /// The folder's URI and its path in the project, percent-encoded, each ending in "/".
+        let uriPrefix: [UInt8]
+        let relativePrefix: [UInt8]
+        /// The same for every file of the folder: it depends on the folders above.
+        let scope: Scope
+
+        init(_ entry: Entry, _ project: Project, scope: Scope) {
+            self.entry = entry
+            self.scope = scope
+            let path = entry.path
+            var uri = NodeRenderer.uri(path)
+            uri.append(UInt8(ascii: "/"))
+            uriPrefix = uri
+            var relative: [UInt8] = []
+            if path.count > project.root.path.count {
+                FileURI.appendEncoded(Array(path.dropFirst(project.root.path.count + 1)), to: &relative)
+                relative.append(UInt8(ascii: "/"))
+            }
+            relativePrefix = relative
+        }
+
+        func uri(of file: Entry) -> [UInt8] {
+            var u = uriPrefix
+            FileURI.appendEncoded(file.name.bytes, to: &u)
+            return u
+        }
+
+        /// A row under "All": the same file shows in its own folder, so its
+        /// identity is "All"'s URI and the file's path in the project
+        /// ("…/.carrel/all#Draft/Spring.md").
+        func idUnderAll(_ allURI: [UInt8], _ file: Entry) -> [UInt8] {
+            var id = allURI
+            id.append(UInt8(ascii: "#"))
+            id += relativePrefix
+            FileURI.appendEncoded(file.name.bytes, to: &id)
+            return id
+        }
     }
 
     private func writeEntry(
