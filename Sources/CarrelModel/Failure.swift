@@ -5,6 +5,7 @@ public enum Reason: String, Sendable, CaseIterable {
     /// Binder order: the anchor is not a sibling (another folder, or the item itself).
     case notSibling
     /// Binder order: the item is in the Trash, which is not ordered by hand.
+    /// A move: the destination is in a Trash the item cannot go into.
     case inTrash
     /// Word targets: the item is in no project, where targets are kept.
     case notInProject

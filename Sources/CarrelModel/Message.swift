@@ -89,6 +89,8 @@ public enum Message: Sendable, Equatable {
     case reorderNotSibling(name: String, anchor: String, folder: String)
     case reorderItself(name: String)
     case reorderInTrash(name: String)
+    case intoOtherProjectsTrash(name: String, project: String)
+    case intoTrashedFolder(name: String)
     case reorderPermanent(name: String)
     case reorderPosition
     case nameTooLongWithExtension(bytes: Int, ext: String)
@@ -459,6 +461,19 @@ public enum Message: Sendable, Equatable {
             return (
                 "“\(name)” cannot be placed before or after itself; choose another item of its folder.",
                 "« \(name) » ne peut pas être placé avant ou après lui-même ; choisissez un autre élément de son dossier."
+            )
+        case .intoOtherProjectsTrash(let name, let project):
+            return (
+                "“\(name)” cannot go into the Trash of “\(project)”: a Trash holds only what was deleted from its own"
+                    + " project. Delete it instead.",
+                "« \(name) » ne peut pas aller dans la Corbeille de « \(project) » : une Corbeille ne garde que ce qui"
+                    + " a été supprimé de son propre projet. Supprimez-le plutôt."
+            )
+        case .intoTrashedFolder(let name):
+            return (
+                "“\(name)” cannot be moved into a folder in the Trash. Restore that folder first, or delete the item.",
+                "« \(name) » ne peut pas être déplacé dans un dossier de la Corbeille. Restaurez d’abord ce dossier,"
+                    + " ou supprimez l’élément."
             )
         case .reorderInTrash(let name):
             return (

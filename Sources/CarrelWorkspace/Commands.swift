@@ -193,6 +193,21 @@ extension Workspace {
 
     /// Moves into `destination`; with `position`, placed before or after a
     /// child of it (the destination's sort becomes binder order).
+    /// A Trash takes only what is deleted from its own project, with a
+    /// record of where it came from; a folder inside a Trash takes nothing,
+    /// since a move there would leave no record to restore by.
+    private func checkTrashDestination(_ dest: Entry, for entry: Entry, _ library: Library) throws(Failure) {
+        guard let project = library.project(containing: dest), let trash = project.trash,
+            dest.isDescendant(of: trash), entry.parent !== dest
+        else { return }
+        let name = entry.name.string
+        if dest !== trash { throw Failure(.inTrash, .intoTrashedFolder(name: name)) }
+        if library.project(containing: entry) !== project {
+            let title = project.root === library.root ? library.displayName : project.root.name.string
+            throw Failure(.inTrash, .intoOtherProjectsTrash(name: name, project: title))
+        }
+    }
+
     public func move(_ target: Target, to destination: Target, at position: Position? = nil) throws(Failure) -> Outcome
     {
         let (entry, library) = try entryTarget(target)
@@ -204,6 +219,7 @@ extension Workspace {
         let (dest, destLibrary) = try folderForNewItems(destination)
         guard destLibrary === library else { throw Failure(.outsideWorkspace, .otherLibrary) }
         if dest.isDescendant(of: entry) { throw Failure(.intoItself, .intoItself(name: entry.name.string)) }
+        try checkTrashDestination(dest, for: entry, library)
         guard let parent = entry.parent else {
             throw Failure(.permanentFolder, .libraryRoot(name: library.displayName))
         }

@@ -78,6 +78,29 @@ final class DestinationsTests: XCTestCase {
         }
     }
 
+    /// The Trashes not offered are refused by a move too, and nothing moves.
+    func testAMoveIntoAnotherProjectsTrashOrAFolderInATrashIsRefused() throws {
+        try start()
+        for (destination, message) in [
+            ("Novel/Trash", "“a.md” cannot go into the Trash of “Novel”"),
+            ("Poems/Trash/Old", "“a.md” cannot be moved into a folder in the Trash"),
+        ] {
+            let refused = try client.command(
+                "carrel.moveTo",
+                ["uri": .string(fx.uri("Poems/Draft/a.md")), "destinationUri": .string(fx.uri(destination))])
+            XCTAssertEqual(refused["error"]?["data"]?["reason"], "inTrash", destination)
+            XCTAssertTrue(refused["error"]?["message"]?.stringValue?.hasPrefix(message) == true, "\(refused)")
+            XCTAssertTrue(fx.exists("Poems/Draft/a.md"), destination)
+        }
+        XCTAssertFalse(fx.exists("Novel/Trash/a.md"))
+        XCTAssertFalse(fx.exists("Poems/Trash/Old/a.md"))
+        let own = try client.command(
+            "carrel.moveTo",
+            ["uri": .string(fx.uri("Poems/Draft/a.md")), "destinationUri": .string(fx.uri("Poems/Trash"))])
+        XCTAssertNil(own["error"], "its own project's Trash is a delete")
+        XCTAssertTrue(fx.exists("Poems/Trash/a.md"))
+    }
+
     func testLabelsAreInTheClientsLanguageAndPermanentFoldersCannotMove() throws {
         try start(locale: "fr")
         XCTAssertTrue(try labels("Poems/Draft/a.md").contains("Poems/Prêts"))

@@ -101,6 +101,7 @@ final class ProtocolDocTests: XCTestCase {
             .unusableTrashRecord(name: "\u{1}", origin: "\u{1}"),
             .reorderNotSibling(name: "\u{1}", anchor: "\u{1}", folder: "\u{1}"), .reorderItself(name: "\u{1}"),
             .reorderInTrash(name: "\u{1}"), .reorderPermanent(name: "\u{1}"), .reorderPosition,
+            .intoOtherProjectsTrash(name: "\u{1}", project: "\u{1}"), .intoTrashedFolder(name: "\u{1}"),
             .targetOutsideProject(name: "\u{1}"), .sessionTargetOnProject(name: "\u{1}"),
             .invalidParam(field: "\u{1}", expected: "a positive integer up to 100000000, or null", found: "number"),
         ]
