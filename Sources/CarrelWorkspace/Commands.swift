@@ -182,6 +182,7 @@ extension Workspace {
                 throw failure(for: error, target: name, in: parent, library)
             }
             dir.sync()
+            orderAfterRename(entry.name, in: parent, library)
         }
         entry.rename(to: EntryName(name))
         movedFolderSorts(from: oldPath, entry, library)
@@ -191,8 +192,6 @@ extension Workspace {
             changes: [Change(.moved, entry.path, from: oldPath, inTrash: inTrashFlag(entry, library))])
     }
 
-    /// Moves into `destination`; with `position`, placed before or after a
-    /// child of it (the destination's sort becomes binder order).
     /// A Trash takes only what is deleted from its own project, with a
     /// record of where it came from; a folder inside a Trash takes nothing,
     /// since a move there would leave no record to restore by.
@@ -208,6 +207,8 @@ extension Workspace {
         }
     }
 
+    /// Moves into `destination`; with `position`, placed before or after a
+    /// child of it (the destination's sort becomes binder order).
     public func move(_ target: Target, to destination: Target, at position: Position? = nil) throws(Failure) -> Outcome
     {
         let (entry, library) = try entryTarget(target)

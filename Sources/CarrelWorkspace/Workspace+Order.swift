@@ -123,6 +123,14 @@ extension Workspace {
         try writeOrder(order.renaming(entry.name, to: newName, keepingOld: true), of: parent, library)
     }
 
+    /// After the rename: the old name, kept only against a crash in
+    /// between, leaves the order file. The rename stands if this fails: the
+    /// old name is then skipped on display, as any name not in the folder.
+    func orderAfterRename(_ old: EntryName, in parent: Entry, _ library: Library) {
+        guard let order = library.binderOrder(of: parent), order.contains(old) else { return }
+        try? writeOrder(order.removing(old), of: parent, library)
+    }
+
     /// Before moving an item into `dest` at a place: `dest`'s order lists it
     /// there already (a listed name that is not in the folder is skipped, so
     /// a crash before the move shows nothing new).

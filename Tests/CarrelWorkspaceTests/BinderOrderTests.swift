@@ -122,7 +122,7 @@ final class BinderOrderTests: XCTestCase {
         _ = try ws.reorder(try t("P/Draft/d.md"), relativeTo: try t("P/Draft/a.md"), after: false)
         _ = try ws.rename(try t("P/Draft/b.md"), to: "Zed")
         XCTAssertEqual(try names("P/Draft"), ["d.md", "a.md", "Zed.md", "c.md"])
-        XCTAssertEqual(fx.read("P/Draft/.carrel-order"), "d.md\na.md\nZed.md\nb.md\nc.md\n")
+        XCTAssertEqual(fx.read("P/Draft/.carrel-order"), "d.md\na.md\nZed.md\nc.md\n", "the old name is gone")
         _ = try ws.move(try t("P/Ready/r.md"), to: try t("P/Draft"), at: try position("P/Draft/a.md", after: true))
         XCTAssertEqual(try names("P/Draft"), ["d.md", "a.md", "r.md", "Zed.md", "c.md"])
         _ = try ws.move(try t("P/Draft/a.md"), to: try t("P/Ready"))
