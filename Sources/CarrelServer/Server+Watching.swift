@@ -17,14 +17,28 @@ struct WatchedChanges {
     var firstNs: UInt64 = 0
     var lastNs: UInt64 = 0
     var flushScheduled = false
+    /// The files whose contents the batch told at once changed: one more
+    /// batch changing only them is the rest of the same save, not a burst.
+    var toldContents: Set<[UInt8]> = []
 
-    /// Whether a batch seen `now` is the first after a quiet moment, with
-    /// nothing held: then it is told at once.
-    func leads(now: UInt64) -> Bool {
-        changes.isEmpty && now &- lastNs >= Self.quietMs * 1_000_000
+    /// Whether a batch seen `now` is told at once rather than held: the
+    /// first after a quiet moment, with nothing held; or, once, the rest of
+    /// a save that batch told (a program truncates a file, then writes it:
+    /// the words clients see must be those of the written file, without
+    /// waiting for the quiet).
+    mutating func tellsAtOnce(_ batch: [Change], now: UInt64) -> Bool {
+        guard changes.isEmpty else { return false }
+        let quiet = now &- lastNs >= Self.quietMs * 1_000_000
+        let restOfSave =
+            !toldContents.isEmpty && batch.allSatisfy { $0.kind == .changed && toldContents.contains($0.path) }
+        guard quiet || restOfSave else { return false }
+        lastNs = now
+        toldContents = restOfSave ? [] : Set(batch.lazy.filter { $0.kind == .changed }.map(\.path))
+        return true
     }
 
     mutating func add(_ more: [Change], now: UInt64) {
+        toldContents = []
         if changes.isEmpty { firstNs = now }
         lastNs = now
         changes += more
@@ -74,10 +88,7 @@ extension Server {
     func hold(_ changes: [Change]) {
         guard !changes.isEmpty else { return sendNotices() }
         let now = DispatchTime.now().uptimeNanoseconds
-        if watched.leads(now: now) {
-            watched.lastNs = now
-            return notifyChanges(changes)
-        }
+        if watched.tellsAtOnce(changes, now: now) { return notifyChanges(changes) }
         watched.add(changes, now: now)
         scheduleFlush()
     }

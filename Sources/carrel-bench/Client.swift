@@ -182,8 +182,10 @@ func nowNs() -> UInt64 {
 }
 
 /// Runs `body` `n` times and returns each duration in milliseconds.
-func measure(_ n: Int, _ body: (Int) -> Void) -> [Double] {
+/// Times `body` `n` times, pausing `pausingMs` before each but the first, untimed.
+func measure(_ n: Int, pausingMs: UInt32 = 0, _ body: (Int) -> Void) -> [Double] {
     (0..<n).map { i in
+        if i > 0, pausingMs > 0 { usleep(pausingMs * 1000) }
         let t = nowNs()
         body(i)
         return Double(nowNs() - t) / 1e6
