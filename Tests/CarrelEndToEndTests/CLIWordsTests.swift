@@ -34,10 +34,7 @@ final class CLIWordsTests: XCTestCase {
     }
 
     /// project.json's targets: each path's value.
-    func targets(_ fx: Fixture) throws -> [String: JSONValue] {
-        let json = try JSONParser.parse(Array((fx.read("P/.carrel/project.json") ?? "").utf8))
-        return (json["targets"]?.objectValue ?? [:]).mapValues { $0["value"] ?? .null }
-    }
+    func targets(_ fx: Fixture) throws -> [String: JSONValue] { try fx.settings("targets", of: "P") }
 
     func testABadTargetIsRefusedAndChangesNothing() throws {
         let fx = try Fixture(tree + "\nplain/x.md = x")

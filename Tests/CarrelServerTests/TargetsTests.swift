@@ -67,10 +67,7 @@ final class TargetsTests: XCTestCase {
     }
 
     /// project.json's targets: each path's value.
-    func targets() throws -> [String: JSONValue] {
-        let json = try JSONParser.parse(Array((fx.read("P/.carrel/project.json") ?? "").utf8))
-        return (json["targets"]?.objectValue ?? [:]).mapValues { $0["value"] ?? .null }
-    }
+    func targets() throws -> [String: JSONValue] { try fx.settings("targets", of: "P") }
 
     func testRenamesAndMovesThroughCarrelCarryTargets() throws {
         try start()
