@@ -398,7 +398,9 @@ TIMEOUT is in seconds."
       (while (not outcome)
         (unless (jsonrpc-running-p conn)
           (setq outcome (list :error "The Carrel server stopped")))
-        (accept-process-output nil 0.05)))
+        ;; The server's process, not any: waiting on any process returns
+        ;; about 10 ms after the answer is read, for every request.
+        (accept-process-output (jsonrpc--process conn) 0.05)))
     (if (eq (car outcome) :error)
         (user-error "%s" (or (cadr outcome) "The Carrel server refused"))
       (cadr outcome))))
@@ -1173,7 +1175,7 @@ EXPECT is the URI the change names, t for any change, or nil for none."
       (while (and (not (gethash (if (eq expect t) :any expect) (carrel--seen conn)))
                   (jsonrpc-running-p conn)
                   (< (float-time) deadline))
-        (accept-process-output nil 0.02)))
+        (accept-process-output (jsonrpc--process conn) 0.02)))
     (while (and (or (> carrel--pending 0) carrel--queue)
                 (jsonrpc-running-p conn) (< (float-time) deadline))
       (accept-process-output nil 0.02))))
