@@ -380,30 +380,45 @@ Offer to create ROOT when it does not exist yet."
   "Ask CONN's server METHOD with PARAMS and return the result.
 A server error becomes a `user-error' with the server's message.
 TIMEOUT is in seconds."
+  (car (carrel--request-all conn (list (list method params)) timeout)))
+
+(defun carrel--request-all (conn questions &optional timeout)
+  "Ask CONN's server all QUESTIONS at once; return their results in order.
+Each question is (METHOD PARAMS).  Every question is sent before the
+first answer is awaited, so N of them cost one wait, not N.  Once
+every answer is in, a server error becomes a `user-error' with the
+server's message.  TIMEOUT is in seconds."
   ;; Not `jsonrpc-request': it leaves its wait by throwing from inside
   ;; the process filter, which abandons every message that came in the
   ;; same chunk after the reply (the `carrel/didChange' a command sends
   ;; right after answering) until the server happens to write again.
   ;; Here the reply only sets a flag, so the filter reads the whole chunk.
-  (let ((outcome nil))
-    (jsonrpc-async-request
-     conn method params
-     :success-fn (lambda (result) (setq outcome (list :result result)))
-     :error-fn (lambda (err) (setq outcome (list :error (plist-get err :message))))
-     :timeout-fn (lambda () (setq outcome (list :error "Timed out")))
-     :timeout (or timeout jsonrpc-default-request-timeout))
+  (let* ((outcomes (make-vector (length questions) nil))
+         (index 0))
+    (dolist (question questions)
+      (let ((slot index))
+        (jsonrpc-async-request
+         conn (car question) (cadr question)
+         :success-fn (lambda (result) (aset outcomes slot (list :result result)))
+         :error-fn (lambda (err) (aset outcomes slot (list :error (plist-get err :message))))
+         :timeout-fn (lambda () (aset outcomes slot (list :error "Timed out")))
+         :timeout (or timeout jsonrpc-default-request-timeout)))
+      (setq index (1+ index)))
     ;; Read in large pieces while waiting: a folder of a thousand is
     ;; half a megabyte, a hundred wake-ups at the default 4 KiB.
     (let ((read-process-output-max (max read-process-output-max (* 1024 1024))))
-      (while (not outcome)
+      (while (not (seq-every-p #'identity outcomes))
         (unless (jsonrpc-running-p conn)
-          (setq outcome (list :error "The Carrel server stopped")))
+          (cl-loop for slot below (length outcomes)
+                   unless (aref outcomes slot)
+                   do (aset outcomes slot (list :error "The Carrel server stopped"))))
         ;; The server's process, not any: waiting on any process returns
         ;; about 10 ms after the answer is read, for every request.
         (accept-process-output (jsonrpc--process conn) 0.05)))
-    (if (eq (car outcome) :error)
-        (user-error "%s" (or (cadr outcome) "The Carrel server refused"))
-      (cadr outcome))))
+    (let ((refused (seq-find (lambda (outcome) (eq (car outcome) :error)) outcomes)))
+      (when refused
+        (user-error "%s" (or (cadr refused) "The Carrel server refused"))))
+    (mapcar #'cadr outcomes)))
 
 (defun carrel--execute (conn command &rest arguments)
   "Run the server COMMAND with the plist ARGUMENTS through CONN."
@@ -649,11 +664,22 @@ A section's rows come with its project, so that is what is fetched."
 
 (defun carrel--fetch (id)
   "Fetch the row ID with its children now, and keep them."
-  (pcase-let ((`(,fetch-id ,uri ,depth) (carrel--fetch-spec id)))
-    (when fetch-id
-      (let ((nodes (carrel--request carrel--conn 'carrel/tree (list :uri uri :depth depth))))
-        (when (> (length nodes) 0)
-          (carrel--store (aref nodes 0) (gethash fetch-id carrel--parents)))))))
+  (carrel--fetch-all (list id)))
+
+(defun carrel--fetch-all (ids)
+  "Fetch the rows IDS with their children now, all at once, and keep them."
+  (let* ((specs (delete-dups (delq nil (mapcar #'carrel--fetch-spec ids))))
+         (answers (carrel--request-all
+                   carrel--conn
+                   (mapcar (pcase-lambda (`(,_ ,uri ,depth))
+                             (list 'carrel/tree (list :uri uri :depth depth)))
+                           specs))))
+    (cl-mapc (lambda (spec nodes)
+               (let ((fetch-id (car spec)))
+                 ;; An answer before it may have dropped this row.
+                 (when (and (> (length nodes) 0) (gethash fetch-id carrel--rows))
+                   (carrel--store (aref nodes 0) (gethash fetch-id carrel--parents)))))
+             specs answers)))
 
 (defun carrel--fetch-async (specs &optional again)
   "Fetch each of SPECS, as `carrel--fetch-spec' gives, without waiting.
@@ -741,32 +767,38 @@ once the last answer is in."
   "Fetch, now, every shown row that is expanded but not held."
   (let ((missing (carrel--unloaded)))
     (while missing
-      (dolist (id missing) (unless (carrel--loaded-p id) (carrel--fetch id)))
+      (carrel--fetch-all (seq-remove #'carrel--loaded-p missing))
       (setq missing (seq-remove (lambda (id) (member id missing)) (carrel--unloaded))))))
 
-(defun carrel--expand-first-view (id)
-  "Expand the row ID as a first view does: a project and its first section.
-A library expands with each of its projects."
-  (puthash id t carrel--expanded)
-  (pcase (carrel--kind id)
-    ("library"
-     (unless (carrel--loaded-p id) (carrel--fetch id))
-     (dolist (kid (gethash id carrel--kids))
-       (when (equal (carrel--kind kid) "project")
-         (carrel--expand-first-view kid))))
-    ("project"
-     (unless (carrel--loaded-p id) (carrel--fetch id))
-     (let ((first (car (gethash id carrel--kids))))
-       (when first (puthash first t carrel--expanded))))))
+(defun carrel--expand-first-view (ids)
+  "Expand the rows IDS as a first view does: a project and its first section.
+A library expands with each of its projects.  The rows of one level
+are fetched together."
+  (dolist (id ids) (puthash id t carrel--expanded))
+  (carrel--fetch-all (seq-filter (lambda (id)
+                                   (and (member (carrel--kind id) '("library" "project"))
+                                        (not (carrel--loaded-p id))))
+                                 ids))
+  (let ((projects nil))
+    (dolist (id ids)
+      (pcase (carrel--kind id)
+        ("library"
+         (dolist (kid (gethash id carrel--kids))
+           (when (equal (carrel--kind kid) "project")
+             (push kid projects))))
+        ("project"
+         (let ((first (car (gethash id carrel--kids))))
+           (when first (puthash first t carrel--expanded))))))
+    (when projects
+      (carrel--expand-first-view (nreverse projects)))))
 
 (defun carrel--fetch-roots (&optional first-view)
   "Fetch the top rows; with FIRST-VIEW, expand as a first view does."
   (let ((roots (carrel--request carrel--conn 'carrel/tree (list :depth 1))))
     (setq carrel--root-ids (mapcar (lambda (node) (carrel--store node nil)) roots))
-    (dolist (id carrel--root-ids)
-      (if first-view
-          (carrel--expand-first-view id)
-        (puthash id t carrel--expanded)))))
+    (if first-view
+        (carrel--expand-first-view carrel--root-ids)
+      (dolist (id carrel--root-ids) (puthash id t carrel--expanded)))))
 
 ;;;; Applying changes
 
@@ -1355,7 +1387,7 @@ such as \"Novel\"."
                                 :parentUri (plist-get library :uri) :name name :type type-id))
          (id (carrel--reveal-uri (plist-get node :uri))))
     (when id
-      (carrel--expand-first-view id)
+      (carrel--expand-first-view (list id))
       (carrel--render)
       (carrel--goto-id id))
     node))

@@ -842,6 +842,26 @@ more, and shows the projects and their first section expanded."
         (should-not (member "Part One" rows))
         (should (equal (car (last rows)) "TRASH"))))))
 
+(ert-deftest carrel-test-first-view-asks-projects-together ()
+  "Opening asks for every project before it waits for the first one's answer."
+  (carrel-test--with-library
+    (carrel-test--project "My Poems" "poetry")
+    (carrel-test--project "Saga" "novel")
+    (remove-hook 'kill-buffer-hook #'carrel--tree-killed t)
+    (kill-buffer)
+    (let ((events nil))
+      (cl-flet ((sent (_conn &rest message)
+                  (when (plist-get message :id) (push 'asked events)))
+                (read (_conn message)
+                  (when (plist-get message :id) (push 'answered events))))
+        (advice-add 'jsonrpc-connection-send :before #'sent)
+        (advice-add 'jsonrpc-connection-receive :before #'read)
+        (unwind-protect (carrel--tree-buffer carrel-test--conn t)
+          (advice-remove 'jsonrpc-connection-send #'sent)
+          (advice-remove 'jsonrpc-connection-receive #'read)))
+      ;; The roots, then both projects at once.
+      (should (equal (nreverse events) '(asked answered asked asked answered answered))))))
+
 (ert-deftest carrel-test-changes-fetch-only-shown-folders ()
   "An outside change fetches only the expanded folder it touches, at depth 1;
 a collapsed folder learns its count from the notification alone."
