@@ -1082,38 +1082,66 @@ when rows changed their order, every line is drawn again."
       (cl-mapc #'set-window-point windows (cdr positions))
       (goto-char (car positions)))))
 
+(defun carrel--same-line-p (was now)
+  "Return non-nil if the drawn line WAS and the line NOW would look the same."
+  (and (equal (car was) (car now))
+       (= (nth 1 was) (nth 1 now))
+       (equal (nth 2 was) (nth 2 now))))
+
 (defun carrel--patch (old new)
   "Turn the lines OLD, as drawn, into NEW in place; return nil if they moved.
 Lines that stay the same are not touched.  When rows changed their
 order, nothing is changed and nil is returned, for a full redraw."
-  (let ((old-keys (make-hash-table :test #'equal :size (length old)))
-        (new-keys (make-hash-table :test #'equal :size (length new))))
-    (dolist (line old) (puthash (car line) t old-keys))
-    (dolist (line new) (puthash (car line) t new-keys))
-    ;; Same keys in the same order, whatever was added or removed?
-    (when (equal (seq-filter (lambda (key) (gethash key new-keys)) (mapcar #'car old))
-                 (seq-filter (lambda (key) (gethash key old-keys)) (mapcar #'car new)))
-      (save-excursion
-        (goto-char (point-min))
-        (while (or old new)
-          (let ((was (car old)) (now (car new)))
-            (cond
-             ((and was now (equal (car was) (car now)))
-              (unless (and (= (nth 1 was) (nth 1 now)) (equal (nth 2 was) (nth 2 now)))
-                (delete-region (line-beginning-position) (line-end-position))
-                (carrel--insert-line now))
-              (forward-line 1)
-              (setq old (cdr old) new (cdr new)))
-             ((and was (not (gethash (car was) new-keys)))
-              (carrel--delete-line)
-              (setq old (cdr old)))
-             (t
-              (if was
-                  (progn (carrel--insert-line now) (insert "\n"))
+  ;; Only the stretch between the lines alike at the top and at the
+  ;; bottom is compared by key: a new file in a folder of a thousand
+  ;; builds no table of a thousand keys, twice, and leaves Emacs little
+  ;; garbage to collect.
+  (let* ((old-lines (vconcat old))
+         (new-lines (vconcat new))
+         (top 0)
+         (old-end (length old-lines))
+         (new-end (length new-lines)))
+    (while (and (< top old-end) (< top new-end)
+                (carrel--same-line-p (aref old-lines top) (aref new-lines top)))
+      (setq top (1+ top)))
+    (while (and (> old-end top) (> new-end top)
+                (carrel--same-line-p (aref old-lines (1- old-end)) (aref new-lines (1- new-end))))
+      (setq old-end (1- old-end) new-end (1- new-end)))
+    (let ((old (append (substring old-lines top old-end) nil))
+          (new (append (substring new-lines top new-end) nil))
+          (old-keys (make-hash-table :test #'equal :size (- old-end top)))
+          (new-keys (make-hash-table :test #'equal :size (- new-end top))))
+      (dolist (line old) (puthash (car line) t old-keys))
+      (dolist (line new) (puthash (car line) t new-keys))
+      ;; Same keys in the same order, whatever was added or removed?  Keys
+      ;; are unique, so none of these is among the lines alike.
+      (when (equal (seq-filter (lambda (key) (gethash key new-keys)) (mapcar #'car old))
+                   (seq-filter (lambda (key) (gethash key old-keys)) (mapcar #'car new)))
+        (save-excursion
+          (goto-char (point-min))
+          (forward-line top)
+          (while (or old new)
+            (let ((was (car old)) (now (car new)))
+              (cond
+               ((and was now (equal (car was) (car now)))
+                (unless (and (= (nth 1 was) (nth 1 now)) (equal (nth 2 was) (nth 2 now)))
+                  (delete-region (line-beginning-position) (line-end-position))
+                  (carrel--insert-line now))
+                (forward-line 1)
+                (setq old (cdr old) new (cdr new)))
+               ((and was (not (gethash (car was) new-keys)))
+                (carrel--delete-line)
+                (setq old (cdr old)))
+               ;; Before a line that stays: the lines alike at the bottom.
+               ((or was (< (point) (point-max)))
+                (carrel--insert-line now)
+                (insert "\n")
+                (setq new (cdr new)))
+               (t
                 (unless (bobp) (insert "\n"))
-                (carrel--insert-line now))
-              (setq new (cdr new)))))))
-      t)))
+                (carrel--insert-line now)
+                (setq new (cdr new)))))))
+        t))))
 
 (defun carrel--delete-line ()
   "Delete the line at point with one of its newlines."
