@@ -789,6 +789,34 @@ and Ask before deleting on the project turns the question back on."
       (should (= draws 1))
       (should (string-suffix-p "Research  5 files" (carrel-test--row "Research"))))))
 
+(ert-deftest carrel-test-collects-garbage-once-drawn ()
+  "Garbage is collected, if due soon, once a change is drawn, not on its way."
+  (carrel-test--with-library
+    (carrel-test--project "My Poems" "poetry")
+    (carrel-test--file "My Poems" "Draft" "Ode")
+    (carrel-test--goto "My Poems" "Draft" "Ode.md")
+    (carrel-test--settled)
+    (let ((tree (current-buffer))
+          (calls nil))
+      (cl-flet ((record (&rest args)
+                  (with-current-buffer tree
+                    (push (list args carrel--pending carrel--queue (carrel-test--row "Dawn.md"))
+                          calls))))
+        (advice-add 'garbage-collect-maybe :before #'record)
+        (unwind-protect
+            (progn
+              (write-region "" nil (carrel-test--path "My Poems" "Draft" "Dawn.md"))
+              (carrel-test--wait (lambda () (carrel-test--row "Dawn.md")) "the new file shown")
+              (carrel-test--settled)
+              (carrel-test--wait (lambda () calls) "a collection"))
+          (advice-remove 'garbage-collect-maybe #'record)))
+      ;; Only when half the allowance is used; only with nothing left to do.
+      (dolist (call calls)
+        (should (equal (car call) '(2)))
+        (should (zerop (nth 1 call)))
+        (should-not (nth 2 call)))
+      (should (nth 3 (car calls))))))
+
 (ert-deftest carrel-test-change-draws-only-its-rows ()
   "A new file inserts its row; rows the change does not touch are not drawn again."
   (carrel-test--with-library
