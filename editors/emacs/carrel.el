@@ -209,6 +209,30 @@ once: carrel.el checks it on every result."
     (or (string= path root)
         (string-prefix-p (file-name-as-directory root) path))))
 
+;;;; Tables keyed by URI
+
+(defun carrel--id-hash (key)
+  "Return a hash code for KEY, a row's identity, unlike any sibling's."
+  ;; Emacs 28 hashes a long string from a few of its words only: the
+  ;; URIs of a thousand files in one folder fall into a few dozen
+  ;; buckets, and every lookup compares a hundred of them.  Their last
+  ;; characters, where siblings' names differ, are mixed in here.
+  (if (stringp key)
+      (let* ((end (length key))
+             (hash (sxhash-equal key))
+             (index (max 0 (- end 12))))
+        (while (< index end)
+          (setq hash (logxor (* (logand hash #xffffff) 31) (aref key index))
+                index (1+ index)))
+        hash)
+    (sxhash-equal key)))
+
+(define-hash-table-test 'carrel-id #'equal #'carrel--id-hash)
+
+(defun carrel--id-table (&optional size)
+  "Return an empty hash table keyed by rows' identities, for about SIZE rows."
+  (make-hash-table :test 'carrel-id :size (or size 65)))
+
 ;;;; Connections
 
 (defclass carrel--connection (jsonrpc-process-connection)
@@ -216,7 +240,7 @@ once: carrel.el checks it on every result."
          :documentation "The library directory this server serves.")
    (capabilities :initform nil :accessor carrel--capabilities
                  :documentation "The server's `capabilities.experimental.carrel'.")
-   (seen :initform (make-hash-table :test #'equal) :accessor carrel--seen
+   (seen :initform (make-hash-table :test 'carrel-id) :accessor carrel--seen
          :documentation "URIs named by changes since the last command began.")
    (closing :initform nil :accessor carrel--closing
             :documentation "Non-nil once `exit' was sent: write nothing more.")
@@ -626,7 +650,7 @@ Return NODE's identity.  Rows no longer listed are forgotten."
       (puthash id t carrel--expanded))
     (when children
       (let ((ids (mapcar (lambda (child) (carrel--store child id)) children))
-            (kept (make-hash-table :test #'equal :size (length children))))
+            (kept (carrel--id-table (length children))))
         ;; A set, not `member': a folder of thousands would cost their square.
         (dolist (kid ids) (puthash kid t kept))
         (dolist (old (gethash id carrel--kids))
@@ -953,7 +977,10 @@ a library that holds no project."
     (carrel--walk (lambda (id depth)
                     (let ((node (carrel--node id)))
                       (push (list id depth node) lines)
-                      (when (carrel--onboarding-p id)
+                      ;; The kind first: most rows are files, and this
+                      ;; spares them a second lookup.
+                      (when (and (equal (plist-get node :kind) "library")
+                                 (carrel--onboarding-p id))
                         (push (list (cons 'note id) (1+ depth) node) lines)))))
     (nreverse lines)))
 
@@ -1118,8 +1145,8 @@ order, nothing is changed and nil is returned, for a full redraw."
       (setq old-end (1- old-end) new-end (1- new-end)))
     (let ((old (append (substring old-lines top old-end) nil))
           (new (append (substring new-lines top new-end) nil))
-          (old-keys (make-hash-table :test #'equal :size (- old-end top)))
-          (new-keys (make-hash-table :test #'equal :size (- new-end top))))
+          (old-keys (carrel--id-table (- old-end top)))
+          (new-keys (carrel--id-table (- new-end top))))
       (dolist (line old) (puthash (car line) t old-keys))
       (dolist (line new) (puthash (car line) t new-keys))
       ;; Same keys in the same order, whatever was added or removed?  Keys
@@ -1639,11 +1666,11 @@ follows every change on disk, whatever made it, fetching only the
 open folders a change touches.
 
 \\{carrel-tree-mode-map}"
-  (setq carrel--rows (make-hash-table :test #'equal))
-  (setq carrel--kids (make-hash-table :test #'equal))
-  (setq carrel--parents (make-hash-table :test #'equal))
-  (setq carrel--expanded (make-hash-table :test #'equal))
-  (setq carrel--in-flight (make-hash-table :test #'equal))
+  (setq carrel--rows (carrel--id-table))
+  (setq carrel--kids (carrel--id-table))
+  (setq carrel--parents (carrel--id-table))
+  (setq carrel--expanded (carrel--id-table))
+  (setq carrel--in-flight (carrel--id-table))
   (setq truncate-lines t)
   (setq buffer-undo-list t)
   (setq header-line-format '(:eval (carrel--breadcrumb)))

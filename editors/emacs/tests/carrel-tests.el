@@ -817,6 +817,19 @@ and Ask before deleting on the project turns the question back on."
         (should-not (nth 2 call)))
       (should (nth 3 (car calls))))))
 
+(ert-deftest carrel-test-rows-of-a-big-folder-hash-apart ()
+  "The rows of a thousand files in one folder get a thousand hash codes.
+With a few dozen, every lookup of a row compares it with dozens of
+others, and drawing a big folder takes many times longer."
+  (carrel-test--with-library
+    (let* ((test (hash-table-test carrel--rows))
+           (hash (if (eq test 'equal) #'sxhash-equal (cadr (get test 'hash-table-test))))
+           (codes (make-hash-table)))
+      (dotimes (i 1000)
+        (puthash (funcall hash (carrel--path-to-uri (carrel-test--path (format "Letter %04d.md" i))))
+                 t codes))
+      (should (> (hash-table-count codes) 990)))))
+
 (ert-deftest carrel-test-change-draws-only-its-rows ()
   "A new file inserts its row; rows the change does not touch are not drawn again."
   (carrel-test--with-library
