@@ -1076,6 +1076,10 @@ a burst of changes never holds it up for the whole burst."
   ;; middle of the next change, between the change and its row.
   (garbage-collect-maybe 2))
 
+(defvar carrel--render-slice 0.008
+  "Seconds a redraw that was queued may run before it lets Emacs go on.
+What is left is drawn in the next slice, after the work queued meanwhile.")
+
 (defun carrel--render-soon ()
   "Redraw the tree buffer once the messages that came together are applied.
 A burst of notifications, or answers, is drawn once, not once each."
@@ -1083,13 +1087,16 @@ A burst of notifications, or answers, is drawn once, not once each."
     (setq carrel--render-queued t)
     (carrel--later (lambda ()
                      (setq carrel--render-queued nil)
-                     (carrel--render)))))
+                     (carrel--render nil carrel--render-slice)))))
 
-(defun carrel--render (&optional full)
+(defun carrel--render (&optional full slice)
   "Bring the tree buffer up to date, keeping each window's row.
 Only the lines that differ from the last drawing change, so a
 new file in a folder of thousands inserts one line; with FULL, or
-when rows changed their order, every line is drawn again."
+when rows changed their order, every line is drawn again.  With
+SLICE, in seconds, a patch that takes longer stops there and the
+rest is drawn soon: a thousand new rows, a burst of files dropped
+in, do not hold Emacs up for the whole drawing."
   (let* ((inhibit-read-only t)
          (windows (get-buffer-window-list (current-buffer) nil t))
          (spots (mapcar (lambda (pos)
@@ -1105,18 +1112,21 @@ when rows changed their order, every line is drawn again."
                         (goto-char (point-min))
                         (forward-line (1- (cdr spot)))))
                     (point)))
-         (layout (carrel--layout)))
-    (unless (and (not full) carrel--drawn (carrel--patch carrel--drawn layout))
+         (layout (carrel--layout))
+         (patched (and (not full) carrel--drawn
+                       (carrel--patch carrel--drawn layout (and slice (+ (float-time) slice))))))
+    (unless patched
       (erase-buffer)
       (let ((first t))
         (dolist (line layout)
           (if first (setq first nil) (insert "\n"))
           (carrel--insert-line line))))
-    (setq carrel--drawn layout)
+    (setq carrel--drawn (if (consp patched) patched layout))
     (let ((positions (cl-mapcar (lambda (spot pos) (goto-char pos) (funcall restore spot))
                                 spots (cons (point) (mapcar #'window-point windows)))))
       (cl-mapc #'set-window-point windows (cdr positions))
-      (goto-char (car positions)))))
+      (goto-char (car positions)))
+    (when (consp patched) (carrel--render-soon))))
 
 (defun carrel--same-line-p (was now)
   "Return non-nil if the drawn line WAS and the line NOW would look the same."
@@ -1124,10 +1134,12 @@ when rows changed their order, every line is drawn again."
        (= (nth 1 was) (nth 1 now))
        (equal (nth 2 was) (nth 2 now))))
 
-(defun carrel--patch (old new)
+(defun carrel--patch (old new &optional deadline)
   "Turn the lines OLD, as drawn, into NEW in place; return nil if they moved.
 Lines that stay the same are not touched.  When rows changed their
-order, nothing is changed and nil is returned, for a full redraw."
+order, nothing is changed and nil is returned, for a full redraw.
+Return t once done, or, if DEADLINE (a `float-time') passes first,
+the lines as drawn so far, where the next patch starts from."
   ;; Only the stretch between the lines alike at the top and at the
   ;; bottom is compared by key: a new file in a folder of a thousand
   ;; builds no table of a thousand keys, twice, and leaves Emacs little
@@ -1153,31 +1165,41 @@ order, nothing is changed and nil is returned, for a full redraw."
       ;; are unique, so none of these is among the lines alike.
       (when (equal (seq-filter (lambda (key) (gethash key new-keys)) (mapcar #'car old))
                    (seq-filter (lambda (key) (gethash key old-keys)) (mapcar #'car new)))
-        (save-excursion
-          (goto-char (point-min))
-          (forward-line top)
-          (while (or old new)
-            (let ((was (car old)) (now (car new)))
-              (cond
-               ((and was now (equal (car was) (car now)))
-                (unless (and (= (nth 1 was) (nth 1 now)) (equal (nth 2 was) (nth 2 now)))
-                  (delete-region (line-beginning-position) (line-end-position))
-                  (carrel--insert-line now))
-                (forward-line 1)
-                (setq old (cdr old) new (cdr new)))
-               ((and was (not (gethash (car was) new-keys)))
-                (carrel--delete-line)
-                (setq old (cdr old)))
-               ;; Before a line that stays: the lines alike at the bottom.
-               ((or was (< (point) (point-max)))
-                (carrel--insert-line now)
-                (insert "\n")
-                (setq new (cdr new)))
-               (t
-                (unless (bobp) (insert "\n"))
-                (carrel--insert-line now)
-                (setq new (cdr new)))))))
-        t))))
+        (let ((drawn nil)
+              (steps 0))
+          (save-excursion
+            (goto-char (point-min))
+            (forward-line top)
+            (while (and (or old new)
+                        (not (and deadline (zerop (% (setq steps (1+ steps)) 16))
+                                  (> (float-time) deadline))))
+              (let ((was (car old)) (now (car new)))
+                (cond
+                 ((and was now (equal (car was) (car now)))
+                  (unless (and (= (nth 1 was) (nth 1 now)) (equal (nth 2 was) (nth 2 now)))
+                    (delete-region (line-beginning-position) (line-end-position))
+                    (carrel--insert-line now))
+                  (forward-line 1)
+                  (push now drawn)
+                  (setq old (cdr old) new (cdr new)))
+                 ((and was (not (gethash (car was) new-keys)))
+                  (carrel--delete-line)
+                  (setq old (cdr old)))
+                 ;; Before a line that stays: the lines alike at the bottom.
+                 ((or was (< (point) (point-max)))
+                  (carrel--insert-line now)
+                  (insert "\n")
+                  (push now drawn)
+                  (setq new (cdr new)))
+                 (t
+                  (unless (bobp) (insert "\n"))
+                  (carrel--insert-line now)
+                  (push now drawn)
+                  (setq new (cdr new)))))))
+          (if (or old new)
+              (append (substring new-lines 0 top) (nreverse drawn) old
+                      (substring old-lines old-end) nil)
+            t))))))
 
 (defun carrel--delete-line ()
   "Delete the line at point with one of its newlines."

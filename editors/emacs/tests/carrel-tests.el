@@ -830,6 +830,37 @@ others, and drawing a big folder takes many times longer."
                  t codes))
       (should (> (hash-table-count codes) 990)))))
 
+(ert-deftest carrel-test-many-new-rows-drawn-in-slices ()
+  "A redraw that runs out of its slice draws the rest in the next ones."
+  (carrel-test--with-library
+    (carrel-test--run "carrel.newFolder" :parentUri (carrel--path-to-uri carrel-test--lib) :name "Box")
+    (dotimes (i 60)
+      (write-region "" nil (carrel-test--path "Box" (format "Note %02d.md" i))))
+    (let ((box (carrel--path-to-uri (carrel-test--path "Box")))
+          (shown (lambda ()
+                   (save-excursion
+                     (goto-char (point-min))
+                     (cl-loop while (re-search-forward "Note [0-9][0-9]\\.md" nil t) count t)))))
+      (carrel-test--wait (lambda ()
+                           (= 60 (length (plist-get (aref (carrel--request carrel-test--conn 'carrel/tree
+                                                                           (list :uri box :depth 1))
+                                                          0)
+                                                    :children))))
+                         "the server to list the files")
+      (carrel-test--settled)
+      (puthash box t carrel--expanded)
+      (carrel--load)
+      ;; No time at all: each slice draws the few lines it may.
+      (let ((carrel--render-slice 0))
+        (carrel--render-soon)
+        (carrel--run-queue (current-buffer))
+        (should (< 0 (funcall shown) 60))
+        (should carrel--queue)
+        (carrel-test--wait (lambda () (= (funcall shown) 60)) "every row drawn")
+        (carrel-test--settled))
+      (should (equal (carrel-test--rows)
+                     (progn (carrel--render t) (carrel-test--rows)))))))
+
 (ert-deftest carrel-test-change-draws-only-its-rows ()
   "A new file inserts its row; rows the change does not touch are not drawn again."
   (carrel-test--with-library
