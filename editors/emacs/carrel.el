@@ -1048,6 +1048,13 @@ a library that holds no project."
 (defvar-local carrel--render-queued nil
   "Non-nil when a redraw waits in `carrel--queue'.")
 
+(defvar-local carrel--collect-timer nil
+  "The timer of the next `carrel--collect-when-idle', or nil.")
+
+(defconst carrel--collect-after 0.05
+  "Seconds the tree stays idle before it may collect garbage.
+Changes that keep coming, such as a scan's or a burst's, put it off.")
+
 (defun carrel--later (fn)
   "Run FN in this tree buffer soon, after the work queued before it.
 Each message's work runs apart from the reading of the message and
@@ -1067,14 +1074,20 @@ a burst of changes never holds it up for the whole burst."
           (setq carrel--queue-timer (run-at-time 0 nil #'carrel--run-queue buffer)))
         (when fn (funcall fn))
         (when (and (null carrel--queue) (zerop carrel--pending))
-          (run-at-time 0 nil #'carrel--collect-when-idle))))))
+          (when (timerp carrel--collect-timer) (cancel-timer carrel--collect-timer))
+          (setq carrel--collect-timer
+                (run-at-time carrel--collect-after nil #'carrel--collect-when-idle buffer)))))))
 
-(defun carrel--collect-when-idle ()
-  "Collect garbage now if more than half of the allowance for one is used."
-  ;; A collection takes 10 to 50 ms.  Made here, in a timer of its own
-  ;; once the tree has drawn all it waited for, it seldom falls in the
+(defun carrel--collect-when-idle (buffer)
+  "Collect garbage if the tree BUFFER is idle and half the allowance is used."
+  ;; A collection takes 10 to 50 ms.  Made here, once the tree has drawn
+  ;; all it waited for and nothing came since, it seldom falls in the
   ;; middle of the next change, between the change and its row.
-  (garbage-collect-maybe 2))
+  (when (buffer-live-p buffer)
+    (with-current-buffer buffer
+      (setq carrel--collect-timer nil)
+      (when (and (null carrel--queue) (zerop carrel--pending))
+        (garbage-collect-maybe 2)))))
 
 (defvar carrel--render-slice 0.008
   "Seconds a redraw that was queued may run before it lets Emacs go on.
