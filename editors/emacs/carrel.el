@@ -209,6 +209,30 @@ once: carrel.el checks it on every result."
     (or (string= path root)
         (string-prefix-p (file-name-as-directory root) path))))
 
+;;;; Tables keyed by URI
+
+(defun carrel--id-hash (key)
+  "Return a hash code for KEY, a row's identity, unlike any sibling's."
+  ;; Emacs 28 hashes a long string from a few of its words only: the
+  ;; URIs of a thousand files in one folder fall into a few dozen
+  ;; buckets, and every lookup compares a hundred of them.  Their last
+  ;; characters, where siblings' names differ, are mixed in here.
+  (if (stringp key)
+      (let* ((end (length key))
+             (hash (sxhash-equal key))
+             (index (max 0 (- end 12))))
+        (while (< index end)
+          (setq hash (logxor (* (logand hash #xffffff) 31) (aref key index))
+                index (1+ index)))
+        hash)
+    (sxhash-equal key)))
+
+(define-hash-table-test 'carrel-id #'equal #'carrel--id-hash)
+
+(defun carrel--id-table (&optional size)
+  "Return an empty hash table keyed by rows' identities, for about SIZE rows."
+  (make-hash-table :test 'carrel-id :size (or size 65)))
+
 ;;;; Connections
 
 (defclass carrel--connection (jsonrpc-process-connection)
@@ -216,7 +240,7 @@ once: carrel.el checks it on every result."
          :documentation "The library directory this server serves.")
    (capabilities :initform nil :accessor carrel--capabilities
                  :documentation "The server's `capabilities.experimental.carrel'.")
-   (seen :initform (make-hash-table :test #'equal) :accessor carrel--seen
+   (seen :initform (make-hash-table :test 'carrel-id) :accessor carrel--seen
          :documentation "URIs named by changes since the last command began.")
    (closing :initform nil :accessor carrel--closing
             :documentation "Non-nil once `exit' was sent: write nothing more.")
@@ -380,28 +404,45 @@ Offer to create ROOT when it does not exist yet."
   "Ask CONN's server METHOD with PARAMS and return the result.
 A server error becomes a `user-error' with the server's message.
 TIMEOUT is in seconds."
+  (car (carrel--request-all conn (list (list method params)) timeout)))
+
+(defun carrel--request-all (conn questions &optional timeout)
+  "Ask CONN's server all QUESTIONS at once; return their results in order.
+Each question is (METHOD PARAMS).  Every question is sent before the
+first answer is awaited, so N of them cost one wait, not N.  Once
+every answer is in, a server error becomes a `user-error' with the
+server's message.  TIMEOUT is in seconds."
   ;; Not `jsonrpc-request': it leaves its wait by throwing from inside
   ;; the process filter, which abandons every message that came in the
   ;; same chunk after the reply (the `carrel/didChange' a command sends
   ;; right after answering) until the server happens to write again.
   ;; Here the reply only sets a flag, so the filter reads the whole chunk.
-  (let ((outcome nil))
-    (jsonrpc-async-request
-     conn method params
-     :success-fn (lambda (result) (setq outcome (list :result result)))
-     :error-fn (lambda (err) (setq outcome (list :error (plist-get err :message))))
-     :timeout-fn (lambda () (setq outcome (list :error "Timed out")))
-     :timeout (or timeout jsonrpc-default-request-timeout))
+  (let* ((outcomes (make-vector (length questions) nil))
+         (index 0))
+    (dolist (question questions)
+      (let ((slot index))
+        (jsonrpc-async-request
+         conn (car question) (cadr question)
+         :success-fn (lambda (result) (aset outcomes slot (list :result result)))
+         :error-fn (lambda (err) (aset outcomes slot (list :error (plist-get err :message))))
+         :timeout-fn (lambda () (aset outcomes slot (list :error "Timed out")))
+         :timeout (or timeout jsonrpc-default-request-timeout)))
+      (setq index (1+ index)))
     ;; Read in large pieces while waiting: a folder of a thousand is
     ;; half a megabyte, a hundred wake-ups at the default 4 KiB.
     (let ((read-process-output-max (max read-process-output-max (* 1024 1024))))
-      (while (not outcome)
+      (while (not (seq-every-p #'identity outcomes))
         (unless (jsonrpc-running-p conn)
-          (setq outcome (list :error "The Carrel server stopped")))
-        (accept-process-output nil 0.05)))
-    (if (eq (car outcome) :error)
-        (user-error "%s" (or (cadr outcome) "The Carrel server refused"))
-      (cadr outcome))))
+          (cl-loop for slot below (length outcomes)
+                   unless (aref outcomes slot)
+                   do (aset outcomes slot (list :error "The Carrel server stopped"))))
+        ;; The server's process, not any: waiting on any process returns
+        ;; about 10 ms after the answer is read, for every request.
+        (accept-process-output (jsonrpc--process conn) 0.05)))
+    (let ((refused (seq-find (lambda (outcome) (eq (car outcome) :error)) outcomes)))
+      (when refused
+        (user-error "%s" (or (cadr refused) "The Carrel server refused"))))
+    (mapcar #'cadr outcomes)))
 
 (defun carrel--execute (conn command &rest arguments)
   "Run the server COMMAND with the plist ARGUMENTS through CONN."
@@ -609,7 +650,7 @@ Return NODE's identity.  Rows no longer listed are forgotten."
       (puthash id t carrel--expanded))
     (when children
       (let ((ids (mapcar (lambda (child) (carrel--store child id)) children))
-            (kept (make-hash-table :test #'equal :size (length children))))
+            (kept (carrel--id-table (length children))))
         ;; A set, not `member': a folder of thousands would cost their square.
         (dolist (kid ids) (puthash kid t kept))
         (dolist (old (gethash id carrel--kids))
@@ -647,11 +688,22 @@ A section's rows come with its project, so that is what is fetched."
 
 (defun carrel--fetch (id)
   "Fetch the row ID with its children now, and keep them."
-  (pcase-let ((`(,fetch-id ,uri ,depth) (carrel--fetch-spec id)))
-    (when fetch-id
-      (let ((nodes (carrel--request carrel--conn 'carrel/tree (list :uri uri :depth depth))))
-        (when (> (length nodes) 0)
-          (carrel--store (aref nodes 0) (gethash fetch-id carrel--parents)))))))
+  (carrel--fetch-all (list id)))
+
+(defun carrel--fetch-all (ids)
+  "Fetch the rows IDS with their children now, all at once, and keep them."
+  (let* ((specs (delete-dups (delq nil (mapcar #'carrel--fetch-spec ids))))
+         (answers (carrel--request-all
+                   carrel--conn
+                   (mapcar (pcase-lambda (`(,_ ,uri ,depth))
+                             (list 'carrel/tree (list :uri uri :depth depth)))
+                           specs))))
+    (cl-mapc (lambda (spec nodes)
+               (let ((fetch-id (car spec)))
+                 ;; An answer before it may have dropped this row.
+                 (when (and (> (length nodes) 0) (gethash fetch-id carrel--rows))
+                   (carrel--store (aref nodes 0) (gethash fetch-id carrel--parents)))))
+             specs answers)))
 
 (defun carrel--fetch-async (specs &optional again)
   "Fetch each of SPECS, as `carrel--fetch-spec' gives, without waiting.
@@ -739,32 +791,38 @@ once the last answer is in."
   "Fetch, now, every shown row that is expanded but not held."
   (let ((missing (carrel--unloaded)))
     (while missing
-      (dolist (id missing) (unless (carrel--loaded-p id) (carrel--fetch id)))
+      (carrel--fetch-all (seq-remove #'carrel--loaded-p missing))
       (setq missing (seq-remove (lambda (id) (member id missing)) (carrel--unloaded))))))
 
-(defun carrel--expand-first-view (id)
-  "Expand the row ID as a first view does: a project and its first section.
-A library expands with each of its projects."
-  (puthash id t carrel--expanded)
-  (pcase (carrel--kind id)
-    ("library"
-     (unless (carrel--loaded-p id) (carrel--fetch id))
-     (dolist (kid (gethash id carrel--kids))
-       (when (equal (carrel--kind kid) "project")
-         (carrel--expand-first-view kid))))
-    ("project"
-     (unless (carrel--loaded-p id) (carrel--fetch id))
-     (let ((first (car (gethash id carrel--kids))))
-       (when first (puthash first t carrel--expanded))))))
+(defun carrel--expand-first-view (ids)
+  "Expand the rows IDS as a first view does: a project and its first section.
+A library expands with each of its projects.  The rows of one level
+are fetched together."
+  (dolist (id ids) (puthash id t carrel--expanded))
+  (carrel--fetch-all (seq-filter (lambda (id)
+                                   (and (member (carrel--kind id) '("library" "project"))
+                                        (not (carrel--loaded-p id))))
+                                 ids))
+  (let ((projects nil))
+    (dolist (id ids)
+      (pcase (carrel--kind id)
+        ("library"
+         (dolist (kid (gethash id carrel--kids))
+           (when (equal (carrel--kind kid) "project")
+             (push kid projects))))
+        ("project"
+         (let ((first (car (gethash id carrel--kids))))
+           (when first (puthash first t carrel--expanded))))))
+    (when projects
+      (carrel--expand-first-view (nreverse projects)))))
 
 (defun carrel--fetch-roots (&optional first-view)
   "Fetch the top rows; with FIRST-VIEW, expand as a first view does."
   (let ((roots (carrel--request carrel--conn 'carrel/tree (list :depth 1))))
     (setq carrel--root-ids (mapcar (lambda (node) (carrel--store node nil)) roots))
-    (dolist (id carrel--root-ids)
-      (if first-view
-          (carrel--expand-first-view id)
-        (puthash id t carrel--expanded)))))
+    (if first-view
+        (carrel--expand-first-view carrel--root-ids)
+      (dolist (id carrel--root-ids) (puthash id t carrel--expanded)))))
 
 ;;;; Applying changes
 
@@ -919,7 +977,10 @@ a library that holds no project."
     (carrel--walk (lambda (id depth)
                     (let ((node (carrel--node id)))
                       (push (list id depth node) lines)
-                      (when (carrel--onboarding-p id)
+                      ;; The kind first: most rows are files, and this
+                      ;; spares them a second lookup.
+                      (when (and (equal (plist-get node :kind) "library")
+                                 (carrel--onboarding-p id))
                         (push (list (cons 'note id) (1+ depth) node) lines)))))
     (nreverse lines)))
 
@@ -987,6 +1048,13 @@ a library that holds no project."
 (defvar-local carrel--render-queued nil
   "Non-nil when a redraw waits in `carrel--queue'.")
 
+(defvar-local carrel--collect-timer nil
+  "The timer of the next `carrel--collect-when-idle', or nil.")
+
+(defconst carrel--collect-after 0.05
+  "Seconds the tree stays idle before it may collect garbage.
+Changes that keep coming, such as a scan's or a burst's, put it off.")
+
 (defun carrel--later (fn)
   "Run FN in this tree buffer soon, after the work queued before it.
 Each message's work runs apart from the reading of the message and
@@ -1004,7 +1072,26 @@ a burst of changes never holds it up for the whole burst."
       (let ((fn (pop carrel--queue)))
         (when carrel--queue
           (setq carrel--queue-timer (run-at-time 0 nil #'carrel--run-queue buffer)))
-        (when fn (funcall fn))))))
+        (when fn (funcall fn))
+        (when (and (null carrel--queue) (zerop carrel--pending))
+          (when (timerp carrel--collect-timer) (cancel-timer carrel--collect-timer))
+          (setq carrel--collect-timer
+                (run-at-time carrel--collect-after nil #'carrel--collect-when-idle buffer)))))))
+
+(defun carrel--collect-when-idle (buffer)
+  "Collect garbage if the tree BUFFER is idle and half the allowance is used."
+  ;; A collection takes 10 to 50 ms.  Made here, once the tree has drawn
+  ;; all it waited for and nothing came since, it seldom falls in the
+  ;; middle of the next change, between the change and its row.
+  (when (buffer-live-p buffer)
+    (with-current-buffer buffer
+      (setq carrel--collect-timer nil)
+      (when (and (null carrel--queue) (zerop carrel--pending))
+        (garbage-collect-maybe 2)))))
+
+(defvar carrel--render-slice 0.008
+  "Seconds a redraw that was queued may run before it lets Emacs go on.
+What is left is drawn in the next slice, after the work queued meanwhile.")
 
 (defun carrel--render-soon ()
   "Redraw the tree buffer once the messages that came together are applied.
@@ -1013,13 +1100,16 @@ A burst of notifications, or answers, is drawn once, not once each."
     (setq carrel--render-queued t)
     (carrel--later (lambda ()
                      (setq carrel--render-queued nil)
-                     (carrel--render)))))
+                     (carrel--render nil carrel--render-slice)))))
 
-(defun carrel--render (&optional full)
+(defun carrel--render (&optional full slice)
   "Bring the tree buffer up to date, keeping each window's row.
 Only the lines that differ from the last drawing change, so a
 new file in a folder of thousands inserts one line; with FULL, or
-when rows changed their order, every line is drawn again."
+when rows changed their order, every line is drawn again.  With
+SLICE, in seconds, a patch that takes longer stops there and the
+rest is drawn soon: a thousand new rows, a burst of files dropped
+in, do not hold Emacs up for the whole drawing."
   (let* ((inhibit-read-only t)
          (windows (get-buffer-window-list (current-buffer) nil t))
          (spots (mapcar (lambda (pos)
@@ -1035,51 +1125,94 @@ when rows changed their order, every line is drawn again."
                         (goto-char (point-min))
                         (forward-line (1- (cdr spot)))))
                     (point)))
-         (layout (carrel--layout)))
-    (unless (and (not full) carrel--drawn (carrel--patch carrel--drawn layout))
+         (layout (carrel--layout))
+         (patched (and (not full) carrel--drawn
+                       (carrel--patch carrel--drawn layout (and slice (+ (float-time) slice))))))
+    (unless patched
       (erase-buffer)
       (let ((first t))
         (dolist (line layout)
           (if first (setq first nil) (insert "\n"))
           (carrel--insert-line line))))
-    (setq carrel--drawn layout)
+    (setq carrel--drawn (if (consp patched) patched layout))
     (let ((positions (cl-mapcar (lambda (spot pos) (goto-char pos) (funcall restore spot))
                                 spots (cons (point) (mapcar #'window-point windows)))))
       (cl-mapc #'set-window-point windows (cdr positions))
-      (goto-char (car positions)))))
+      (goto-char (car positions)))
+    (when (consp patched) (carrel--render-soon))))
 
-(defun carrel--patch (old new)
+(defun carrel--same-line-p (was now)
+  "Return non-nil if the drawn line WAS and the line NOW would look the same."
+  (and (equal (car was) (car now))
+       (= (nth 1 was) (nth 1 now))
+       (equal (nth 2 was) (nth 2 now))))
+
+(defun carrel--patch (old new &optional deadline)
   "Turn the lines OLD, as drawn, into NEW in place; return nil if they moved.
 Lines that stay the same are not touched.  When rows changed their
-order, nothing is changed and nil is returned, for a full redraw."
-  (let ((old-keys (make-hash-table :test #'equal :size (length old)))
-        (new-keys (make-hash-table :test #'equal :size (length new))))
-    (dolist (line old) (puthash (car line) t old-keys))
-    (dolist (line new) (puthash (car line) t new-keys))
-    ;; Same keys in the same order, whatever was added or removed?
-    (when (equal (seq-filter (lambda (key) (gethash key new-keys)) (mapcar #'car old))
-                 (seq-filter (lambda (key) (gethash key old-keys)) (mapcar #'car new)))
-      (save-excursion
-        (goto-char (point-min))
-        (while (or old new)
-          (let ((was (car old)) (now (car new)))
-            (cond
-             ((and was now (equal (car was) (car now)))
-              (unless (and (= (nth 1 was) (nth 1 now)) (equal (nth 2 was) (nth 2 now)))
-                (delete-region (line-beginning-position) (line-end-position))
-                (carrel--insert-line now))
-              (forward-line 1)
-              (setq old (cdr old) new (cdr new)))
-             ((and was (not (gethash (car was) new-keys)))
-              (carrel--delete-line)
-              (setq old (cdr old)))
-             (t
-              (if was
-                  (progn (carrel--insert-line now) (insert "\n"))
-                (unless (bobp) (insert "\n"))
-                (carrel--insert-line now))
-              (setq new (cdr new)))))))
-      t)))
+order, nothing is changed and nil is returned, for a full redraw.
+Return t once done, or, if DEADLINE (a `float-time') passes first,
+the lines as drawn so far, where the next patch starts from."
+  ;; Only the stretch between the lines alike at the top and at the
+  ;; bottom is compared by key: a new file in a folder of a thousand
+  ;; builds no table of a thousand keys, twice, and leaves Emacs little
+  ;; garbage to collect.
+  (let* ((old-lines (vconcat old))
+         (new-lines (vconcat new))
+         (top 0)
+         (old-end (length old-lines))
+         (new-end (length new-lines)))
+    (while (and (< top old-end) (< top new-end)
+                (carrel--same-line-p (aref old-lines top) (aref new-lines top)))
+      (setq top (1+ top)))
+    (while (and (> old-end top) (> new-end top)
+                (carrel--same-line-p (aref old-lines (1- old-end)) (aref new-lines (1- new-end))))
+      (setq old-end (1- old-end) new-end (1- new-end)))
+    (let ((old (append (substring old-lines top old-end) nil))
+          (new (append (substring new-lines top new-end) nil))
+          (old-keys (carrel--id-table (- old-end top)))
+          (new-keys (carrel--id-table (- new-end top))))
+      (dolist (line old) (puthash (car line) t old-keys))
+      (dolist (line new) (puthash (car line) t new-keys))
+      ;; Same keys in the same order, whatever was added or removed?  Keys
+      ;; are unique, so none of these is among the lines alike.
+      (when (equal (seq-filter (lambda (key) (gethash key new-keys)) (mapcar #'car old))
+                   (seq-filter (lambda (key) (gethash key old-keys)) (mapcar #'car new)))
+        (let ((drawn nil)
+              (steps 0))
+          (save-excursion
+            (goto-char (point-min))
+            (forward-line top)
+            (while (and (or old new)
+                        (not (and deadline (zerop (% (setq steps (1+ steps)) 16))
+                                  (> (float-time) deadline))))
+              (let ((was (car old)) (now (car new)))
+                (cond
+                 ((and was now (equal (car was) (car now)))
+                  (unless (and (= (nth 1 was) (nth 1 now)) (equal (nth 2 was) (nth 2 now)))
+                    (delete-region (line-beginning-position) (line-end-position))
+                    (carrel--insert-line now))
+                  (forward-line 1)
+                  (push now drawn)
+                  (setq old (cdr old) new (cdr new)))
+                 ((and was (not (gethash (car was) new-keys)))
+                  (carrel--delete-line)
+                  (setq old (cdr old)))
+                 ;; Before a line that stays: the lines alike at the bottom.
+                 ((or was (< (point) (point-max)))
+                  (carrel--insert-line now)
+                  (insert "\n")
+                  (push now drawn)
+                  (setq new (cdr new)))
+                 (t
+                  (unless (bobp) (insert "\n"))
+                  (carrel--insert-line now)
+                  (push now drawn)
+                  (setq new (cdr new)))))))
+          (if (or old new)
+              (append (substring new-lines 0 top) (nreverse drawn) old
+                      (substring old-lines old-end) nil)
+            t))))))
 
 (defun carrel--delete-line ()
   "Delete the line at point with one of its newlines."
@@ -1173,7 +1306,7 @@ EXPECT is the URI the change names, t for any change, or nil for none."
       (while (and (not (gethash (if (eq expect t) :any expect) (carrel--seen conn)))
                   (jsonrpc-running-p conn)
                   (< (float-time) deadline))
-        (accept-process-output nil 0.02)))
+        (accept-process-output (jsonrpc--process conn) 0.02)))
     (while (and (or (> carrel--pending 0) carrel--queue)
                 (jsonrpc-running-p conn) (< (float-time) deadline))
       (accept-process-output nil 0.02))))
@@ -1353,7 +1486,7 @@ such as \"Novel\"."
                                 :parentUri (plist-get library :uri) :name name :type type-id))
          (id (carrel--reveal-uri (plist-get node :uri))))
     (when id
-      (carrel--expand-first-view id)
+      (carrel--expand-first-view (list id))
       (carrel--render)
       (carrel--goto-id id))
     node))
@@ -1568,11 +1701,11 @@ follows every change on disk, whatever made it, fetching only the
 open folders a change touches.
 
 \\{carrel-tree-mode-map}"
-  (setq carrel--rows (make-hash-table :test #'equal))
-  (setq carrel--kids (make-hash-table :test #'equal))
-  (setq carrel--parents (make-hash-table :test #'equal))
-  (setq carrel--expanded (make-hash-table :test #'equal))
-  (setq carrel--in-flight (make-hash-table :test #'equal))
+  (setq carrel--rows (carrel--id-table))
+  (setq carrel--kids (carrel--id-table))
+  (setq carrel--parents (carrel--id-table))
+  (setq carrel--expanded (carrel--id-table))
+  (setq carrel--in-flight (carrel--id-table))
   (setq truncate-lines t)
   (setq buffer-undo-list t)
   (setq header-line-format '(:eval (carrel--breadcrumb)))

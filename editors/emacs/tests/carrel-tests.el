@@ -789,6 +789,77 @@ and Ask before deleting on the project turns the question back on."
       (should (= draws 1))
       (should (string-suffix-p "Research  5 files" (carrel-test--row "Research"))))))
 
+(ert-deftest carrel-test-collects-garbage-once-drawn ()
+  "Garbage is collected, if due soon, once a change is drawn, not on its way."
+  (carrel-test--with-library
+    (carrel-test--project "My Poems" "poetry")
+    (carrel-test--file "My Poems" "Draft" "Ode")
+    (carrel-test--goto "My Poems" "Draft" "Ode.md")
+    (carrel-test--settled)
+    (let ((tree (current-buffer))
+          (calls nil))
+      (cl-flet ((record (&rest args)
+                  (with-current-buffer tree
+                    (push (list args carrel--pending carrel--queue (carrel-test--row "Dawn.md"))
+                          calls))))
+        (advice-add 'garbage-collect-maybe :before #'record)
+        (unwind-protect
+            (progn
+              (write-region "" nil (carrel-test--path "My Poems" "Draft" "Dawn.md"))
+              (carrel-test--wait (lambda () (carrel-test--row "Dawn.md")) "the new file shown")
+              (carrel-test--settled)
+              (carrel-test--wait (lambda () (nth 3 (car calls))) "a collection once drawn"))
+          (advice-remove 'garbage-collect-maybe #'record)))
+      ;; Only when half the allowance is used; only with nothing left to do.
+      (dolist (call calls)
+        (should (equal (car call) '(2)))
+        (should (zerop (nth 1 call)))
+        (should-not (nth 2 call))))))
+
+(ert-deftest carrel-test-rows-of-a-big-folder-hash-apart ()
+  "The rows of a thousand files in one folder get a thousand hash codes.
+With a few dozen, every lookup of a row compares it with dozens of
+others, and drawing a big folder takes many times longer."
+  (carrel-test--with-library
+    (let* ((test (hash-table-test carrel--rows))
+           (hash (if (eq test 'equal) #'sxhash-equal (cadr (get test 'hash-table-test))))
+           (codes (make-hash-table)))
+      (dotimes (i 1000)
+        (puthash (funcall hash (carrel--path-to-uri (carrel-test--path (format "Letter %04d.md" i))))
+                 t codes))
+      (should (> (hash-table-count codes) 990)))))
+
+(ert-deftest carrel-test-many-new-rows-drawn-in-slices ()
+  "A redraw that runs out of its slice draws the rest in the next ones."
+  (carrel-test--with-library
+    (carrel-test--run "carrel.newFolder" :parentUri (carrel--path-to-uri carrel-test--lib) :name "Box")
+    (dotimes (i 60)
+      (write-region "" nil (carrel-test--path "Box" (format "Note %02d.md" i))))
+    (let ((box (carrel--path-to-uri (carrel-test--path "Box")))
+          (shown (lambda ()
+                   (save-excursion
+                     (goto-char (point-min))
+                     (cl-loop while (re-search-forward "Note [0-9][0-9]\\.md" nil t) count t)))))
+      (carrel-test--wait (lambda ()
+                           (= 60 (length (plist-get (aref (carrel--request carrel-test--conn 'carrel/tree
+                                                                           (list :uri box :depth 1))
+                                                          0)
+                                                    :children))))
+                         "the server to list the files")
+      (carrel-test--settled)
+      (puthash box t carrel--expanded)
+      (carrel--load)
+      ;; No time at all: each slice draws the few lines it may.
+      (let ((carrel--render-slice 0))
+        (carrel--render-soon)
+        (carrel--run-queue (current-buffer))
+        (should (< 0 (funcall shown) 60))
+        (should carrel--queue)
+        (carrel-test--wait (lambda () (= (funcall shown) 60)) "every row drawn")
+        (carrel-test--settled))
+      (should (equal (carrel-test--rows)
+                     (progn (carrel--render t) (carrel-test--rows)))))))
+
 (ert-deftest carrel-test-change-draws-only-its-rows ()
   "A new file inserts its row; rows the change does not touch are not drawn again."
   (carrel-test--with-library
@@ -841,6 +912,26 @@ more, and shows the projects and their first section expanded."
         (should (member "Chapters" rows))
         (should-not (member "Part One" rows))
         (should (equal (car (last rows)) "TRASH"))))))
+
+(ert-deftest carrel-test-first-view-asks-projects-together ()
+  "Opening asks for every project before it waits for the first one's answer."
+  (carrel-test--with-library
+    (carrel-test--project "My Poems" "poetry")
+    (carrel-test--project "Saga" "novel")
+    (remove-hook 'kill-buffer-hook #'carrel--tree-killed t)
+    (kill-buffer)
+    (let ((events nil))
+      (cl-flet ((sent (_conn &rest message)
+                  (when (plist-get message :id) (push 'asked events)))
+                (read (_conn message)
+                  (when (plist-get message :id) (push 'answered events))))
+        (advice-add 'jsonrpc-connection-send :before #'sent)
+        (advice-add 'jsonrpc-connection-receive :before #'read)
+        (unwind-protect (carrel--tree-buffer carrel-test--conn t)
+          (advice-remove 'jsonrpc-connection-send #'sent)
+          (advice-remove 'jsonrpc-connection-receive #'read)))
+      ;; The roots, then both projects at once.
+      (should (equal (nreverse events) '(asked answered asked asked answered answered))))))
 
 (ert-deftest carrel-test-changes-fetch-only-shown-folders ()
   "An outside change fetches only the expanded folder it touches, at depth 1;
