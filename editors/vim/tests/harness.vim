@@ -103,7 +103,8 @@ enddef
 
 # Opens the binder on `root` and waits for its first view.
 export def Open(root: string, options: dict<any> = {})
-  g:carrel = extend({folders: [root], cmd: [$CARREL, 'lsp']}, options)
+  # The tests read the client's own traffic log, which is off by default.
+  g:carrel = extend({folders: [root], cmd: [$CARREL, 'lsp'], log_size: 2000}, options)
   Carrel
   Wait(() => len(BinderLines()) > 1, 'the first view')
   Idle()

@@ -108,7 +108,7 @@ h.Run(':Carrel rename and :Carrel delete act on the current file outside the bin
 
 h.Run(':Carrel rename on the current file starts the server when it is not running', () => {
   var root = h.Library(h.Poetry('My Poems')->extend({'My Poems/Draft/Morning.md': 'dawn'}))
-  g:carrel = {folders: [root], cmd: [$CARREL, 'lsp']}
+  g:carrel = {folders: [root], cmd: [$CARREL, 'lsp'], log_size: 2000}
   execute 'edit' fnameescape(root .. '/My Poems/Draft/Morning.md')
   feedkeys(":Carrel rename\<CR>\<C-U>Dawn\<CR>", 'xt')
   h.Wait(() => filereadable(root .. '/My Poems/Draft/Dawn.md'), 'the rename')

@@ -76,6 +76,16 @@ h.Run(':Carrel log shows the traffic both ways, bounded by log_size', () => {
   assert_match('^← {', rpc.Traffic()[-1])
 })
 
+h.Run('the traffic log is off by default: no message is encoded for it', () => {
+  rpc.Traffic()->filter((_, _) => false)
+  var root = h.Library(h.Poetry('P'))
+  g:carrel = {folders: [root], cmd: [$CARREL, 'lsp']}
+  Carrel
+  h.Wait(() => len(h.BinderLines()) > 1, 'the first view')
+  h.Idle()
+  assert_equal([], rpc.Traffic())
+})
+
 h.Run(':Carrel with an unknown subcommand says so', () => {
   h.Open(h.Library({}))
   messages clear

@@ -9,7 +9,7 @@ const defaults: dict<any> = {
   side: 'left',
   icons: 'text',
   locale: '',
-  log_size: 2000,
+  log_size: 0,
   question_timeout: 0,
 }
 

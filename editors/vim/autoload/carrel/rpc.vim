@@ -35,8 +35,12 @@ export def IsRunning(): bool
   return running
 enddef
 
+# Off by default: encoding every message costs about 2 ms each, which a
+# burst of outside changes on a large library turns into a stall.
 def Record(direction: string, message: dict<any>)
-  Keep(direction .. ' ' .. json_encode(message))
+  if config.Get().log_size > 0
+    Keep(direction .. ' ' .. json_encode(message))
+  endif
 enddef
 
 def Keep(line: string)
