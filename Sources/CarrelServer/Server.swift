@@ -61,7 +61,9 @@ public final class Server: @unchecked Sendable {
     /// server's memory, some 75 MB with a library of 100,000 files, stays
     /// within its 120 MB bound. `CARREL_STREAM_ABOVE` sets it, for the tests.
     let streamAbove = ProcessInfo.processInfo.environment["CARREL_STREAM_ABOVE"].flatMap { Int($0) } ?? 36 << 20
-    static let streamPiece = 1 << 20
+    /// A streamed reply goes out in pieces of this size (smaller only when
+    /// the tests set a threshold below it, so their small trees stream too).
+    var streamPiece: Int { max(64, min(1 << 20, streamAbove)) }
     /// Per library, rebuilt lazily after changes.
     var symbolIndexes: [ObjectIdentifier: SymbolIndex] = [:]
 
@@ -136,12 +138,13 @@ public final class Server: @unchecked Sendable {
     }
 
     /// Writes a result straight from a writer (the tree), skipping `JSONValue`.
-    /// A result larger than `streamAbove` is not held whole: a first writing
-    /// keeps that many bytes and measures the rest, then the header, the
-    /// kept bytes and a second writing of the rest go to the client, the
-    /// second skipping the rows the kept bytes hold. A full tree of 100,000
-    /// files is some 55 MB, which would otherwise nearly double the server's
-    /// memory while it is sent.
+    /// A result of more than one piece is sent in pieces, each let go once
+    /// written. One larger than `streamAbove` is not even held whole: a
+    /// first writing keeps that many bytes and measures the rest, then the
+    /// header, the kept bytes and a second writing of the rest go to the
+    /// client, the second skipping the rows the kept bytes hold. A full tree
+    /// of 100,000 files is some 55 MB, which would otherwise nearly double
+    /// the server's memory while it is sent.
     func reply(_ id: RequestID?, capacity: Int = 4096, writing body: (inout JSONWriter) -> Void) {
         func envelope(_ w: inout JSONWriter) {
             w.beginObject()
@@ -158,19 +161,28 @@ public final class Server: @unchecked Sendable {
         let day = clock()
         workspace.sessions.today = { day }
         defer { workspace.sessions.today = clock }
-        var kept: [UInt8]?
-        var first = JSONWriter(piece: Self.streamPiece, firstPiece: streamAbove, capacity: capacity) {
-            if kept == nil { kept = $0 }
+        // The kept bytes are pieces, so that each is let go once written.
+        var kept: [[UInt8]] = []
+        var keptCount = 0
+        var keeping = true
+        let keepAtMost = streamAbove
+        let pieceSize = streamPiece
+        var first = JSONWriter(piece: pieceSize, capacity: min(capacity, pieceSize)) { piece in
+            guard keeping else { return }
+            kept.append(piece)
+            keptCount += piece.count
+            keeping = keptCount < keepAtMost
         }
         first.recordSpans()
         envelope(&first)
-        guard let kept, let spans = first.spanLog else { return sink.send(first.bytes) }
+        guard !kept.isEmpty, let spans = first.spanLog else { return sink.send(first.bytes) }
         sink.send(length: first.count) { piece in
-            piece(kept)
+            while !kept.isEmpty { piece(kept.removeFirst()) }
+            // Everything was kept: the rest is what the writer still holds.
+            if keeping { return piece(first.bytes) }
             withoutActuallyEscaping(piece) { piece in
                 var w = JSONWriter(
-                    replaying: spans, after: kept.count, piece: Self.streamPiece, capacity: Self.streamPiece,
-                    drain: piece)
+                    replaying: spans, after: keptCount, piece: pieceSize, capacity: pieceSize, drain: piece)
                 envelope(&w)
                 w.finish()
             }

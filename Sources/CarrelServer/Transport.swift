@@ -85,25 +85,40 @@ public final class StdioTransport: MessageSink, @unchecked Sendable {
 
     /// The header goes out first, then each piece as it is rendered, so the
     /// body is never whole in memory; the lock keeps other messages out of it.
+    /// A thread of its own writes the pieces, so that rendering the next
+    /// ones goes on while the client reads; at most `queuedLimit` bytes wait.
     public func send(length: Int, _ write: (_ piece: ([UInt8]) -> Void) -> Void) {
         lock.lock()
         defer { lock.unlock() }
         writeAll(Array("Content-Length: \(length)\r\n\r\n".utf8)[...])
+        let queue = PieceQueue(limit: Self.queuedLimit)
+        let done = DispatchSemaphore(value: 0)
+        let writer = Thread { [self] in
+            while let piece = queue.take() { writeAll(piece[...]) }
+            done.signal()
+        }
+        writer.name = "carrel-reply-writer"
+        writer.start()
         var fit = DeclaredLength(length)
         var first = true
         write { piece in
             let fitting = fit.fit(piece)
             log.trafficPiece("<-", fitting, first: first, last: false)
             first = false
-            writeAll(fitting)
+            queue.put(fitting.count == piece.count ? piece : Array(fitting))
         }
         let padding = fit.padding()
         log.trafficPiece("<-", padding[...], first: first, last: true)
-        writeAll(padding[...])
+        queue.put(padding)
+        queue.close()
+        done.wait()
         if fit.mismatched {
             log.line("a \(length)-byte reply came out at another length the second time; sent cut or padded to fit")
         }
     }
+
+    /// Bytes rendered and not yet written that a streamed reply may hold.
+    static let queuedLimit = 8 << 20
 
     private func writeAll(_ bytes: [UInt8]) { writeAll(bytes[...]) }
 
@@ -158,5 +173,50 @@ public final class StdioTransport: MessageSink, @unchecked Sendable {
         }
         server.inputClosed()
         exit(server.exitCode)
+    }
+}
+
+/// Pieces of one reply on their way from the renderer to the writer thread.
+/// `put` waits while more than `limit` bytes are queued.
+final class PieceQueue: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var pieces: [[UInt8]] = []
+    private var head = 0
+    private var queued = 0
+    private var closed = false
+    private let limit: Int
+
+    init(limit: Int) { self.limit = limit }
+
+    func put(_ piece: [UInt8]) {
+        guard !piece.isEmpty else { return }
+        condition.lock()
+        while queued > limit { condition.wait() }
+        pieces.append(piece)
+        queued += piece.count
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func close() {
+        condition.lock()
+        closed = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The next piece, or nil once the queue is closed and empty.
+    func take() -> [UInt8]? {
+        condition.lock()
+        defer { condition.unlock() }
+        while head == pieces.count && !closed { condition.wait() }
+        guard head < pieces.count else { return nil }
+        let piece = pieces[head]
+        pieces[head] = []
+        head += 1
+        queued -= piece.count
+        if head == pieces.count { pieces.removeAll(keepingCapacity: true); head = 0 }
+        condition.broadcast()
+        return piece
     }
 }
