@@ -225,6 +225,7 @@ int carrel_fsync_all(const int *fds, int count) {
 }
 
 int carrel_limit_malloc_arenas(int n) { return mallopt(M_ARENA_MAX, n); }
+int carrel_fix_mmap_threshold(int bytes) { return mallopt(M_MMAP_THRESHOLD, bytes); }
 
 int carrel_flock_exclusive(int fd) {
     int r;

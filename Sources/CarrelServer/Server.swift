@@ -60,7 +60,7 @@ public final class Server: @unchecked Sendable {
     /// Results larger than this many bytes are streamed (`reply`): the
     /// server's memory, some 75 MB with a library of 100,000 files, stays
     /// within its 120 MB bound. `CARREL_STREAM_ABOVE` sets it, for the tests.
-    let streamAbove = ProcessInfo.processInfo.environment["CARREL_STREAM_ABOVE"].flatMap { Int($0) } ?? 36 << 20
+    let streamAbove = ProcessInfo.processInfo.environment["CARREL_STREAM_ABOVE"].flatMap { Int($0) } ?? 46 << 20
     /// A streamed reply goes out in pieces of this size (smaller only when
     /// the tests set a threshold below it, so their small trees stream too).
     var streamPiece: Int { max(64, min(1 << 20, streamAbove)) }

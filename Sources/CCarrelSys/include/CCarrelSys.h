@@ -75,6 +75,8 @@ int carrel_sched_batch_this_thread(void);
 
 /* mallopt(M_ARENA_MAX, n): caps glibc's per-thread malloc arenas. */
 int carrel_limit_malloc_arenas(int n);
+/* mallopt(M_MMAP_THRESHOLD, bytes): blocks this large always come from mmap. */
+int carrel_fix_mmap_threshold(int bytes);
 
 /// Advisory whole-file lock (flock LOCK_EX), blocking. Returns 0 or -1.
 int carrel_flock_exclusive(int fd);
