@@ -79,15 +79,18 @@ if options.words {
     for f in figures {
         let extra = f.extra.keys.sorted().map { " \($0) \(f.extra[$0]!.text())" }.joined()
         let label = f.name.padding(toLength: 44, withPad: " ", startingAt: 0)
-        print(label + String(format: " median %9.3f ms   p99 %9.3f ms", f.median, f.p99) + extra)
+        let slowest = f.sorted.suffix(3).map { String(format: "%.1f", $0) }.joined(separator: ", ")
+        print(
+            label + String(format: " median %9.3f ms   p99 %9.3f ms", f.median, f.p99)
+                + "   n \(f.samples.count), slowest \(slowest)" + extra)
     }
     let wc = figures[1].median
     print(
         String(
-            format: "counting from cold / wc -w: %.2f×   restart: first tree %.2f×, counts %.2f× the cold start"
-                + "   peak RSS: %.1f MiB",
-            figures[3].median / wc, figures[5].median / figures[2].median, figures[4].median / figures[2].median,
-            Double(peak) / 1024))
+            format: "counting from cold / wc -w: %.2f×   restart: first tree %.2f× the cold start's,"
+                + " every count %.2f× the cold start's   peak RSS: %.1f MiB",
+            figures[3].median / wc, figures[5].median / figures[2].median,
+            figures[4].median / (figures[2].median + figures[3].median), Double(peak) / 1024))
     exit(0)
 }
 let library = SyntheticLibrary(
