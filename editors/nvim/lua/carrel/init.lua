@@ -31,6 +31,11 @@ M.defaults = {
   -- too (saving writes there, never at the old path); close them when their
   -- file is deleted (kept, with a warning, when they have unsaved edits).
   follow_buffers = true,
+  -- Start the server and fetch the binder's first view when Neovim starts
+  -- in a library folder that holds a project (the folder, or one of its
+  -- folders, has `.carrel/project.json`), so that :Carrel opens at once.
+  -- Nothing starts in any other folder. Also `:Carrel preload`.
+  preload = false,
   -- Number of raw JSON-RPC messages kept for `:Carrel log`.
   log_size = 2000,
   -- Keys in the sidebar, the same in Neovim and Vim: lhs → action name (see
@@ -94,6 +99,7 @@ local rules = {
   counts = { function(v) return type(v) == 'boolean' end, 'true or false' },
   winbar = { function(v) return type(v) == 'boolean' end, 'true or false' },
   follow_buffers = { function(v) return type(v) == 'boolean' end, 'true or false' },
+  preload = { function(v) return type(v) == 'boolean' end, 'true or false' },
   log_size = { function(v) return type(v) == 'number' and v >= 0 end, 'a number of messages' },
   keys = { function(v) return type(v) == 'table' end, 'a table of key → action' },
 }
@@ -154,6 +160,17 @@ function M.setup(opts)
   end
   require('carrel.highlights').setup()
   M.did_setup = true
+  if config.preload then
+    -- After startup: the folder Neovim starts in is known, and a slow disk
+    -- cannot delay the first screen.
+    if vim.v.vim_did_enter == 1 then
+      vim.schedule(function() require('carrel.tree').preload() end)
+    else
+      vim.api.nvim_create_autocmd('VimEnter', {
+        once = true, callback = function() require('carrel.tree').preload() end,
+      })
+    end
+  end
   return true
 end
 
@@ -173,6 +190,7 @@ local subcommands = {
   delete = function() require('carrel.current').delete() end,
   ask_before_deleting = function() require('carrel.current').ask_before_deleting() end,
   log = function() require('carrel.log').show() end,
+  preload = function() require('carrel.tree').preload() end,
 }
 
 function M.complete(lead)

@@ -21,6 +21,7 @@ local state = {
   rows = {}, -- the visible rows, one per line
   draw_pending = false,
   reveal = nil, -- { path, deadline } a row to put the cursor on once it shows
+  roots_asked = false, -- the first roots are on their way
 }
 
 M.state = state
@@ -142,7 +143,9 @@ end
 
 --- Fetches the roots (depth 1) and the rows already expanded that show.
 function M.refresh(after)
+  state.roots_asked = true
   client.request('carrel/tree', { depth = 1 }, function(err, roots)
+    state.roots_asked = false
     if err or type(roots) ~= 'table' then
       if err then client.report(err) end
       return
@@ -366,7 +369,52 @@ function M.open()
   vim.api.nvim_win_set_buf(win, state.buf)
   set_window_options(win)
   M.draw()
-  if not state.roots then M.refresh() end
+  if not (state.roots or state.roots_asked) then M.refresh() end
+end
+
+--- Whether a library folder holds a project: its own `.carrel/project.json`,
+--- or one of its folders'. One listing, nothing followed: this runs at every
+--- start, in any folder, and must not start a server for a home folder.
+local function holds_project(folder)
+  local uv = vim.uv or vim.loop
+  local function is_project(path)
+    local dot = uv.fs_lstat(path .. '/.carrel')
+    local file = dot and dot.type == 'directory' and uv.fs_lstat(path .. '/.carrel/project.json')
+    return file and file.type == 'file' or false
+  end
+  if is_project(folder) then return true end
+  local listing = uv.fs_scandir(folder)
+  while listing do
+    local name, kind = uv.fs_scandir_next(listing)
+    if not name then break end
+    if kind == 'directory' and is_project(folder .. '/' .. name) then return true end
+  end
+  return false
+end
+
+--- Starts the server and fetches the first view into the binder's buffer,
+--- shown in no window, so that opening shows it at once. Changes keep it
+--- current meanwhile, as they keep an open binder. Nothing when the server
+--- runs already, or no library folder holds a project.
+function M.preload()
+  if state.roots or state.roots_asked or client.is_running() then return end
+  local found = false
+  for _, folder in ipairs(client.libraries()) do
+    found = found or holds_project(folder)
+  end
+  if not found then return end
+  if not (state.buf and vim.api.nvim_buf_is_valid(state.buf)) then state.buf = create_buffer() end
+  M.refresh()
+end
+
+--- The first view is held: the roots, and the children of every expanded row.
+function M.first_view_held()
+  if not state.roots or next(state.loading) then return false end
+  for _, row in ipairs(visible_rows()) do
+    local entry = state.entries[row.id]
+    if entry and entry.node.hasChildren and M.is_expanded(row.id) and not entry.children then return false end
+  end
+  return true
 end
 
 function M.close()
@@ -410,7 +458,7 @@ function M.on_change(params) require('carrel.changes').apply(params) end
 --- Forgets every row, for a server that restarts with other folders: what
 --- the old one was asked may never be answered. An open binder asks again.
 function M.restart()
-  state.roots, state.rows = nil, {}
+  state.roots, state.rows, state.roots_asked = nil, {}, false
   state.entries, state.expanded, state.loading, state.stale = {}, {}, {}, {}
   state.reveal = nil
   if M.window() then
@@ -425,7 +473,7 @@ function M.reset()
   if state.buf and vim.api.nvim_buf_is_valid(state.buf) then
     vim.api.nvim_buf_delete(state.buf, { force = true })
   end
-  state.buf, state.roots, state.rows = nil, nil, {}
+  state.buf, state.roots, state.rows, state.roots_asked = nil, nil, {}, false
   state.entries, state.expanded, state.loading, state.stale = {}, {}, {}, {}
   state.draw_pending, state.reveal = false, nil
 end
