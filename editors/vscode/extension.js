@@ -253,6 +253,9 @@ async function startServer(server, binder, ui) {
   }
   binder.reset();
   ui.refresh(undefined);
+  // The extension starts with the editor in a workspace that holds a
+  // project: the first view is fetched now, so the binder shows at once.
+  binder.preloading = server.state === 'ready' ? binder.firstView().catch(() => {}) : Promise.resolve();
 }
 
 function treeItemFor(binder, key) {

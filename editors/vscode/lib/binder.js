@@ -48,6 +48,9 @@ class Binder {
     this.expanded = new Set();
     this.rootKeys = null;
     this.hasProjects = false;
+    // First listings on their way, so the view and firstView() ask once.
+    this.askingRoots = null;
+    this.listing = new Map();   // key → promise of its first listing
   }
 
   node(key) {
@@ -95,7 +98,9 @@ class Binder {
   // shows its welcome line instead.
   async roots() {
     if (!this.rootKeys) {
-      const nodes = await this.server.tree(undefined, 1);
+      const asking = this.askingRoots || (this.askingRoots = this.server.tree(undefined, 1));
+      const nodes = await asking.finally(() => { if (this.askingRoots === asking) this.askingRoots = null; });
+      if (this.rootKeys) return this.roots();
       this.rootKeys = nodes.map((node) => this.store(node, undefined));
       // The roots' rows come with them, and stay fresh like an expanded row.
       for (const key of this.rootKeys) this.expanded.add(key);
@@ -119,8 +124,20 @@ class Binder {
   async children(key) {
     const entry = this.entries.get(key);
     if (!entry) return [];
-    if (!entry.childKeys) await this.fetch(key);
+    if (!entry.childKeys) {
+      if (!this.listing.has(key)) this.listing.set(key, this.fetch(key).finally(() => this.listing.delete(key)));
+      await this.listing.get(key);
+    }
     return (this.entries.get(key) || {}).childKeys || [];
+  }
+
+  // The rows the view shows first (the roots, then every row that starts
+  // expanded), fetched before the view asks, so that it lists them at once.
+  async firstView() {
+    const open = async (keys) => {
+      for (const key of keys) if (this.startsExpanded(key)) await open(await this.children(key));
+    };
+    await open(await this.roots());
   }
 
   // A project comes with its sections' rows (depth 2): the first section

@@ -19,8 +19,9 @@ const TRASH = [...STORY, 'TRASH', 'Trash'];
 const pickType = (id) => ({ items }) => items.find((item) => item.type === id);
 
 // Activates the extension on a fresh library; returns handles for the test.
-async function activate(t, { settings = {}, withStory = false, language = 'en' } = {}) {
+async function activate(t, { settings = {}, withStory = false, language = 'en', before } = {}) {
   const box = sandbox(t);
+  if (before) before(box);
   Object.assign(process.env, box.env);   // the extension spawns the server with this process's env
   const stub = createStub({ workspaceFolders: [box.library], settings: { 'carrel.server.path': CARREL, ...settings }, language });
   const extension = loadExtension(stub);

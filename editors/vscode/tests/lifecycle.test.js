@@ -8,7 +8,7 @@ const path = require('path');
 const { waitFor, sandbox, CARREL } = require('./helpers');
 const { createStub, loadExtension } = require('./stub-vscode');
 const { keyAt, childLabels } = require('./tree');
-const { activate, STORY, TRASH } = require('./activate');
+const { activate, sent, treeRequests, STORY, TRASH } = require('./activate');
 
 test('activation starts the server and shows the welcome while there is no project', async (t) => {
   const { provider, record, stub } = await activate(t);
@@ -74,4 +74,27 @@ test('changing carrel.server.path restarts the server with the new program', asy
   await ext.writer.changeSetting('carrel.server.path', CARREL);
   assert.match(status.text, /Carrel: ready/);
   assert.deepEqual(await childLabels(ext.provider, await keyAt(ext.provider, STORY)), ['YOUR STORIES', 'PUBLICATIONS', 'TRASH']);
+});
+
+test('activated in a workspace with a project, the extension fetches the first view before the binder shows', async (t) => {
+  const ext = await activate(t, {
+    before: (box) => {
+      fs.mkdirSync(path.join(box.library, 'My Story', '.carrel'), { recursive: true });
+      fs.writeFileSync(path.join(box.library, 'My Story', '.carrel', 'project.json'), '{"type":"shortStory","version":1}');
+    },
+  });
+  await ext.api.binder.preloading;
+  const fetched = treeRequests(ext);
+  assert.deepEqual(fetched.map((params) => params.depth), [1, 2], 'the roots, with the library rows, then the project');
+  const mark = sent(ext).length;
+  const shown = [];
+  const list = async (key, depth) => {
+    for (const child of await ext.provider.getChildren(key)) {
+      shown.push('  '.repeat(depth) + ext.provider.getTreeItem(child).label);
+      if (ext.api.binder.startsExpanded(child)) await list(child, depth + 1);
+    }
+  };
+  await list(undefined, 0);
+  assert.deepEqual(treeRequests(ext, mark), [], 'requests to show the first view');
+  assert.ok(shown.includes('    YOUR STORIES'), shown.join('\n'));
 });
