@@ -36,6 +36,11 @@ def figures(folder):
         f["baseline"] = statistics.median(o["baseline_ms"] for o in opens)
         f["open stall"] = statistics.median(o["stall_open_ms"] for o in opens)
         f["open stall max"] = max(o["stall_open_ms"] for o in opens)
+    preloaded = [o for o in opens if o.get("preload_ms") is not None]
+    if preloaded:
+        f["preload"] = statistics.median(o["preload_ms"] for o in preloaded)
+        f["preload stall"] = statistics.median(o["preload_stall_ms"] for o in preloaded)
+        f["preload stall max"] = max(o["preload_stall_ms"] for o in preloaded)
     times = [t for t in changes.get("change_ms", []) if t >= 0]
     if times:
         f["change p50"] = statistics.median(times)
@@ -90,6 +95,10 @@ def main(results):
         s = get("open stall")
         check(size, editor, "stall during open ≤ 50 ms", s, s is not None and s <= 50,
               f"{s:.1f} ms (worst run {get('open stall max'):.1f})" if s is not None else "")
+        s = get("preload stall")
+        if s is not None:
+            check(size, editor, "stall during preload ≤ 50 ms", s, s <= 50,
+                  f"{s:.1f} ms (worst run {get('preload stall max'):.1f}; preload took {get('preload'):.1f} ms)")
         s = get("burst stall")
         check(size, editor, "stall during the burst ≤ 50 ms", s, s is not None and s <= 50,
               f"{s:.1f} ms" if s is not None else "")

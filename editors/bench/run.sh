@@ -5,11 +5,14 @@
 #
 # Usage: bash editors/bench/run.sh [--entries 110000|10000|10000,110000]
 #          [--editors nvim,vim,emacs,vscode] [--opens N] [--changes N] [--burst N]
-#          [--peers DIR] [--peer-changes N]
+#          [--peers DIR] [--peer-changes N] [--preload]
 # --peers DIR also measures, in the same run, the tree plugins writers use
 # instead, found checked out in DIR (nvim-tree.lua, neo-tree.nvim with
 # plenary.nvim and nui.nvim, oil.nvim, treemacs with its dependencies), and
 # dired; none is fetched or built here. They can also be named in --editors.
+# --preload opens Carrel as a writer finds it when the plugin preloads at the
+# editor's start: the server started and the first view fetched (timed, with
+# its stall, as "preload"), then the open timed.
 # Env: CARREL (server; default <repo>/.build/release/carrel),
 #      CARREL_BENCH_CACHE (where generated libraries are kept between runs),
 #      CARREL_BENCH_RESULTS (where the raw figures are kept; read them with report.py).
@@ -29,7 +32,8 @@ while [ $# -gt 0 ]; do
     --burst) burst=$2; shift 2 ;;
     --peers) peers=$(cd "$2" && pwd) || exit 2; shift 2 ;;
     --peer-changes) peer_changes=$2; shift 2 ;;
-    -h|--help) sed -n 2,17p "$0"; exit 0 ;;
+    --preload) export BENCH_PRELOAD=1; shift ;;
+    -h|--help) sed -n 2,20p "$0"; exit 0 ;;
     *) echo "run.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
   esac
 done
