@@ -5,11 +5,13 @@
 #
 # Usage: bash editors/bench/run.sh [--entries 110000|10000|10000,110000]
 #          [--editors nvim,vim,emacs,vscode] [--opens N] [--changes N] [--burst N]
-#          [--peers DIR] [--peer-changes N] [--preload]
+#          [--bursts N] [--peers DIR] [--peer-changes N] [--preload]
 # --peers DIR also measures, in the same run, the tree plugins writers use
 # instead, found checked out in DIR (nvim-tree.lua, neo-tree.nvim with
 # plenary.nvim and nui.nvim, oil.nvim, treemacs with its dependencies), and
 # dired; none is fetched or built here. They can also be named in --editors.
+# --bursts N: the burst stall is the median of N bursts (default 3), the
+# first after the changes, each other in an editor session of its own.
 # --preload opens Carrel as a writer finds it when the plugin preloads at the
 # editor's start: the server started and the first view fetched (timed, with
 # its stall, as "preload"), then the open timed.
@@ -22,7 +24,7 @@ set -u
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
 CARREL=${CARREL:-$top/.build/release/carrel}
-entries=110000 editors=nvim,vim,emacs,vscode opens=7 changes=100 burst=1000 peers= peer_changes=20
+entries=110000 editors=nvim,vim,emacs,vscode opens=7 changes=100 burst=1000 bursts=3 peers= peer_changes=20
 while [ $# -gt 0 ]; do
   case $1 in
     --entries) entries=$2; shift 2 ;;
@@ -30,10 +32,11 @@ while [ $# -gt 0 ]; do
     --opens) opens=$2; shift 2 ;;
     --changes) changes=$2; shift 2 ;;
     --burst) burst=$2; shift 2 ;;
+    --bursts) bursts=$2; shift 2 ;;
     --peers) peers=$(cd "$2" && pwd) || exit 2; shift 2 ;;
     --peer-changes) peer_changes=$2; shift 2 ;;
     --preload) export BENCH_PRELOAD=1; shift ;;
-    -h|--help) sed -n 2,20p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,22p "$0"; exit 0 ;;
     *) echo "run.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -168,6 +171,16 @@ for size in ${entries//,/ }; do
     esac
     run "$editor" changes "$results/$size/$editor/changes.json"
     clean_library
+  done
+  # One burst is one sample of a longest stall: more, each in a fresh editor.
+  for i in $(seq 2 "$bursts"); do
+    for editor in ${editors//,/ }; do
+      case $editor in nvim|vim|emacs|vscode) ;; *) continue ;; esac
+      [ "$burst" -gt 0 ] || continue
+      echo "$size entries: $editor, burst $i/$bursts" >&2
+      run "$editor" burst "$results/$size/$editor/burst-$i.json"
+      clean_library
+    done
   done
 done
 

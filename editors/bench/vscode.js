@@ -112,6 +112,9 @@ async function main() {
     }
     result.rss_before_kb = rssBefore;
     result.rss_after_kb = rssKb();
+  }
+  // After the changes, and alone in the sessions of mode `burst`.
+  if (env.BENCH_MODE === 'changes' || env.BENCH_MODE === 'burst') {
     stallWindow();
     const burst = Number(env.BENCH_BURST);
     const last = shows(toUri(path.join(library, `Burst ${burst - 1}.md`)), 120000);
