@@ -47,6 +47,15 @@
 ;; `carrel-delete-file' and `carrel-reveal' act on the visited file.
 ;; Buffers follow their files when anything renames or moves them.
 ;;
+;; To open the binder at once, start its server and fetch it in the
+;; background when Emacs starts, from your init file:
+;;
+;;   (add-hook 'emacs-startup-hook #'carrel-preload)
+;;
+;; `carrel-preload' does nothing unless the library `carrel' would open
+;; (or the current folder) holds a Carrel project, so it is harmless in
+;; any folder.
+;;
 ;; See README.md for installation, keys and options.
 
 ;;; Code:
