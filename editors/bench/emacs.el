@@ -10,7 +10,11 @@
 ;; polls every millisecond, between which timers and process output run.  In
 ;; batch Emacs, timers also run while a plugin waits inside a synchronous
 ;; request, so the stall figure sees only the stretches where Emacs neither
-;; waits for the server nor lets timers run.
+;; waits for the server nor lets timers run.  With BENCH_PRELOAD=1, an open
+;; run first calls `carrel-preload', as a writer's init file does, and
+;; times it until the plugin holds the first view (preload_ms) with the
+;; longest stall until a second after (preload_stall_ms); the open is then
+;; timed as without it.
 
 (require 'json)
 (require 'seq)
@@ -125,9 +129,33 @@
       (goto-char (cdr spot))
       t)))
 
+(defun bench-preload-held-p ()
+  "Return non-nil once the preloaded binder holds its first view."
+  (let* ((conn (carrel--connection-for bench-library))
+         (tree (and conn (carrel--tree-buffer conn))))
+    (and tree (eq (buffer-local-value 'carrel--first-view tree) 'held))))
+
+(defun bench-preload ()
+  "Preload the binder; record how long until it holds the first view, and stalls."
+  (bench-stall-window)
+  (let ((t0 (bench-now))
+        (deadline (+ (float-time) 30))
+        (held nil))
+    (let ((carrel-library-directory bench-library))
+      (carrel-preload))
+    (while (and (not (setq held (and (bench-preload-held-p) (bench-now))))
+                (< (float-time) deadline))
+      (accept-process-output nil 0.001))
+    (bench-put 'preload_ms (and held (- held t0)))
+    (when held (bench-sleep 1.0))
+    (bench-put 'preload_stall_ms bench-worst)))
+
 (let ((open (bench-open))
       (rss-before (bench-rss-kb))
       start shown)
+  (when (and (equal (bench-env "BENCH_PRELOAD") "1") (equal (bench-env "BENCH_MODE") "open")
+             (equal bench-tree "carrel"))
+    (bench-preload))
   (bench-stall-window)
   (setq start (bench-now))
   (funcall open)

@@ -47,6 +47,15 @@
 ;; `carrel-delete-file' and `carrel-reveal' act on the visited file.
 ;; Buffers follow their files when anything renames or moves them.
 ;;
+;; To open the binder at once, start its server and fetch it in the
+;; background when Emacs starts, from your init file:
+;;
+;;   (add-hook 'emacs-startup-hook #'carrel-preload)
+;;
+;; `carrel-preload' does nothing unless the library `carrel' would open
+;; (or the current folder) holds a Carrel project, so it is harmless in
+;; any folder.
+;;
 ;; See README.md for installation, keys and options.
 
 ;;; Code:
@@ -244,6 +253,9 @@ once: carrel.el checks it on every result."
          :documentation "URIs named by changes since the last command began.")
    (closing :initform nil :accessor carrel--closing
             :documentation "Non-nil once `exit' was sent: write nothing more.")
+   (starting :initform nil :accessor carrel--starting
+             :documentation "Non-nil while the server started in the background
+has not answered `initialize' yet.")
    (tree :initform nil :accessor carrel--tree
          :documentation "The buffer showing this library's tree."))
   :documentation "A connection to one `carrel lsp' server.")
@@ -273,13 +285,12 @@ confirmation.")
                      (carrel--path-under-p path (carrel--root conn))))
               carrel--connections)))
 
-(defun carrel--start (root)
-  "Start a Carrel server for the library ROOT and return its connection."
-  (let* ((root (directory-file-name (expand-file-name root)))
-         (name (format "carrel %s" (file-name-nondirectory root)))
+(defun carrel--make-connection (root)
+  "Start the server program for the library ROOT; return its connection.
+Nothing is sent to it yet."
+  (let* ((name (format "carrel %s" (file-name-nondirectory root)))
          (default-directory (file-name-as-directory root))
-         (program (car carrel-server-command))
-         (conn nil))
+         (program (car carrel-server-command)))
     ;; Checked first: writing to a server that failed to start can kill
     ;; a batch Emacs with SIGPIPE.
     (unless (executable-find (if (string-match-p "/" program)
@@ -288,45 +299,102 @@ confirmation.")
       (user-error "Carrel cannot find the server program “%s”; set `carrel-server-command'"
                   program))
     (condition-case err
+        (make-instance
+         'carrel--connection
+         :name name
+         :root root
+         :events-buffer-scrollback-size carrel-events-buffer-size
+         :process
+         (lambda ()
+           (make-process
+            :name name :command carrel-server-command
+            :connection-type 'pipe :coding 'utf-8-emacs-unix :noquery t
+            :stderr (get-buffer-create (format "*%s stderr*" name))))
+         :request-dispatcher #'carrel--handle-request
+         :notification-dispatcher #'carrel--handle-notification
+         :on-shutdown (lambda (conn)
+                        (setq carrel--connections
+                              (delq conn carrel--connections))))
+      (error (user-error "%s" (carrel--start-failure root (error-message-string err)))))))
+
+(defun carrel--initialize-params (root)
+  "Return the parameters of `initialize' for the library ROOT."
+  (list :processId (emacs-pid)
+        :locale (carrel--locale)
+        :clientInfo (list :name "carrel.el")
+        :rootUri (carrel--path-to-uri root)
+        :workspaceFolders (vector (list :uri (carrel--path-to-uri root)
+                                        :name (file-name-nondirectory root)))
+        :capabilities (list :window (list :showMessage (make-hash-table)))))
+
+(defun carrel--start-failure (root reason)
+  "Return what to tell the writer when the server for ROOT fails to start.
+REASON is what went wrong."
+  (format "Carrel could not start “%s” in %s (%s); check `carrel-server-command'"
+          (string-join carrel-server-command " ") root reason))
+
+(defun carrel--start (root)
+  "Start a Carrel server for the library ROOT and return its connection."
+  (let* ((root (directory-file-name (expand-file-name root)))
+         (conn (carrel--make-connection root)))
+    (condition-case err
         (progn
-          (setq conn (make-instance
-                      'carrel--connection
-                      :name name
-                      :root root
-                      :events-buffer-scrollback-size carrel-events-buffer-size
-                      :process
-                      (lambda ()
-                        (make-process
-                         :name name :command carrel-server-command
-                         :connection-type 'pipe :coding 'utf-8-emacs-unix :noquery t
-                         :stderr (get-buffer-create (format "*%s stderr*" name))))
-                      :request-dispatcher #'carrel--handle-request
-                      :notification-dispatcher #'carrel--handle-notification
-                      :on-shutdown (lambda (conn)
-                                     (setq carrel--connections
-                                           (delq conn carrel--connections)))))
           (setf (carrel--capabilities conn)
                 (map-nested-elt
-                 (carrel--request
-                  conn 'initialize
-                  (list :processId (emacs-pid)
-                 :locale (carrel--locale)
-                 :clientInfo (list :name "carrel.el")
-                 :rootUri (carrel--path-to-uri root)
-                 :workspaceFolders (vector (list :uri (carrel--path-to-uri root)
-                                                 :name (file-name-nondirectory root)))
-                 :capabilities (list :window (list :showMessage (make-hash-table)))))
+                 (carrel--request conn 'initialize (carrel--initialize-params root))
                  '(:capabilities :experimental :carrel)))
           (jsonrpc-notify conn 'initialized (make-hash-table)))
       (error
-       (when conn (ignore-errors (jsonrpc-shutdown conn t)))
-       (user-error "Carrel could not start “%s” in %s (%s); check `carrel-server-command'"
-                   (string-join carrel-server-command " ") root
-                   (if (eq (car err) 'jsonrpc-error)
-                       (carrel--error-message err)
-                     (error-message-string err)))))
+       (ignore-errors (jsonrpc-shutdown conn t))
+       (user-error "%s" (carrel--start-failure
+                         root (if (eq (car err) 'jsonrpc-error)
+                                  (carrel--error-message err)
+                                (error-message-string err))))))
     (push conn carrel--connections)
     conn))
+
+(defun carrel--start-async (root then)
+  "Start a Carrel server for the library ROOT without waiting for it.
+Return its connection at once; `carrel--ready' waits for it.  Once
+the server has answered `initialize', call THEN with the connection.
+When it cannot start, say why as opening would, once."
+  (let* ((root (directory-file-name (expand-file-name root)))
+         (conn (carrel--make-connection root))
+         (failed (lambda (reason)
+                   ;; Later, not inside the sentinel that may be calling.
+                   (run-at-time
+                    0 nil
+                    (lambda ()
+                      (setf (carrel--starting conn) nil)
+                      (setq carrel--connections (delq conn carrel--connections))
+                      (ignore-errors (jsonrpc-shutdown conn t))
+                      (message "%s" (carrel--start-failure root reason)))))))
+    (setf (carrel--starting conn) t)
+    ;; Listed at once, so that opening meanwhile waits for this server
+    ;; instead of starting another.
+    (push conn carrel--connections)
+    (jsonrpc-async-request
+     conn 'initialize (carrel--initialize-params root)
+     :success-fn
+     (lambda (result)
+       (setf (carrel--capabilities conn)
+             (map-nested-elt result '(:capabilities :experimental :carrel)))
+       (jsonrpc-notify conn 'initialized (make-hash-table))
+       (setf (carrel--starting conn) nil)
+       ;; Inside the process filter: an error escaping would leave the
+       ;; rest of the chunk unread.
+       (condition-case err
+           (funcall then conn)
+         (error (message "Carrel: %s" (error-message-string err)))))
+     :error-fn (lambda (err) (funcall failed (or (plist-get err :message) "The Carrel server stopped")))
+     :timeout-fn (lambda () (funcall failed "Timed out")))
+    conn))
+
+(defun carrel--ready (conn)
+  "Wait until CONN's server has started; return CONN, or nil if it stopped."
+  (while (and (carrel--starting conn) (jsonrpc-running-p conn))
+    (accept-process-output (jsonrpc--process conn) 0.05))
+  (and (jsonrpc-running-p conn) (not (carrel--starting conn)) conn))
 
 (defun carrel--guess-root ()
   "Return the library that `carrel' should open here, or nil when unsure.
@@ -350,7 +418,8 @@ Carrel project."
 (defun carrel--ensure-connection (root)
   "Return a live connection for the library around ROOT; start one if needed.
 Offer to create ROOT when it does not exist yet."
-  (or (carrel--connection-for root)
+  (or (let ((conn (carrel--connection-for root)))
+        (and conn (carrel--ready conn)))
       (progn
         (unless (file-directory-p root)
           (if (y-or-n-p (format "Create the library %s? " (abbreviate-file-name root)))
@@ -362,7 +431,8 @@ Offer to create ROOT when it does not exist yet."
   "Return the connection for the current buffer's file, or signal a user error."
   (unless buffer-file-name
     (user-error "This buffer is not visiting a file"))
-  (or (carrel--connection-for buffer-file-name)
+  (or (let ((conn (carrel--connection-for buffer-file-name)))
+        (and conn (carrel--ready conn)))
       (let ((default-directory (file-name-directory buffer-file-name)))
         (carrel--ensure-connection (or (carrel--guess-root) (carrel--read-root))))))
 
@@ -603,6 +673,14 @@ Kept by identity, so expansion survives every refetch.")
 (defvar-local carrel--in-flight nil
   "Hash table of the identities whose fetch is under way.")
 
+(defvar-local carrel--waiters nil
+  "Hash table from an identity to the functions to call when its fetch is in.")
+
+(defvar-local carrel--first-view nil
+  "Whether this tree holds its first view: nil, `loading' or `held'.
+A tree filled in the background by `carrel-preload' is `loading'
+until every row of its first view is in.")
+
 (defun carrel--id (node)
   "Return NODE's identity: its `id', else its `uri'."
   (or (plist-get node :id) (plist-get node :uri)))
@@ -705,16 +783,20 @@ A section's rows come with its project, so that is what is fetched."
                    (carrel--store (aref nodes 0) (gethash fetch-id carrel--parents)))))
              specs answers)))
 
-(defun carrel--fetch-async (specs &optional again)
+(defun carrel--fetch-async (specs &optional again then)
   "Fetch each of SPECS, as `carrel--fetch-spec' gives, without waiting.
 A row already being fetched is not asked twice at once: with
 AGAIN, for a change may have come after that question, it is
 asked once more when the answer is in.  The tree is drawn again
-once the last answer is in."
+once the last answer is in.  THEN, if given, is called with no
+argument in the tree buffer once for each of SPECS, when its
+answer is kept or its fetch failed."
   (let ((buffer (current-buffer))
         (conn carrel--conn))
     (dolist (spec specs)
       (pcase-let ((`(,fetch-id ,uri ,depth) spec))
+        (when (and then (not (carrel--closing conn)))
+          (push then (gethash fetch-id carrel--waiters)))
         (cond
          ((carrel--closing conn))
          ;; One question at a time per row, so a burst of changes costs
@@ -759,6 +841,12 @@ once the last answer is in."
         (when (and (gethash id carrel--rows) (not (carrel--loaded-p id)))
           (puthash id nil carrel--kids))
         (setq carrel--pending (max 0 (1- carrel--pending)))
+        (let ((waiters (gethash id carrel--waiters)))
+          (remhash id carrel--waiters)
+          (dolist (fn (nreverse waiters))
+            (condition-case err
+                (funcall fn)
+              (error (message "Carrel: %s" (error-message-string err))))))
         (when (consp again)
           ;; What is held is drawn meanwhile: a long burst shows as it goes.
           (carrel--render-soon)
@@ -794,15 +882,18 @@ once the last answer is in."
       (carrel--fetch-all (seq-remove #'carrel--loaded-p missing))
       (setq missing (seq-remove (lambda (id) (member id missing)) (carrel--unloaded))))))
 
-(defun carrel--expand-first-view (ids)
-  "Expand the rows IDS as a first view does: a project and its first section.
-A library expands with each of its projects.  The rows of one level
-are fetched together."
+(defun carrel--first-view-wanted (ids)
+  "Expand the rows IDS; return those a first view fetches before going on."
   (dolist (id ids) (puthash id t carrel--expanded))
-  (carrel--fetch-all (seq-filter (lambda (id)
-                                   (and (member (carrel--kind id) '("library" "project"))
-                                        (not (carrel--loaded-p id))))
-                                 ids))
+  (seq-filter (lambda (id)
+                (and (member (carrel--kind id) '("library" "project"))
+                     (not (carrel--loaded-p id))))
+              ids))
+
+(defun carrel--first-view-next (ids)
+  "Open the first section of each project among the fetched rows IDS.
+Return the projects of each library among IDS: the next level of
+the first view."
   (let ((projects nil))
     (dolist (id ids)
       (pcase (carrel--kind id)
@@ -813,16 +904,78 @@ are fetched together."
         ("project"
          (let ((first (car (gethash id carrel--kids))))
            (when first (puthash first t carrel--expanded))))))
+    (nreverse projects)))
+
+(defun carrel--expand-first-view (ids)
+  "Expand the rows IDS as a first view does: a project and its first section.
+A library expands with each of its projects.  The rows of one level
+are fetched together."
+  (carrel--fetch-all (carrel--first-view-wanted ids))
+  (let ((projects (carrel--first-view-next ids)))
     (when projects
-      (carrel--expand-first-view (nreverse projects)))))
+      (carrel--expand-first-view projects))))
+
+(defun carrel--expand-first-view-async (ids done)
+  "Expand the rows IDS as `carrel--expand-first-view' does, without waiting.
+The same rows are asked for, a level at a time.  Call DONE in the
+tree buffer once every row of the first view is in."
+  (let* ((specs (delete-dups (delq nil (mapcar #'carrel--fetch-spec
+                                               (carrel--first-view-wanted ids)))))
+         (left (length specs))
+         (next (lambda ()
+                 (let ((projects (carrel--first-view-next ids)))
+                   (if projects
+                       (carrel--expand-first-view-async projects done)
+                     (funcall done))))))
+    (if (zerop left)
+        (funcall next)
+      (carrel--fetch-async specs nil (lambda ()
+                                       (setq left (1- left))
+                                       (when (zerop left) (funcall next)))))))
 
 (defun carrel--fetch-roots (&optional first-view)
   "Fetch the top rows; with FIRST-VIEW, expand as a first view does."
   (let ((roots (carrel--request carrel--conn 'carrel/tree (list :depth 1))))
     (setq carrel--root-ids (mapcar (lambda (node) (carrel--store node nil)) roots))
     (if first-view
-        (carrel--expand-first-view carrel--root-ids)
+        (progn
+          (carrel--expand-first-view carrel--root-ids)
+          (setq carrel--first-view 'held))
       (dolist (id carrel--root-ids) (puthash id t carrel--expanded)))))
+
+(defun carrel--fetch-first-view-async ()
+  "Fetch the top rows and the first view as opening does, without waiting.
+What comes in is kept and drawn through the tree's queue, like the
+answers to changes, so Emacs goes on meanwhile; the first view is
+`held' once its last row is in."
+  (let ((buffer (current-buffer)))
+    (setq carrel--first-view 'loading)
+    (cl-incf carrel--pending)
+    (jsonrpc-async-request
+     carrel--conn 'carrel/tree (list :depth 1)
+     :success-fn
+     (lambda (roots)
+       (carrel--fetched-later
+        buffer
+        (lambda ()
+          (setq carrel--root-ids (mapcar (lambda (node) (carrel--store node nil)) roots))
+          (carrel--expand-first-view-async
+           carrel--root-ids
+           (lambda ()
+             (setq carrel--first-view 'held)
+             (carrel--render-soon))))
+        :roots))
+     ;; Nothing held: opening fetches the first view itself, as usual.
+     :error-fn (lambda (_err)
+                 (carrel--fetched-later buffer (lambda () (setq carrel--first-view nil)) :roots))
+     :timeout-fn (lambda ()
+                   (carrel--fetched-later buffer (lambda () (setq carrel--first-view nil)) :roots)))))
+
+(defun carrel--await-first-view ()
+  "Wait while this tree's first view is still coming in the background."
+  (while (and (eq carrel--first-view 'loading)
+              carrel--conn (jsonrpc-running-p carrel--conn))
+    (accept-process-output nil 0.01)))
 
 ;;;; Applying changes
 
@@ -910,23 +1063,44 @@ whose listing changed are fetched again, each once, without waiting."
 
 ;;;; Drawing
 
+(defvar carrel--drawn)
+(defvar carrel--render-queued)
+
 (defun carrel--tree-buffer (conn &optional create)
   "Return CONN's live tree buffer, or nil.
 With CREATE, make and fill it when there is none."
   (let ((buffer (carrel--tree conn)))
     (cond
+     ((and (buffer-live-p buffer) create)
+      (with-current-buffer buffer
+        ;; Preloaded: what came in the background is shown as it is, and
+        ;; nothing is asked again.
+        (carrel--await-first-view)
+        (if (not carrel--first-view)
+            (progn
+              (carrel--fetch-roots t)
+              (carrel--render)
+              (goto-char (point-min)))
+          (when (or carrel--render-queued (null carrel--drawn))
+            (carrel--render))))
+      buffer)
      ((buffer-live-p buffer) buffer)
      (create
-      (with-current-buffer (generate-new-buffer
-                            (format "*carrel: %s*"
-                                    (file-name-nondirectory (carrel--root conn))))
-        (carrel-tree-mode)
-        (setq carrel--conn conn)
-        (setf (carrel--tree conn) (current-buffer))
+      (with-current-buffer (carrel--new-tree-buffer conn)
         (carrel--fetch-roots t)
         (carrel--render)
         (goto-char (point-min))
         (current-buffer))))))
+
+(defun carrel--new-tree-buffer (conn)
+  "Make CONN's tree buffer, empty, and return it."
+  (with-current-buffer (generate-new-buffer
+                        (format "*carrel: %s*"
+                                (file-name-nondirectory (carrel--root conn))))
+    (carrel-tree-mode)
+    (setq carrel--conn conn)
+    (setf (carrel--tree conn) (current-buffer))
+    (current-buffer)))
 
 (defun carrel--tree-connection (&optional noerror)
   "Return the connection of the current tree buffer.
@@ -1706,6 +1880,7 @@ open folders a change touches.
   (setq carrel--parents (carrel--id-table))
   (setq carrel--expanded (carrel--id-table))
   (setq carrel--in-flight (carrel--id-table))
+  (setq carrel--waiters (carrel--id-table))
   (setq truncate-lines t)
   (setq buffer-undo-list t)
   (setq header-line-format '(:eval (carrel--breadcrumb)))
@@ -1734,6 +1909,59 @@ argument, ask which folder holds your projects."
                (or directory (carrel--guess-root) (carrel--read-root)))))
     (pop-to-buffer (carrel--tree-buffer conn t))))
 
+;;;###autoload
+(defun carrel-preload ()
+  "Start the Carrel server and fetch the binder in the background.
+Then `carrel' shows the binder at once, without waiting for the
+server.  The library is the one `carrel' would open: an open
+library around the current directory, else
+`carrel-library-directory', else the folder that holds the Carrel
+project you are in, else the current directory.  Nothing happens
+unless that folder, or a folder directly in it, is a Carrel
+project, nor when its server already runs, so this can run at
+every start of Emacs, in any folder:
+
+  (add-hook \='emacs-startup-hook #\='carrel-preload)
+
+The binder's buffer is filled and kept up to date, but not shown.
+Nothing waits for the server: the answers are read as they come."
+  (interactive)
+  (let ((root (carrel--preload-root)))
+    (when (and root
+               (not (carrel--connection-for root))
+               (carrel--holds-project-p root))
+      (condition-case err
+          (carrel--start-async
+           root (lambda (conn)
+                  (with-current-buffer (carrel--new-tree-buffer conn)
+                    (carrel--fetch-first-view-async))))
+        ;; Said as a failed `carrel' says it, without stopping the
+        ;; startup hook that may be running this.
+        (user-error (message "%s" (error-message-string err)))))))
+
+(defun carrel--preload-root ()
+  "Return the library that `carrel-preload' fetches, or nil.
+That is the library `carrel' would open here, else the current
+directory, which `carrel' would offer."
+  (unless (file-remote-p default-directory)
+    (directory-file-name (expand-file-name (or (carrel--guess-root) default-directory)))))
+
+(defun carrel--project-marker-p (dir)
+  "Return non-nil if DIR/.carrel/project.json is a plain file.
+A link, a folder or a pipe there does not count; nothing is opened."
+  (let ((attributes (ignore-errors
+                      (file-attributes (expand-file-name ".carrel/project.json" dir)))))
+    (and attributes (string-prefix-p "-" (file-attribute-modes attributes)))))
+
+(defun carrel--holds-project-p (folder)
+  "Return non-nil if FOLDER, or a folder directly in it, is a Carrel project.
+One listing of FOLDER and one look at each entry, nothing deeper:
+this runs at startup in folders as large as a home folder."
+  (or (carrel--project-marker-p folder)
+      (seq-some #'carrel--project-marker-p
+                (ignore-errors
+                  (directory-files folder t directory-files-no-dot-files-regexp t)))))
+
 (defun carrel--file-uri ()
   "Return the URI of the visited file, or signal a user error."
   (unless buffer-file-name
@@ -1746,6 +1974,7 @@ The tree, when shown, settles as after a command in it."
   (let ((tree (carrel--tree-buffer conn)))
     (if tree
         (with-current-buffer tree
+          (carrel--await-first-view)
           (apply #'carrel--command (lambda (result) (plist-get result :uri)) nil command arguments))
       (apply #'carrel--execute conn command arguments))))
 

@@ -50,6 +50,7 @@ log="$tmp/ert.log"
 # carrel-tests.el holds the helpers; each carrel-*-tests.el after it holds one subject.
 ( cd "$tmp" && timeout 170 emacs -Q --batch -L "$here/.." -L "$here" -l "$here/carrel-tests.el" \
     -l "$here/carrel-order-tests.el" -l "$here/carrel-target-tests.el" -l "$here/carrel-eglot-tests.el" \
+    -l "$here/carrel-preload-tests.el" \
     -f ert-run-tests-batch-and-exit ) >"$log" 2>&1
 status=$?
 
