@@ -78,12 +78,6 @@ export def IsLoading(): bool
   return loading
 enddef
 
-# Whether the first view is held: the roots, and the sections of every
-# project it expands.
-export def HasFirstView(): bool
-  return !empty(roots) && empty(first_view)
-enddef
-
 # Forgets a row's descendants (and the row itself when `itself`). Their
 # expansion stays, being kept by identity, unless the row left the disk.
 def Forget(key: string, itself: bool, gone: bool = false)
