@@ -8,6 +8,7 @@ import autoload 'carrel/binder.vim'
 import autoload 'carrel/ui.vim'
 import autoload 'carrel/util.vim'
 import autoload 'carrel/config.vim'
+import autoload 'carrel/preload.vim'
 
 const NEW_FOLDER = 'New folder…'
 
@@ -37,7 +38,7 @@ export const KEYS: list<list<string>> = [
 ]
 
 # :Carrel subcommands beyond the keys' actions.
-const COMMANDS = ['toggle', 'ask_before_deleting', 'log', 'stop']
+const COMMANDS = ['toggle', 'preload', 'ask_before_deleting', 'log', 'stop']
 
 # The row an action is about: the binder's row, else the current file.
 def Target(): dict<any>
@@ -469,6 +470,8 @@ export def Command(arguments: string)
     else
       OpenBinder()
     endif
+  elseif name == 'preload'
+    preload.Preload()
   elseif name == 'log'
     ShowLog()
   elseif name == 'stop'

@@ -259,9 +259,7 @@ export def Open(): bool
     endif
     return true
   endif
-  if binder < 0 || !bufexists(binder)
-    CreateBuffer()
-  endif
+  Prepare()
   var options = config.Get()
   execute (options.side == 'right' ? 'botright' : 'topleft') 'vertical :' .. options.width .. 'split'
   silent execute 'buffer' binder
@@ -273,12 +271,21 @@ export def Open(): bool
   if !rpc.IsRunning()
     return rpc.Start(() => tree.Load())
   endif
-  if empty(tree.Roots())
-    tree.Load()
-  else
+  # Preloaded: the rows are drawn already, or on their way.
+  if !empty(tree.Roots())
     DrawNow()
+  elseif !tree.IsLoading()
+    tree.Load()
   endif
   return true
+enddef
+
+# The binder's buffer, made if need be, in no window: the rows are drawn
+# into it while it is hidden, as they are while it is shown.
+export def Prepare()
+  if binder < 0 || !bufexists(binder)
+    CreateBuffer()
+  endif
 enddef
 
 export def Close()

@@ -99,3 +99,13 @@ export def Get(): dict<any>
   endif
   return options
 enddef
+
+# The library folders the server opens: the configured ones, as full paths
+# without a trailing slash, else the current directory.
+export def Folders(): list<string>
+  var folders = Get().folders
+  if empty(folders)
+    return [getcwd()]
+  endif
+  return folders->mapnew((_, f) => substitute(fnamemodify(expand(f), ':p'), '/$', '', ''))
+enddef

@@ -94,9 +94,7 @@ export def Start(OnReady: func): bool
   pending = 0
   generation += 1
   waiting = [OnReady]
-  var folders = empty(options.folders) ? [getcwd()] : options.folders->mapnew((_, f) => fnamemodify(expand(f), ':p'))
-  var workspace = folders->mapnew((_, f) => ({
-    uri: util.Uri(substitute(f, '/$', '', '')), name: fnamemodify(substitute(f, '/$', '', ''), ':t')}))
+  var workspace = config.Folders()->mapnew((_, f) => ({uri: util.Uri(f), name: fnamemodify(f, ':t')}))
   var locale = options.locale != '' ? options.locale : (v:lang =~ '^fr' ? 'fr' : 'en')
   var params = {processId: getpid(), locale: locale, rootUri: workspace[0].uri,
     workspaceFolders: workspace, capabilities: {window: {showMessage: {}}}}

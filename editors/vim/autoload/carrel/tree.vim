@@ -17,6 +17,7 @@ var seen: dict<bool> = {}             # libraries and projects that had their fi
 var first_view: dict<bool> = {}       # projects whose first section opens when they arrive
 var in_flight: dict<bool> = {}        # rows being fetched → asked again meanwhile
 var queue: list<func> = []            # work the server's messages asked for, oldest first
+var loading = false                   # the roots are being fetched
 var queue_timer = 0
 
 # Runs `Work` soon, after the work queued before it, one piece per timer:
@@ -69,6 +70,12 @@ enddef
 
 export def Roots(): list<string>
   return roots
+enddef
+
+# Whether the roots are asked for and not answered yet: opening then waits
+# for them instead of asking twice.
+export def IsLoading(): bool
+  return loading
 enddef
 
 # Forgets a row's descendants (and the row itself when `itself`). Their
@@ -176,10 +183,14 @@ enddef
 # The roots, one level deep; a library's first view opens its projects and
 # their first section.
 export def Load()
-  rpc.Request('carrel/tree', {depth: 1}, Loaded)
+  loading = true
+  rpc.Request('carrel/tree', {depth: 1}, Loaded, (_) => {
+    loading = false
+  })
 enddef
 
 def Loaded(result: any)
+  loading = false
   if type(result) != v:t_list
     return
   endif
@@ -383,6 +394,7 @@ export def Reset()
   seen = {}
   first_view = {}
   in_flight = {}
+  loading = false
   queue = []
   if queue_timer != 0
     timer_stop(queue_timer)

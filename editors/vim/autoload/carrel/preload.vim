@@ -1,0 +1,62 @@
+vim9script
+# Opening at once: `:Carrel preload` starts the server and fetches the first
+# view in the background, into the binder's hidden buffer, so that a later
+# :Carrel only shows it. Meant for every startup, in any folder, it starts
+# nothing where no library holds a project (a home folder, say).
+
+import autoload 'carrel/config.vim'
+import autoload 'carrel/rpc.vim'
+import autoload 'carrel/tree.vim'
+import autoload 'carrel/binder.vim'
+
+# Whether `folder` holds a plain project.json of its own. getftype() does not
+# follow the last link and opens nothing, so a link or a named pipe there
+# does not count and never blocks.
+def IsProject(folder: string): bool
+  return getftype(folder .. '/.carrel/project.json') == 'file'
+enddef
+
+# Whether `folder` is a project or has one among its children: one listing
+# of the folder, nothing deeper. Hidden children and links are not part of
+# the binder (the server never enters a link), so they are not looked into.
+export def HoldsProject(folder: string): bool
+  if IsProject(folder)
+    return true
+  endif
+  var names: list<string> = []
+  try
+    names = readdir(folder, (name) => name !~ '^\.')
+  catch
+    # An unreadable folder holds nothing the binder could show.
+    return false
+  endtry
+  for name in names
+    var child = folder .. '/' .. name
+    if getftype(child) == 'dir' && IsProject(child)
+      return true
+    endif
+  endfor
+  return false
+enddef
+
+# Starts the server and fetches the first view, drawn into the binder's
+# buffer without showing it. Does nothing where no library holds a project,
+# or when the server is already running or the binder already loaded.
+export def Preload()
+  if rpc.IsRunning() || !empty(tree.Roots())
+    return
+  endif
+  if config.Folders()->copy()->filter((_, folder) => HoldsProject(folder))->empty()
+    return
+  endif
+  # A start that cannot be made says why, as opening says it.
+  if !rpc.CanStart()
+    return
+  endif
+  binder.Prepare()
+  # The roots are asked for now and sent once the server is ready: an open
+  # meanwhile sees them on their way and does not ask again.
+  if rpc.Start(() => 0)
+    tree.Load()
+  endif
+enddef
