@@ -1946,21 +1946,29 @@ directory, which `carrel' would offer."
   (unless (file-remote-p default-directory)
     (directory-file-name (expand-file-name (or (carrel--guess-root) default-directory)))))
 
+(defun carrel--real-directory-p (path)
+  "Return non-nil if PATH is a directory itself, not a link to one."
+  (eq t (file-attribute-type (ignore-errors (file-attributes path)))))
+
 (defun carrel--project-marker-p (dir)
   "Return non-nil if DIR/.carrel/project.json is a plain file.
-A link, a folder or a pipe there does not count; nothing is opened."
-  (let ((attributes (ignore-errors
-                      (file-attributes (expand-file-name ".carrel/project.json" dir)))))
+A link, a folder or a pipe there, or a link on the way, does not
+count; nothing is opened."
+  (let* ((dot (expand-file-name ".carrel" dir))
+         (attributes (and (carrel--real-directory-p dot)
+                          (ignore-errors
+                            (file-attributes (expand-file-name "project.json" dot))))))
     (and attributes (string-prefix-p "-" (file-attribute-modes attributes)))))
 
 (defun carrel--holds-project-p (folder)
   "Return non-nil if FOLDER, or a folder directly in it, is a Carrel project.
 One listing of FOLDER and one look at each entry, nothing deeper:
-this runs at startup in folders as large as a home folder."
+this runs at startup in folders as large as a home folder.  Links
+and hidden folders are passed over, as the server passes them over."
   (or (carrel--project-marker-p folder)
-      (seq-some #'carrel--project-marker-p
-                (ignore-errors
-                  (directory-files folder t directory-files-no-dot-files-regexp t)))))
+      (seq-some (lambda (child)
+                  (and (carrel--real-directory-p child) (carrel--project-marker-p child)))
+                (ignore-errors (directory-files folder t "\\`[^.]" t)))))
 
 (defun carrel--file-uri ()
   "Return the URI of the visited file, or signal a user error."

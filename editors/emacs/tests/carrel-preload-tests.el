@@ -148,7 +148,7 @@ window shows, without waiting; opening then asks for no tree."
 (ert-deftest carrel-test-preload-needs-a-project ()
   "Preload starts nothing, silently, where no folder holds a Carrel project:
 an empty folder, the home folder, a project.json that is a link, a
-folder or a pipe."
+folder or a pipe, a project behind a link or in a hidden folder."
   (carrel-test--with-preload-library
     (let* ((top (file-name-directory carrel-test--lib))
            (fake (lambda (name)
@@ -163,7 +163,16 @@ folder or a pipe."
       (make-symbolic-link real (funcall fake "Link"))
       (make-directory (funcall fake "Folder"))
       (should (zerop (call-process "mkfifo" nil nil nil (funcall fake "Pipe"))))
-      (dolist (folder (list "Empty" "Files" "Link" "Folder" "Pipe" "Link/Box" "Pipe/Box"))
+      ;; A project behind a link, or hidden, is not one to the server.
+      (make-directory (expand-file-name "Linked" top))
+      (make-symbolic-link (expand-file-name "Writing/Poems" top) (expand-file-name "Linked/Poems" top))
+      (make-directory (expand-file-name "Dotted/.Poems" top) t)
+      (make-symbolic-link (expand-file-name "Writing/Poems/.carrel" top)
+                          (expand-file-name "Dotted/.Poems/.carrel" top))
+      (make-directory (expand-file-name "Hidden/.Odes/.carrel" top) t)
+      (write-region "{}" nil (expand-file-name "Hidden/.Odes/.carrel/project.json" top))
+      (dolist (folder (list "Empty" "Files" "Link" "Folder" "Pipe" "Link/Box" "Pipe/Box"
+                            "Linked" "Dotted/.Poems" "Hidden"))
         (let ((default-directory (file-name-as-directory (expand-file-name folder top))))
           (should (equal (carrel-test--recording (carrel-preload)) nil))
           (should (null carrel--connections))))

@@ -56,6 +56,7 @@ H.test('preload starts nothing in a folder without a project, look-alikes includ
   vim.uv.fs_symlink(outside .. '/Real/.carrel', library .. '/Linked folder/.carrel')
   vim.uv.fs_symlink(outside .. '/Real', library .. '/Linked project')
   vim.fn.mkdir(library .. '/Folder/.carrel/project.json', 'p')
+  project_on_disk(library, '.Hidden')
   vim.cmd('Carrel preload')
   settle()
   H.eq(require('carrel.client').is_running(), false, 'a server running')

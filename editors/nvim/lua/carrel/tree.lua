@@ -387,7 +387,8 @@ local function holds_project(folder)
   while listing do
     local name, kind = uv.fs_scandir_next(listing)
     if not name then break end
-    if kind == 'directory' and is_project(folder .. '/' .. name) then return true end
+    -- Hidden folders, like links, are never projects to the server.
+    if kind == 'directory' and name:sub(1, 1) ~= '.' and is_project(folder .. '/' .. name) then return true end
   end
   return false
 end
