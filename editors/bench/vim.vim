@@ -156,6 +156,10 @@ if $BENCH_MODE == 'changes'
   endfor
   result.rss_before_kb = rss_before
   result.rss_after_kb = RssKb()
+endif
+
+# After the changes, and alone in the sessions of mode 'burst'.
+if $BENCH_MODE == 'changes' || $BENCH_MODE == 'burst'
   var burst = str2nr($BENCH_BURST)
   if burst > 0
     StallWindow()
