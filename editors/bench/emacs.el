@@ -192,6 +192,8 @@
   ;; After the changes, and alone in the sessions of mode `burst'.
   (when (member (bench-env "BENCH_MODE") '("changes" "burst"))
     (let ((burst (string-to-number (bench-env "BENCH_BURST"))))
+      ;; As long after the open as in a change session: the words are counted.
+      (when (equal (bench-env "BENCH_MODE") "burst") (bench-sleep 5.0))
       (when (> burst 0)
         (bench-stall-window)
         (start-process "burst" nil "python3" (expand-file-name "burst.py" (bench-env "BENCH_DIR"))

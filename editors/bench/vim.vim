@@ -161,6 +161,10 @@ endif
 # After the changes, and alone in the sessions of mode 'burst'.
 if $BENCH_MODE == 'changes' || $BENCH_MODE == 'burst'
   var burst = str2nr($BENCH_BURST)
+  # As long after the open as in a change session: the server has counted the words.
+  if $BENCH_MODE == 'burst'
+    sleep 5
+  endif
   if burst > 0
     StallWindow()
     job_start(['python3', $BENCH_DIR .. '/burst.py', library, string(burst)])

@@ -118,6 +118,8 @@ h.Run('preload starts nothing, silently, where no library holds a plain project.
   Shell('ln -s ' .. shellescape(outside .. '/.carrel/project.json') .. ' ' .. shellescape(root .. '/.carrel/'))
   Shell('mkfifo ' .. shellescape(root .. '/Poems/.carrel/project.json'))
   Shell('ln -s ' .. shellescape(outside) .. ' ' .. shellescape(root .. '/Linked'))
+  mkdir(root .. '/Dotted')
+  Shell('ln -s ' .. shellescape(outside .. '/.carrel') .. ' ' .. shellescape(root .. '/Dotted/.carrel'))
   Preload(root)
   var said = h.Messages()
   h.Settle(200)

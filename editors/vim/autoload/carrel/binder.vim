@@ -18,6 +18,7 @@ var binder = -1
 var cursor_wanted = ''
 var cursor_wanted_since = reltime()
 var draw_pending = false
+var drawn_at = reltime()
 
 # After a command: the cursor goes to this row once it is drawn.
 export def Want(key: string)
@@ -97,12 +98,27 @@ export def Draw(cursor_key: string = '')
   endif
   if !draw_pending
     draw_pending = true
-    timer_start(0, (_) => DrawNow())
+    # While the server's work is queued, the queue draws, as a piece of
+    # its own (tree.vim).
+    if !tree.Busy()
+      timer_start(0, (_) => DrawNow())
+    endif
   endif
+enddef
+
+# A draw is asked for and not made yet.
+export def DrawPending(): bool
+  return draw_pending
+enddef
+
+# Milliseconds since the last draw.
+export def SinceDrawn(): float
+  return reltimefloat(reltime(drawn_at)) * 1000.0
 enddef
 
 export def DrawNow()
   draw_pending = false
+  drawn_at = reltime()
   if binder < 0 || !bufexists(binder)
     return
   endif

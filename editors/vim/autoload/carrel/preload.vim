@@ -11,9 +11,9 @@ import autoload 'carrel/binder.vim'
 
 # Whether `folder` holds a plain project.json of its own. getftype() does not
 # follow the last link and opens nothing, so a link or a named pipe there
-# does not count and never blocks.
+# does not count and never blocks; `.carrel` itself must not be a link.
 def IsProject(folder: string): bool
-  return getftype(folder .. '/.carrel/project.json') == 'file'
+  return getftype(folder .. '/.carrel') == 'dir' && getftype(folder .. '/.carrel/project.json') == 'file'
 enddef
 
 # Whether `folder` is a project or has one among its children: one listing

@@ -19,6 +19,7 @@ var in_flight: dict<bool> = {}        # rows being fetched → asked again meanw
 var queue: list<func> = []            # work the server's messages asked for, oldest first
 var loading = false                   # the roots are being fetched
 var queue_timer = 0
+var working = false                   # a piece of the queue is running
 
 # Runs `Work` soon, after the work queued before it, one piece per timer:
 # Vim reads every message that has come before it runs a timer, so a burst
@@ -37,10 +38,33 @@ def RunQueue()
     return
   endif
   var Work: func = queue->remove(0)
+  working = true
+  try
+    Work()
+  finally
+    working = false
+  endtry
+  # Vim runs every timer that is due in one go, so a draw with a timer of
+  # its own would run right after a piece of work, holding the editor for
+  # both: the draw waits its turn here instead, when the work is done, or
+  # every 100 ms of a long burst so that it shows as it goes.
+  if binder.DrawPending() && (empty(queue) || binder.SinceDrawn() >= 100.0)
+    queue->insert(DrawIfPending, 0)
+  endif
   if !empty(queue)
     queue_timer = timer_start(0, (_) => RunQueue())
   endif
-  Work()
+enddef
+
+def DrawIfPending()
+  if binder.DrawPending()
+    binder.DrawNow()
+  endif
+enddef
+
+# Whether the queue has work, its draws included.
+export def Busy(): bool
+  return working || queue_timer != 0
 enddef
 
 export def Key(node: dict<any>): string
