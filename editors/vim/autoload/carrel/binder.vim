@@ -319,4 +319,6 @@ enddef
 export def Reset()
   Close()
   rows = []
+  # A draw the server's queue was to make went with the queue.
+  draw_pending = false
 enddef

@@ -27,7 +27,8 @@ var working = false                   # a piece of the queue is running
 # for all of them at once.
 def Later(Work: func)
   queue->add(Work)
-  if queue_timer == 0
+  # A piece that is running starts the next one itself when it ends.
+  if queue_timer == 0 && !working
     queue_timer = timer_start(0, (_) => RunQueue())
   endif
 enddef
@@ -43,17 +44,18 @@ def RunQueue()
     Work()
   finally
     working = false
+    # Vim runs every timer that is due in one go, so a draw with a timer of
+    # its own would run right after a piece of work, holding the editor for
+    # both: the draw waits its turn here instead, when the work is done, or
+    # every 100 ms of a long burst so that it shows as it goes. Also after a
+    # piece that failed, so the queue never stops.
+    if binder.DrawPending() && (empty(queue) || binder.SinceDrawn() >= 100.0)
+      queue->insert(DrawIfPending, 0)
+    endif
+    if !empty(queue)
+      queue_timer = timer_start(0, (_) => RunQueue())
+    endif
   endtry
-  # Vim runs every timer that is due in one go, so a draw with a timer of
-  # its own would run right after a piece of work, holding the editor for
-  # both: the draw waits its turn here instead, when the work is done, or
-  # every 100 ms of a long burst so that it shows as it goes.
-  if binder.DrawPending() && (empty(queue) || binder.SinceDrawn() >= 100.0)
-    queue->insert(DrawIfPending, 0)
-  endif
-  if !empty(queue)
-    queue_timer = timer_start(0, (_) => RunQueue())
-  endif
 enddef
 
 def DrawIfPending()
