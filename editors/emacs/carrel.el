@@ -948,7 +948,10 @@ tree buffer once every row of the first view is in."
 What comes in is kept and drawn through the tree's queue, like the
 answers to changes, so Emacs goes on meanwhile; the first view is
 `held' once its last row is in."
-  (let ((buffer (current-buffer)))
+  (let* ((buffer (current-buffer))
+         ;; Nothing held: opening fetches the first view itself, as usual.
+         (failed (lambda (&rest _)
+                   (carrel--fetched-later buffer (lambda () (setq carrel--first-view nil)) :roots))))
     (setq carrel--first-view 'loading)
     (cl-incf carrel--pending)
     (jsonrpc-async-request
@@ -965,11 +968,8 @@ answers to changes, so Emacs goes on meanwhile; the first view is
              (setq carrel--first-view 'held)
              (carrel--render-soon))))
         :roots))
-     ;; Nothing held: opening fetches the first view itself, as usual.
-     :error-fn (lambda (_err)
-                 (carrel--fetched-later buffer (lambda () (setq carrel--first-view nil)) :roots))
-     :timeout-fn (lambda ()
-                   (carrel--fetched-later buffer (lambda () (setq carrel--first-view nil)) :roots)))))
+     :error-fn failed
+     :timeout-fn failed)))
 
 (defun carrel--await-first-view ()
   "Wait while this tree's first view is still coming in the background."
