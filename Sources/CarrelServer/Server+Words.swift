@@ -19,7 +19,8 @@ extension Server {
     static let countingSliceMs = 2
 
     func scheduleCounting() {
-        guard countingStarted, !countingScheduled, workspace.hasWordsToCount else { return }
+        guard countingStarted, !countingScheduled else { return }
+        guard workspace.hasWordsToCount else { return announceEndedFirstCounts() }
         countingScheduled = true
         work.async { self.countSlice() }
     }
@@ -27,19 +28,27 @@ extension Server {
     private func countSlice() {
         countingScheduled = false
         guard state == .running else { return }
-        let uncountedBefore = workspace.libraries.filter { !$0.root.wordsCounted }
         let counted = workspace.countQueuedWords(milliseconds: Server.countingSliceMs)
         // A library's first count shows everywhere at once: one `changed` on
         // it, and clients refetch what they show. Later counts are a few
         // files: their rows and those above them.
-        let finished = uncountedBefore.filter { $0.root.wordsCounted }
-        let finishedRoots = Set(finished.map { ObjectIdentifier($0.root) })
+        let ended = workspace.takeEndedFirstCounts()
+        let endedRoots = Set(ended.map { ObjectIdentifier($0.root) })
         let rest = counted.filter { e in
-            !finishedRoots.contains(ObjectIdentifier(e.root)) && e.root.wordsCounted
+            !endedRoots.contains(ObjectIdentifier(e.root)) && workspace.firstCountAnnounced(e.root)
+                && e.root.wordsCounted
         }
-        if !finished.isEmpty { notifyChanges(finished.map { Change(.changed, $0.root.path) }) }
+        announce(ended)
         notifyWords(rest)
         scheduleCounting()
+    }
+
+    /// A first count can also end with no file left to read: the scan's
+    /// last folders held none, or a change counted them in passing.
+    func announceEndedFirstCounts() { announce(workspace.takeEndedFirstCounts()) }
+
+    private func announce(_ ended: [Library]) {
+        if !ended.isEmpty { notifyChanges(ended.map { Change(.changed, $0.root.path) }) }
     }
 
     /// `carrel/didChange` with no changes, only the rows whose words moved.

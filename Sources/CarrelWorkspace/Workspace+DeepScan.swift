@@ -119,6 +119,7 @@ extension Workspace {
     /// changed on disk meanwhile, where a folder was not at its place.
     public func applyFinishedScans() -> [Change] {
         guard let state = deepScan else { return [] }
+        defer { finishCountingPassIfIdle() }
         return state.scan.take().flatMap { graft($0, state) }
     }
 
@@ -130,6 +131,7 @@ extension Workspace {
         while !state.jobs.isEmpty {
             for finished in state.scan.takeAll() { changes += graft(finished, state) }
         }
+        finishCountingPassIfIdle()
         return changes
     }
 

@@ -8,6 +8,8 @@ struct WordCacheState {
     /// Counts made since the cache was last written.
     var fresh = WordCache()
     var firstPassDone = false
+    /// The owner was told the first pass ended (`takeEndedFirstCounts`).
+    var firstPassAnnounced = false
     /// Some file was read rather than found in `previous`.
     var readAny = false
 }
@@ -128,10 +130,15 @@ extension Workspace {
         return counted
     }
 
-    /// Every library counted: its projects' days start (`Sessions`), and a
-    /// library's first pass writes its cache whole, with only the files it has.
+    /// Every library whose folders are all read and files all counted: its
+    /// projects' days start (`Sessions`), and its first pass writes its
+    /// cache whole, with only the files it has. A library the background
+    /// scan is still reading waits: a day started from part of a project
+    /// would count the rest as written today, and a pass ended early would
+    /// read every later folder's files again rather than take them from
+    /// the cache.
     func finishCountingPass() {
-        for library in libraries {
+        for library in libraries where library.pending.isEmpty && library.root.wordsCounted {
             for project in library.projects.values {
                 var words = WordSum()
                 words.add(project.root)
@@ -139,7 +146,7 @@ extension Workspace {
                 if let n = words.value { sessions.noteCounted(project, words: n) }
             }
             let id = ObjectIdentifier(library.root)
-            guard var state = wordCaches[id], !state.firstPassDone, library.root.wordsCounted else { continue }
+            guard var state = wordCaches[id], !state.firstPassDone else { continue }
             // A restart that found every count in the cache writes nothing.
             if state.readAny || state.fresh.records.count != state.previous?.records.count {
                 state.fresh.save(for: library.path)
@@ -147,6 +154,28 @@ extension Workspace {
             state = WordCacheState(previous: nil, fresh: WordCache(), firstPassDone: true)
             wordCaches[id] = state
         }
+    }
+
+    /// Once the queue is empty after folders were read: their files may
+    /// have been the last a first pass waited for, or there were none.
+    func finishCountingPassIfIdle() {
+        if wordQueue.isEmpty, !wordCaches.isEmpty { finishCountingPass() }
+    }
+
+    /// The libraries whose first count ended since the last call, once each.
+    public func takeEndedFirstCounts() -> [Library] {
+        libraries.filter { library in
+            let id = ObjectIdentifier(library.root)
+            guard let state = wordCaches[id], state.firstPassDone, !state.firstPassAnnounced else { return false }
+            wordCaches[id]?.firstPassAnnounced = true
+            return true
+        }
+    }
+
+    /// Whether the library under `root` has had its first count announced:
+    /// until then its rows' words are sent all at once, when it ends.
+    public func firstCountAnnounced(_ root: Entry) -> Bool {
+        wordCaches[ObjectIdentifier(root)]?.firstPassAnnounced ?? false
     }
 
     /// Writes the counts made since the first pass into each cache. Rare:

@@ -37,4 +37,58 @@ final class WordsOfDeepFoldersTests: XCTestCase {
         XCTAssertEqual(try row("Poems/Draft/Cycle/Deeper/c.md")["words"], 3)
         XCTAssertNil(try row("Poems/Draft/Cycle")["counting"])
     }
+
+    private var home: Fixture?
+
+    override func tearDown() {
+        unsetenv("CARREL_HOLD_SCAN")
+        unsetenv("XDG_STATE_HOME")
+        home = nil
+    }
+
+    /// A project whose deeper folders the scan holds back until a request
+    /// needs everything, with a fresh state folder.
+    private func startWithDeepFoldersHeld() throws -> (Fixture, InProcessClient) {
+        let home = try Fixture()
+        self.home = home
+        setenv("XDG_STATE_HOME", home.path + "/state", 1)
+        let fx = try Fixture(
+            """
+            Poems/.carrel/project.json = {"type":"poetry"}
+            Poems/Draft/a.md = one
+            Poems/Draft/Cycle/b.md = two words
+            Poems/Draft/Cycle/Deeper/c.md = three more words
+            """)
+        setenv("CARREL_HOLD_SCAN", "1", 1)
+        let client = InProcessClient()
+        _ = try client.initialize([fx.uri()])
+        return (fx, client)
+    }
+
+    func testTheFirstCountEndsOnlyOnceEveryFolderIsRead() throws {
+        let (fx, client) = try startWithDeepFoldersHeld()
+        // Reads Poems, Draft and Cycle, not Deeper: counting begins with a.md and b.md.
+        _ = try client.result("carrel/tree", ["uri": .string(fx.uri("Poems")), "depth": 2])
+        // Both are counted well within this.
+        XCTAssertThrowsError(
+            try client.waitForChange(timeout: 1) { $0.contains { $0["uri"]?.stringValue == fx.uri() } },
+            "the library's first count must wait for the folders still being read")
+
+        _ = try client.result("workspace/symbol", ["query": "c"])
+        let changes = try client.waitForChange { $0.contains { $0["uri"]?.stringValue == fx.uri() } }
+        XCTAssertEqual(changes.first?["type"], "changed")
+        let root = try client.result("carrel/tree", ["uri": .string(fx.uri()), "depth": 0]).arrayValue![0]
+        XCTAssertEqual(root["words"], 6)
+    }
+
+    func testTodaysWordsStartFromTheWholeProject() throws {
+        let (fx, client) = try startWithDeepFoldersHeld()
+        _ = try client.result("carrel/tree", ["uri": .string(fx.uri("Poems")), "depth": 2])
+        usleep(300_000)
+        _ = try client.result("workspace/symbol", ["query": "c"])
+        _ = try client.waitForChange { $0.contains { $0["uri"]?.stringValue == fx.uri() } }
+        let project = try client.result("carrel/tree", ["uri": .string(fx.uri("Poems")), "depth": 0]).arrayValue![0]
+        XCTAssertEqual(project["words"], 6)
+        XCTAssertEqual(project["sessionWords"], 0, "files read after counting began were not written today")
+    }
 }
