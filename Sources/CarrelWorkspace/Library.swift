@@ -152,6 +152,17 @@ public final class Library {
         if pending.removeValue(forKey: ObjectIdentifier(entry)) != nil { pendingRevision += 1 }
     }
 
+    /// Whether the first scan has read every folder of the library. A
+    /// pending folder deleted meanwhile is forgotten here: no scan will
+    /// read it, and it must not hold back what waits for the scan.
+    public func allFoldersRead() -> Bool {
+        guard !pending.isEmpty else { return true }
+        let gone = pending.filter { $0.value.root !== root }.map(\.key)
+        for id in gone { pending[id] = nil }
+        if !gone.isEmpty { pendingRevision += 1 }
+        return pending.isEmpty
+    }
+
     /// Whether a pending folder lies at or below `entry`: its counts are partial.
     public func isCounting(_ entry: Entry) -> Bool {
         guard !pending.isEmpty else { return false }

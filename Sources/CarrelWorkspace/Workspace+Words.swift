@@ -138,7 +138,7 @@ extension Workspace {
     /// read every later folder's files again rather than take them from
     /// the cache.
     func finishCountingPass() {
-        for library in libraries where library.pending.isEmpty && library.root.wordsCounted {
+        for library in libraries where library.root.wordsCounted && library.allFoldersRead() {
             for project in library.projects.values {
                 var words = WordSum()
                 words.add(project.root)
