@@ -357,6 +357,9 @@ def ApplyChange(params: dict<any>)
   endfor
   var projects = keys(nodes)->filter((_, k) => nodes[k].kind == 'project' && has_key(nodes[k], 'uri'))
   var refetch: dict<bool> = {}
+  # A burst names a thousand files in one folder: what a listing's change
+  # touches depends on its folder alone, so each folder is weighed once.
+  var weighed: dict<bool> = {}
   for change in get(params, 'changes', [])
     var kind = get(get(nodes, change.uri, {}), 'kind', '')
     # A project's or library's own `changed` is a setting, handled below; a
@@ -367,9 +370,14 @@ def ApplyChange(params: dict<any>)
       if uri == ''
         continue
       endif
-      Touch(util.Dirname(uri), refetch)
+      var folder = util.Dirname(uri)
+      if has_key(weighed, folder)
+        continue
+      endif
+      weighed[folder] = true
+      Touch(folder, refetch)
       for project in projects
-        if util.IsAtOrUnder(uri, nodes[project].uri) && uri != nodes[project].uri
+        if util.IsAtOrUnder(folder, nodes[project].uri)
           Touch(nodes[project].uri .. '/.carrel/all', refetch)
         endif
       endfor
