@@ -46,7 +46,7 @@ export def Preload()
   if rpc.IsRunning() || !empty(tree.Roots())
     return
   endif
-  if config.Folders()->copy()->filter((_, folder) => HoldsProject(folder))->empty()
+  if config.Folders()->filter((_, folder) => HoldsProject(folder))->empty()
     return
   endif
   # A start that cannot be made says why, as opening says it.
