@@ -92,7 +92,8 @@ end
 local peers = env.BENCH_PEERS or ''
 local trees = {
   carrel = function()
-    require('carrel').setup({ cmd = vim.json.decode(env.BENCH_SERVER), libraries = { library } })
+    -- The driver preloads itself, when asked, where it can time it.
+    require('carrel').setup({ cmd = vim.json.decode(env.BENCH_SERVER), libraries = { library }, preload = false })
     return function() vim.cmd('Carrel open') end
   end,
   ['nvim-tree'] = function()

@@ -32,17 +32,43 @@ H.test('preload fetches the first view in no window; opening then shows it and a
   H.eq(#binder_requests(), before, 'requests sent by opening')
 end)
 
-H.test('setup({ preload = true }) preloads once Neovim has started', function()
+--- setup() as a writer's config calls it, before Neovim has started.
+local function setup_at_startup(options)
   local library = H.new_library()
   project_on_disk(library, 'My Poems')
   H.library = library
-  H.truthy(require('carrel').setup({ cmd = { H.carrel, 'lsp' }, libraries = { library }, preload = true }), 'setup')
+  local config = vim.tbl_extend('force', { cmd = { H.carrel, 'lsp' }, libraries = { library } }, options)
+  H.truthy(require('carrel').setup(config), 'setup')
   settle()
-  H.eq(require('carrel.client').is_running(), vim.v.vim_did_enter == 1, 'a server running before startup ends')
+  H.eq(require('carrel.client').is_running(), vim.v.vim_did_enter == 1 and config.preload ~= false,
+    'a server running before startup ends')
   -- Tests run from -c, before startup ends; this is the moment it does.
   if vim.v.vim_did_enter == 0 then vim.api.nvim_exec_autocmds('VimEnter', {}) end
+end
+
+H.test('setup() preloads by default once Neovim has started', function()
+  setup_at_startup({})
   H.wait(held, 'the first view to be held')
   H.eq(H.tree().window(), nil, 'no binder window')
+end)
+
+H.test('setup({ preload = false }) starts nothing until the binder opens', function()
+  setup_at_startup({ preload = false })
+  settle()
+  H.eq(require('carrel.client').is_running(), false, 'a server running')
+  H.eq(H.tree().state.roots, nil, 'rows fetched')
+end)
+
+H.test('setup() called again with preload = false drops the preload it asked for', function()
+  local library = H.new_library()
+  project_on_disk(library, 'My Poems')
+  H.library = library
+  local config = { cmd = { H.carrel, 'lsp' }, libraries = { library } }
+  H.truthy(require('carrel').setup(config), 'setup')
+  H.truthy(require('carrel').setup(vim.tbl_extend('force', config, { preload = false })), 'setup again')
+  if vim.v.vim_did_enter == 0 then vim.api.nvim_exec_autocmds('VimEnter', {}) end
+  settle()
+  H.eq(require('carrel.client').is_running(), false, 'a server running')
 end)
 
 H.test('preload starts nothing in a folder without a project, look-alikes included', function()

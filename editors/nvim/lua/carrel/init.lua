@@ -34,8 +34,9 @@ M.defaults = {
   -- Start the server and fetch the binder's first view when Neovim starts
   -- in a library folder that holds a project (the folder, or one of its
   -- folders, has `.carrel/project.json`), so that :Carrel opens at once.
-  -- Nothing starts in any other folder. Also `:Carrel preload`.
-  preload = false,
+  -- Nothing starts in any other folder. false waits for the first :Carrel.
+  -- Also `:Carrel preload`.
+  preload = true,
   -- Number of raw JSON-RPC messages kept for `:Carrel log`.
   log_size = 2000,
   -- Keys in the sidebar, the same in Neovim and Vim: lhs → action name (see
@@ -160,6 +161,8 @@ function M.setup(opts)
   end
   require('carrel.highlights').setup()
   M.did_setup = true
+  -- Called again, setup() replaces the preload it asked for before.
+  local group = vim.api.nvim_create_augroup('carrel_preload', { clear = true })
   if config.preload then
     -- After startup: the folder Neovim starts in is known, and a slow disk
     -- cannot delay the first screen.
@@ -167,7 +170,7 @@ function M.setup(opts)
       vim.schedule(function() require('carrel.tree').preload() end)
     else
       vim.api.nvim_create_autocmd('VimEnter', {
-        once = true, callback = function() require('carrel.tree').preload() end,
+        group = group, once = true, callback = function() require('carrel.tree').preload() end,
       })
     end
   end
