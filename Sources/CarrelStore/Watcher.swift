@@ -26,6 +26,10 @@ public final class Watcher: @unchecked Sendable {
         IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_CLOSE_WRITE | IN_ATTRIB
             | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR | IN_DONT_FOLLOW | IN_EXCL_UNLINK)
 
+    /// How long a first event waits for others: the few events of a save,
+    /// a `touch` or a rename come within microseconds of each other, and a
+    /// lone change should show as soon as it can.
+    static let firstGatherMs: UInt32 = 2
     /// How long a burst may pause and still be one batch.
     static let gatherMs: UInt32 = 10
 
@@ -76,11 +80,13 @@ public final class Watcher: @unchecked Sendable {
             // moves (four or five events a delete) do not each pay for a
             // wake-up of this thread.
             let deadline = Clock.nowMs() + 50
+            var pause = Self.firstGatherMs
             while Clock.nowMs() < deadline, batch.count <= 100_000 {
-                usleep(Self.gatherMs * 1000)
+                usleep(pause * 1000)
                 let before = batch.count
                 while batch.count <= 100_000, readEvents(into: &buffer, &batch, timeoutMs: 0) {}
                 if batch.count == before { break }
+                pause = Self.gatherMs
             }
             // A rename's two halves belong in one batch, or a move reads as delete + create.
             var tries = 0
