@@ -32,12 +32,17 @@ H.test('preload fetches the first view in no window; opening then shows it and a
   H.eq(#binder_requests(), before, 'requests sent by opening')
 end)
 
---- setup() as a writer's config calls it, before Neovim has started.
-local function setup_at_startup(options)
+--- The options of a library that holds a project.
+local function library_with_project()
   local library = H.new_library()
   project_on_disk(library, 'My Poems')
   H.library = library
-  local config = vim.tbl_extend('force', { cmd = { H.carrel, 'lsp' }, libraries = { library } }, options)
+  return { cmd = { H.carrel, 'lsp' }, libraries = { library } }
+end
+
+--- setup() as a writer's config calls it, before Neovim has started.
+local function setup_at_startup(options)
+  local config = vim.tbl_extend('force', library_with_project(), options)
   H.truthy(require('carrel').setup(config), 'setup')
   settle()
   H.eq(require('carrel.client').is_running(), vim.v.vim_did_enter == 1 and config.preload ~= false,
@@ -60,10 +65,7 @@ H.test('setup({ preload = false }) starts nothing until the binder opens', funct
 end)
 
 H.test('setup() called again with preload = false drops the preload it asked for', function()
-  local library = H.new_library()
-  project_on_disk(library, 'My Poems')
-  H.library = library
-  local config = { cmd = { H.carrel, 'lsp' }, libraries = { library } }
+  local config = library_with_project()
   H.truthy(require('carrel').setup(config), 'setup')
   H.truthy(require('carrel').setup(vim.tbl_extend('force', config, { preload = false })), 'setup again')
   if vim.v.vim_did_enter == 0 then vim.api.nvim_exec_autocmds('VimEnter', {}) end
