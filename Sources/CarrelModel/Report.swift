@@ -1,5 +1,6 @@
 /// What the server tells the writer after a command that moved writing out
-/// of sight or back: every client shows these words, and adds none.
+/// of sight or back, or changed whether deleting asks first: every client
+/// shows these words, and adds none.
 public enum Report: Sendable, Equatable {
     case movedToTrash(name: String)
     case movedToSystemTrash(name: String)
@@ -7,6 +8,9 @@ public enum Report: Sendable, Equatable {
     case deletedForGood(name: String)
     case deletedItemsForGood(count: Int)
     case trashWasEmpty
+    case askingBeforeDeleting(in: String)
+    case alreadyAskingBeforeDeleting(in: String)
+    case notAskingBeforeDeleting(in: String)
 
     public func text(_ language: Language) -> String {
         let (en, fr) = texts
@@ -35,6 +39,21 @@ public enum Report: Sendable, Equatable {
                 )
         case .trashWasEmpty:
             return ("The Trash was already empty.", "La Corbeille était déjà vide.")
+        case .askingBeforeDeleting(let name):
+            return (
+                "Deleting in “\(name)” now asks first.",
+                "Supprimer dans « \(name) » demande désormais confirmation."
+            )
+        case .alreadyAskingBeforeDeleting(let name):
+            return (
+                "Deleting in “\(name)” already asks first.",
+                "Supprimer dans « \(name) » demande déjà confirmation."
+            )
+        case .notAskingBeforeDeleting(let name):
+            return (
+                "Deleting in “\(name)” no longer asks first.",
+                "Supprimer dans « \(name) » ne demande plus confirmation."
+            )
         }
     }
 }

@@ -298,8 +298,27 @@ extension Workspace {
 
     /// Whether deleting asks first: turns "Delete and Don't Ask Again" back
     /// on (or off) for a project, or for a library's plain folders.
+    /// Setting what is already set writes nothing and changes no row, but
+    /// still says so: the writer asked and deserves an answer.
     public func setConfirmDelete(_ target: Target, _ confirm: Bool) throws(Failure) -> Outcome {
-        try changeSettings(of: target, project: { $0.confirmDelete = confirm }, library: { $0.confirmDelete = confirm })
+        let (entry, library): (Entry, Library)
+        switch target {
+        case .all(let p, let l): (entry, library) = (p.root, l)
+        case .entry(let e, let l): (entry, library) = (e, l)
+        }
+        let project = library.project(containing: entry)
+        let owner = project?.root ?? library.root
+        let name = title(of: owner, in: library)
+        let asks = project?.metadata.confirmDelete ?? library.settings.confirmDelete
+        guard asks != confirm else {
+            return Outcome(
+                result: .item(.entry(owner, library)), changes: [],
+                report: confirm ? .alreadyAskingBeforeDeleting(in: name) : .notAskingBeforeDeleting(in: name))
+        }
+        var outcome = try changeSettings(
+            of: target, project: { $0.confirmDelete = confirm }, library: { $0.confirmDelete = confirm })
+        outcome.report = confirm ? .askingBeforeDeleting(in: name) : .notAskingBeforeDeleting(in: name)
+        return outcome
     }
 
     /// A setting kept in `project.json` for a project, or in the user's state

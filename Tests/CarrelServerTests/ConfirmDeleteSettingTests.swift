@@ -75,6 +75,19 @@ final class ConfirmDeleteSettingTests: XCTestCase {
             try again.result("carrel/tree", ["uri": .string(fx.uri()), "depth": 0]).arrayValue![0]["confirmDelete"])
     }
 
+    /// Asking for what is already so writes nothing and tells no client of
+    /// a change: no needless edit of `project.json` to sync or merge.
+    func testAlreadyAskingWritesNothing() throws {
+        let before = try fx.read("P/.carrel/project.json")
+        let answer = try client.command("carrel.setConfirmDelete", ["uri": .string(fx.uri("P")), "confirm": true])
+        XCTAssertEqual(answer["result"]?["uri"], .string(fx.uri("P")))
+        _ = try row("P")
+        XCTAssertEqual(try fx.read("P/.carrel/project.json"), before)
+        XCTAssertNil(
+            try? client.inbox.take("didChange", timeout: 0, { $0["method"] == "carrel/didChange" }),
+            "nothing changed, so nothing to refetch")
+    }
+
     func testConfirmIsRequiredAndABoolean() throws {
         let missing = try client.command("carrel.setConfirmDelete", ["uri": .string(fx.uri("P"))])
         XCTAssertEqual(missing["error"]?["data"]?["field"], "confirm")

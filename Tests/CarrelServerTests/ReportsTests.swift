@@ -1,5 +1,6 @@
 import CarrelJSON
 import CarrelTestSupport
+import Foundation
 import XCTest
 
 /// After a command takes writing out of sight or brings it back, the server
@@ -90,6 +91,25 @@ final class ReportsTests: XCTestCase {
                 "carrel.moveTo", ["uri": .string(fx.uri("P/Draft/d.md")), "destinationUri": .string(fx.uri("P/Ready"))])
         )
         XCTAssertNil(try report("carrel.setSort", ["uri": .string(fx.uri("P")), "by": "modified"]))
+    }
+
+    /// Turning asking on or off says where, and so does asking for what is
+    /// already so: the writer learns the command was heard.
+    func testAskingBeforeDeletingIsReported() throws {
+        try start()
+        XCTAssertEqual(
+            try report("carrel.setConfirmDelete", ["uri": .string(fx.uri("P/Draft")), "confirm": true]),
+            "Deleting in “P” already asks first.")
+        XCTAssertEqual(
+            try report("carrel.setConfirmDelete", ["uri": .string(fx.uri("P/Draft/a.md")), "confirm": false]),
+            "Deleting in “P” no longer asks first.")
+        XCTAssertEqual(
+            try report("carrel.setConfirmDelete", ["uri": .string(fx.uri("P")), "confirm": true]),
+            "Deleting in “P” now asks first.")
+        XCTAssertEqual(
+            try report("carrel.setConfirmDelete", ["uri": .string(fx.uri("loose.md")), "confirm": true]),
+            "Deleting in “\(URL(fileURLWithPath: fx.path).lastPathComponent)” already asks first.",
+            "outside projects, the library's")
     }
 
     func testReportsAreInTheClientsLanguage() throws {
