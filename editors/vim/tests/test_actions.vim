@@ -164,6 +164,18 @@ h.Run('Delete and Don''t Ask Again, then :Carrel ask_before_deleting asks again'
   h.Wait(() => !empty(h.Popups()), 'the question again')
 })
 
+h.Run(':Carrel ask_before_deleting never turns asking off', () => {
+  var root = Poems()
+  var before = h.Traffic()->copy()->filter((_, l) => l =~ '^→ .*carrel.setConfirmDelete')->len()
+  h.Press('. Morning.md', ':Carrel ask_before_deleting' .. "\<CR>")
+  h.Wait(() => h.Messages() =~ 'Deleting in “My Poems” already asks first.', 'the server saying so')
+  var sent = h.Traffic()->copy()->filter((_, l) => l =~ '^→ .*carrel.setConfirmDelete')
+  assert_equal(before + 1, len(sent))
+  assert_match('"confirm":true', sent[-1])
+  h.Press('. Morning.md', 'd')
+  h.Wait(() => !empty(h.Popups()), 'the question, still')
+})
+
 h.Run('R refetches what is shown', () => {
   var root = Poems()
   var before = h.Traffic()->copy()->filter((_, l) => l =~ '^→ .*"carrel/tree"')->len()

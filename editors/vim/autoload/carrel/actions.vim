@@ -344,16 +344,16 @@ def SetTarget(row: dict<any>)
   rpc.Execute('carrel.setTarget', {uri: node.uri, words: words}, (_) => 0)
 enddef
 
-# "Ask before deleting": turns it back on where a "Delete and Don't Ask
-# Again" turned it off (the row says confirmDelete: false), else off.
+# "Ask before deleting" only ever turns asking back on: a command that
+# silently turned it off, where it was on, would lose the writer's safety
+# net. The server says which it was.
 def AskBeforeDeleting(row: dict<any>)
   var owner = Owner(row)
   if empty(owner)
     Warn('Put the cursor inside a project or a library first.')
     return
   endif
-  var confirm = get(owner, 'confirmDelete', true) == false
-  rpc.Execute('carrel.setConfirmDelete', {uri: owner.uri, confirm: confirm}, (_) => 0)
+  rpc.Execute('carrel.setConfirmDelete', {uri: owner.uri, confirm: true}, (_) => 0)
 enddef
 
 def Parent(row: dict<any>)
