@@ -1756,17 +1756,17 @@ words it."
                       (t text))))
     (carrel--command t nil "carrel.setTarget" :uri uri :words words)))
 
-(defun carrel-toggle-ask-before-deleting ()
-  "Turn \"Ask before deleting\" on or off for the project at point.
-Outside projects, for the library.  After \"Delete and Don't Ask
-Again\", this turns asking back on."
+(defun carrel-ask-before-deleting ()
+  "Turn \"Ask before deleting\" back on for the project at point.
+Outside projects, for the library.  This undoes \"Delete and Don't
+Ask Again\".  It never turns asking off: where asking is on, the
+server's message says so."
   (interactive)
-  (let* ((target (or (carrel--nearest (carrel--kind-p "project" "library"))
-                     (user-error "Put point on a project or a library")))
-         (asking (not (eq (plist-get target :confirmDelete) :json-false))))
+  (let ((target (or (carrel--nearest (carrel--kind-p "project" "library"))
+                    (user-error "Put point on a project or a library"))))
     (carrel--command (and (equal (plist-get target :kind) "project") (plist-get target :uri))
                      nil "carrel.setConfirmDelete"
-                     :uri (plist-get target :uri) :confirm (if asking :json-false t))))
+                     :uri (plist-get target :uri) :confirm t)))
 
 (defun carrel-refresh (&rest _)
   "Fetch the shown rows from the server again, keeping expansion and point."
@@ -1835,7 +1835,7 @@ M-n, M-<down>	Move Down among the siblings
 \\[carrel-up]	up to the parent row
 \\[carrel-help]	these keys
 \\[quit-window]	close the binder
-\\[carrel-toggle-ask-before-deleting]	Ask before deleting, on or off
+\\[carrel-ask-before-deleting]	Ask before deleting again
 "
   "The text of `carrel-help', for `substitute-command-keys'.")
 

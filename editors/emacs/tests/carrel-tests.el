@@ -525,7 +525,7 @@ and Ask before deleting on the project turns the question back on."
     (carrel-test--goto "My Poems")
     (should (eq (plist-get (carrel--node-at-point) :confirmDelete) :json-false))
     (let ((sent (carrel-test--recording
-                  (call-interactively #'carrel-toggle-ask-before-deleting))))
+                  (call-interactively #'carrel-ask-before-deleting))))
       (should (assq 'workspace/executeCommand sent))
       (should (equal (plist-get (cadr (assq 'workspace/executeCommand sent)) :command)
                      "carrel.setConfirmDelete")))
@@ -534,6 +534,24 @@ and Ask before deleting on the project turns the question back on."
     (carrel-test--answering '("Cancel")
       (should-error (call-interactively #'carrel-delete) :type 'user-error))
     (should (file-exists-p (carrel-test--path "My Poems" "Draft" "Autumn.md")))))
+
+(ert-deftest carrel-test-ask-before-deleting-never-turns-it-off ()
+  "Ask before deleting where asking is on sends confirm t and says so."
+  (carrel-test--with-library
+    (carrel-test--project "My Poems" "poetry")
+    (carrel-test--file "My Poems" "Draft" "Spring")
+    (carrel-test--goto "My Poems" "Draft" "Spring.md")
+    (let ((sent (carrel-test--recording
+                  (call-interactively #'carrel-ask-before-deleting))))
+      (should (equal (plist-get (cadr (assq 'workspace/executeCommand sent)) :arguments)
+                     (vector (list :uri (carrel--path-to-uri (carrel-test--path "My Poems"))
+                                   :confirm t)))))
+    (carrel-test--wait (lambda () (string-match-p "Deleting in “My Poems” already asks first\\."
+                                                  (carrel-test--messages)))
+                       "the server saying so")
+    (carrel-test--answering '("Cancel")
+      (should-error (call-interactively #'carrel-delete) :type 'user-error))
+    (should (file-exists-p (carrel-test--path "My Poems" "Draft" "Spring.md")))))
 
 (ert-deftest carrel-test-restore-and-empty-trash ()
   "u restores from Trash; E empties the Trash after asking, in the server's words."
