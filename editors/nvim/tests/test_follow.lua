@@ -71,6 +71,30 @@ H.test('an unsaved buffer follows its file into the Trash, so :w never brings th
   H.eq(H.exists(poem), false, 'the old path is not recreated')
 end)
 
+H.test('a listed buffer never loaded follows too, and one of a file deleted for good goes', function()
+  local project = poetry()
+  local poem = H.put(project .. '/Draft/Unread.md', 'on disk')
+  local gone = H.put(project .. '/Draft/Gone.md', 'gone')
+  -- As `nvim One.md Two.md` lists the second file without reading it.
+  vim.cmd('badd ' .. vim.fn.fnameescape(poem))
+  vim.cmd('badd ' .. vim.fn.fnameescape(gone))
+  local gone_buf = vim.fn.bufnr(gone)
+  H.eq(vim.api.nvim_buf_is_loaded(vim.fn.bufnr(poem)), false, 'listed but not loaded')
+  H.execute('carrel.delete', { uri = H.uri(poem), confirmed = true })
+  local trashed = project .. '/Trash/Unread.md'
+  H.wait(function() return vim.fn.bufnr(trashed) ~= -1 end, 'the unloaded buffer to follow into the Trash')
+  H.eq(vim.fn.bufnr(poem), -1, 'no buffer left at the old path')
+  local buf = vim.fn.bufnr(trashed)
+  H.eq(vim.bo[buf].buflisted, true, 'still listed')
+  vim.cmd('buffer ' .. buf)
+  H.eq(vim.api.nvim_buf_get_lines(buf, 0, -1, false), { 'on disk' }, 'visiting it reads the Trash copy')
+  vim.cmd('silent write')
+  H.eq(H.exists(poem), false, 'writing it does not bring the old path back')
+  H.sh(('rm %s'):format(vim.fn.shellescape(gone)))
+  H.wait(function() return not vim.api.nvim_buf_is_valid(gone_buf) or not vim.bo[gone_buf].buflisted end,
+    'the unloaded buffer of a deleted file to go')
+end)
+
 H.test('a file deleted for good closes its unmodified buffer, and keeps a modified one with a warning', function()
   local project = poetry()
   local clean = H.put(project .. '/Draft/Clean.md', 'clean')

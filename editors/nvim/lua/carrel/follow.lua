@@ -3,9 +3,13 @@ local util = require('carrel.util')
 
 local M = {}
 
+-- Listed buffers that were never loaded count too (`nvim One.md Two.md`
+-- lists Two.md unread): left at the old path, visiting one later and
+-- writing would bring the file back beside the moved one.
 local function file_buffers()
   return vim.tbl_filter(function(buf)
-    return vim.api.nvim_buf_is_loaded(buf) and vim.bo[buf].buftype == '' and vim.api.nvim_buf_get_name(buf) ~= ''
+    local open = vim.api.nvim_buf_is_loaded(buf) or vim.bo[buf].buflisted
+    return open and vim.bo[buf].buftype == '' and vim.api.nvim_buf_get_name(buf) ~= ''
   end, vim.api.nvim_list_bufs())
 end
 
@@ -13,6 +17,15 @@ end
 function M.rename_buffer(buf, new_path)
   local old_path = vim.api.nvim_buf_get_name(buf)
   if old_path == new_path then return end
+  -- A buffer never loaded holds no text: it is replaced by one listed at the
+  -- new path, since a renamed one stays "not edited" and its first :write
+  -- would refuse with E13; calling into it to clear that would load it.
+  if not vim.api.nvim_buf_is_loaded(buf) then
+    pcall(vim.api.nvim_buf_delete, buf, { force = true })
+    local moved = vim.fn.bufadd(new_path)
+    vim.bo[moved].buflisted = true
+    return
+  end
   local alternate = vim.fn.bufnr('#')
   vim.api.nvim_buf_set_name(buf, new_path)
   -- Renaming marks the buffer "not edited", and the next :write would refuse
