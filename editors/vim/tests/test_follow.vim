@@ -30,6 +30,31 @@ h.Run('an unsaved buffer follows an outside mv, keeps its text and saves at the 
   assert_false(filereadable(root .. '/My Poems/Draft/Morning.md'))
 })
 
+h.Run('a listed buffer never loaded follows too, and one of a file gone from disk goes', () => {
+  var root = h.Library(h.Poetry('My Poems')->extend({'My Poems/Draft/Unread.md': 'on disk',
+    'My Poems/Draft/Gone.md': 'gone'}))
+  h.Open(root)
+  var poem = root .. '/My Poems/Draft/Unread.md'
+  var gone = root .. '/My Poems/Draft/Gone.md'
+  # As `vim One.md Two.md` lists the second file without reading it.
+  execute 'badd' fnameescape(poem)
+  execute 'badd' fnameescape(gone)
+  var gone_buffer = bufnr(gone)
+  assert_false(bufloaded(bufnr(poem)))
+  rename(poem, root .. '/My Poems/Trash/Unread.md')
+  var trashed = root .. '/My Poems/Trash/Unread.md'
+  h.Wait(() => bufnr(trashed) > 0, 'the unloaded buffer to follow')
+  assert_equal(-1, bufnr(poem))
+  assert_true(buflisted(bufnr(trashed)))
+  wincmd p
+  execute 'buffer' bufnr(trashed)
+  assert_equal(['on disk'], getline(1, '$'))
+  silent write
+  assert_false(filereadable(poem))
+  delete(gone)
+  h.Wait(() => !buflisted(gone_buffer), 'the unloaded buffer of a deleted file to go')
+})
+
 h.Run('names with accents, spaces and # follow too', () => {
   var root = h.Library(h.Poetry('Mes poèmes')->extend({'Mes poèmes/Draft/Été #1.md': 'été'}))
   h.Open(root)

@@ -5,9 +5,12 @@ vim9script
 
 import autoload 'carrel/util.vim'
 
+# Listed buffers that were never loaded count too (`vim One.md Two.md`
+# lists Two.md unread): left at the old path, visiting one later and writing
+# would bring the file back beside the moved one.
 def FileBuffers(): list<number>
-  return getbufinfo({bufloaded: 1})
-    ->filter((_, b) => b.name != '' && getbufvar(b.bufnr, '&buftype') == '')
+  return getbufinfo()
+    ->filter((_, b) => (b.loaded || b.listed) && b.name != '' && getbufvar(b.bufnr, '&buftype') == '')
     ->mapnew((_, b) => b.bufnr)
 enddef
 
@@ -21,6 +24,13 @@ export def Rename(buffer: number, path: string)
   if old == path
     return
   endif
+  # A buffer never loaded holds no text: one listed at the new path replaces
+  # it, as a renamed one would stay "not edited" and refuse its first :write.
+  if !bufloaded(buffer)
+    execute 'silent! bwipeout' buffer
+    setbufvar(bufadd(path), '&buflisted', true)
+    return
+  endif
   var window = win_getid()
   var shown = win_findbuf(buffer)
   var hidden = &hidden
@@ -32,7 +42,7 @@ export def Rename(buffer: number, path: string)
     execute 'noautocmd keepalt keepjumps buffer' buffer
   endif
   try
-    execute 'keepalt file' fnameescape(path)
+    execute 'silent keepalt file' fnameescape(path)
     # A renamed buffer is "not edited", and its next :write would refuse
     # because the file exists (the server moved it there). A write that a
     # do-nothing BufWriteCmd takes clears that without touching the disk.
