@@ -112,6 +112,13 @@ no `carrel/tree' without a depth or deeper than two levels."
       (should (carrel--goto-id id)))
     (should (equal (plist-get (carrel--node-at-point) :uri) uri))))
 
+(defun carrel-test--goto-row (title)
+  "Put point on the first shown row whose node has TITLE."
+  (goto-char (point-min))
+  (while (not (equal (plist-get (carrel-test--node-on-line) :title) title))
+    (when (eobp) (ert-fail (list "No row" title)))
+    (forward-line 1)))
+
 (defun carrel-test--node-on-line ()
   "Return the node of the row on this line, or nil on a note or no row."
   (and (not (get-text-property (point) 'carrel-note))
@@ -987,6 +994,33 @@ a collapsed folder learns its count from the notification alone."
                                     :depth 1)))))
     (should (equal (carrel-test--row "Draft") "      📝 Draft  1 file · 0 words"))
     (should (equal (carrel-test--row "My Poems") "  🗂 My Poems  2 files · 0 words"))))
+
+(ert-deftest carrel-test-collapsed-section-shows-no-stale-rows ()
+  "A change under a collapsed section is not fetched, and reopening
+the section shows the folder as it is now."
+  (carrel-test--with-library
+    (carrel-test--project "My Poems" "poetry")
+    (carrel-test--file "My Poems" "Draft" "Spring")
+    (carrel-test--file "My Poems" "Draft" "Summer")
+    (carrel-test--goto "My Poems" "Draft" "Spring.md")
+    (carrel-test--goto-row "YOUR POETRY")
+    (carrel-toggle)
+    (should-not (carrel-test--row "Spring.md"))
+    (let ((sent (carrel-test--recording
+                  (delete-file (carrel-test--path "My Poems" "Draft" "Spring.md"))
+                  (carrel-test--wait (lambda () (equal (plist-get (carrel--node
+                                                                   (carrel--path-to-uri
+                                                                    (carrel-test--path "My Poems" "Draft")))
+                                                                  :summary)
+                                                       "1 file · 0 words"))
+                                     "Draft's count")
+                  (carrel-test--settled))))
+      (should (null (carrel-test--tree-requests sent))))
+    (carrel-test--goto-row "YOUR POETRY")
+    (carrel-toggle)
+    (carrel-test--settled)
+    (should (carrel-test--row "Summer.md"))
+    (should-not (carrel-test--row "Spring.md"))))
 
 (ert-deftest carrel-test-changes-refetch-expanded-all ()
   "A change in a project refetches its \"All\" when expanded, and nothing
