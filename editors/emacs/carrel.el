@@ -1693,7 +1693,7 @@ CHOICE is the title of one of the sort orders the server offers."
         (how (or (seq-find (lambda (sort) (equal (plist-get sort :title) choice))
                            (carrel--experimental (carrel--tree-connection) :sorts))
                  (user-error "Unknown sort: %s" choice))))
-    (carrel--command (plist-get target :uri) nil "carrel.setSort"
+    (carrel--command (plist-get target :uri) t "carrel.setSort"
                      :uri (plist-get target :uri) :by (plist-get how :by)
                      :descending (if (eq (plist-get how :descending) t) t :json-false))))
 
@@ -1769,9 +1769,9 @@ server's message says so."
   (interactive)
   (let ((target (or (carrel--nearest (carrel--kind-p "project" "library"))
                     (user-error "Put point on a project or a library"))))
-    (carrel--command (and (equal (plist-get target :kind) "project") (plist-get target :uri))
-                     nil "carrel.setConfirmDelete"
-                     :uri (plist-get target :uri) :confirm t)))
+    ;; The answer is the row's new state, and where asking was on already
+    ;; no change follows: nothing to wait for.
+    (carrel--command nil t "carrel.setConfirmDelete" :uri (plist-get target :uri) :confirm t)))
 
 (defun carrel-refresh (&rest _)
   "Fetch the shown rows from the server again, keeping expansion and point."

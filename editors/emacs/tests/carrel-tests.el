@@ -553,6 +553,8 @@ and Ask before deleting on the project turns the question back on."
       (should (equal (plist-get (cadr (assq 'workspace/executeCommand sent)) :arguments)
                      (vector (list :uri (carrel--path-to-uri (carrel-test--path "My Poems"))
                                    :confirm t)))))
+    (should (equal (plist-get (carrel--node-at-point) :title) "My Poems"))
+    (carrel-test--goto "My Poems" "Draft" "Spring.md")
     (carrel-test--wait (lambda () (string-match-p "Deleting in “My Poems” already asks first\\."
                                                   (carrel-test--messages)))
                        "the server saying so")
@@ -589,7 +591,8 @@ and Ask before deleting on the project turns the question back on."
     (should-not (carrel-test--row "Summer.md"))))
 
 (ert-deftest carrel-test-sort ()
-  "s offers the server's sort orders; the tree shows the new order."
+  "s offers the server's sort orders; the tree shows the new order.
+Point goes to the project sorted."
   (carrel-test--with-library
     (carrel-test--project "My Poems" "poetry")
     (carrel-test--file "My Poems" "Draft" "Autumn")
@@ -602,7 +605,9 @@ and Ask before deleting on the project turns the question back on."
                    (mapcar (lambda (sort) (plist-get sort :title))
                            (carrel--experimental carrel-test--conn :sorts))))
     (should (member "Date Modified, Newest First" (carrel-test--asked "Sort by: ")))
-    (should (equal (seq-take (member "Winter.md" (carrel-test--rows)) 2) '("Winter.md" "Autumn.md")))))
+    (should (equal (seq-take (member "Winter.md" (carrel-test--rows)) 2) '("Winter.md" "Autumn.md")))
+    ;; Point on the row the command answered: the project it sorted.
+    (should (equal (plist-get (carrel--node-at-point) :title) "My Poems"))))
 
 (ert-deftest carrel-test-navigation-keys ()
   "The keys of the spec's table; RET and TAB toggle, ^ goes up, < and >, g refreshes."
