@@ -854,7 +854,11 @@ answer is kept or its fetch failed."
       (let ((missing (carrel--unloaded)))
         (if missing
             (carrel--fetch-async (delete-dups (delq nil (mapcar #'carrel--fetch-spec missing))))
-          (when (zerop carrel--pending) (carrel--render-soon)))))))
+          (when (zerop carrel--pending)
+            ;; Expanding all is done: a folder that comes later starts
+            ;; collapsed, like any other.
+            (setq carrel--expanding-all nil)
+            (carrel--render-soon)))))))
 
 (defun carrel--walk (fn)
   "Call FN with each shown row's identity and depth, in display order."
@@ -1048,13 +1052,8 @@ whose listing changed are fetched again, each once, without waiting."
       (when (plist-get change :oldUri)
         (carrel--remap-expansion (plist-get change :oldUri) (plist-get change :uri)))
       (dolist (id (carrel--listings-changed change))
-        (cond ((carrel--shown-container-p id)
-               (push (carrel--fetch-spec id) specs))
-              ;; Held out of sight, under a collapsed section: not fetched
-              ;; now, but forgotten, so that it is fetched when shown again
-              ;; instead of showing what no longer is.
-              ((and (carrel--loaded-p id) (not (equal (carrel--kind id) "section")))
-               (carrel--forget-below id)))))
+        (when (carrel--shown-container-p id)
+          (push (carrel--fetch-spec id) specs))))
     (setq specs (delete-dups (delq nil specs)))
     ;; Parents first, so that a vanished child is dropped before it is asked for.
     (setq specs (sort specs (lambda (a b) (< (carrel--depth (car a)) (carrel--depth (car b))))))

@@ -609,6 +609,24 @@ Point goes to the project sorted."
     ;; Point on the row the command answered: the project it sorted.
     (should (equal (plist-get (carrel--node-at-point) :title) "My Poems"))))
 
+(ert-deftest carrel-test-expand-all-ends ()
+  "Once > has expanded everything, a folder made later starts collapsed."
+  (carrel-test--with-library
+    (carrel-test--project "My Poems" "poetry")
+    (carrel-test--file "My Poems" "Draft" "Spring")
+    (carrel-test--goto "My Poems")
+    (call-interactively #'carrel-expand-all)
+    (carrel-test--wait (lambda () (null carrel--expanding-all)) "expanding all to end")
+    (carrel-test--settled)
+    (should (carrel-test--row "Magazines"))
+    (make-directory (carrel-test--path "My Poems" "Draft" "Later"))
+    (with-temp-file (carrel-test--path "My Poems" "Draft" "Later" "Inside.md") (insert "x"))
+    (carrel-test--wait (lambda () (carrel-test--row "Later")) "the new folder shown")
+    (carrel-test--settled)
+    (let ((later (carrel--path-to-uri (carrel-test--path "My Poems" "Draft" "Later"))))
+      (should-not (gethash later carrel--expanded))
+      (should-not (carrel--loaded-p later)))))
+
 (ert-deftest carrel-test-navigation-keys ()
   "The keys of the spec's table; RET and TAB toggle, ^ goes up, < and >, g refreshes."
   (carrel-test--with-library
