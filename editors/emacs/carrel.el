@@ -1052,8 +1052,13 @@ whose listing changed are fetched again, each once, without waiting."
       (when (plist-get change :oldUri)
         (carrel--remap-expansion (plist-get change :oldUri) (plist-get change :uri)))
       (dolist (id (carrel--listings-changed change))
-        (when (carrel--shown-container-p id)
-          (push (carrel--fetch-spec id) specs))))
+        (cond ((carrel--shown-container-p id)
+               (push (carrel--fetch-spec id) specs))
+              ;; Held out of sight, under a collapsed section: not fetched
+              ;; now, but forgotten, so that it is fetched when shown again
+              ;; instead of showing what no longer is.
+              ((and (carrel--loaded-p id) (not (equal (carrel--kind id) "section")))
+               (carrel--forget-below id)))))
     (setq specs (delete-dups (delq nil specs)))
     ;; Parents first, so that a vanished child is dropped before it is asked for.
     (setq specs (sort specs (lambda (a b) (< (carrel--depth (car a)) (carrel--depth (car b))))))
