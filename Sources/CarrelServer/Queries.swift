@@ -27,7 +27,8 @@ extension Server {
 
     func destinations(_ id: RequestID, _ params: DestinationsRequest.Params) throws(Failure) {
         finishScan()
-        let found = try workspace.moveDestinations(try target(params.uri), language)
+        let found = try workspace.moveDestinations(
+            try target(params.uri), language, forNewFolder: params.forNewFolder)
         reply(
             id,
             .array(

@@ -13,8 +13,12 @@ extension Workspace {
     /// permanent folders in template order, its own project's Trash (a
     /// delete); never the item itself or what it holds, its own folder,
     /// "All", another project's Trash or anything in a Trash, links, or
-    /// folders Carrel may not read.
-    public func moveDestinations(_ target: Target, _ language: Language) throws(Failure) -> [Destination] {
+    /// folders Carrel may not read. `forNewFolder`: where "New folder…"
+    /// may make a folder to move the item into: its own folder too, and no
+    /// Trash, since nothing made there could be moved into.
+    public func moveDestinations(
+        _ target: Target, _ language: Language, forNewFolder: Bool = false
+    ) throws(Failure) -> [Destination] {
         let (entry, library) = try entryTarget(target)
         try checkMovable(entry, library)
         if library.project(at: entry) != nil { throw Failure(.conflict, .projectMove(name: entry.name.string)) }
@@ -23,7 +27,7 @@ extension Workspace {
         // Depth first in display order; a Trash is offered but never entered.
         var pending: [(folder: Entry, label: [String], enter: Bool)] = [(library.root, [library.displayName], true)]
         while let (folder, label, enter) = pending.popLast() {
-            if folder !== entry.parent { out.append(Destination(folder: folder, label: label)) }
+            if folder !== entry.parent || forNewFolder { out.append(Destination(folder: folder, label: label)) }
             guard enter else { continue }
             var below: [(Entry, [String], Bool)] = []
             for child in folders(in: folder, library)
@@ -31,7 +35,9 @@ extension Workspace {
                 let project = library.project(containing: child)
                 let title = project?.permanentFolder(for: child)?.title(language) ?? child.name.string
                 if let p = project, child === p.trash {
-                    if p === home && !p.isInTrash(entry) { below.append((child, label + [title], false)) }
+                    if p === home && !p.isInTrash(entry) && !forNewFolder {
+                        below.append((child, label + [title], false))
+                    }
                     continue
                 }
                 below.append((child, label + [title], true))

@@ -29,8 +29,10 @@ final class DestinationsTests: XCTestCase {
         _ = try client.initialize([fx.uri("")], locale: locale)
     }
 
-    func labels(_ relative: String) throws -> [String] {
-        let found = try client.result("carrel/destinations", ["uri": .string(fx.uri(relative))]).arrayValue!
+    func labels(_ relative: String, purpose: String? = nil) throws -> [String] {
+        var params: [String: JSONValue] = ["uri": .string(fx.uri(relative))]
+        if let purpose { params["purpose"] = .string(purpose) }
+        let found = try client.result("carrel/destinations", .object(params)).arrayValue!
         return found.map { row in row["label"]!.arrayValue!.compactMap(\.stringValue).dropFirst().joined(separator: "/")
         }
     }
@@ -54,6 +56,25 @@ final class DestinationsTests: XCTestCase {
         XCTAssertEqual(
             found.filter(order.contains), order,
             "display order: permanent folders in template order, each folder's own under it, then the root's own")
+    }
+
+    /// "New folder…" in a Move picker: the folder is made first, then the
+    /// item moved into it, so its own folder is a fine place and a Trash is
+    /// not (nothing can be moved into a folder in the Trash).
+    func testWhereANewFolderToMoveIntoMayBeMade() throws {
+        try start()
+        let found = try labels("Poems/Draft/a.md", purpose: "newFolder")
+        XCTAssertTrue(found.contains("Poems/Draft"), "its own folder")
+        XCTAssertTrue(found.contains("Poems/Ready"))
+        XCTAssertFalse(found.contains("Poems/Trash"))
+        XCTAssertFalse(found.contains("Poems/Trash/Old"))
+        XCTAssertEqual(try labels("Poems/Draft/a.md", purpose: "move"), try labels("Poems/Draft/a.md"))
+        let folder = try labels("Poems/Draft/Cycle", purpose: "newFolder")
+        XCTAssertFalse(folder.contains("Poems/Draft/Cycle"), "never inside itself")
+        let wrong = try client.request(
+            "carrel/destinations", ["uri": .string(fx.uri("Poems/Draft/a.md")), "purpose": "x"])
+        XCTAssertEqual(wrong["error"]?["code"], -32602)
+        XCTAssertEqual(wrong["error"]?["data"]?["field"], "purpose")
     }
 
     func testAFolderCannotGoIntoItself() throws {

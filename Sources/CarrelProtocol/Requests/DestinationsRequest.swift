@@ -7,11 +7,24 @@ public enum DestinationsRequest {
 
     public struct Params: Equatable {
         public var uri: String
+        /// Where a Move picker's "New folder…" may make the folder to move
+        /// the item into: the same folders, less the Trash (a folder made
+        /// there could not be moved into), plus the item's own folder.
+        public var forNewFolder: Bool
 
-        public init(uri: String) { self.uri = uri }
+        public init(uri: String, forNewFolder: Bool = false) {
+            self.uri = uri
+            self.forNewFolder = forNewFolder
+        }
 
         public init(json: JSONValue) throws(ParamError) {
-            uri = try Fields(json).string("uri")
+            let f = try Fields(json)
+            uri = try f.string("uri")
+            switch try f.optionalString("purpose") {
+            case nil, "move": forNewFolder = false
+            case "newFolder": forNewFolder = true
+            case let other?: throw ParamError("purpose", .invalidValue("“\(other)”: expected “move” or “newFolder”"))
+            }
         }
     }
 
