@@ -138,6 +138,11 @@ H.test('m: “New folder…” creates a folder in a chosen parent and moves int
   H.press('m')
   H.wait(function() return H.exists(project .. '/Ready/Seasons/Spring.md') end, 'Ready/Seasons/Spring.md on disk')
   H.eq(H.prompts, { 'Move “Spring.md” to: ', 'New folder name: ', 'Create “Seasons” in: ' }, 'prompts')
+  local parents = H.last_select.labels
+  H.contains(parents, H.place('My Poems', 'Draft'), 'the folder it is in: a folder beside it is fine')
+  for _, label in ipairs(parents) do
+    H.truthy(not label:find('Trash', 1, true), 'no Trash: nothing moves into a folder there: ' .. label)
+  end
 end)
 
 H.test('d: Delete, answered Cancel, changes nothing', function()

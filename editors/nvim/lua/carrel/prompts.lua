@@ -70,22 +70,33 @@ local function label(item) return item.label end
 --- A Move picker: `carrel/destinations` for `uri` (every folder the server
 --- would accept, as paths joined with › ), after “New folder…”, which asks
 --- a name and where to make it, then chooses the new folder. `on_folder(uri)`.
-function M.pick_destination(uri, prompt, on_folder)
+--- The server's folders for `uri`, for a picker: `purpose` is "move" or "newFolder".
+local function destinations(uri, purpose, then_)
   local client = require('carrel.client')
-  client.request('carrel/destinations', { uri = uri }, function(err, result)
+  client.request('carrel/destinations', { uri = uri, purpose = purpose }, function(err, result)
     if err then return client.report(err) end
     local folders = {}
     for _, destination in ipairs(result or {}) do
       table.insert(folders, { uri = destination.uri, label = table.concat(destination.label or {}, ' › ') })
     end
+    then_(folders)
+  end)
+end
+
+function M.pick_destination(uri, prompt, on_folder)
+  local client = require('carrel.client')
+  destinations(uri, 'move', function(folders)
     local items = vim.list_extend({ { label = M.NEW_FOLDER, new = true } }, folders)
     M.select(items, { prompt = prompt, format_item = label, kind = 'carrel_folder' }, function(choice)
       if not choice.new then return on_folder(choice.uri) end
       M.input({ prompt = 'New folder name: ' }, function(name)
         local question = ('Create “%s” in: '):format(name)
-        M.select(folders, { prompt = question, format_item = label, kind = 'carrel_folder' }, function(parent)
-          client.execute('carrel.newFolder', { parentUri = parent.uri, name = name }, function(node)
-            on_folder(node.uri)
+        -- Its own folder is a fine place for it; a Trash is not.
+        destinations(uri, 'newFolder', function(parents)
+          M.select(parents, { prompt = question, format_item = label, kind = 'carrel_folder' }, function(parent)
+            client.execute('carrel.newFolder', { parentUri = parent.uri, name = name }, function(node)
+              on_folder(node.uri)
+            end)
           end)
         end)
       end)
