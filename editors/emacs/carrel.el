@@ -1821,7 +1821,12 @@ Rows are fetched a level at a time while you keep working."
                  (puthash id t carrel--expanded)))
              carrel--rows)
     (carrel--render)
-    (carrel--fetch-async (delete-dups (delq nil (mapcar #'carrel--fetch-spec (carrel--unloaded)))))))
+    (let ((specs (delete-dups (delq nil (mapcar #'carrel--fetch-spec (carrel--unloaded))))))
+      (if specs
+          (carrel--fetch-async specs)
+        ;; Everything below was held already: expanding all is done now,
+        ;; not left to expand whatever a later change brings.
+        (setq carrel--expanding-all nil)))))
 
 (defconst carrel--keys-help
   "\\<carrel-tree-mode-map>Keys of the Carrel binder:

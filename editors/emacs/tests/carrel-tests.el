@@ -627,6 +627,26 @@ Point goes to the project sorted."
       (should-not (gethash later carrel--expanded))
       (should-not (carrel--loaded-p later)))))
 
+(ert-deftest carrel-test-expand-all-with-all-held-ends ()
+  "Pressing > where every row below is held already fetches nothing,
+and a folder made there later starts collapsed."
+  (carrel-test--with-library
+    (carrel-test--project "My Poems" "poetry")
+    (carrel-test--file "My Poems" "Draft" "Spring")
+    (carrel-test--goto "My Poems" "Draft")
+    (carrel-toggle)
+    (carrel-test--settled)
+    (should (carrel-test--row "Spring.md"))
+    (call-interactively #'carrel-expand-all)
+    (carrel-test--settled)
+    (make-directory (carrel-test--path "My Poems" "Draft" "Later"))
+    (with-temp-file (carrel-test--path "My Poems" "Draft" "Later" "Inside.md") (insert "x"))
+    (carrel-test--wait (lambda () (carrel-test--row "Later")) "the new folder shown")
+    (carrel-test--settled)
+    (let ((later (carrel--path-to-uri (carrel-test--path "My Poems" "Draft" "Later"))))
+      (should-not (gethash later carrel--expanded))
+      (should-not (carrel-test--row "Inside.md")))))
+
 (ert-deftest carrel-test-navigation-keys ()
   "The keys of the spec's table; RET and TAB toggle, ^ goes up, < and >, g refreshes."
   (carrel-test--with-library
