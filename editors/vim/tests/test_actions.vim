@@ -70,7 +70,7 @@ h.Run('m offers the server''s destinations joined with › and New folder…', (
   h.Press('. Morning.md', 'm')
   h.Wait(() => !empty(h.Popups()), 'the move menu')
   var items = h.Popups()[0].items
-  assert_equal('New folder…', items[-1])
+  assert_equal('New folder…', items[0])
   assert_true(index(items, 'Writing › My Poems › Ready') >= 0, string(items))
   assert_equal(-1, index(items, 'Writing › My Poems › Draft'), 'not the folder it is in')
   h.Choose('Writing › My Poems › Ready')
@@ -84,6 +84,13 @@ h.Run('m with New folder… makes the folder and moves there', () => {
   h.Press('. Morning.md', 'm')
   h.Wait(() => !empty(h.Popups()), 'the move menu')
   h.Choose('New folder…', "\<C-U>Old Drafts\<CR>")
+  h.Wait(() => !empty(h.Popups()), 'the question where')
+  var question = h.Popups()[0]
+  assert_match('Create “Old Drafts” in', question.title)
+  assert_true(index(question.items, 'Writing › My Poems › Draft') >= 0,
+    'the folder it is in: ' .. string(question.items))
+  assert_equal([], question.items->copy()->filter((_, l) => l =~ 'Trash'),
+    'no Trash: nothing moves into a folder there')
   h.Choose('Writing › My Poems › Ready')
   h.Wait(() => filereadable(root .. '/My Poems/Ready/Old Drafts/Morning.md'), 'the move into the new folder')
 })

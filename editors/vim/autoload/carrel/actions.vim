@@ -222,21 +222,24 @@ def Move(row: dict<any>)
   if empty(node)
     return
   endif
-  rpc.Request('carrel/destinations', {uri: node.uri}, (destinations) => {
+  rpc.Request('carrel/destinations', {uri: node.uri, purpose: 'move'}, (destinations) => {
     var labels = destinations->mapnew((_, d) => join(d.label, ' › '))
     var title = printf('Move “%s” to', get(node, 'title', node.name))
-    ui.Pick(title, labels + [NEW_FOLDER], (index) => {
-      if index < len(destinations)
-        MoveTo(node.uri, destinations[index].uri)
+    ui.Pick(title, [NEW_FOLDER] + labels, (index) => {
+      if index > 0
+        MoveTo(node.uri, destinations[index - 1].uri)
         return
       endif
       var name = ui.Input('New folder name: ')
       if name == ''
         return
       endif
-      ui.Pick(printf('Make “%s” in', name), labels, (where) => {
-        rpc.Execute('carrel.newFolder', {parentUri: destinations[where].uri, name: name},
-          (folder) => MoveTo(node.uri, folder.uri))
+      # Its own folder is a fine place for the new one; a Trash is not.
+      rpc.Request('carrel/destinations', {uri: node.uri, purpose: 'newFolder'}, (parents) => {
+        ui.Pick(printf('Create “%s” in', name), parents->mapnew((_, d) => join(d.label, ' › ')), (where) => {
+          rpc.Execute('carrel.newFolder', {parentUri: parents[where].uri, name: name},
+            (folder) => MoveTo(node.uri, folder.uri))
+        })
       })
     })
   })
