@@ -1528,22 +1528,30 @@ SHOW, put point on the row of the resulting node.  Return the result."
 (defconst carrel--new-folder-choice "New folder…"
   "The Move To choice that first creates the destination folder.")
 
+(defun carrel--destinations (conn uri purpose)
+  "Ask CONN for the folders for the item URI, for PURPOSE.
+PURPOSE is \"move\" or \"newFolder\".  Return (LABEL . FOLDER-URI)
+pairs, the label joined with › as the binder titles it."
+  (mapcar (lambda (dest)
+            (cons (string-join (append (plist-get dest :label) nil) " › ")
+                  (plist-get dest :uri)))
+          (carrel--request conn 'carrel/destinations (list :uri uri :purpose purpose))))
+
 (defun carrel--read-destination (conn uri title)
   "Ask where to move the item URI called TITLE; return the destination URI.
 The choices are the server's `carrel/destinations'.  Choosing
 \"New folder…\" creates the folder through CONN first."
-  (let* ((choices (mapcar (lambda (dest)
-                            (cons (string-join (append (plist-get dest :label) nil) " › ")
-                                  (plist-get dest :uri)))
-                          (carrel--request conn 'carrel/destinations (list :uri uri))))
+  (let* ((choices (carrel--destinations conn uri "move"))
          (answer (carrel--read-choice
                   (format "Move “%s” to: " title)
                   (cons carrel--new-folder-choice (mapcar #'car choices)))))
     (if (equal answer carrel--new-folder-choice)
         (let* ((name (read-string "New folder name: "))
+               ;; Its own folder is a fine place for the new one; a Trash is not.
+               (parents (carrel--destinations conn uri "newFolder"))
                (parent (cdr (assoc (carrel--read-choice (format "Create “%s” in: " name)
-                                                        (mapcar #'car choices))
-                                   choices))))
+                                                        (mapcar #'car parents))
+                                   parents))))
           (unless parent (user-error "No folder chosen; nothing was moved"))
           (plist-get (carrel--execute conn "carrel.newFolder" :parentUri parent :name name)
                      :uri))

@@ -420,7 +420,8 @@ QUEUE is a cons whose car is the list of answers.  An answer of
                       (call-interactively #'carrel-move)))))
         ;; The server's destinations for the item, asked once.
         (should (equal (cadr (assq 'carrel/destinations sent))
-                       (list :uri (carrel--path-to-uri (carrel-test--path "My Poems" "Draft" "Spring.md"))))))
+                       (list :uri (carrel--path-to-uri (carrel-test--path "My Poems" "Draft" "Spring.md"))
+                             :purpose "move"))))
       (let ((choices (carrel-test--asked "Move “Spring.md” to: ")))
         ;; "New folder…" first, then the server's order, labels joined with " › ".
         (should (equal (seq-take choices 5) '("New folder…" "Writing" "Writing › My Poems"
@@ -443,6 +444,10 @@ QUEUE is a cons whose car is the list of answers.  An answer of
     (carrel-test--answering '("New folder…" "Seasons" "Writing › My Poems › Ready")
       (call-interactively #'carrel-move))
     (should (equal (carrel-test--asked "New folder name: ") nil))
+    (let ((parents (carrel-test--asked "Create “Seasons” in: ")))
+      ;; Its own folder is a fine place for the new one; a Trash is not.
+      (should (member "Writing › My Poems › Draft" parents))
+      (should-not (seq-find (lambda (label) (string-match-p "Trash" label)) parents)))
     (should (file-exists-p (carrel-test--path "My Poems" "Ready" "Seasons" "Spring.md")))
     (should (equal (carrel-test--header)
                    "Writing › My Poems › Ready › Seasons › Spring.md"))))
