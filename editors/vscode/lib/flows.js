@@ -185,16 +185,16 @@ class Flows {
     const key = this.requireTarget(arg, 'the file or folder to move');
     if (!key) return undefined;
     const node = this.binder.node(key);
-    const destinations = (await this.server.destinations(node.uri))
+    const folders = async (purpose) => (await this.server.destinations(node.uri, purpose))
       .map((destination) => ({ label: destination.label.join(SEPARATOR), uri: destination.uri }));
-    const choice = await this.ui.pick([...destinations, { label: NEW_FOLDER_ENTRY, newFolder: true }],
+    const choice = await this.ui.pick([{ label: NEW_FOLDER_ENTRY, newFolder: true }, ...await folders('move')],
       { placeholder: `Move “${node.name}” to: ` });
     if (!choice) return undefined;
     let destinationUri = choice.uri;
     if (choice.newFolder) {
       const name = await this.ui.input({ prompt: 'New folder name: ' });
       if (name === undefined) return undefined;
-      const parent = await this.ui.pick(destinations, { placeholder: `Create “${name.trim()}” in: ` });
+      const parent = await this.ui.pick(await folders('newFolder'), { placeholder: `Create “${name.trim()}” in: ` });
       if (!parent) return undefined;
       const folder = await this.execute('carrel.newFolder', { parentUri: parent.uri, name: name.trim() });
       destinationUri = folder.uri;

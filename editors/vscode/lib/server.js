@@ -101,8 +101,10 @@ class CarrelServer extends EventEmitter {
     return this.request('workspace/executeCommand', { command, arguments: [args || {}] });
   }
 
-  destinations(uri) {
-    return this.request('carrel/destinations', { uri });
+  // `purpose`: 'move', or 'newFolder' for where Move's "New folder…" may
+  // make the folder (the item's own folder too, never a Trash).
+  destinations(uri, purpose = 'move') {
+    return this.request('carrel/destinations', { uri, purpose });
   }
 
   // What the server declares for clients to offer, in its locale: project

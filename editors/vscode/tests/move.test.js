@@ -7,7 +7,7 @@ const fs = require('fs');
 const { keyAt, childLabels } = require('./tree');
 const { activate, story, newFile, sent, STORY_SECTION, DRAFT, READY, TRASH } = require('./activate');
 
-test('Move To offers the server’s destinations joined by “ › ”, then “New folder…”, and moves', async (t) => {
+test('Move To offers “New folder…”, then the server’s destinations joined by “ › ”, and moves', async (t) => {
   const ext = await activate(t, { withStory: true });
   await newFile(ext, DRAFT, 'Opening');
   let labels;
@@ -19,7 +19,7 @@ test('Move To offers the server’s destinations joined by “ › ”, then “
   const opening = await keyAt(ext.provider, [...DRAFT, 'Opening.md']);
   const destinations = await ext.api.server.request('carrel/destinations', { uri: ext.api.binder.node(opening).uri });
   await ext.run('carrel.moveTo', opening);
-  assert.deepEqual(labels, [...destinations.map((destination) => destination.label.join(' › ')), 'New folder…']);
+  assert.deepEqual(labels, ['New folder…', ...destinations.map((destination) => destination.label.join(' › '))]);
   assert.ok(labels.includes('Writing › My Story › Set Aside'));
   assert.ok(!labels.includes('Writing › My Story › Draft'), 'not where it already is');
   assert.ok(!labels.some((label) => /All$/.test(label)), 'never All');
@@ -28,10 +28,17 @@ test('Move To offers the server’s destinations joined by “ › ”, then “
   assert.ok(fs.existsSync(story(ext.box, 'Ready', 'Opening.md')));
   assert.deepEqual(await childLabels(ext.provider, await keyAt(ext.provider, READY)), ['Opening.md']);
 
-  ext.answers.pick.push('New folder…', 'Writing › My Story › Set Aside');
+  let parents;
+  ext.answers.pick.push('New folder…', ({ placeHolder, items }) => {
+    assert.equal(placeHolder, 'Create “Keepers” in: ');
+    parents = items.map((item) => item.label);
+    return 'Writing › My Story › Set Aside';
+  });
   ext.answers.input.push('Keepers');
   await ext.run('carrel.moveTo', await keyAt(ext.provider, [...READY, 'Opening.md']));
   assert.ok(fs.existsSync(story(ext.box, 'Set Aside', 'Keepers', 'Opening.md')));
+  assert.ok(parents.includes('Writing › My Story › Ready'), 'its own folder: a folder beside it is fine');
+  assert.ok(!parents.some((label) => /Trash/.test(label)), 'no Trash: nothing moves into a folder there');
   assert.deepEqual(ext.record.errors, []);
 });
 
