@@ -358,11 +358,11 @@ class Flows {
   }
 }
 
-// The server's confirmation, as the buttons of a modal warning. The one
-// that means "no" becomes the close affordance, so Escape is Cancel.
-const CANCEL_TITLES = new Set(['Cancel', 'Annuler']);
+// The server's confirmation, as the buttons of a modal warning, in its
+// order. Its first action is the harmless one (PROTOCOL.md), whatever the
+// language: that becomes the close affordance, so Escape is Cancel.
 function confirmationButtons(actions) {
-  return (actions || []).map((action) => ({ title: action.title, isCloseAffordance: CANCEL_TITLES.has(action.title), action }));
+  return (actions || []).map((action, index) => ({ title: action.title, isCloseAffordance: index === 0, action }));
 }
 
 module.exports = { Flows, confirmationButtons, NEW_FOLDER_ENTRY, SEPARATOR };

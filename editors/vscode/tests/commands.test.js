@@ -178,6 +178,14 @@ test('a refusal from the server reaches the writer as its own message', async (t
   assert.ok(fs.existsSync(story(ext.box, 'Draft', 'Opening.md')));
 });
 
+test('the server’s first action closes the question, in any language, and the order is kept', () => {
+  const { confirmationButtons } = require('../lib/flows');
+  const buttons = confirmationButtons([{ title: 'Abbrechen' }, { title: 'Löschen' }, { title: 'Cancel' }]);
+  assert.deepEqual(buttons.map((button) => [button.title, button.isCloseAffordance]),
+    [['Abbrechen', true], ['Löschen', false], ['Cancel', false]]);
+  assert.deepEqual(buttons[0].action, { title: 'Abbrechen' }, 'the answer is the server’s own action');
+});
+
 test('in French, the server’s question and buttons are shown verbatim, Annuler closing', async (t) => {
   const ext = await activate(t, { withStory: true, language: 'fr' });
   const section = [...STORY, 'VOS NOUVELLES'];
