@@ -32,15 +32,24 @@ M.glyphs = {
 
 M.fallback_glyph = '\u{f059}' -- nf-fa-question_circle_o, for symbols this map does not know
 
---- Plain text that every font has: a folder is `+` while it hides rows and
---- `-` once open (or empty), a file `·`; links and unreadable folders say so.
-function M.text(node, expanded)
-  if node.link then return '@' end
-  if node.unreadable then return '!' end
-  if node.kind == 'file' then return '·' end
-  if node.kind == 'section' then return '=' end
-  if node.hasChildren and not expanded then return '+' end
-  return '-'
+--- Plain text that every font has, one mark per SF Symbol name: the same
+--- marks as Vim and Emacs draw, so the terminal editors show the same rows.
+M.marks = {
+  ['books.vertical'] = '#',
+  ['folder.badge.person.crop'] = '@',
+  ['list.bullet'] = '',
+  ['folder'] = '/',
+  ['doc.text'] = '.',
+  ['globe'] = '*',
+  ['trash'] = '~',
+  ['link'] = '>',
+  ['lock'] = '!',
+}
+
+--- A permanent folder's own symbol (Draft, Ready, …) shows as `=`.
+function M.text(node)
+  local symbol = node.link and 'link' or (node.unreadable and 'lock') or node.icon
+  return M.marks[symbol] or '='
 end
 
 local providers = { 'nvim-web-devicons', 'mini.icons' }
@@ -66,7 +75,7 @@ end
 --- that replaces Nerd Font glyphs per SF Symbol name.
 function M.for_node(node, expanded)
   local option = require('carrel').config.icons
-  if option == 'text' or (option == 'auto' and not provider_present()) then return M.text(node, expanded) end
+  if option == 'text' or (option == 'auto' and not provider_present()) then return M.text(node) end
   local symbol = node.link and 'link' or (node.unreadable and 'lock') or node.icon
   if symbol == 'folder' and expanded then symbol = 'folder.open' end
   local custom = type(option) == 'table' and option or {}
