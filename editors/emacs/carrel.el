@@ -127,7 +127,7 @@ of them, and ASCII marks otherwise, such as on a terminal."
     ("person.circle" "👤" "=")
     ("mountain.2" "⛰" "=")
     ("trash" "🗑" "~")
-    ("link" "🔗" "="))
+    ("link" "🔗" ">"))
   "Icons for the server's SF Symbol names.
 Each entry is (NAME GLYPH TEXT): GLYPH is shown when
 `carrel-icon-style' resolves to `glyph', TEXT when it resolves to
