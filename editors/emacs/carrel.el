@@ -146,10 +146,10 @@ file is created."
 
 (defcustom carrel-confirm-style 'multiple-choice
   "How Carrel asks the server's confirmations, such as before a delete.
-`multiple-choice' answers with a single key through
-`read-multiple-choice'; `completing-read' picks the answer in the
-minibuffer.  Either way, \\[keyboard-quit] answers Cancel and nothing
-is deleted."
+`multiple-choice' answers with a single key, shown before each
+action; `completing-read' picks the answer in the
+minibuffer.  Either way, a bare RET answers the server's first
+action, Cancel, and so does \\[keyboard-quit]: nothing is deleted."
   :type '(choice (const :tag "One key" multiple-choice)
                  (const :tag "Minibuffer completion" completing-read)))
 
@@ -562,8 +562,10 @@ Return nil, which the server reads as Cancel, when the writer quits."
     (let ((answer (carrel--read-choice (concat question " ") titles (car titles))))
       (and (member answer titles) answer)))
    (t
-    (let ((taken nil) choices)
-      (dolist (title titles)
+    ;; The server puts the harmless action first: a bare RET answers it,
+    ;; as in every other editor.
+    (let ((taken nil) (choices (list (list ?\r (car titles)))))
+      (dolist (title (cdr titles))
         ;; Prefer a word's initial: "Delete and Don't Ask Again" gets `a'.
         (let ((key (seq-find (lambda (c) (and (<= ?a c ?z) (not (memq c taken))))
                              (concat (mapconcat (lambda (word) (substring word 0 1))
@@ -572,7 +574,25 @@ Return nil, which the server reads as Cancel, when the writer quits."
                                      "123456789"))))
           (push key taken)
           (push (list key title) choices)))
-      (cadr (read-multiple-choice question (nreverse choices)))))))
+      (carrel--read-key-choice question (nreverse choices))))))
+
+(defun carrel--read-key-choice (question choices)
+  "Ask QUESTION; return the title of the one of CHOICES whose key is typed.
+CHOICES are (KEY TITLE) lists.  Unlike `read-multiple-choice', the
+server's titles are shown whole, each after its key, and RET can be
+a key."
+  (let ((prompt (format "%s (%s) " question
+                        (mapconcat (lambda (choice)
+                                     (format "%s %s" (key-description (vector (car choice)))
+                                             (cadr choice)))
+                                   choices ", ")))
+        (answer nil))
+    (while (not answer)
+      (let ((key (read-key prompt)))
+        (when (eq key ?\C-g) (signal 'quit nil))
+        (setq answer (cadr (assq (if (eq key 'return) ?\r key) choices)))
+        (unless answer (ding))))
+    answer))
 
 (defun carrel--handle-notification (conn method params)
   "Act on the server's notification METHOD with PARAMS from CONN."

@@ -185,7 +185,7 @@ no `carrel/tree' without a depth or deeper than two levels."
   (with-current-buffer (messages-buffer) (buffer-string)))
 
 (defvar carrel-test--keys nil
-  "The keys `read-multiple-choice' was last offered.")
+  "The keys `carrel--read-key-choice' was last offered.")
 
 (defvar carrel-test--asked nil
   "Prompts the stubs were asked, newest first, as (PROMPT . DETAIL).")
@@ -210,11 +210,11 @@ QUEUE is a cons whose car is the list of answers.  An answer of
                ((symbol-function 'completing-read)
                 (lambda (prompt collection &rest _)
                   (carrel-test--answer queue prompt (all-completions "" collection))))
-               ((symbol-function 'read-multiple-choice)
+               ((symbol-function 'carrel--read-key-choice)
                 (lambda (prompt choices &rest _)
                   (setq carrel-test--keys (mapcar #'car choices))
                   (let ((title (carrel-test--answer queue prompt (mapcar #'cadr choices))))
-                    (or (seq-find (lambda (c) (equal (cadr c) title)) choices)
+                    (or (cadr (seq-find (lambda (c) (equal (cadr c) title)) choices))
                         (ert-fail (list "No such choice" title)))))))
        (prog1 (progn ,@body)
          (should (null (car queue)))))))
@@ -452,6 +452,23 @@ QUEUE is a cons whose car is the list of answers.  An answer of
     (should (equal (carrel-test--header)
                    "Writing › My Poems › Ready › Seasons › Spring.md"))))
 
+(ert-deftest carrel-test-confirm-bare-return-answers-first ()
+  "A bare RET at the server's question answers its first action."
+  ;; After the RET, a `d' that would answer Delete if RET were refused.
+  (let ((unread-command-events (list ?\r ?d)))
+    (should (equal (carrel--choose "Move “Spring.md” to the Trash?"
+                                   '("Cancel" "Delete" "Delete and Don't Ask Again"))
+                   "Cancel")))
+  (let ((unread-command-events (list ?a)))
+    (should (equal (carrel--choose "Move “Spring.md” to the Trash?"
+                                   '("Cancel" "Delete" "Delete and Don't Ask Again"))
+                   "Delete and Don't Ask Again")))
+  (let ((unread-command-events (list ?\C-g)))
+    (should (eq (condition-case nil
+                    (carrel--choose "Move “Spring.md” to the Trash?" '("Cancel" "Delete"))
+                  (quit 'quit))
+                'quit))))
+
 (ert-deftest carrel-test-delete-cancel-and-quit ()
   "Cancel and C-g at the confirmation delete nothing and say so."
   (carrel-test--with-library
@@ -464,7 +481,7 @@ QUEUE is a cons whose car is the list of answers.  An answer of
     (should (equal (car (car carrel-test--asked)) "Move “Spring.md” to the Trash?"))
     (should (equal (cdr (car carrel-test--asked))
                    '("Cancel" "Delete" "Delete and Don't Ask Again")))
-    (should (equal carrel-test--keys '(?c ?d ?a)))
+    (should (equal carrel-test--keys '(?\r ?d ?a)))
     (carrel-test--answering '(quit)
       (should-error (call-interactively #'carrel-delete) :type 'user-error))
     (should (file-exists-p (carrel-test--path "My Poems" "Draft" "Spring.md")))

@@ -54,19 +54,24 @@ log="$tmp/ert.log"
     -f ert-run-tests-batch-and-exit ) >"$log" 2>&1
 status=$?
 
-# One line per test, from ERT's "   passed  3/20  name (0.1 sec)" lines.
+# One line per test, from ERT's "   passed  3/20  name (0.1 sec)" lines. A
+# prompt a test answers from unread events is echoed with no newline, so a
+# result may follow it on the same line.
 awk '
   /^Running [0-9]+ tests/ { total = $2 }
-  /^ *passed +[0-9]+\/[0-9]+ / { print "ok   " $3; p++ }
-  /^ *FAILED +[0-9]+\/[0-9]+ / { print "FAIL " $3; f++ }
-  /^ *skipped +[0-9]+\/[0-9]+ / { print "skip " $3; s++ }
+  match($0, /(passed|FAILED|skipped) +[0-9]+\/[0-9]+ +[^ ]+/) {
+    split(substr($0, RSTART, RLENGTH), w, / +/)
+    if (w[1] == "passed") { print "ok   " w[3]; p++ }
+    else if (w[1] == "FAILED") { print "FAIL " w[3]; f++ }
+    else { print "skip " w[3]; s++ }
+  }
   END { printf "%d %d %d %d\n", p, f, s, total > "/dev/stderr" }
 ' "$log" 2>"$tmp/counts"
 read -r passed failed skipped total <"$tmp/counts"
-if [ "$status" -ne 0 ] || [ "$failed" -gt 0 ]; then
+if [ "$status" -ne 0 ] || [ "$failed" -gt 0 ] || [ $(( passed + skipped )) -ne "$total" ]; then
   echo "--- ERT output ---"
   cat "$log"
-  # A crash or the timeout leaves tests without a result: count them as failed.
+  # A crash, the timeout or an unread result leaves tests without one: count them as failed.
   unreported=$(( total - passed - failed - skipped ))
   if [ "$unreported" -gt 0 ]; then
     echo "FAIL $unreported test(s) gave no result (emacs exited with status $status)"
