@@ -93,6 +93,9 @@ h.Run('m with New folder… makes the folder and moves there', () => {
     'no Trash: nothing moves into a folder there')
   h.Choose('Writing › My Poems › Ready')
   h.Wait(() => filereadable(root .. '/My Poems/Ready/Old Drafts/Morning.md'), 'the move into the new folder')
+  # Ready was never opened and Old Drafts is new: both open on the way.
+  h.Wait(() => binder.Current() != {} && tree.Node(binder.Current().key).name == 'Morning.md'
+    && tree.Parent(binder.Current().key) =~ 'Old%20Drafts$', 'the cursor on the moved row')
 })
 
 h.Run('d asks the server''s question, actions in its order; Enter answers Cancel', () => {
@@ -153,6 +156,8 @@ h.Run('s offers the server''s sorts and sets one', () => {
   assert_true(index(h.Popups()[0].items, 'Name, Z to A') >= 0)
   h.Choose('Name, Z to A')
   h.Wait(() => h.LineOf('. Aube.md') > h.LineOf('. Morning.md'), 'the new order')
+  h.Wait(() => binder.Current() != {} && tree.Node(binder.Current().key).name == 'My Poems',
+    'the cursor on the project sorted')
 })
 
 h.Run('Delete and Don''t Ask Again, then :Carrel ask_before_deleting asks again', () => {

@@ -295,7 +295,7 @@ def Sort(row: dict<any>)
   ui.Pick(owner.title, sorts->mapnew((_, s) => s.title), (index) => {
     # Each choice is sent as the vocabulary gives it: "Binder order" is {by: 'manual'}.
     rpc.Execute('carrel.setSort', {uri: owner.uri, by: sorts[index].by,
-      descending: get(sorts[index], 'descending', false)}, (_) => 0)
+      descending: get(sorts[index], 'descending', false)}, (result) => tree.Reveal(result))
   })
 enddef
 
@@ -356,7 +356,7 @@ def AskBeforeDeleting(row: dict<any>)
     Warn('Put the cursor inside a project or a library first.')
     return
   endif
-  rpc.Execute('carrel.setConfirmDelete', {uri: owner.uri, confirm: true}, (_) => 0)
+  rpc.Execute('carrel.setConfirmDelete', {uri: owner.uri, confirm: true}, (result) => tree.Reveal(result))
 enddef
 
 def Parent(row: dict<any>)

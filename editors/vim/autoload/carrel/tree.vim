@@ -203,6 +203,7 @@ def Fetched(key: string, result: any)
       expanded[sections[0]] = true
     endif
   endif
+  RetryReveal()
   binder.Draw()
 enddef
 
@@ -302,20 +303,78 @@ export def CollapseAll()
   binder.Draw()
 enddef
 
-# After a command: the cursor goes to this row once it is drawn.
+# After a command: the cursor goes to this row once it is drawn. Every
+# folder above it is expanded, and fetched on the way down, however deep
+# (a move into a folder just made, into one never opened).
+var reveal_uri = ''
+var reveal_since = reltime()
+
 export def Reveal(node: dict<any>)
   if type(node) != v:t_dict || !has_key(node, 'uri')
     return
   endif
   binder.Want(Key(node))
-  var parent = util.Dirname(node.uri)
-  if has_key(nodes, parent) && !get(expanded, parent, false)
-    expanded[parent] = true
-    if !has_key(kids, parent)
-      Fetch(parent)
-    endif
-  endif
+  reveal_uri = node.uri
+  reveal_since = reltime()
+  RetryReveal()
   binder.Draw()
+enddef
+
+# The row among `keys` that is `uri` or holds it, looking inside sections,
+# never in "All"; and the section it was found in.
+def Toward(keys: list<string>, uri: string): list<string>
+  for key in keys
+    var node = get(nodes, key, {})
+    if get(node, 'kind', '') == 'section'
+      var found = Toward(get(kids, key, []), uri)
+      if found[0] != ''
+        return [found[0], key]
+      endif
+    elseif has_key(node, 'uri') && !has_key(node, 'id') && !get(node, 'virtual', false)
+        && util.IsAtOrUnder(uri, node.uri)
+      return [key, '']
+    endif
+  endfor
+  return ['', '']
+enddef
+
+# Walks down toward the row wanted, after each answer and change, until it
+# is listed or a few seconds have passed (a change may still bring it).
+def RetryReveal()
+  if reveal_uri == ''
+    return
+  endif
+  if reltimefloat(reltime(reveal_since)) > 3.0
+    reveal_uri = ''
+    return
+  endif
+  var at = roots
+  var chain: list<string> = []
+  while true
+    var [key, section] = Toward(at, reveal_uri)
+    if key == ''
+      return
+    endif
+    if section != ''
+      chain->add(section)
+    endif
+    if nodes[key].uri == reveal_uri
+      reveal_uri = ''
+      for above in chain
+        expanded[above] = true
+      endfor
+      return
+    endif
+    chain->add(key)
+    if !has_key(kids, key)
+      for above in chain
+        expanded[above] = true
+      endfor
+      Fetch(key)
+      return
+    endif
+    at = kids[key]
+  endwhile
 enddef
 
 # Touches a folder whose listing changed: refetch it if expanded, else
@@ -400,6 +459,7 @@ def ApplyChange(params: dict<any>)
       Fetch(key)
     endif
   endfor
+  RetryReveal()
   binder.Draw()
 enddef
 
