@@ -27,7 +27,7 @@ h.Run('each wrong option is named, with what it must be', () => {
   assert_match('g:carrel.cmd must be a non-empty list of strings', Refused({cmd: 'carrel lsp'}))
   assert_match('g:carrel.log_size must be a whole number of messages, 0 or more, not number -1',
     Refused({log_size: -1}))
-  assert_match('g:carrel.folders names "' .. root .. '/nowhere", which is not a folder',
+  assert_match('g:carrel.folders names "' .. root .. '/nowhere", which is not a folder\.$',
     Refused({folders: [root .. '/nowhere']}))
   assert_match('g:carrel.locale must be a string', Refused({locale: 1}))
   assert_match('g:carrel.question_timeout must be a number of seconds, or 0 for the server''s own (120), not string',

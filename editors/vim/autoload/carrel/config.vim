@@ -80,7 +80,11 @@ export def Problems(): list<string>
       continue
     endif
     var why = Check(name, g:carrel[name])
-    if why != ''
+    # A folder that is missing is named by itself: the whole list after it
+    # would bury it.
+    if why =~ '^names '
+      problems->add(printf('g:carrel.%s %s.', name, why))
+    elseif why != ''
       problems->add(printf('g:carrel.%s %s, not %s.', name, why, Describe(g:carrel[name])))
     endif
   endfor
