@@ -110,6 +110,13 @@ async function activate(context) {
   subscriptions.push(treeView);
   subscriptions.push(treeView.onDidExpandElement(({ element }) => binder.setExpanded(element, true)));
   subscriptions.push(treeView.onDidCollapseElement(({ element }) => binder.setExpanded(element, false)));
+  // The breadcrumb of the selected row, beside the view's title.
+  const showBreadcrumb = () => {
+    const [key] = treeView.selection;
+    treeView.description = key === undefined ? '' : binder.breadcrumb(key);
+  };
+  subscriptions.push(treeView.onDidChangeSelection(showBreadcrumb));
+  subscriptions.push(changed.event(showBreadcrumb));
 
   const ui = {
     input: ({ prompt, value, valueSelection, validate }) =>

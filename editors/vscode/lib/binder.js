@@ -64,6 +64,17 @@ class Binder {
     return entry ? entry.parentKey : undefined;
   }
 
+  // The path of a row, as every editor's breadcrumb reads it: the library,
+  // the project, then folder titles down to the row, without sections.
+  breadcrumb(key) {
+    const titles = [];
+    for (let at = key; at !== undefined; at = this.parentKey(at)) {
+      const node = this.node(at);
+      if (node && node.kind !== 'section') titles.unshift(node.title || node.name);
+    }
+    return titles.join(' › ');
+  }
+
   isOnboarding(key) {
     return typeof key === 'string' && key.endsWith(ONBOARDING_SUFFIX) && this.entries.has(key.slice(0, -ONBOARDING_SUFFIX.length));
   }

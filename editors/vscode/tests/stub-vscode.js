@@ -179,13 +179,16 @@ function createStub({ workspaceFolders = [], settings = {}, language = 'en' } = 
       createTreeView: (id, options) => {
         const expand = new EventEmitter();
         const collapse = new EventEmitter();
+        const selected = new EventEmitter();
         const view = {
-          id, options, selection: [],
+          id, options, selection: [], description: undefined,
           onDidExpandElement: (listener) => track(expand.event(listener)),
           onDidCollapseElement: (listener) => track(collapse.event(listener)),
+          onDidChangeSelection: (listener) => track(selected.event(listener)),
           // What the writer does with the mouse, for the tests.
           expand: (element) => expand.fire({ element }),
           collapse: (element) => collapse.fire({ element }),
+          select: (elements) => { view.selection = elements; selected.fire({ selection: elements }); },
           reveal: async (element, revealOptions) => { record.revealed.push({ element, options: revealOptions }); },
           dispose: () => { record.disposed++; },
         };
