@@ -145,8 +145,15 @@ class Binder {
   // The rows the view shows first (the roots, then every row that starts
   // expanded), fetched before the view asks, so that it lists them at once.
   async firstView() {
+    // Marked open as the view will show them, so that a change before the
+    // view opens refetches them rather than leaving them to fetch again.
     const open = async (keys) => {
-      for (const key of keys) if (this.startsExpanded(key)) await open(await this.children(key));
+      for (const key of keys) {
+        if (!this.startsExpanded(key)) continue;
+        const children = await this.children(key);
+        this.setExpanded(key, true);
+        await open(children);
+      }
     };
     await open(await this.roots());
   }

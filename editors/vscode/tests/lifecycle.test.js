@@ -8,7 +8,7 @@ const path = require('path');
 const { waitFor, sandbox, CARREL } = require('./helpers');
 const { createStub, loadExtension } = require('./stub-vscode');
 const { keyAt, childLabels } = require('./tree');
-const { activate, sent, treeRequests, STORY, TRASH } = require('./activate');
+const { activate, sent, treeRequests, settle, STORY, TRASH } = require('./activate');
 
 test('activation starts the server and shows the welcome while there is no project', async (t) => {
   const { provider, record, stub } = await activate(t);
@@ -97,4 +97,26 @@ test('activated in a workspace with a project, the extension fetches the first v
   await list(undefined, 0);
   assert.deepEqual(treeRequests(ext, mark), [], 'requests to show the first view');
   assert.ok(shown.includes('    YOUR STORIES'), shown.join('\n'));
+});
+
+test('a change before the binder shows keeps the first view fresh, so showing it asks nothing more', async (t) => {
+  const ext = await activate(t, {
+    before: (box) => {
+      fs.mkdirSync(path.join(box.library, 'My Story', '.carrel'), { recursive: true });
+      fs.writeFileSync(path.join(box.library, 'My Story', '.carrel', 'project.json'), '{"type":"shortStory","version":1}');
+    },
+  });
+  await ext.api.binder.preloading;
+  // A folder of the writer's own in the project root: its listing is the project's.
+  fs.mkdirSync(path.join(ext.box.library, 'My Story', 'Notes'));
+  await waitFor('the new folder held', async () => ext.api.binder.byPath.has(path.join(ext.box.library, 'My Story', 'Notes')));
+  await settle();
+  const mark = sent(ext).length;
+  const list = async (key) => {
+    for (const child of await ext.provider.getChildren(key)) {
+      if (ext.api.binder.startsExpanded(child)) await list(child);
+    }
+  };
+  await list(undefined);
+  assert.deepEqual(treeRequests(ext, mark), [], 'requests to show the first view');
 });
