@@ -31,7 +31,9 @@ function neighbourOf(key, siblings, nodeOf, step) {
 // - onto a file that can be ordered: just before it, with carrel.reorder
 //   from the same folder or carrel.moveTo with `before` from another;
 // - onto anything else: into `container` (the folder a new item would go
-//   in there) with carrel.moveTo; into the Trash, a delete (which asks).
+//   in there) with carrel.moveTo; into its own project's Trash, a delete
+//   (which asks); into another project's, a move the server refuses in
+//   its words.
 // A row dropped on itself or on the folder it is does nothing.
 function planDrop(target, container, sources) {
   const steps = [];
@@ -48,9 +50,11 @@ function planDrop(target, container, sources) {
     return steps;
   }
   if (!container || !container.uri) return steps;
+  const project = parentUri(container.uri);
   for (const source of sources) {
     if (!source || !source.uri || source.uri === container.uri) continue;
-    if (container.role === 'trash' && !source.inTrash) steps.push({ source, delete: true });
+    const ownTrash = container.role === 'trash' && source.uri.startsWith(`${project}/`);
+    if (ownTrash && !source.inTrash) steps.push({ source, delete: true });
     else steps.push({ source, command: 'carrel.moveTo', args: { uri: source.uri, destinationUri: container.uri } });
   }
   return steps;
