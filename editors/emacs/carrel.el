@@ -87,9 +87,11 @@ variable `exec-path'."
   "Directory of the writer's Carrel library, or nil.
 When non-nil, `carrel' opens this library unless the current
 directory already belongs to an open Carrel library.  When nil,
-`carrel' guesses from the current directory: the library that
-holds the enclosing Carrel project, else the version-control
-root, else the directory itself."
+`carrel' opens the folder that holds the Carrel project around the
+current directory; outside any project it asks which folder holds
+your projects, offering the version-control root, else the current
+directory.  `carrel-preload' takes the current directory there
+instead of asking."
   :type '(choice (const :tag "Guess from the current directory" nil)
                  directory))
 

@@ -287,7 +287,7 @@ QUEUE is a cons whose car is the list of answers.  An answer of
     (should (equal (carrel-test--row "Shortcut.md") "        📄 Shortcut.md  (link)"))))
 
 (ert-deftest carrel-test-render-text-icons ()
-  "On `text' style the tree uses ASCII marks and +/- for folders."
+  "On `text' style every row's mark is ASCII, a folder's as well."
   (carrel-test--with-library
     (let ((carrel-icon-style 'text))
       (carrel-test--project "Tale" "shortStory")
@@ -792,6 +792,28 @@ and a folder made there later starts collapsed."
             (should (equal (carrel--guess-root) "/elsewhere/")))
           (let ((default-directory top))
             (should (equal (carrel--guess-root) nil))))
+      (delete-directory top t))))
+
+(ert-deftest carrel-test-guess-root-outside-projects-asks ()
+  "Outside any project `carrel' asks, offering the version-control root,
+and opens nothing by itself, as `carrel-library-directory' says."
+  (let* ((top (file-name-as-directory (make-temp-file "carrel-guess" t)))
+         (carrel-library-directory nil)
+         (default-directory (expand-file-name "Notes/" top))
+         (offered nil))
+    (unwind-protect
+        (progn
+          (make-directory (expand-file-name ".git" top))
+          (make-directory default-directory)
+          (should (equal (carrel--guess-root) nil))
+          (cl-letf (((symbol-function 'read-directory-name)
+                     (lambda (_prompt dir &rest _) (setq offered dir) dir)))
+            (carrel--read-root))
+          (should (equal (file-name-as-directory (expand-file-name offered)) top))
+          (let ((doc (documentation-property 'carrel-library-directory
+                                             'variable-documentation t)))
+            (should (string-match-p "asks" doc))
+            (should-not (string-match-p "else the directory itself" doc))))
       (delete-directory top t))))
 
 (ert-deftest carrel-test-first-run-creates-library ()
