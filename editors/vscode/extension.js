@@ -97,7 +97,7 @@ async function activate(context) {
     dropMimeTypes: [DRAG_MIME],
     handleDrag: (sources, dataTransfer) => {
       const movable = sources.filter((key) => binder.node(key)
-        && ['folder.user', 'file', 'trashItem'].includes(present(binder.node(key)).contextValue));
+        && ['folder.user', 'file', 'file.listed', 'trashItem'].includes(present(binder.node(key)).contextValue));
       if (movable.length) dataTransfer.set(DRAG_MIME, new vscode.DataTransferItem(movable));
     },
     handleDrop: async (target, dataTransfer) => {

@@ -18,6 +18,9 @@ const CONTEXT = Object.freeze({
   virtualFolder: 'folder.virtual',
   userFolder: 'folder.user',
   file: 'file',
+  // A file as "All" lists it: everything a file offers but a place among
+  // siblings, which only its own folder gives.
+  listedFile: 'file.listed',
   trash: 'trash',
   trashItem: 'trashItem',
   onboarding: 'onboarding',
@@ -37,7 +40,7 @@ function contextValueOf(node) {
   if (node.kind === 'folder' && node.permanent && node.virtual) return CONTEXT.virtualFolder;
   if (node.kind === 'folder' && node.permanent) return CONTEXT.permanentFolder;
   if (node.kind === 'folder') return CONTEXT.userFolder;
-  return CONTEXT.file;
+  return node.id ? CONTEXT.listedFile : CONTEXT.file;
 }
 
 function accessibilityLabel(node) {

@@ -98,3 +98,13 @@ test('Move Up changes the order the view shows and keeps the row selected', asyn
     JSON.stringify(await childLabels(ext.provider, draft)) === JSON.stringify(['C.md', 'A.md', 'B.md', 'D.md']));
   assert.deepEqual(ext.record.errors, []);
 });
+
+test('a row “All” lists offers what a file does but Move Up and Move Down, which only its own folder gives', () => {
+  const { contextValueOf } = require('../lib/present');
+  const listed = contextValueOf({ kind: 'file', id: 'file:///w/P/.carrel/all#Draft/A.md', uri: 'file:///w/P/Draft/A.md' });
+  assert.equal(listed, 'file.listed');
+  const offered = (command) => manifest.contributes.menus['view/item/context']
+    .some((entry) => entry.command === command && evaluate(entry.when, { view: 'carrel.binder', viewItem: listed }));
+  for (const command of ['carrel.moveUp', 'carrel.moveDown']) assert.ok(!offered(command), command);
+  for (const command of ['carrel.rename', 'carrel.moveTo', 'carrel.delete', 'carrel.setTarget']) assert.ok(offered(command), command);
+});

@@ -32,8 +32,11 @@ test('tree rows carry codicons, the server’s summary, tooltips, words and cont
   assert.equal(byLabel('YOUR STORIES').contextValue, CONTEXT.section);
   assert.equal(byLabel('Writing').contextValue, CONTEXT.library);
   assert.equal(byLabel('Draft').accessibilityInformation.label, 'Draft, 2 files · 0 words');
-  const opening = byLabel('Opening.md');
+  const listed = (row) => Boolean(ext.api.binder.node(row.key).id);
+  const opening = rows.find((row) => row.item.label === 'Opening.md' && !listed(row)).item;
   assert.equal(opening.contextValue, CONTEXT.file);
+  assert.equal(rows.find((row) => row.item.label === 'Opening.md' && listed(row)).item.contextValue, CONTEXT.listedFile,
+    'as "All" lists it');
   assert.equal(opening.iconPath.id, 'file');
   assert.ok(opening.tooltip.includes(story(ext.box, 'Draft', 'Opening.md')), opening.tooltip);
   assert.match(opening.tooltip, /Modified: /);
