@@ -77,6 +77,17 @@ H.test("icons = 'nerd' shows Nerd Font glyphs mapped from SF Symbols, without ch
   H.eq(vim.trim(line_of('Spring.md', 'Draft')), '\u{f0f6} Spring.md  1 word', 'file row')
 end)
 
+H.test('with no key for New Project, the onboarding line names the command', function()
+  H.setup({ keys = { P = false } })
+  H.open()
+  local line = 'No project yet: run :Carrel new_project to make one'
+  H.wait(function() return H.has_line(line) end, 'the onboarding line')
+  H.go(line)
+  H.answer('Sonnets', 'Poetry')
+  vim.cmd('Carrel new_project')
+  H.wait(function() return H.row('Sonnets') end, 'the new project')
+end)
+
 H.test('a library without a project says how to make one, with the key', function()
   H.setup({ keys = { P = false, N = 'new_project' } })
   H.open()

@@ -192,6 +192,7 @@ local subcommands = {
   move = function() require('carrel.current').move() end,
   delete = function() require('carrel.current').delete() end,
   ask_before_deleting = function() require('carrel.current').ask_before_deleting() end,
+  new_project = function() require('carrel.actions').new_project(require('carrel.tree').current_row()) end,
   log = function() require('carrel.log').show() end,
   preload = function() require('carrel.tree').preload() end,
 }

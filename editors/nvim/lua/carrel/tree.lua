@@ -178,11 +178,11 @@ end
 ---------------------------------------------------------------- rows
 
 local function hint_text()
-  local key = 'P'
   for lhs, action in pairs(config().keys) do
-    if action == 'new_project' then key = lhs end
+    if action == 'new_project' then return ('No project yet: press %s to make one'):format(lhs) end
   end
-  return ('No project yet: press %s to make one'):format(key)
+  -- No key for it: the command still works.
+  return 'No project yet: run :Carrel new_project to make one'
 end
 
 local function has_project(entry)
