@@ -77,8 +77,12 @@ function M.for_node(node, expanded)
   local option = require('carrel').config.icons
   if option == 'text' or (option == 'auto' and not provider_present()) then return M.text(node) end
   local symbol = node.link and 'link' or (node.unreadable and 'lock') or node.icon
-  if symbol == 'folder' and expanded then symbol = 'folder.open' end
   local custom = type(option) == 'table' and option or {}
+  if symbol == 'folder' and expanded then
+    -- A writer who gave a folder glyph of their own keeps it open too,
+    -- rather than meeting a Nerd Font glyph their font may not have.
+    return custom['folder.open'] or custom.folder or M.glyphs['folder.open']
+  end
   return custom[symbol] or M.glyphs[symbol] or custom[node.icon] or M.glyphs[node.icon] or M.fallback_glyph
 end
 

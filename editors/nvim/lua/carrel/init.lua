@@ -16,8 +16,8 @@ M.defaults = {
   width = 34,
   -- Side of the sidebar: "left" or "right".
   side = 'left',
-  -- Row icons. 'text': plain characters every font has (`+` a closed
-  -- folder, `-` an open one, `·` a file). 'nerd': Nerd Font glyphs. 'auto':
+  -- Row icons. 'text': plain characters every font has (`/` a folder,
+  -- `.` a file, the same marks as Vim and Emacs). 'nerd': Nerd Font glyphs. 'auto':
   -- Nerd Font glyphs when nvim-web-devicons or mini.icons is installed, else
   -- text. A table maps SF Symbol names to glyphs of your choice, over the
   -- Nerd Font ones.
