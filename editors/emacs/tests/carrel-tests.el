@@ -507,6 +507,8 @@ and keeps a modified one, saying the file no longer exists."
       (should-not (file-exists-p (carrel-test--path "My Poems" "Draft" "Spring.md")))
       (should (buffer-live-p clean))
       (should (equal (buffer-file-name clean) (carrel-test--path "My Poems" "Trash" "Spring.md")))
+      ;; Point keeps its line, where the next row now is.
+      (should (equal (plist-get (carrel--item-at-point) :title) "Summer.md"))
       (carrel-test--goto "My Poems" "Draft" "Summer.md")
       (let ((carrel-confirm-style 'completing-read))
         (carrel-test--answering '("Delete")

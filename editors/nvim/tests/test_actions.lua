@@ -167,6 +167,10 @@ H.test('d: Delete, answered Delete, moves to Trash and asks again next time', fu
   H.wait(function() return H.exists(project .. '/Trash/Spring.md') end, 'Spring.md in Trash')
   H.eq(H.exists(project .. '/Draft/Spring.md'), false, 'gone from Draft')
   H.eq(H.wait_note('Moved “Spring.md” to the Trash.').message, 'Moved “Spring.md” to the Trash.', 'the server’s report')
+  H.wait(function()
+    local row = H.tree().current_row()
+    return row and row.node.title == 'Summer.md'
+  end, 'the cursor on the row that took the deleted one’s place')
   H.go('Summer.md', 'Draft')
   H.answer('Cancel')
   H.press('d')

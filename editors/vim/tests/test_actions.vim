@@ -117,6 +117,8 @@ h.Run('d then Delete moves to the Trash and shows the server''s report', () => {
   h.Wait(() => filereadable(root .. '/My Poems/Trash/Morning.md'), 'the delete')
   h.Wait(() => h.Messages() =~ 'Moved “Morning.md” to the Trash.', 'the report')
   h.WaitNoLine('. Morning.md')
+  # The cursor keeps its line, where the next row now is.
+  assert_match('= Ready', getline('.'))
 })
 
 h.Run('u restores from the Trash', () => {
