@@ -581,8 +581,8 @@ Return nil, which the server reads as Cancel, when the writer quits."
 (defun carrel--read-key-choice (question choices)
   "Ask QUESTION; return the title of the one of CHOICES whose key is typed.
 CHOICES are (KEY TITLE) lists.  Unlike `read-multiple-choice', the
-server's titles are shown whole, each after its key, and RET can be
-a key."
+server's titles are shown whole, each after its key, RET can be a
+key, and a letter answers in either case."
   (let ((prompt (format "%s (%s) " question
                         (mapconcat (lambda (choice)
                                      (format "%s %s" (key-description (vector (car choice)))
@@ -592,7 +592,8 @@ a key."
     (while (not answer)
       (let ((key (read-key prompt)))
         (when (eq key ?\C-g) (signal 'quit nil))
-        (setq answer (cadr (assq (if (eq key 'return) ?\r key) choices)))
+        (setq answer (cadr (or (assq (if (eq key 'return) ?\r key) choices)
+                               (and (characterp key) (assq (downcase key) choices)))))
         (unless answer (ding))))
     answer))
 

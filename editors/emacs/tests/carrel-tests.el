@@ -453,7 +453,8 @@ QUEUE is a cons whose car is the list of answers.  An answer of
                    "Writing › My Poems › Ready › Seasons › Spring.md"))))
 
 (ert-deftest carrel-test-confirm-bare-return-answers-first ()
-  "A bare RET at the server's question answers its first action."
+  "A bare RET at the server's question answers its first action; keys
+answer in either case."
   ;; After the RET, a `d' that would answer Delete if RET were refused.
   (let ((unread-command-events (list ?\r ?d)))
     (should (equal (carrel--choose "Move “Spring.md” to the Trash?"
@@ -463,6 +464,10 @@ QUEUE is a cons whose car is the list of answers.  An answer of
     (should (equal (carrel--choose "Move “Spring.md” to the Trash?"
                                    '("Cancel" "Delete" "Delete and Don't Ask Again"))
                    "Delete and Don't Ask Again")))
+  ;; Caps Lock on, or Shift held, still answers.
+  (let ((unread-command-events (list ?D)))
+    (should (equal (carrel--choose "Move “Spring.md” to the Trash?" '("Cancel" "Delete"))
+                   "Delete")))
   (let ((unread-command-events (list ?\C-g)))
     (should (eq (condition-case nil
                     (carrel--choose "Move “Spring.md” to the Trash?" '("Cancel" "Delete"))
