@@ -64,6 +64,16 @@ class Binder {
     return entry ? entry.parentKey : undefined;
   }
 
+  // The row that takes `key`'s place once it is gone: its next sibling, else
+  // the one before it, else its parent.
+  rowInPlaceOf(key) {
+    const parentKey = this.parentKey(key);
+    const siblings = (this.entries.get(parentKey) || {}).childKeys || [];
+    const at = siblings.indexOf(key);
+    if (at < 0) return parentKey;
+    return siblings[at + 1] || siblings[at - 1] || parentKey;
+  }
+
   // The path of a row, as every editor's breadcrumb reads it: the library,
   // the project, then folder titles down to the row, without sections.
   breadcrumb(key) {

@@ -266,7 +266,9 @@ class Flows {
       value: node.target === undefined ? '' : String(node.target),
     });
     if (text === undefined) return undefined;
-    return this.execute('carrel.setTarget', { uri: node.uri, words: targetWords(text) });
+    const result = await this.execute('carrel.setTarget', { uri: node.uri, words: targetWords(text) });
+    await this.revealUri(result.uri);
+    return result;
   }
 
   async delete(arg) {
@@ -277,8 +279,11 @@ class Flows {
     // Deleting for good always asks; the setting only skips the question
     // for moving to the Trash.
     if (!node.inTrash && !this.settings.confirmDelete()) args.confirmed = true;
+    // The selection stays where the row was, as the terminal editors keep
+    // their cursor's line, so that Delete again deletes the next row.
+    const follower = this.binder.rowInPlaceOf(key);
     const result = await this.execute('carrel.delete', args);
-    if (result && result.uri) await this.revealUri(result.uri);
+    if (result && follower && this.binder.node(follower)) await this.ui.reveal(follower, {});
     return result;
   }
 

@@ -39,6 +39,8 @@ const FALLBACK_FOR_KIND = {
 function codiconFor(node) {
   // Links are shown but never followed: say so at a glance.
   if (node.link) return node.kind === 'folder' ? 'file-symlink-directory' : 'file-symlink-file';
+  // A folder Carrel may not read shows nothing under it: say why at a glance.
+  if (node.unreadable) return 'lock';
   return CODICON_FOR_SYMBOL[node.icon] || FALLBACK_FOR_KIND[node.kind] || 'circle-outline';
 }
 

@@ -45,6 +45,19 @@ test('Delete then Restore: to the Trash and back, the tree following', async (t)
   assert.deepEqual(ext.record.errors, []);
 });
 
+test('after Delete the selection is on the row that took its place, so Delete again deletes the next', async (t) => {
+  const ext = await activate(t, { withStory: true });
+  await newFile(ext, DRAFT, 'Opening');
+  await newFile(ext, DRAFT, 'Storm');
+  ext.answers.message.push('Delete');
+  await ext.run('carrel.delete', await keyAt(ext.provider, [...DRAFT, 'Opening.md']));
+  assert.equal(ext.record.revealed.at(-1).element, await keyAt(ext.provider, [...DRAFT, 'Storm.md']));
+  assert.equal(ext.record.revealed.at(-1).options.select, true, 'and selected');
+  ext.answers.message.push('Delete');
+  await ext.run('carrel.delete', await keyAt(ext.provider, [...DRAFT, 'Storm.md']));
+  assert.equal(ext.record.revealed.at(-1).element, await keyAt(ext.provider, DRAFT), 'the last row gives way to its folder');
+});
+
 test('with carrel.confirmDelete off, Delete moves to the Trash without asking', async (t) => {
   const ext = await activate(t, { withStory: true, settings: { 'carrel.confirmDelete': false } });
   await newFile(ext, DRAFT, 'Opening');

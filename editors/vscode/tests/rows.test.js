@@ -6,7 +6,7 @@ const assert = require('node:assert/strict');
 const fs = require('fs');
 const path = require('path');
 const { waitFor } = require('./helpers');
-const { CONTEXT } = require('../lib/present');
+const { CONTEXT, present } = require('../lib/present');
 const { CODICON_FOR_SYMBOL } = require('../lib/icons');
 const { allRows, keyAt, childLabels } = require('./tree');
 const { activate, story, newFile, pickType, STORY, STORY_SECTION, DRAFT, READY, TRASH } = require('./activate');
@@ -62,6 +62,14 @@ test('links are shown, marked, and never entered or opened', async (t) => {
   assert.equal(folder.collapsibleState, 0, 'a linked folder is not entered');
   assert.equal(file.command, undefined, 'a linked file is not opened by a click');
   assert.match(file.accessibilityInformation.label, /a link, not followed/);
+});
+
+test('a folder Carrel may not read is marked with a lock, and says so', () => {
+  const row = present({ kind: 'folder', icon: 'folder', title: 'Locked', uri: 'file:///w/Locked', hasChildren: true, unreadable: true });
+  assert.equal(row.icon, 'lock');
+  assert.equal(row.collapsible, 'none', 'nothing under it to show');
+  assert.match(row.accessibilityLabel, /cannot be read/);
+  assert.match(row.tooltip, /Carrel may not read this folder/);
 });
 
 test('a row shows its title, then the server’s summary as is, and no counts of its own', async (t) => {

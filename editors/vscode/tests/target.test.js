@@ -20,8 +20,10 @@ test('Set Word Target… asks a number and sends carrel.setTarget; empty clears,
   const opening = await keyAt(ext.provider, [...DRAFT, 'Opening.md']);
   const project = await keyAt(ext.provider, STORY);
   ext.answers.input.push('1500', '', undefined);
+  ext.record.revealed.length = 0;
   await ext.run('carrel.setTarget', opening);
   assert.equal(ext.record.asked.at(-1).prompt, 'Word target for “Opening.md” (empty clears it): ');
+  assert.deepEqual(ext.record.revealed.map((r) => r.element), [opening], 'the row it answered is revealed');
   await ext.run('carrel.setTarget', project);
   await ext.run('carrel.setTarget', opening);
   assert.deepEqual(targetsSent(ext), [
