@@ -52,4 +52,35 @@ h.Run('K moves the row up on screen and the cursor stays on it', () => {
     'A, B, C on screen')
   h.Wait(() => line('.', binder.Window()) == h.LineOf('. C.md'), 'the cursor on C.md')
 })
+
+# The binder is not open yet, so nothing of the folder is listed: the
+# neighbours come from the server.
+def FreshIn(root: string, file: string)
+  g:carrel = {folders: [root], cmd: [$CARREL, 'lsp'], log_size: 2000}
+  execute 'edit' fnameescape(root .. '/' .. file)
+enddef
+
+h.Run(':Carrel moveup in a file''s own window moves it among the files of its folder', () => {
+  var root = h.Library(h.Poetry('My Poems')->extend({
+    'My Poems/Draft/A.md': 'a', 'My Poems/Draft/B.md': 'b', 'My Poems/Draft/C.md': 'c', 'My Poems/Draft/D.md': 'd'}))
+  FreshIn(root, 'My Poems/Draft/C.md')
+  Carrel moveup
+  h.Wait(() => len(h.CommandsSent('carrel.reorder')) == 1, 'carrel.reorder from a file window')
+  assert_equal({uri: Uri(root, 'C.md'), before: Uri(root, 'B.md')}, h.CommandsSent('carrel.reorder')[0])
+  h.Idle()
+  execute 'wincmd p'
+  execute 'edit' fnameescape(root .. '/My Poems/Draft/D.md')
+  Carrel movedown
+  h.Wait(() => h.Messages() =~ '“D.md” is already last', 'the message at the bottom')
+  assert_equal(1, len(h.CommandsSent('carrel.reorder')))
+})
+
+h.Run(':Carrel moveup on a file at a project''s root finds its neighbours under the first section', () => {
+  var root = h.Library(h.Poetry('My Poems')->extend({'My Poems/Ideas.md': 'i', 'My Poems/Plans.md': 'p'}))
+  FreshIn(root, 'My Poems/Plans.md')
+  Carrel moveup
+  h.Wait(() => len(h.CommandsSent('carrel.reorder')) == 1, 'carrel.reorder at the project root')
+  assert_equal({uri: 'file://' .. root .. '/My%20Poems/Plans.md', before: 'file://' .. root .. '/My%20Poems/Ideas.md'},
+    h.CommandsSent('carrel.reorder')[0])
+})
 h.Done()

@@ -317,14 +317,36 @@ def Reorder(row: dict<any>, step: number)
     Warn(printf('“%s” keeps its place: only files and your own folders move up and down.', node.title))
     return
   endif
-  var siblings = tree.Children(tree.Parent(row.key))->copy()->filter((_, k) => Orderable(tree.Node(k)))
-  var at = index(siblings, row.key) + step
+  var siblings = tree.Children(tree.Parent(row.key))->mapnew((_, k) => tree.Node(k))->filter((_, n) => Orderable(n))
+  if siblings->mapnew((_, n) => n.uri)->index(node.uri) >= 0
+    ReorderAmong(node, step, siblings)
+    return
+  endif
+  # From a file's own window, or a folder the binder has not listed: its
+  # folder's listing, asked of the server, says who its neighbours are.
+  var folder = util.Dirname(node.uri)
+  rpc.Request('carrel/tree', {uri: folder, depth: 1}, (listing) => {
+    var children = get(get(listing, 0, {}), 'children', [])
+    if children->mapnew((_, n) => get(n, 'kind', ''))->index('section') < 0
+      ReorderAmong(node, step, children->filter((_, n) => Orderable(n)))
+      return
+    endif
+    # A project root's own items are listed under its first section.
+    rpc.Request('carrel/tree', {uri: folder, depth: 2}, (deeper) => {
+      var rows = get(get(deeper, 0, {}), 'children', [])->mapnew((_, n) => get(n, 'children', []))->flattennew()
+      ReorderAmong(node, step, rows->filter((_, n) => Orderable(n)))
+    })
+  })
+enddef
+
+def ReorderAmong(node: dict<any>, step: number, siblings: list<dict<any>>)
+  var at = siblings->mapnew((_, n) => n.uri)->index(node.uri) + step
   if at < 0 || at >= len(siblings)
     util.Show(0, printf('“%s” is already %s.', node.title, step < 0 ? 'first' : 'last'))
     return
   endif
   var argument = {uri: node.uri}
-  argument[step < 0 ? 'before' : 'after'] = tree.Node(siblings[at]).uri
+  argument[step < 0 ? 'before' : 'after'] = siblings[at].uri
   rpc.Execute('carrel.reorder', argument, (result) => tree.Reveal(type(result) == v:t_dict ? result : node))
 enddef
 
