@@ -37,4 +37,13 @@ h.Run('a target set with T shows in the summary the server composes, on the file
   assert_match('1,500', summary)
   h.WaitLine('. Spring.md  ' .. summary)
 })
+h.Run(':Carrel settarget in a file''s own window sets the target of that file', () => {
+  var root = Poem()
+  execute 'wincmd p'
+  execute 'edit' fnameescape(root .. '/My Poems/Draft/Spring.md')
+  feedkeys(":Carrel settarget\<CR>\<C-U>300\<CR>", 'xt')
+  h.Wait(() => len(h.CommandsSent('carrel.setTarget')) == 1, 'carrel.setTarget')
+  assert_equal({uri: 'file://' .. root .. '/My%20Poems/Draft/Spring.md', words: 300},
+    h.CommandsSent('carrel.setTarget')[0])
+})
 h.Done()
