@@ -37,6 +37,11 @@ h.Run('a library without a project says how to make one', () => {
   h.WaitLine('# Writing  1 file · 1 word')
   assert_equal(['# Writing  1 file · 1 word', '  . notes.md  1 word', '  No project yet: press P to make one'],
     h.BinderLines())
+  # The line belongs to its library, and the breadcrumb says which.
+  h.Press('No project yet: press P to make one', '')
+  g:statusline_winid = binder.Window()
+  assert_equal(' Writing', carrel#binder#Statusline())
+  unlet g:statusline_winid
 })
 
 h.Run('Enter expands and collapses a folder, and opens a file', () => {

@@ -34,7 +34,8 @@ enddef
 export def Statusline(): string
   var window = get(g:, 'statusline_winid', win_getid())
   var row = get(rows, line('.', window) - 1, {})
-  var key = get(row, 'key', get(row, 'library', ''))
+  # The onboarding line has no key of its own: it reads as its library.
+  var key = get(row, 'key', '') != '' ? row.key : get(row, 'library', '')
   var text = key == '' ? 'Carrel' : tree.Breadcrumb(key)
   return ' ' .. substitute(text, '%', '%%', 'g')
 enddef
