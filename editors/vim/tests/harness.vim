@@ -165,7 +165,8 @@ export def Choose(item: string, typed: string = '')
   for popup in popups
     var at = index(popup.items, item)
     if at >= 0 && len(popups) == 1
-      feedkeys(repeat('j', at) .. "\<CR>" .. typed, 'xt')
+      # From where the menu's cursor starts: below the question, if it has one.
+      feedkeys(repeat('j', at + 1 - line('.', popup.id)) .. "\<CR>" .. typed, 'xt')
       return
     elseif at >= 0
       popup_close(popup.id, at + 1)

@@ -55,4 +55,29 @@ h.Run('a question the server gives up on closes by itself, unanswered', () => {
   assert_equal([], since->copy()->filter((_, l) => l =~ '^→ ' && l =~ '"id":' .. id .. '\>'))
   assert_true(filereadable(root .. '/P/Draft/a.md'))
 })
+h.Run('a question too wide for the title is written whole above its actions; Enter still answers the first', () => {
+  var name = 'The long night the keepers of the lighthouse remember every winter since 1907.md'
+  var root = h.Library(h.Poetry('P')->extend({['P/Draft/' .. name]: 'a'}))
+  h.Open(root)
+  h.Press('= Draft  1 file', 'zo')
+  h.Press('. ' .. name, 'd')
+  h.Wait(() => len(h.Popups()) == 1, 'the question')
+  var lines = h.Popups()[0].items
+  assert_equal(['Cancel', 'Delete', 'Delete and Don''t Ask Again'], lines[-3 :])
+  assert_equal('', lines[-4], 'a blank line between the question and its actions')
+  assert_equal('Move “' .. name .. '” to the Trash?', join(lines[: -5], ' '))
+  assert_true(len(lines[: -5]) > 1, 'wrapped')
+  for line in lines
+    assert_true(strdisplaywidth(line) <= &columns - 8, 'fits: ' .. line)
+  endfor
+  # Up from the first action stays there, never on the question.
+  feedkeys('k', 'xt')
+  assert_equal(len(lines) - 2, line('.', h.Popups()[0].id))
+  feedkeys("\<CR>", 'xt')
+  h.Wait(() => h.Messages() =~ 'Cancelled: nothing was deleted.', 'Enter answers Cancel')
+  h.Press('. ' .. name, 'd')
+  h.Wait(() => len(h.Popups()) == 1, 'the question again')
+  feedkeys("j\<CR>", 'xt')
+  h.Wait(() => filereadable(root .. '/P/Trash/' .. name), 'j then Enter answers Delete')
+})
 h.Done()

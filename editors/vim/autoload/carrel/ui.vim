@@ -12,21 +12,34 @@ export def Input(prompt: string, default: string = ''): string
   return trim(input(prompt, default))
 enddef
 
-def MenuOptions(title: string): dict<any>
-  var width = strdisplaywidth(title) + 2
-  return {title: ' ' .. title .. ' ', minwidth: width, maxheight: max([&lines - 6, 3]), wrap: false}
+# A popup menu of `items` under `title`; `Done` gets the 1-based index of
+# the item chosen, or 0 or less when none was. A title too wide for the
+# popup's border is written whole above the items instead, where the
+# cursor never goes.
+def Menu(title: string, items: list<string>, Done: func(number), extra: dict<any> = {}): number
+  var room = max([&columns - 8, 20])
+  var header: list<string> = strdisplaywidth(title) + 2 <= room ? [] : Wrap(title, room) + ['']
+  var options = empty(header)
+    ? {title: ' ' .. title .. ' ', minwidth: strdisplaywidth(title) + 2}
+    : {minwidth: max((header + items)->mapnew((_, l) => strdisplaywidth(l))),
+       filter: (popup, typed) => KeepOffHeader(popup, typed, len(header))}
+  options->extend({maxheight: max([&lines - 6, 3]), wrap: false,
+    callback: (_, result) => Done(result < 0 ? result : result - len(header))})
+  var popup = popup_menu(header + items, options->extend(extra))
+  if !empty(header)
+    win_execute(popup, 'cursor(' .. (len(header) + 1) .. ', 1)')
+  endif
+  return popup
 enddef
 
 # Offers `items` in a popup menu; `OnChoice` gets the index chosen, and is
 # not called when the writer closes it.
 export def Pick(title: string, items: list<string>, OnChoice: func): number
-  var options = MenuOptions(title)
-  options.callback = (_, result) => {
-    if result > 0
-      OnChoice(result - 1)
+  return Menu(title, items, (chosen) => {
+    if chosen > 0
+      OnChoice(chosen - 1)
     endif
-  }
-  return popup_menu(items, options)
+  })
 enddef
 
 # The server's question: its message and its actions in the order given, so
@@ -34,12 +47,33 @@ enddef
 export def Question(id: any, params: dict<any>)
   var actions: list<dict<any>> = get(params, 'actions', [])
   var key = string(id)
-  var options = MenuOptions(get(params, 'message', ''))
-  options.callback = (_, result) => Answered(id, key, actions, result)
-  if get(params, 'type', 2) <= 2
-    options.highlight = 'WarningMsg'
+  var warning = get(params, 'type', 2) <= 2 ? {highlight: 'WarningMsg'} : {}
+  open_questions[key] = Menu(get(params, 'message', ''), actions->mapnew((_, action) => action.title),
+    (chosen) => Answered(id, key, actions, chosen), warning)
+enddef
+
+# The menu's own keys, with the cursor kept on the actions below the question.
+def KeepOffHeader(popup: number, typed: string, lines: number): bool
+  var handled = popup_filter_menu(popup, typed)
+  if !empty(popup_getpos(popup)) && line('.', popup) <= lines
+    win_execute(popup, 'cursor(' .. (lines + 1) .. ', 1)')
   endif
-  open_questions[key] = popup_menu(actions->mapnew((_, action) => action.title), options)
+  return handled
+enddef
+
+# `text` in lines at most `width` columns wide, broken between words.
+def Wrap(text: string, width: number): list<string>
+  var lines = ['']
+  for word in split(text, ' ')
+    if lines[-1] == ''
+      lines[-1] = word
+    elseif strdisplaywidth(lines[-1] .. ' ' .. word) <= width
+      lines[-1] ..= ' ' .. word
+    else
+      lines->add(word)
+    endif
+  endfor
+  return lines
 enddef
 
 def Answered(id: any, key: string, actions: list<dict<any>>, result: number)
