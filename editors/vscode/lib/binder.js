@@ -64,14 +64,31 @@ class Binder {
     return entry ? entry.parentKey : undefined;
   }
 
-  // The row that takes `key`'s place once it is gone: its next sibling, else
-  // the one before it, else its parent.
+  // The row that takes `key`'s place once it is gone, where a terminal
+  // editor's cursor lands: the row that now follows in display order (the
+  // next sibling, else the next sibling of the nearest ancestor that has
+  // one), else the row just above (the previous sibling's last visible
+  // descendant, else the parent). Rows below a collapsed row are not shown,
+  // so the cursor cannot land on them.
   rowInPlaceOf(key) {
-    const parentKey = this.parentKey(key);
-    const siblings = (this.entries.get(parentKey) || {}).childKeys || [];
-    const at = siblings.indexOf(key);
-    if (at < 0) return parentKey;
-    return siblings[at + 1] || siblings[at - 1] || parentKey;
+    const siblingsOf = (at) => {
+      const parent = this.parentKey(at);
+      return parent === undefined ? this.rootKeys || [] : (this.entries.get(parent) || {}).childKeys || [];
+    };
+    for (let at = key; at !== undefined; at = this.parentKey(at)) {
+      const siblings = siblingsOf(at);
+      const index = siblings.indexOf(at);
+      if (index >= 0 && index + 1 < siblings.length) return siblings[index + 1];
+    }
+    const siblings = siblingsOf(key);
+    const index = siblings.indexOf(key);
+    if (index <= 0) return this.parentKey(key);
+    let above = siblings[index - 1];
+    for (;;) {
+      const children = this.expanded.has(above) ? (this.entries.get(above) || {}).childKeys || [] : [];
+      if (!children.length) return above;
+      above = children[children.length - 1];
+    }
   }
 
   // The path of a row, as every editor's breadcrumb reads it: the library,

@@ -8,7 +8,7 @@ const path = require('path');
 const { waitFor } = require('./helpers');
 const { CONTEXT } = require('../lib/present');
 const { keyAt, childLabels } = require('./tree');
-const { activate, story, newFile, sent, STORY, DRAFT, TRASH } = require('./activate');
+const { activate, story, newFile, sent, STORY, DRAFT, READY, TRASH } = require('./activate');
 
 test('Delete asks with the server’s words; dismissing deletes nothing', async (t) => {
   const ext = await activate(t, { withStory: true });
@@ -55,7 +55,31 @@ test('after Delete the selection is on the row that took its place, so Delete ag
   assert.equal(ext.record.revealed.at(-1).options.select, true, 'and selected');
   ext.answers.message.push('Delete');
   await ext.run('carrel.delete', await keyAt(ext.provider, [...DRAFT, 'Storm.md']));
-  assert.equal(ext.record.revealed.at(-1).element, await keyAt(ext.provider, DRAFT), 'the last row gives way to its folder');
+  assert.equal(ext.record.revealed.at(-1).element, await keyAt(ext.provider, READY),
+    'the last row of a folder gives way to the row that follows the folder, as a terminal editor’s cursor does');
+});
+
+test('after deleting the last row of the binder the selection goes up to the visible row just above it', async (t) => {
+  const ext = await activate(t, { withStory: true, settings: { 'carrel.confirmDelete': false } });
+  await newFile(ext, DRAFT, 'Opening');
+  await ext.run('carrel.delete', await keyAt(ext.provider, [...DRAFT, 'Opening.md']));
+  const trashed = await keyAt(ext.provider, [...TRASH, 'Opening.md']);
+  const library = await keyAt(ext.provider, ['Writing']);
+  fs.writeFileSync(path.join(ext.box.library, 'notes.md'), 'loose');
+  fs.writeFileSync(path.join(ext.box.library, 'zebra.md'), 'loose');
+  await waitFor('the loose files', async () => (await childLabels(ext.provider, library)).length === 3, { log: ext.record.output });
+  assert.deepEqual(await childLabels(ext.provider, library), ['My Story', 'notes.md', 'zebra.md']);
+  await ext.run('carrel.delete', await keyAt(ext.provider, ['Writing', 'zebra.md']));
+  assert.equal(ext.record.revealed.at(-1).element, await keyAt(ext.provider, ['Writing', 'notes.md']), 'the row above');
+  await ext.run('carrel.delete', await keyAt(ext.provider, ['Writing', 'notes.md']));
+  assert.equal(ext.record.revealed.at(-1).element, trashed, 'the last visible row of the project above');
+  fs.writeFileSync(path.join(ext.box.library, 'notes.md'), 'loose');
+  await waitFor('the loose file', async () => (await childLabels(ext.provider, library)).length === 2, { log: ext.record.output });
+  const trash = await keyAt(ext.provider, TRASH);
+  ext.api.binder.setExpanded(trash, false);
+  await ext.run('carrel.delete', await keyAt(ext.provider, ['Writing', 'notes.md']));
+  assert.equal(ext.record.revealed.at(-1).element, trash, 'not a row inside a collapsed one');
+  assert.deepEqual(ext.record.errors, []);
 });
 
 test('with carrel.confirmDelete off, Delete moves to the Trash without asking', async (t) => {
