@@ -267,7 +267,9 @@ class Flows {
     });
     if (text === undefined) return undefined;
     const result = await this.execute('carrel.setTarget', { uri: node.uri, words: targetWords(text) });
-    await this.revealUri(result.uri);
+    // The answer names the file, whose own row may be elsewhere (a row
+    // under "All" is the file in Draft): the selection stays on this row.
+    if (this.binder.node(key)) await this.ui.reveal(key, {});
     return result;
   }
 

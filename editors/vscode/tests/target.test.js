@@ -6,7 +6,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const { keyAt } = require('./tree');
 const { waitFor } = require('./helpers');
-const { activate, newFile, sent, DRAFT, STORY } = require('./activate');
+const { activate, newFile, sent, DRAFT, STORY, STORY_SECTION } = require('./activate');
 const manifest = require('../package.json');
 const { evaluate } = require('./when');
 
@@ -23,13 +23,26 @@ test('Set Word Target… asks a number and sends carrel.setTarget; empty clears,
   ext.record.revealed.length = 0;
   await ext.run('carrel.setTarget', opening);
   assert.equal(ext.record.asked.at(-1).prompt, 'Word target for “Opening.md” (empty clears it): ');
-  assert.deepEqual(ext.record.revealed.map((r) => r.element), [opening], 'the row it answered is revealed');
+  assert.deepEqual(ext.record.revealed.map((r) => r.element), [opening], 'the row it was invoked on stays selected');
   await ext.run('carrel.setTarget', project);
   await ext.run('carrel.setTarget', opening);
   assert.deepEqual(targetsSent(ext), [
     { uri: ext.api.binder.node(opening).uri, words: 1500 },
     { uri: ext.api.binder.node(project).uri, words: null },
   ]);
+});
+
+test('Set Word Target… on a file listed under All keeps the selection on that row, not the file’s row in Draft', async (t) => {
+  const ext = await activate(t, { withStory: true });
+  await newFile(ext, DRAFT, 'Opening');
+  const listed = await keyAt(ext.provider, [...STORY_SECTION, 'All', 'Opening.md']);
+  assert.notEqual(listed, await keyAt(ext.provider, [...DRAFT, 'Opening.md']));
+  ext.answers.input.push('1500');
+  ext.record.revealed.length = 0;
+  await ext.run('carrel.setTarget', listed);
+  assert.deepEqual(targetsSent(ext), [{ uri: ext.api.binder.node(listed).uri, words: 1500 }]);
+  assert.deepEqual(ext.record.revealed.map((r) => r.element), [listed]);
+  assert.deepEqual(ext.record.errors, []);
 });
 
 test('Set Word Target… is on the menus of projects, folders and files', () => {
