@@ -15,7 +15,6 @@
 const path = require('path');
 const { toPath } = require('./uri');
 const { orderable, neighbourOf, planDrop, targetWords } = require('./order');
-const { keyOf } = require('./binder');
 
 const SEPARATOR = ' › ';
 const NEW_FOLDER_ENTRY = 'New folder…';
@@ -208,8 +207,9 @@ class Flows {
     return moved;
   }
 
-  // Drag and drop (lib/order.js decides): onto a folder, into it; onto a
-  // file, just before it; onto Trash, Delete, which asks.
+  // Drag and drop (lib/order.js decides): onto a folder, into it (onto the
+  // project's Trash, the server deletes without asking, as it can be
+  // restored); onto a file, just before it.
   async drop(targetKey, sourceKeys) {
     const target = this.binder.node(targetKey);
     const containerKey = this.containerOf(targetKey);
@@ -217,13 +217,9 @@ class Flows {
     const results = [];
     for (const step of planDrop(target, containerKey && this.binder.node(containerKey), sources)) {
       try {
-        if (step.delete) {
-          results.push(await this.delete(keyOf(step.source)));
-        } else {
-          const result = await this.execute(step.command, step.args);
-          await this.revealUri(result && result.uri ? result.uri : step.source.uri);
-          results.push(result);
-        }
+        const result = await this.execute(step.command, step.args);
+        await this.revealUri(result && result.uri ? result.uri : step.source.uri);
+        results.push(result);
       } catch (error) {
         if (error && error.reason !== 'cancelled') this.ui.error(error.message);
       }

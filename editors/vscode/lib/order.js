@@ -27,13 +27,13 @@ function neighbourOf(key, siblings, nodeOf, step) {
 }
 
 // What dropping `sources` (nodes) on `target` (a node) does, as steps
-// { source, command, args } or { source, delete: true } for Flows to run:
+// { source, command, args } for Flows to run:
 // - onto a file that can be ordered: just before it, with carrel.reorder
 //   from the same folder or carrel.moveTo with `before` from another;
 // - onto anything else: into `container` (the folder a new item would go
-//   in there) with carrel.moveTo; into its own project's Trash, a delete
-//   (which asks); into another project's, a move the server refuses in
-//   its words.
+//   in there) with carrel.moveTo. Into its own project's Trash the server
+//   deletes without a question (it can be restored) and reports it; into
+//   another project's, it refuses in its words.
 // A row dropped on itself or on the folder it is does nothing.
 function planDrop(target, container, sources) {
   const steps = [];
@@ -50,12 +50,9 @@ function planDrop(target, container, sources) {
     return steps;
   }
   if (!container || !container.uri) return steps;
-  const project = parentUri(container.uri);
   for (const source of sources) {
     if (!source || !source.uri || source.uri === container.uri) continue;
-    const ownTrash = container.role === 'trash' && source.uri.startsWith(`${project}/`);
-    if (ownTrash && !source.inTrash) steps.push({ source, delete: true });
-    else steps.push({ source, command: 'carrel.moveTo', args: { uri: source.uri, destinationUri: container.uri } });
+    steps.push({ source, command: 'carrel.moveTo', args: { uri: source.uri, destinationUri: container.uri } });
   }
   return steps;
 }

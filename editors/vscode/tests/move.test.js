@@ -5,6 +5,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('fs');
 const { keyAt, childLabels } = require('./tree');
+const { waitFor } = require('./helpers');
 const { activate, story, newFile, sent, STORY_SECTION, DRAFT, READY, TRASH } = require('./activate');
 
 test('Move To offers “New folder…”, then the server’s destinations joined by “ › ”, and moves', async (t) => {
@@ -58,12 +59,17 @@ test('drag and drop moves items into the folder dropped on', async (t) => {
   await drag([...READY, 'Opening.md'], [...READY, 'Finished.md']);   // onto a sibling: just before it (reorder.test.js)
   await drag([...READY, 'Finished.md'], [...STORY_SECTION, 'Published']);
   assert.ok(fs.existsSync(story(ext.box, 'Published', 'Finished.md')));
-  ext.answers.message.push(({ message }) => {
-    assert.equal(message, 'Move “Opening.md” to the Trash?');
-    return 'Delete';
-  });
+  const mark = sent(ext).length;
+  const opening = ext.api.binder.node(await keyAt(ext.provider, [...READY, 'Opening.md'])).uri;
+  const trash = ext.api.binder.node(await keyAt(ext.provider, TRASH)).uri;
   await drag([...READY, 'Opening.md'], TRASH);
-  assert.ok(fs.existsSync(story(ext.box, 'Trash', 'Opening.md')), 'dropping on Trash deletes, after asking');
+  assert.ok(fs.existsSync(story(ext.box, 'Trash', 'Opening.md')), 'dropping on Trash deletes');
+  assert.deepEqual(sent(ext).slice(mark).filter((message) => message.method === 'workspace/executeCommand')
+    .map((message) => [message.params.command, message.params.arguments[0]]),
+  [['carrel.moveTo', { uri: opening, destinationUri: trash }]], 'a move into the Trash, as onto any folder');
+  assert.ok(!ext.record.asked.some((asked) => asked.kind === 'message'), 'without a question: it can be restored');
+  await waitFor('the server’s report', () => ext.record.infos.some((info) => info.message === 'Moved “Opening.md” to the Trash.'),
+    { log: ext.record.output });
   await drag([...TRASH, 'Opening.md'], READY);
   const transfer = new DataTransfer();
   await controller.handleDrag([await keyAt(ext.provider, DRAFT)], transfer);

@@ -59,19 +59,21 @@ test('a drop onto a file in another folder moves the row there, before it', () =
   ]);
 });
 
-test('a drop onto a folder moves into it; onto its project’s Trash it deletes; onto its own folder nothing', () => {
+test('a drop onto a folder moves into it, the project’s Trash too (the server deletes); onto its own folder nothing', () => {
   const ready = folder(READY, { permanent: true });
   const source = file(DRAFT, 'A.md');
   assert.deepEqual(planDrop(ready, ready, [source]).map(({ command, args }) => [command, args]),
     [['carrel.moveTo', { uri: source.uri, destinationUri: READY }]]);
   const trash = folder('file:///w/My%20Story/Trash', { permanent: true, role: 'trash' });
-  assert.deepEqual(planDrop(trash, trash, [source]), [{ source, delete: true }]);
+  assert.deepEqual(planDrop(trash, trash, [source]).map(({ command, args }) => [command, args]),
+    [['carrel.moveTo', { uri: source.uri, destinationUri: trash.uri }]], 'the server deletes it without a question');
   const novelTrash = folder('file:///w/Novel/Trash', { permanent: true, role: 'trash' });
   assert.deepEqual(planDrop(novelTrash, novelTrash, [source]).map(({ command, args }) => [command, args]),
     [['carrel.moveTo', { uri: source.uri, destinationUri: novelTrash.uri }]],
     'another project’s Trash is no delete: a move the server refuses, in its words');
   const inTrash = file('file:///w/My%20Story/Trash', 'Old.md', { inTrash: true });
-  assert.deepEqual(planDrop(inTrash, trash, [source]), [{ source, delete: true }], 'onto an item in Trash: the Trash');
+  assert.deepEqual(planDrop(inTrash, trash, [source]).map(({ command, args }) => [command, args]),
+    [['carrel.moveTo', { uri: source.uri, destinationUri: trash.uri }]], 'onto an item in Trash: the Trash');
   assert.deepEqual(planDrop(ready, ready, [ready]), [], 'a folder dropped on itself');
   const under = file(DRAFT, 'A.md', { id: 'file:///w/My%20Story/.carrel/all#Draft/A.md' });
   const all = folder('file:///w/My%20Story/.carrel/all', { permanent: true, virtual: true });
