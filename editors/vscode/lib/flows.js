@@ -209,17 +209,24 @@ class Flows {
 
   // Drag and drop (lib/order.js decides): onto a folder, into it (onto the
   // project's Trash, the server deletes without asking, as it can be
-  // restored); onto a file, just before it.
+  // restored); onto a file, just before it; onto a section header, into
+  // the project only from the first section, which lists the root's items.
   async drop(targetKey, sourceKeys) {
     const target = this.binder.node(targetKey);
     const containerKey = this.containerOf(targetKey);
     const sources = sourceKeys.map((key) => this.binder.node(key)).filter(Boolean);
+    const siblings = (this.binder.entries.get(this.binder.parentKey(targetKey)) || {}).childKeys || [];
+    const firstSection = siblings[0] === targetKey;
     const results = [];
-    for (const step of planDrop(target, containerKey && this.binder.node(containerKey), sources)) {
+    for (const step of planDrop(target, containerKey && this.binder.node(containerKey), sources, { firstSection })) {
       try {
-        const result = await this.execute(step.command, step.args);
-        await this.revealUri(result && result.uri ? result.uri : step.source.uri);
-        results.push(result);
+        if (step.info) {
+          this.ui.info(step.info);
+        } else {
+          const result = await this.execute(step.command, step.args);
+          await this.revealUri(result && result.uri ? result.uri : step.source.uri);
+          results.push(result);
+        }
       } catch (error) {
         if (error && error.reason !== 'cancelled') this.ui.error(error.message);
       }

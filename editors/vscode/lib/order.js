@@ -27,15 +27,19 @@ function neighbourOf(key, siblings, nodeOf, step) {
 }
 
 // What dropping `sources` (nodes) on `target` (a node) does, as steps
-// { source, command, args } for Flows to run:
+// { source, command, args } for Flows to run, or { source, info } to tell
+// the writer why nothing is sent:
 // - onto a file that can be ordered: just before it, with carrel.reorder
 //   from the same folder or carrel.moveTo with `before` from another;
+// - onto a section header other than the project's first (`firstSection`
+//   false): nothing, since only the first section lists the project root's
+//   own items, so no other header stands for a place;
 // - onto anything else: into `container` (the folder a new item would go
 //   in there) with carrel.moveTo. Into its own project's Trash the server
 //   deletes without a question (it can be restored) and reports it; into
 //   another project's, it refuses in its words.
 // A row dropped on itself or on the folder it is does nothing.
-function planDrop(target, container, sources) {
+function planDrop(target, container, sources, { firstSection = false } = {}) {
   const steps = [];
   if (orderable(target) && target.kind === 'file') {
     const folder = parentUri(target.uri);
@@ -46,6 +50,13 @@ function planDrop(target, container, sources) {
       } else {
         steps.push({ source, command: 'carrel.moveTo', args: { uri: source.uri, destinationUri: folder, before: target.uri } });
       }
+    }
+    return steps;
+  }
+  if (target && target.kind === 'section' && !firstSection) {
+    for (const source of sources) {
+      if (!source || !source.uri) continue;
+      steps.push({ source, info: `“${source.title || source.name}” cannot be dropped on a section header: drop it onto a folder.` });
     }
     return steps;
   }

@@ -6,7 +6,7 @@ const assert = require('node:assert/strict');
 const fs = require('fs');
 const { keyAt, childLabels } = require('./tree');
 const { waitFor } = require('./helpers');
-const { activate, story, newFile, sent, STORY_SECTION, DRAFT, READY, TRASH } = require('./activate');
+const { activate, story, newFile, sent, STORY, STORY_SECTION, DRAFT, READY, TRASH } = require('./activate');
 
 test('Move To offers “New folder…”, then the server’s destinations joined by “ › ”, and moves', async (t) => {
   const ext = await activate(t, { withStory: true });
@@ -71,8 +71,29 @@ test('drag and drop moves items into the folder dropped on', async (t) => {
   await waitFor('the server’s report', () => ext.record.infos.some((info) => info.message === 'Moved “Opening.md” to the Trash.'),
     { log: ext.record.output });
   await drag([...TRASH, 'Opening.md'], READY);
+  await drag([...READY, 'Opening.md'], STORY_SECTION);
+  assert.ok(fs.existsSync(story(ext.box, 'Opening.md')), 'the first section header stands for the project root');
+  await drag([...STORY_SECTION, 'Opening.md'], READY);
   const transfer = new DataTransfer();
   await controller.handleDrag([await keyAt(ext.provider, DRAFT)], transfer);
   assert.equal(transfer.get(controller.dragMimeTypes[0]), undefined, 'a permanent folder cannot be dragged');
   assert.deepEqual(await childLabels(ext.provider, await keyAt(ext.provider, READY)), ['Opening.md']);
+});
+
+test('a row dropped on a section header other than the first stays, and the writer is told to drop it onto a folder', async (t) => {
+  const ext = await activate(t, { withStory: true });
+  await newFile(ext, DRAFT, 'Opening');
+  const controller = ext.record.treeViews.get('carrel.binder').options.dragAndDropController;
+  const { DataTransfer } = ext.stub.vscode;
+  const mark = sent(ext).length;
+  for (const header of ['PUBLICATIONS', 'TRASH']) {
+    const transfer = new DataTransfer();
+    await controller.handleDrag([await keyAt(ext.provider, [...DRAFT, 'Opening.md'])], transfer);
+    await controller.handleDrop(await keyAt(ext.provider, [...STORY, header]), transfer);
+  }
+  assert.deepEqual(ext.record.infos.map((info) => info.message),
+    Array(2).fill('“Opening.md” cannot be dropped on a section header: drop it onto a folder.'));
+  assert.deepEqual(sent(ext).slice(mark).filter((message) => message.method === 'workspace/executeCommand'), []);
+  assert.ok(fs.existsSync(story(ext.box, 'Draft', 'Opening.md')));
+  assert.deepEqual(ext.record.errors, []);
 });

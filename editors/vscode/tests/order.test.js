@@ -82,6 +82,21 @@ test('a drop onto a folder moves into it, the project’s Trash too (the server 
   assert.deepEqual(planDrop(ready, undefined, [source]), []);
 });
 
+test('a drop onto the first section header moves into the project; onto any other, nothing, and the writer is told why', () => {
+  const source = file(DRAFT, 'A.md');
+  const project = { kind: 'project', uri: 'file:///w/My%20Story', title: 'My Story' };
+  const section = (index, title) => ({ kind: 'section', title, id: `${project.uri}#section-${index}` });
+  assert.deepEqual(planDrop(section(0, 'YOUR STORIES'), project, [source], { firstSection: true })
+    .map(({ command, args }) => [command, args]), [['carrel.moveTo', { uri: source.uri, destinationUri: project.uri }]],
+  'the first section lists the project root’s own items');
+  for (const title of ['PUBLICATIONS', 'TRASH']) {
+    assert.deepEqual(planDrop(section(1, title), project, [source], { firstSection: false }),
+      [{ source, info: '“A.md” cannot be dropped on a section header: drop it onto a folder.' }], title);
+  }
+  assert.deepEqual(planDrop(section(2, 'TRASH'), project, [source]).map((step) => step.command), [undefined],
+    'not said to be first: no move');
+});
+
 test('a word target: digits a number, empty null (clears it), anything else as typed for the server to refuse', () => {
   assert.equal(targetWords(' 1500 '), 1500);
   assert.equal(targetWords(''), null);
