@@ -913,8 +913,13 @@ answer is kept or its fetch failed."
   "Expand the rows IDS; return those a first view fetches before going on."
   (dolist (id ids) (puthash id t carrel--expanded))
   (seq-filter (lambda (id)
-                (and (member (carrel--kind id) '("library" "project"))
-                     (not (carrel--loaded-p id))))
+                (pcase (carrel--kind id)
+                  ("library" (not (carrel--loaded-p id)))
+                  ;; A workspace folder that is itself a project comes
+                  ;; with the roots, its sections without their rows.
+                  ("project" (let ((first (car (gethash id carrel--kids))))
+                               (or (not (carrel--loaded-p id))
+                                   (and first (not (carrel--loaded-p first))))))))
               ids))
 
 (defun carrel--first-view-next (ids)

@@ -252,6 +252,26 @@ is in the binder when it opens, and opening fetches nothing."
       (should (eq (current-buffer) (carrel-test--preloaded-tree)))
       (should (member "Poems" (carrel-test--rows))))))
 
+(ert-deftest carrel-test-project-as-library-shows-first-section ()
+  "A workspace folder that is itself a project opens on its first
+section's rows, opened at once or preloaded."
+  (carrel-test--with-preload-library
+    (let ((poems (carrel-test--path "Poems"))
+          (first-view '("Poems" "YOUR POETRY" "All" "Draft")))
+      (carrel poems)
+      (should (equal (seq-take (carrel-test--rows) 4) first-view))
+      (kill-buffer)
+      (let ((carrel-library-directory poems))
+        (carrel-preload)
+        (carrel-test--wait (lambda ()
+                             (let* ((conn (carrel--connection-for poems))
+                                    (tree (and conn (carrel--tree-buffer conn))))
+                               (and tree (eq (buffer-local-value 'carrel--first-view tree) 'held))))
+                           "the project's first view preloaded")
+        (with-current-buffer (carrel--tree-buffer (carrel--connection-for poems))
+          (carrel-test--settled)
+          (should (equal (seq-take (carrel-test--rows) 4) first-view)))))))
+
 (ert-deftest carrel-test-preload-failed-start-said-once ()
   "A server that cannot start is reported as opening reports it, once,
 and no error escapes to stop the startup hook."
