@@ -1647,10 +1647,14 @@ The server adds the project's default extension when NAME has none."
 A file keeps its extension when NEW-NAME has none."
   (interactive
    (list (read-string "Rename to: " (plist-get (carrel--item-at-point) :name))))
-  (let* ((uri (plist-get (carrel--item-at-point) :uri))
-         (result (carrel--command (lambda (result) (plist-get result :uri)) t "carrel.rename"
-                                  :uri uri :newName new-name)))
-    (carrel--follow-result uri result)))
+  (let* ((node (carrel--item-at-point))
+         (uri (plist-get node :uri)))
+    ;; The server would change nothing and send no change, which
+    ;; `carrel--settle' would wait for with Emacs held up.
+    (unless (equal new-name (plist-get node :name))
+      (carrel--follow-result
+       uri (carrel--command (lambda (result) (plist-get result :uri)) t "carrel.rename"
+                            :uri uri :newName new-name)))))
 
 (defun carrel-move ()
   "Move the item at point to a folder read in the minibuffer."
@@ -2055,10 +2059,12 @@ The file keeps its extension when NEW-NAME has none."
    (list (progn (carrel--file-connection)
                 (read-string "Rename to: " (file-name-nondirectory
                                             (or buffer-file-name ""))))))
-  (let* ((uri (carrel--file-uri))
-         (result (carrel--file-command (carrel--file-connection) "carrel.rename"
-                                       :uri uri :newName new-name)))
-    (carrel--follow-result uri result)))
+  (let ((uri (carrel--file-uri)))
+    ;; Unchanged: nothing to send, nor a change to wait for.
+    (unless (equal new-name (file-name-nondirectory buffer-file-name))
+      (carrel--follow-result
+       uri (carrel--file-command (carrel--file-connection) "carrel.rename"
+                                 :uri uri :newName new-name)))))
 
 ;;;###autoload
 (defun carrel-move-file ()

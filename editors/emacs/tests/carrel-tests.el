@@ -390,6 +390,25 @@ QUEUE is a cons whose car is the list of answers.  An answer of
         (should buffer-undo-list))
       (should (equal (plist-get (carrel--node-at-point) :title) "Spring Rain.md")))))
 
+(ert-deftest carrel-test-rename-unchanged-sends-nothing ()
+  "Renaming to the name it has sends nothing, from the tree or the file,
+so nothing waits for a change that never comes."
+  (carrel-test--with-library
+    (carrel-test--project "My Poems" "poetry")
+    (carrel-test--file "My Poems" "Draft" "Spring")
+    (carrel-test--goto "My Poems" "Draft" "Spring.md")
+    (should (equal (carrel-test--recording
+                     (carrel-test--answering '("Spring.md")
+                       (call-interactively #'carrel-rename)))
+                   nil))
+    (should (equal (plist-get (carrel--node-at-point) :title) "Spring.md"))
+    (with-current-buffer (find-file-noselect (carrel-test--path "My Poems" "Draft" "Spring.md"))
+      (should (equal (carrel-test--recording
+                       (carrel-test--answering '("Spring.md")
+                         (call-interactively #'carrel-rename-file)))
+                     nil))
+      (should (equal buffer-file-name (carrel-test--path "My Poems" "Draft" "Spring.md"))))))
+
 (ert-deftest carrel-test-rename-folder-follows-files-inside ()
   "Renaming a folder moves the buffers of files inside it and keeps it expanded."
   (carrel-test--with-library
