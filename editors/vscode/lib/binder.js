@@ -150,8 +150,12 @@ class Binder {
   countProjects() {
     return (this.rootKeys || []).some((key) => {
       const entry = this.entries.get(key);
-      return entry && (entry.node.kind === 'project'
-        || (entry.childKeys || []).some((child) => (this.node(child) || {}).kind === 'project'));
+      if (!entry) return false;
+      if (entry.node.kind === 'project') return true;
+      // A collapsed root is not fetched again until it is expanded: until
+      // then it holds what it held when its rows were dropped.
+      if (!entry.childKeys) return Boolean(entry.heldProject);
+      return entry.childKeys.some((child) => (this.node(child) || {}).kind === 'project');
     });
   }
 
@@ -200,7 +204,8 @@ class Binder {
     const key = keyOf(node);
     const previous = this.entries.get(key);
     if (previous) this.unindex(key, previous);
-    const entry = { node: bare(node), path: pathOf(node), parentKey, childKeys: previous ? previous.childKeys : null };
+    const entry = { node: bare(node), path: pathOf(node), parentKey, childKeys: previous ? previous.childKeys : null,
+      heldProject: previous ? previous.heldProject : undefined };
     this.entries.set(key, entry);
     this.index(key, entry);
     if (node.children) {
@@ -236,6 +241,7 @@ class Binder {
   dropChildren(key) {
     const entry = this.entries.get(key);
     if (!entry || !entry.childKeys) return;
+    entry.heldProject = entry.childKeys.some((child) => (this.node(child) || {}).kind === 'project');
     for (const child of entry.childKeys) this.forget(child);
     entry.childKeys = null;
   }
@@ -339,8 +345,9 @@ class Binder {
     const refetch = [];
     for (const key of listings) {
       if (!this.entries.has(key)) continue;
-      // A root's rows tell whether there is a project at all: keep them fresh.
-      if (this.expanded.has(key) || this.rootKeys.includes(key)) refetch.push(key);
+      // Only what the writer has open is fetched, roots too (PROTOCOL.md):
+      // a collapsed root lists its rows again when it is opened.
+      if (this.expanded.has(key)) refetch.push(key);
       else if (this.entries.get(key).childKeys) {
         this.dropChildren(key);
         redraw.add(key);

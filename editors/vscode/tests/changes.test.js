@@ -41,6 +41,22 @@ test('an outside change fetches only the expanded folders it names, once each, a
   assert.equal((await ext.provider.getTreeItem(draft)).description, '2 files · 1 word');
 });
 
+test('a change in a collapsed library fetches nothing and keeps the binder; expanding it fetches its rows', async (t) => {
+  const ext = await activate(t, { withStory: true });
+  const library = await keyAt(ext.provider, ['Writing']);
+  const before = ext.api.binder.node(library).summary;
+  ext.view.collapse(library);
+  const mark = sent(ext).length;
+  dropIn(ext, path.join(ext.box.library, 'notes.md'));
+  await waitFor('the library to count the loose file', () => ext.api.binder.node(library).summary !== before, { log: ext.record.output });
+  await settle();
+  assert.deepEqual(treeRequests(ext, mark), [], 'a collapsed library learns its count from `updated` alone');
+  assert.deepEqual(await ext.provider.getChildren(undefined), [library], 'the binder, not the welcome');
+  assert.equal(ext.record.contexts['carrel.noProjects'], false);
+  assert.deepEqual(await childLabels(ext.provider, library), ['My Story', 'notes.md']);
+  assert.deepEqual(treeRequests(ext, mark), [{ uri: uriOf(ext.box.library), depth: 1 }]);
+});
+
 test('a change inside a collapsed folder fetches nothing; expanding it fetches its rows', async (t) => {
   const ext = await activate(t, { withStory: true });
   ext.answers.input.push('Part');
