@@ -1193,17 +1193,25 @@ Signal a user error if there is none, unless NOERROR."
 
 (defun carrel--layout ()
   "Return the lines to draw, in order, each (KEY DEPTH NODE).
-KEY is the row's identity, or (note . IDENTITY) for the line under
-a library that holds no project."
-  (let ((lines nil))
+KEY is the row's identity, or (note . IDENTITY) for the last line
+of a library that holds no project."
+  (let ((lines nil)
+        ;; Notes waiting for their library's rows to end, innermost
+        ;; first, each (DEPTH . LINE); every other editor draws the note
+        ;; after the library's own folders and files.
+        (notes nil))
     (carrel--walk (lambda (id depth)
+                    (while (and notes (<= depth (caar notes)))
+                      (push (cdr (pop notes)) lines))
                     (let ((node (carrel--node id)))
                       (push (list id depth node) lines)
                       ;; The kind first: most rows are files, and this
                       ;; spares them a second lookup.
                       (when (and (equal (plist-get node :kind) "library")
                                  (carrel--onboarding-p id))
-                        (push (list (cons 'note id) (1+ depth) node) lines)))))
+                        (push (cons depth (list (cons 'note id) (1+ depth) node)) notes)))))
+    (dolist (note notes)
+      (push (cdr note) lines))
     (nreverse lines)))
 
 (defun carrel--insert-line (line)

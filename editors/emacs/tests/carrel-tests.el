@@ -1160,13 +1160,21 @@ collapsed; a row under \"All\" has an identity of its own."
     (should (equal (carrel-test--header) "Writing › My Poems › All › Dawn.md"))))
 
 (ert-deftest carrel-test-onboarding-line ()
-  "A library without projects says how to make one; P there makes the first."
+  "A library without projects says how to make one, as its last line,
+after its own folders and files; P there makes the first."
   (carrel-test--with-library
     (should (equal (carrel-test--rows) '("Writing" "No project yet: press P to make one")))
     (carrel-test--run "carrel.newFolder" :parentUri (carrel--path-to-uri carrel-test--lib) :name "Notes")
-    (should (equal (carrel-test--rows) '("Writing" "No project yet: press P to make one" "Notes")))
-    (goto-char (point-min))
-    (forward-line 1)
+    (carrel-test--file "ideas")
+    (let ((rows (carrel-test--rows)))
+      (should (equal (length rows) 4))
+      (should (equal (car rows) "Writing"))
+      (should (member "Notes" rows))
+      (should (member "ideas.md" rows))
+      (should (equal (car (last rows)) "No project yet: press P to make one")))
+    (goto-char (point-max))
+    (beginning-of-line)
+    (should (looking-at-p "  No project yet"))
     (should (eq (get-text-property (line-end-position 0) 'face) nil))
     (should (eq (get-text-property (+ (point) 4) 'face) 'carrel-count))
     (should (equal (carrel-test--header) "Writing"))
