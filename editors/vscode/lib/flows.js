@@ -53,14 +53,18 @@ class Flows {
       'carrel.showLog': () => this.ui.showLog(),
     };
     // A writer never sees a stack trace: refusals arrive as the server's
-    // own message, and a cancelled confirmation is simply nothing.
+    // own message. A cancelled confirmation is no failure, but the server
+    // says what it left alone, as the other editors show it: information.
     const guarded = {};
     for (const [name, run] of Object.entries(table)) {
       guarded[name] = async (...args) => {
         try {
           return await run(...args);
         } catch (error) {
-          if (error && error.reason === 'cancelled') return undefined;
+          if (error && error.reason === 'cancelled') {
+            if (error.message) this.ui.info(error.message);
+            return undefined;
+          }
           this.ui.error(error && error.message ? error.message : String(error));
           return undefined;
         }

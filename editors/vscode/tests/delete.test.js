@@ -24,6 +24,9 @@ test('Delete asks with the server’s words; dismissing deletes nothing', async 
   ext.answers.message.push('Cancel');
   await ext.run('carrel.delete', await keyAt(ext.provider, [...DRAFT, 'Opening.md']));
   assert.ok(fs.existsSync(story(ext.box, 'Draft', 'Opening.md')));
+  assert.deepEqual(ext.record.infos.map((info) => info.message), Array(2).fill('Cancelled: nothing was deleted.'),
+    'the server’s words, as information');
+  assert.deepEqual(ext.record.errors, []);
 });
 
 test('Delete then Restore: to the Trash and back, the tree following', async (t) => {
