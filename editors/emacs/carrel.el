@@ -1608,12 +1608,17 @@ The choices are the server's `carrel/destinations'.  Choosing
 ;;;; Tree commands
 
 (defun carrel-open ()
-  "Visit the file at point, or expand or collapse the folder at point."
+  "Visit the file at point, or expand or collapse the folder at point.
+On the line of a library that holds no project, make one there."
   (interactive)
-  (let ((node (carrel--node-at-point)))
-    (if (carrel--container-p node)
-        (carrel-toggle)
-      (funcall carrel-visit-function (carrel--uri-to-path (plist-get node :uri))))))
+  (if (get-text-property (line-beginning-position) 'carrel-note)
+      ;; The line says to make a project: it does what it says, as in
+      ;; every other editor.
+      (call-interactively #'carrel-new-project)
+    (let ((node (carrel--node-at-point)))
+      (if (carrel--container-p node)
+          (carrel-toggle)
+        (funcall carrel-visit-function (carrel--uri-to-path (plist-get node :uri)))))))
 
 (defun carrel-toggle ()
   "Expand or collapse the row at point."
@@ -1879,7 +1884,8 @@ Rows are fetched a level at a time while you keep working."
 (defconst carrel--keys-help
   "\\<carrel-tree-mode-map>Keys of the Carrel binder:
 
-RET, TAB	open the file, or expand or collapse the folder
+RET, TAB	open the file, or expand or collapse the folder;
+	on \"No project yet\", New Project
 \\[carrel-expand-all] \\[carrel-collapse-all]	expand all, collapse all
 \\[carrel-new-file]	New File
 A, +	New Folder

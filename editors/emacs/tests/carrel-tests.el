@@ -1185,6 +1185,19 @@ after its own folders and files; P there makes the first."
     (should (carrel-test--row "YOUR NOVEL"))
     (should (carrel-test--row "Chapters"))))
 
+(ert-deftest carrel-test-onboarding-line-return-makes-project ()
+  "RET on the line that says to make a project makes one, in that library."
+  (carrel-test--with-library
+    (goto-char (point-max))
+    (beginning-of-line)
+    (should (looking-at-p "  No project yet"))
+    (carrel-test--answering '("Saga" "Novel")
+      (call-interactively (key-binding (kbd "RET"))))
+    (should (file-exists-p (carrel-test--path "Saga" ".carrel" "project.json")))
+    (should (equal (plist-get (carrel--node-at-point) :title) "Saga"))
+    (should (carrel-test--row "Writing"))
+    (should-not (member "No project yet: press P to make one" (carrel-test--rows)))))
+
 ;;;; Messages that arrive with a reply
 
 (ert-deftest carrel-test-reads-messages-after-reply ()
