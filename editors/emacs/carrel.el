@@ -412,7 +412,9 @@ Carrel project."
      (project (file-name-directory (directory-file-name project))))))
 
 (defun carrel--read-root ()
-  "Ask for the folder of the writer's projects; offer the current one."
+  "Ask for the folder of the writer's projects.
+Offer the version-control root around the current directory, else
+the current directory."
   (let ((vc (project-current nil default-directory)))
     (read-directory-name "Carrel library: "
                          (if vc (project-root vc) default-directory))))

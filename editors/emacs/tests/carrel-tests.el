@@ -839,7 +839,11 @@ and opens nothing by itself, as `carrel-library-directory' says."
           (let ((doc (documentation-property 'carrel-library-directory
                                              'variable-documentation t)))
             (should (string-match-p "asks" doc))
-            (should-not (string-match-p "else the directory itself" doc))))
+            (should-not (string-match-p "else the directory itself" doc)))
+          ;; The README says what is offered as the docstring does.
+          (let ((readme (carrel-test--readme)))
+            (should (string-match-p "`Carrel library: `[^.]*version-control root" readme))
+            (should-not (string-match-p "(offering the current folder)" readme))))
       (delete-directory top t))))
 
 (ert-deftest carrel-test-first-run-creates-library ()
