@@ -340,7 +340,8 @@ class Flows {
   }
 
   // Undoes "Delete and Don't Ask Again" for the project (or library) of a
-  // row: the menu offers it on rows that say `confirmDelete: false`.
+  // row. The menu offers it on every project and library row, since it
+  // acts on the project or library whatever its row says.
   async askBeforeDeleting(arg) {
     const ownerKey = await this.askOwner(arg, 'Ask before deleting in: ');
     if (!ownerKey) return undefined;

@@ -149,7 +149,7 @@ test('what the server reports after a command is shown as is, and nothing of the
   assert.deepEqual(ext.record.warnings.filter((warning) => !warning.options.modal), []);
 });
 
-test('“Turn On Asking Before Deleting” undoes “Delete and Don’t Ask Again” on the project', async (t) => {
+test('“Ask Before Deleting” undoes “Delete and Don’t Ask Again” on the project', async (t) => {
   const ext = await activate(t, { withStory: true });
   await newFile(ext, DRAFT, 'One');
   await newFile(ext, DRAFT, 'Two');
@@ -172,7 +172,7 @@ test('“Turn On Asking Before Deleting” undoes “Delete and Don’t Ask Agai
   assert.deepEqual(ext.record.errors, []);
 });
 
-test('“Turn On Asking Before Deleting” works on a library too, for deletes outside projects', async (t) => {
+test('“Ask Before Deleting” works on a library too, for deletes outside projects', async (t) => {
   const ext = await activate(t, { withStory: true });
   fs.writeFileSync(path.join(ext.box.library, 'notes.md'), 'loose');
   fs.writeFileSync(path.join(ext.box.library, 'more.md'), 'loose');

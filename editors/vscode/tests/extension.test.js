@@ -61,16 +61,18 @@ test('menus name only real contextValues, and offer each action where it belongs
   }
   assert.ok(offered(CONTEXT.permanentFolder).has('carrel.newFile'));
   assert.ok(!offered(CONTEXT.virtualFolder).has('carrel.newFolder'), '"All" cannot hold folders');
-  for (const owner of [CONTEXT.project, CONTEXT.library]) {
-    assert.ok(!offered(owner).has('carrel.askBeforeDeleting'), `${owner} already asks: nothing to turn on`);
-  }
-  for (const owner of [CONTEXT.projectNotAsking, CONTEXT.libraryNotAsking]) {
-    assert.ok(offered(owner).has('carrel.askBeforeDeleting'), `${owner} offers to ask again`);
+  // It acts on the project or library whatever its row says, so every
+  // such row offers it.
+  for (const owner of [CONTEXT.project, CONTEXT.library, CONTEXT.projectNotAsking, CONTEXT.libraryNotAsking]) {
+    assert.ok(offered(owner).has('carrel.askBeforeDeleting'), `${owner} offers Ask Before Deleting`);
     assert.ok(offered(owner).has('carrel.newFolder') && offered(owner).has('carrel.sort'), `${owner} keeps its other actions`);
+  }
+  for (const other of [CONTEXT.section, CONTEXT.permanentFolder, CONTEXT.userFolder, CONTEXT.file]) {
+    assert.ok(!offered(other).has('carrel.askBeforeDeleting'), `${other} is no project or library`);
   }
   assert.ok(offered(CONTEXT.projectNotAsking).has('carrel.rename') && offered(CONTEXT.projectNotAsking).has('carrel.delete'));
   const askCommand = manifest.contributes.commands.find((c) => c.command === 'carrel.askBeforeDeleting');
-  assert.equal(askCommand.title, 'Turn On Asking Before Deleting');
+  assert.equal(askCommand.title, 'Ask Before Deleting');
   const welcome = manifest.contributes.viewsWelcome.find((w) => w.contents.includes('(command:carrel.newProject)'));
   // The spec's onboarding line, with VS Code's key for it: the New Project button.
   assert.equal(ONBOARDING_LINE, 'No project yet: press New Project to make one');
