@@ -65,12 +65,14 @@
     (carrel-test--three-drafts)
     (carrel-test--goto "My Poems" "Draft" "A.md")
     (should (equal (carrel-test--recording (carrel-test--press "M-p")) nil))
-    (should (string-match-p "“A.md” is already first" (carrel-test--messages)))
+    ;; Sentences, ended as the other editors end them.
+    (should (string-match-p "^“A\\.md” is already first\\.$" (carrel-test--messages)))
     (carrel-test--goto "My Poems" "Draft" "C.md")
     (should (equal (carrel-test--recording (carrel-test--press "M-n")) nil))
-    (should (string-match-p "“C.md” is already last" (carrel-test--messages)))
+    (should (string-match-p "^“C\\.md” is already last\\.$" (carrel-test--messages)))
     (carrel-test--goto "My Poems" "Draft")
-    (should-error (carrel-move-up) :type 'user-error)))
+    (should (equal (cadr (should-error (carrel-move-up) :type 'user-error))
+                   "“Draft” keeps its place: only files and your own folders move up and down."))))
 
 (ert-deftest carrel-test-move-up-changes-the-order-shown ()
   "M-p puts the row before its previous sibling on screen; point stays on it."
