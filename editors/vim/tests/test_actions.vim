@@ -20,6 +20,10 @@ h.Run('a makes a file in the folder under the cursor, opens it and puts the curs
   assert_true(filereadable(root .. '/My Poems/Draft/Nightfall.md'))
   h.Wait(() => bufname() == root .. '/My Poems/Draft/Nightfall.md', 'the new file opened')
   h.Wait(() => line('.', binder.Window()) == h.LineOf('. Nightfall.md'), 'the cursor on the new row')
+  # Ready to write in: typed text lands in the new file. Vim enters insert
+  # mode on its next main-loop turn, which an empty <Cmd> stands for here.
+  feedkeys("\<Cmd>\<CR>Evening falls\<Esc>", 'xt')
+  assert_equal(['Evening falls'], getline(1, '$'))
 })
 
 h.Run('A makes a folder', () => {
@@ -32,13 +36,35 @@ h.Run('A makes a folder', () => {
 h.Run('P offers the project types the server gives, and makes the project', () => {
   var root = h.Library({})
   h.Open(root)
-  h.Press('No project yet: press P to make one', "P\<C-U>Stories\<CR>")
+  # Enter on the onboarding line does what it says.
+  h.Press('No project yet: press P to make one', "\<CR>\<C-U>Stories\<CR>")
   h.Wait(() => !empty(h.Popups()), 'the type menu')
   assert_equal(['Blank', 'Poetry', 'Short Story', 'Novel', 'Script'], h.Popups()[0].items)
+  assert_match('Project type', h.Popups()[0].title)
   h.Choose('Short Story')
   h.WaitLine('@ Stories')
+  # A new project opens as the first view shows one: its first section open.
+  h.WaitLine('YOUR STORIES')
+  h.WaitLine('= Draft')
   assert_match('"type" *: *"shortStory"', join(readfile(root .. '/Stories/.carrel/project.json')))
   assert_equal(0, h.LineOf('No project yet: press P to make one'))
+})
+
+h.Run('r on an open folder keeps it open under its new name', () => {
+  var root = h.Library(h.Poetry('My Poems')->extend({'My Poems/Draft/Sea/One.md': 'one'}))
+  h.Open(root)
+  h.Press('= Draft', 'zo')
+  h.Press('/ Sea', 'zo')
+  h.WaitLine('. One.md')
+  h.Press('/ Sea', "r\<C-U>Ocean\<CR>")
+  h.WaitLine('/ Ocean')
+  h.WaitLine('. One.md')
+})
+
+h.Run('K on a section header says it keeps its place, as on a permanent folder', () => {
+  Poems()
+  h.Press('YOUR POETRY', 'K')
+  h.Wait(() => h.Messages() =~ '“YOUR POETRY” keeps its place', 'the message')
 })
 
 h.Run('r offers the current name; the server keeps the extension', () => {
@@ -200,4 +226,15 @@ h.Run('R refetches what is shown', () => {
   h.Wait(() => h.Traffic()->copy()->filter((_, l) => l =~ '^→ .*"carrel/tree"')->len() > before, 'a refetch')
   h.WaitLine('. Morning.md')
 })
+h.Run(':Carrel ask_before_deleting in a file''s own window asks for the file''s project', () => {
+  var root = h.Library(h.Poetry('My Poems')->extend({'My Poems/Ready/Tide.md': 'tide'}))
+  g:carrel = {folders: [root], cmd: [$CARREL, 'lsp'], log_size: 2000}
+  execute 'edit' fnameescape(root .. '/My Poems/Ready/Tide.md')
+  Carrel ask_before_deleting
+  h.Wait(() => len(h.CommandsSent('carrel.setConfirmDelete')) == 1, 'carrel.setConfirmDelete')
+  assert_equal({uri: 'file://' .. root .. '/My%20Poems/Ready/Tide.md', confirm: true},
+    h.CommandsSent('carrel.setConfirmDelete')[0])
+  h.Wait(() => h.Messages() =~ 'Deleting in “My Poems” already asks first.', 'the server''s report')
+})
+
 h.Done()

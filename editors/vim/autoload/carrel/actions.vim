@@ -14,26 +14,26 @@ const NEW_FOLDER = 'New folder…'
 
 # [key, action, words], in the order `?` shows them (the shared key table).
 export const KEYS: list<list<string>> = [
-  ['<CR>', 'open', 'Open a file, or expand and collapse'],
+  ['<CR>', 'open', 'Open a file, or expand/collapse a folder'],
   ['zo', 'expand', 'Expand'],
   ['zc', 'collapse', 'Collapse'],
-  ['zR', 'expandall', 'Expand all'],
-  ['zM', 'collapseall', 'Collapse all'],
-  ['a', 'newfile', 'New file'],
-  ['A', 'newfolder', 'New folder'],
-  ['P', 'newproject', 'New project'],
+  ['zR', 'expandall', 'Expand All'],
+  ['zM', 'collapseall', 'Collapse All'],
+  ['a', 'newfile', 'New File (opens it in insert mode)'],
+  ['A', 'newfolder', 'New Folder'],
+  ['P', 'newproject', 'New Project'],
   ['r', 'rename', 'Rename'],
-  ['m', 'move', 'Move to'],
-  ['d', 'delete', 'Delete'],
-  ['u', 'restore', 'Restore'],
+  ['m', 'move', 'Move To (a folder picker, with “New folder…”)'],
+  ['d', 'delete', 'Delete (moves to Trash)'],
+  ['u', 'restore', 'Restore (an item in Trash)'],
   ['E', 'emptytrash', 'Empty Trash'],
   ['s', 'sort', 'Sort'],
-  ['K', 'moveup', 'Move up among the siblings'],
-  ['J', 'movedown', 'Move down among the siblings'],
-  ['T', 'settarget', 'Set word target (empty clears it)'],
+  ['K', 'moveup', 'Move Up among its siblings (binder order)'],
+  ['J', 'movedown', 'Move Down among its siblings (binder order)'],
+  ['T', 'settarget', 'Set Word Target (empty clears it)'],
   ['R', 'refresh', 'Refresh'],
-  ['-', 'parent', 'Up to the parent row'],
-  ['?', 'help', 'The keys, in a window'],
+  ['-', 'parent', 'Go to the parent'],
+  ['?', 'help', 'Show these keys'],
   ['q', 'close', 'Close the binder'],
 ]
 
@@ -125,6 +125,11 @@ export def Edit(path: string)
 enddef
 
 def Open(row: dict<any>)
+  if has_key(row, 'library')
+    # The onboarding line: Enter does what it says.
+    NewProject(row)
+    return
+  endif
   var node = NodeOf(row)
   if empty(node)
     return
@@ -161,6 +166,8 @@ def NewFile(row: dict<any>)
     rpc.Execute('carrel.newFile', {parentUri: parent.uri, name: name}, (node) => {
       tree.Reveal(node)
       Edit(util.Path(node.uri))
+      # A new file is empty: ready to write in.
+      startinsert
     })
   endif
 enddef
@@ -190,13 +197,13 @@ def NewProject(row: dict<any>)
     Warn('Put the cursor in a library to make a project there.')
     return
   endif
-  var name = ui.Input('New project name: ')
+  var name = ui.Input('Project name: ')
   if name == ''
     return
   endif
   var types: list<dict<any>> = get(rpc.Vocabulary(), 'projectTypes', [])
   var library = tree.Node(key)
-  ui.Pick(name, types->mapnew((_, t) => t.title), (index) => {
+  ui.Pick('Project type', types->mapnew((_, t) => t.title), (index) => {
     rpc.Execute('carrel.newProject', {parentUri: library.uri, name: name, type: types[index].id},
       (node) => tree.Reveal(node))
   })
@@ -292,7 +299,7 @@ def Sort(row: dict<any>)
     return
   endif
   var sorts: list<dict<any>> = get(rpc.Vocabulary(), 'sorts', [])
-  ui.Pick(owner.title, sorts->mapnew((_, s) => s.title), (index) => {
+  ui.Pick('Sort by', sorts->mapnew((_, s) => s.title), (index) => {
     # Each choice is sent as the vocabulary gives it: "Binder order" is {by: 'manual'}.
     rpc.Execute('carrel.setSort', {uri: owner.uri, by: sorts[index].by,
       descending: get(sorts[index], 'descending', false)}, (result) => tree.Reveal(result))
@@ -309,12 +316,13 @@ enddef
 # Moves the row one place up (step -1) or down (+1) among its siblings with
 # carrel.reorder; at either end nothing is sent.
 def Reorder(row: dict<any>, step: number)
-  var node = NeedUri(row)
-  if empty(node) || !has_key(row, 'key')
+  var shown = NodeOf(row)
+  if !empty(shown) && !has_key(row, 'library') && !Orderable(shown)
+    Warn(printf('“%s” keeps its place: only files and your own folders move up and down.', shown.title))
     return
   endif
-  if !Orderable(node)
-    Warn(printf('“%s” keeps its place: only files and your own folders move up and down.', node.title))
+  var node = NeedUri(row)
+  if empty(node) || !has_key(row, 'key')
     return
   endif
   var siblings = tree.Children(tree.Parent(row.key))->mapnew((_, k) => tree.Node(k))->filter((_, n) => Orderable(n))
@@ -374,6 +382,10 @@ enddef
 # net. The server says which it was.
 def AskBeforeDeleting(row: dict<any>)
   var owner = Owner(row)
+  if empty(owner) && has_key(NodeOf(row), 'uri')
+    # A file whose rows are not fetched: the server knows its project.
+    owner = NodeOf(row)
+  endif
   if empty(owner)
     Warn('Put the cursor inside a project or a library first.')
     return

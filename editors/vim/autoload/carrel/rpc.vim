@@ -147,8 +147,11 @@ def Replied(reply: dict<any>, Callback: func, Failed: func(any), sent_by: number
   pending -= 1
   Record('←', reply)
   if has_key(reply, 'error')
-    # A refusal says what to do, in the writer's language: shown as is.
-    util.Show(1, get(reply.error, 'message', string(reply.error)))
+    # A refusal says what to do, in the writer's language: shown as is. A
+    # question the writer said no to is news, not an error.
+    var data: any = get(reply.error, 'data', {})
+    var cancelled = type(data) == v:t_dict && get(data, 'reason', '') == 'cancelled'
+    util.Show(cancelled ? 0 : 1, get(reply.error, 'message', string(reply.error)))
     Failed(reply.error)
     return
   endif

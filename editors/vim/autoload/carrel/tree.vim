@@ -138,6 +138,14 @@ def Store(node: dict<any>, parent: string): string
   endif
   if has_key(node, 'children')
     var fresh = node.children->mapnew((_, child) => Store(child, key))
+    for child in fresh
+      if nodes[child].kind == 'project' && !has_key(seen, child)
+        # A project opens as the first view shows it, whenever it appears.
+        seen[child] = true
+        expanded[child] = true
+        first_view[child] = true
+      endif
+    endfor
     var kept = {}
     for child in fresh
       kept[child] = true
@@ -295,10 +303,10 @@ def ExpandKnown(key: string)
   endfor
 enddef
 
-# Collapses everything below the libraries, so the projects stay in view.
+# Collapses everything below the top rows, so the projects stay in view.
 export def CollapseAll()
   for key in keys(expanded)
-    expanded[key] = index(roots, key) >= 0 && nodes[key].kind == 'library'
+    expanded[key] = index(roots, key) >= 0
   endfor
   binder.Draw()
 enddef
@@ -448,6 +456,9 @@ def ApplyChange(params: dict<any>)
       # A folder's own `changed` means its order changed: its listing too.
       Touch(change.uri, refetch)
     endif
+    if change.type == 'moved' && get(change, 'oldUri', '') != ''
+      KeepOpen(change.oldUri, change.uri)
+    endif
     if change.type == 'moved' && has_key(nodes, get(change, 'oldUri', ''))
       Forget(change.oldUri, true, true)
     elseif change.type == 'deleted' && has_key(nodes, change.uri)
@@ -461,6 +472,16 @@ def ApplyChange(params: dict<any>)
   endfor
   RetryReveal()
   binder.Draw()
+enddef
+
+# A folder renamed or moved stays open at its new place, and so does what
+# was open inside it.
+def KeepOpen(old: string, new: string)
+  for table in [expanded, seen]
+    for key in keys(table)->filter((_, k) => util.IsAtOrUnder(k, old))
+      table[new .. strpart(key, strlen(old))] = table[key]
+    endfor
+  endfor
 enddef
 
 # The titles from the library down to the row, without section headers.
