@@ -203,6 +203,11 @@ H.test(':Carrel ask_before_deleting turns the question back on (carrel.setConfir
   H.go('Summer.md', 'Draft')
   vim.cmd('Carrel ask_before_deleting')
   H.wait(function() return H.row('My Poems').node.confirmDelete == nil end, 'the project row to ask again')
+  H.wait(function()
+    local row = H.tree().current_row()
+    return row and row.node.title == 'My Poems'
+  end, 'the cursor on the row the command answered')
+  H.go('Summer.md', 'Draft')
   H.answer('Cancel')
   H.press('d')
   H.wait_note('nothing was deleted')

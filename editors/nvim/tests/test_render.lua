@@ -39,6 +39,7 @@ H.test('rows show icon, title and the server summary, dimmed, with plain text ic
   H.eq(vim.trim(line_of('Draft')), '= Draft  1 file · 1 word', 'Draft')
   H.eq(vim.trim(line_of('Set Aside')), '= Set Aside', 'an empty folder has no summary')
   H.eq(vim.trim(line_of('YOUR POETRY')), 'YOUR POETRY  13 files · 13 words', 'section: no mark')
+  H.eq(line_of('YOUR POETRY'):match('^ *'), '    ', 'a section is indented by its depth alone, as in Vim')
   H.eq(vim.trim(line_of('My Poems')), '@ My Poems  13 files · 13 words', 'project')
   H.eq(vim.trim(line_of(vim.fs.basename(library))), '# ' .. vim.fs.basename(library) .. '  13 files · 13 words',
     'library')
@@ -97,6 +98,17 @@ H.test('a library without a project says how to make one, with the key', functio
   H.press('N')
   H.wait(function() return H.row('Sonnets') end, 'the new project')
   H.wait(function() return not H.has_line('No project yet') end, 'the onboarding line to go')
+end)
+
+H.test('Enter on the onboarding line starts New Project', function()
+  H.setup()
+  H.open()
+  local line = 'No project yet: press P to make one'
+  H.wait(function() return H.has_line(line) end, 'the onboarding line')
+  H.go(line)
+  H.answer('Sonnets', 'Poetry')
+  H.press('<CR>')
+  H.wait(function() return H.row('Sonnets') end, 'the new project')
 end)
 
 H.test('counts = false hides counts; permanent folders are highlighted as such', function()

@@ -266,14 +266,14 @@ end
 
 --- Turns "Ask before deleting" back on, after "Delete and Don't Ask Again",
 --- for the project holding `uri` (or its library outside projects).
-function M.ask_before_deleting_uri(uri)
-  client.execute('carrel.setConfirmDelete', { uri = uri, confirm = true })
+function M.ask_before_deleting_uri(uri, on_result)
+  client.execute('carrel.setConfirmDelete', { uri = uri, confirm = true }, on_result)
 end
 
 function M.ask_before_deleting(row)
   local owner = project_of(row) or up_to(row, function(node) return node.kind == 'library' end)
   if not owner then return needs_row(nil) end
-  M.ask_before_deleting_uri(owner.node.uri)
+  M.ask_before_deleting_uri(owner.node.uri, refresh_onto)
 end
 
 function M.expand(row)
@@ -336,8 +336,11 @@ function M.map_keys(buf)
     if action ~= false and fn then
       vim.keymap.set('n', lhs, util.guard(function()
         local row = tree.current_row()
-        -- The onboarding line stands for its library.
-        if row and row.node.kind == 'hint' then row = row.parent end
+        if row and row.node.kind == 'hint' then
+          -- The onboarding line stands for its library; Enter does what it says.
+          if action == 'open' then fn = M.new_project end
+          row = row.parent
+        end
         fn(row)
       end), {
         buffer = buf,

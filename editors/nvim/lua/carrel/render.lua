@@ -15,9 +15,11 @@ function M.line(row, is_expanded)
   local icon = icons.for_node(node, expanded)
   local title = node.title or node.name
   local summary = require('carrel').config.counts and node.summary or nil
-  local text = indent .. icon .. ' ' .. title .. (summary and ('  ' .. summary) or '')
+  -- A section header has no mark, and no space for one.
+  local gap = icon == '' and '' or ' '
+  local text = indent .. icon .. gap .. title .. (summary and ('  ' .. summary) or '')
   local icon_start = #indent
-  local title_start = icon_start + #icon + 1
+  local title_start = icon_start + #icon + #gap
   return text, {
     { 'CarrelIcon', icon_start, icon_start + #icon },
     { highlights.for_node(node), title_start, title_start + #title },
