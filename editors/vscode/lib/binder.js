@@ -126,6 +126,7 @@ class Binder {
   startsExpanded(key) {
     const node = this.node(key);
     if (!node) return false;
+    if (this.expanded.has(key)) return true;
     if (node.kind === 'library' || node.kind === 'project') return true;
     if (node.kind !== 'section') return false;
     const parent = this.entries.get(this.parentKey(key));
@@ -333,6 +334,7 @@ class Binder {
       if (change.type === 'changed') {
         this.diskKeysAt(fsPath).filter((key) => this.node(key).kind === 'folder').forEach(mark);
       }
+      if (change.type === 'moved' && change.oldUri) this.keepOpen(change.oldUri, change.uri);
       // What was deleted or moved away is no longer below its old folder.
       const gone = change.type === 'moved' ? places[1] : change.type === 'deleted' ? fsPath : null;
       // Only a held row at that path can have held rows below it.
@@ -371,6 +373,15 @@ class Binder {
     this.hasProjects = this.countProjects();
     if (hadProjects !== this.hasProjects) return null;
     return [...redraw].filter((key) => this.entries.has(key));
+  }
+
+  // A folder renamed or moved stays open at its new place, and so does
+  // what was open inside it: its rows are known by URI, so the new URIs
+  // are marked open before the view first asks for them.
+  keepOpen(oldUri, newUri) {
+    for (const key of [...this.expanded]) {
+      if (key === oldUri || key.startsWith(`${oldUri}/`)) this.expanded.add(newUri + key.slice(oldUri.length));
+    }
   }
 
   depthOf(key) {

@@ -136,3 +136,21 @@ test('a project’s new sort refetches its expanded folders only', async (t) => 
   assert.deepEqual(await childLabels(ext.provider, ready), ['Finished.md'], 'Ready is fetched when opened again');
   assert.equal(treeRequests(ext, mark).length, 3);
 });
+
+test('a folder renamed while open stays open under its new name, its rows listed', async (t) => {
+  const ext = await activate(t, { withStory: true });
+  fs.mkdirSync(story(ext.box, 'Draft', 'Sea'));
+  fs.writeFileSync(story(ext.box, 'Draft', 'Sea', 'One.md'), 'one');
+  const draft = await keyAt(ext.provider, DRAFT);
+  await waitFor('Sea in Draft', async () => (await childLabels(ext.provider, draft)).includes('Sea'));
+  const view = ext.record.treeViews.get('carrel.binder');
+  const sea = await keyAt(ext.provider, [...DRAFT, 'Sea']);
+  view.expand(sea);
+  assert.deepEqual(await childLabels(ext.provider, sea), ['One.md']);
+  ext.answers.input.push('Ocean');
+  await ext.run('carrel.rename', sea);
+  await settle();
+  const ocean = await keyAt(ext.provider, [...DRAFT, 'Ocean']);
+  assert.equal((await ext.provider.getTreeItem(ocean)).collapsibleState, 2, 'Expanded');
+  assert.deepEqual(await childLabels(ext.provider, ocean), ['One.md']);
+});
