@@ -71,17 +71,24 @@ h.Run('zo expands, zc collapses, and zc on a leaf collapses its parent', () => {
   h.WaitNoLine('= Magazines')
 })
 
-h.Run('zR expands every row, zM collapses all but the libraries', () => {
+h.Run('zR on a top row expands everything but All in one press; zM collapses all but the top rows', () => {
   Poems()
-  h.Press('= Draft  2 files', 'zR')
+  h.Press('# Writing  2 files', 'zR')
   h.WaitLine('= Magazines')
-  h.WaitLine('. Morning.md')
   h.WaitLine('~ Trash')
-  h.Press('= Draft  2 files', 'zR')
   h.WaitLine('. Tide.md')
+  # All lists again what its folders hold: it stays closed.
+  assert_equal(1, len(h.BinderLines()->copy()->filter((_, l) => l =~ '\. Morning.md')))
   h.Press('= Draft  2 files', 'zM')
   h.Wait(() => h.BinderLines() == ['# Writing  2 files · 2 words', '  @ My Poems  2 files · 2 words'],
     'only the projects')
+})
+
+h.Run('zR below the top expands what is under the row only', () => {
+  Poems()
+  h.Press('= Draft  2 files', 'zR')
+  h.WaitLine('. Tide.md')
+  assert_equal(0, h.LineOf('= Magazines'), 'PUBLICATIONS stays closed')
 })
 
 h.Run('- goes up to the parent row', () => {

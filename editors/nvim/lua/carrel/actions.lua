@@ -294,9 +294,12 @@ function M.collapse(row)
   end
 end
 
---- Expands every row, fetching each folder as it opens: the one way to ask
---- for more than what shows, because the writer asked for everything.
-function M.expand_all()
+--- Fetching each folder as it opens is the one way to ask for more than
+--- what shows: the writer asked for everything.
+--- Expands every row below the row under the cursor (everything, on a top
+--- row), a level at a time as each arrives. "All" stays closed: it lists
+--- again what its folders hold.
+function M.expand_all(row)
   local function open(key)
     local entry = tree.entry(key)
     if not entry or not entry.node.hasChildren or entry.node.role == 'all' then return end
@@ -307,7 +310,9 @@ function M.expand_all()
     end
     if entry.children then below() else tree.fetch(key, below) end
   end
-  for _, key in ipairs(tree.state.roots or {}) do open(key) end
+  if row and row.node.kind == 'file' then row = row.parent end
+  local tops = (row and row.depth > 0) and { row.id } or tree.state.roots or {}
+  for _, key in ipairs(tops) do open(key) end
   tree.render()
 end
 

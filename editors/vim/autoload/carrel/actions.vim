@@ -440,7 +440,12 @@ def DoOn(action: string, row: dict<any>)
   elseif action == 'collapse'
     Collapse(row)
   elseif action == 'expandall'
-    tree.ExpandAll()
+    # Below the row under the cursor; on a top row or outside, everything.
+    var key = get(row, 'key', '')
+    if get(tree.Node(key), 'kind', '') == 'file'
+      key = tree.Parent(key)
+    endif
+    tree.ExpandAll(index(tree.Roots(), key) >= 0 ? '' : key)
   elseif action == 'collapseall'
     tree.CollapseAll()
   elseif action == 'newfile'

@@ -15,6 +15,7 @@ var expanded: dict<bool> = {}
 var roots: list<string> = []
 var seen: dict<bool> = {}             # libraries and projects that had their first view
 var first_view: dict<bool> = {}       # projects whose first section opens when they arrive
+var expanding: dict<bool> = {}        # rows fetched for expand all: their children expand on arrival
 var in_flight: dict<bool> = {}        # rows being fetched → asked again meanwhile
 var queue: list<func> = []            # work the server's messages asked for, oldest first
 var loading = false                   # the roots are being fetched
@@ -198,6 +199,12 @@ def Fetched(key: string, result: any)
     return
   endif
   Store(result[0], get(parents, key, ''))
+  if has_key(expanding, key)
+    remove(expanding, key)
+    for child in get(kids, key, [])
+      ExpandKnown(child)
+    endfor
+  endif
   # Rows that were expanded before their parent was forgotten fetch again.
   for child in get(kids, key, [])
     if get(expanded, child, false) && !has_key(kids, child)
@@ -279,11 +286,13 @@ export def Collapse(key: string)
   binder.Draw(key)
 enddef
 
-# Expands every row already known; rows not yet fetched come one level at a
-# time, so a large library is never fetched whole.
-export def ExpandAll()
-  for root in roots
-    ExpandKnown(root)
+# Expands every row below `top` (every row, from the top rows, when '');
+# what is not fetched yet comes one level at a time, each level asked for
+# as the one above arrives, so the editor never waits for the whole.
+# "All" stays closed: it lists again what its folders hold.
+export def ExpandAll(top: string = '')
+  for key in top == '' ? roots : [top]
+    ExpandKnown(key)
   endfor
   binder.Draw()
 enddef
@@ -291,10 +300,12 @@ enddef
 def ExpandKnown(key: string)
   var node = nodes[key]
   if node.kind == 'file' || !get(node, 'hasChildren', false) || get(node, 'link', false)
+      || get(node, 'role', '') == 'all'
     return
   endif
   expanded[key] = true
   if !has_key(kids, key)
+    expanding[key] = true
     Fetch(key)
     return
   endif
