@@ -279,13 +279,28 @@ local function update_tree_winbar()
   vim.wo[win].winbar = config().winbar and "%{%v:lua.require'carrel.tree'.winbar_text()%}" or ''
 end
 
-local function place_cursor(win, id, fallback_line)
-  local line
+--- The cursor's row went away (deleted, moved, or no longer listed): the
+--- row that followed it before still there, else the one before it, so
+--- that `d` pressed again deletes the next one even when a row above went
+--- too (the same file listed under an open "All").
+local function follower(old_rows, old_line, lines_of)
+  for index = old_line + 1, #old_rows do
+    if lines_of[old_rows[index].id] then return lines_of[old_rows[index].id] end
+  end
+  for index = old_line - 1, 1, -1 do
+    if lines_of[old_rows[index].id] then return lines_of[old_rows[index].id] end
+  end
+  return nil
+end
+
+local function place_cursor(win, id, fallback_line, old_rows)
+  local lines_of = {}
   for index, row in ipairs(state.rows) do
-    if row.id == id then
-      line = index
-      break
-    end
+    lines_of[row.id] = lines_of[row.id] or index
+  end
+  local line = lines_of[id]
+  if not line and old_rows and fallback_line and old_rows[fallback_line] and old_rows[fallback_line].id == id then
+    line = follower(old_rows, fallback_line, lines_of)
   end
   line = line or math.min(math.max(fallback_line or 1, 1), math.max(#state.rows, 1))
   pcall(vim.api.nvim_win_set_cursor, win, { line, 0 })
@@ -300,6 +315,7 @@ function M.draw(cursor_id)
   local previous_line = win and vim.api.nvim_win_get_cursor(win)[1]
   cursor_id = cursor_id or (previous and previous.id)
 
+  local old_rows = state.rows
   state.rows = visible_rows()
   local lines, marks = {}, {}
   for index, row in ipairs(state.rows) do
@@ -314,7 +330,7 @@ function M.draw(cursor_id)
   vim.bo[state.buf].modified = false
   require('carrel.paint').paint(state.buf, namespace, marks, win)
   if win then
-    place_cursor(win, cursor_id, previous_line)
+    place_cursor(win, cursor_id, previous_line, old_rows)
     update_tree_winbar()
   end
   if state.reveal then require('carrel.reveal').retry() end
