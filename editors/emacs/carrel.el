@@ -701,6 +701,14 @@ Kept by identity, so expansion survives every refetch.")
 (defvar-local carrel--waiters nil
   "Hash table from an identity to the functions to call when its fetch is in.")
 
+(defvar-local carrel--projects-seen nil
+  "Hash table of the identities of every project this tree has held.
+Never emptied: a project the writer collapsed stays collapsed when
+its library is fetched again.")
+
+(defvar-local carrel--projects-new nil
+  "Projects held for the first time that have not been opened yet.")
+
 (defvar-local carrel--first-view nil
   "Whether this tree holds its first view: nil, `loading' or `held'.
 A tree filled in the background by `carrel-preload' is `loading'
@@ -748,6 +756,10 @@ Return NODE's identity.  Rows no longer listed are forgotten."
         (children (plist-get node :children)))
     (puthash id (carrel--bare node) carrel--rows)
     (when parent (puthash id parent carrel--parents))
+    (when (and (equal (plist-get node :kind) "project")
+               (not (gethash id carrel--projects-seen)))
+      (puthash id t carrel--projects-seen)
+      (push id carrel--projects-new))
     (when (and carrel--expanding-all (carrel--container-p node)
                (seq-some (lambda (top) (carrel--under-id-p id top)) carrel--expanding-all))
       (puthash id t carrel--expanded))
@@ -859,7 +871,9 @@ answer is kept or its fetch failed."
       (let ((again (gethash id carrel--in-flight)))
         (remhash id carrel--in-flight)
         (condition-case err
-            (funcall apply)
+            (progn
+              (funcall apply)
+              (carrel--open-new-projects))
           (error (message "Carrel: %s" (error-message-string err))))
         ;; A row the server could not list shows as empty rather than being
         ;; asked for again and again.
@@ -909,11 +923,13 @@ answer is kept or its fetch failed."
   (let ((missing (carrel--unloaded)))
     (while missing
       (carrel--fetch-all (seq-remove #'carrel--loaded-p missing))
-      (setq missing (seq-remove (lambda (id) (member id missing)) (carrel--unloaded))))))
+      (setq missing (seq-remove (lambda (id) (member id missing)) (carrel--unloaded)))))
+  (carrel--open-new-projects t))
 
 (defun carrel--first-view-wanted (ids)
   "Expand the rows IDS; return those a first view fetches before going on."
   (dolist (id ids) (puthash id t carrel--expanded))
+  (setq carrel--projects-new (seq-remove (lambda (id) (member id ids)) carrel--projects-new))
   (seq-filter (lambda (id)
                 (pcase (carrel--kind id)
                   ("library" (not (carrel--loaded-p id)))
@@ -966,6 +982,22 @@ tree buffer once every row of the first view is in."
       (carrel--fetch-async specs nil (lambda ()
                                        (setq left (1- left))
                                        (when (zerop left) (funcall next)))))))
+
+(defun carrel--open-new-projects (&optional now)
+  "Open each project held for the first time, as in the first view.
+A project made since the first view, by another editor, the command
+line, git or a sync, is then shown as it would have been had it been
+there all along.  With NOW, fetch their rows before returning;
+otherwise without waiting, and draw them once they are in."
+  (when (eq carrel--first-view 'held)
+    (let ((ids (seq-filter (lambda (id)
+                             (and (equal (carrel--kind id) "project") (carrel--visible-p id)))
+                           (nreverse carrel--projects-new))))
+      (setq carrel--projects-new nil)
+      (when ids
+        (if now
+            (carrel--expand-first-view ids)
+          (carrel--expand-first-view-async ids #'carrel--render-soon))))))
 
 (defun carrel--fetch-roots (&optional first-view)
   "Fetch the top rows; with FIRST-VIEW, expand as a first view does."
@@ -1061,13 +1093,17 @@ answers to changes, so Emacs goes on meanwhile; the first view is
   (plist-get (carrel--node id) :uri))
 
 (defun carrel--remap-expansion (old new)
-  "Keep rows expanded at or under OLD expanded at the same place under NEW."
+  "Keep rows expanded at or under OLD expanded at the same place under NEW.
+A project seen at OLD counts as seen at NEW."
   (dolist (id (hash-table-keys carrel--expanded))
     (when (or (equal id old)
               (string-prefix-p (concat old "/") id)
               (string-prefix-p (concat old "#") id))
       (remhash id carrel--expanded)
-      (puthash (concat new (substring id (length old))) t carrel--expanded))))
+      (puthash (concat new (substring id (length old))) t carrel--expanded)))
+  ;; A project renamed or moved is the same project: collapsed, it stays so.
+  (when (gethash old carrel--projects-seen)
+    (puthash new t carrel--projects-seen)))
 
 (defun carrel--apply-change (change-list updated)
   "Follow a change notice in this tree: its CHANGE-LIST and UPDATED rows.
@@ -1966,6 +2002,7 @@ open folders a change touches.
   (setq carrel--expanded (carrel--id-table))
   (setq carrel--in-flight (carrel--id-table))
   (setq carrel--waiters (carrel--id-table))
+  (setq carrel--projects-seen (carrel--id-table))
   (setq truncate-lines t)
   (setq buffer-undo-list t)
   (setq header-line-format '(:eval (carrel--breadcrumb)))

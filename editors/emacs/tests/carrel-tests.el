@@ -710,13 +710,14 @@ and a folder made there later starts collapsed."
                        ("R" . carrel-rename) ("+" . carrel-new-folder)))
       (should (equal (cons (car binding) (key-binding (kbd (car binding)))) binding)))
     (carrel-test--goto "My Poems")
-    ;; A project made after the first view starts collapsed, like everything else.
-    (should-not (carrel-test--row "YOUR POETRY"))
+    ;; A project made after the first view opens as the first view shows one.
+    (carrel-test--settled)
+    (should (carrel-test--row "Draft"))
     (call-interactively (key-binding (kbd "RET")))
-    (should (carrel-test--row "YOUR POETRY"))
-    (should-not (carrel-test--row "Draft"))
-    (call-interactively (key-binding (kbd "TAB")))
     (should-not (carrel-test--row "YOUR POETRY"))
+    (call-interactively (key-binding (kbd "TAB")))
+    (should (carrel-test--row "YOUR POETRY"))
+    (should-not (carrel-test--row "Spring.md"))
     (call-interactively #'carrel-expand-all)
     (carrel-test--settled)
     (should (carrel-test--row "Spring.md"))
@@ -901,6 +902,55 @@ and opens nothing by itself, as `carrel-library-directory' says."
     (let ((buffer (find-file-noselect (carrel-test--path "My Poems" "Draft" "Spring.md"))))
       (delete-file (carrel-test--path "My Poems" "Draft" "Spring.md"))
       (carrel-test--wait (lambda () (not (buffer-live-p buffer))) "the buffer killed"))))
+
+(defun carrel-test--shown-under (title &rest parts)
+  "Return non-nil if a row titled TITLE shows below the row of PARTS."
+  (let ((top (carrel--path-to-uri (apply #'carrel-test--path parts))))
+    (save-excursion
+      (goto-char (point-min))
+      (cl-loop until (eobp)
+               thereis (let ((node (carrel-test--node-on-line)))
+                         (and (equal (plist-get node :title) title)
+                              (not (equal (carrel--row-id) top))
+                              (carrel--under-id-p (carrel--row-id) top)))
+               do (forward-line 1)))))
+
+(defun carrel-test--make-project-outside (name)
+  "Make the Poetry project NAME on disk, with a poem in Draft, as another program would."
+  (make-directory (carrel-test--path name ".carrel") t)
+  (make-directory (carrel-test--path name "Draft") t)
+  (write-region "{\"type\":\"poetry\",\"version\":1}" nil
+                (carrel-test--path name ".carrel" "project.json"))
+  (write-region "x" nil (carrel-test--path name "Draft" "Poem.md")))
+
+(ert-deftest carrel-test-project-made-outside-opens ()
+  "A project made outside after the first view opens as the first view shows one,
+its first section's rows shown; a project the writer collapsed stays
+collapsed across changes, refreshes and its library's reopening."
+  (carrel-test--with-library
+    (carrel-test--project "First" "poetry")
+    (carrel-test--settled)
+    (carrel-test--goto-row "First")
+    (carrel-toggle)
+    (should-not (carrel-test--shown-under "Draft" "First"))
+    (carrel-test--make-project-outside "Second")
+    (carrel-test--wait (lambda () (carrel-test--shown-under "Draft" "Second"))
+                       "the new project's first section")
+    (carrel-test--settled)
+    (should (carrel-test--shown-under "YOUR POETRY" "Second"))
+    (should-not (carrel-test--shown-under "PUBLICATIONS" "First"))
+    (call-interactively #'carrel-refresh)
+    (should-not (carrel-test--shown-under "Draft" "First"))
+    (should (carrel-test--shown-under "Draft" "Second"))
+    (goto-char (point-min))
+    (carrel-toggle)
+    (should-not (carrel-test--row "Second"))
+    (goto-char (point-min))
+    (carrel-toggle)
+    (carrel-test--settled)
+    (should (carrel-test--row "First"))
+    (should-not (carrel-test--shown-under "Draft" "First"))
+    (should (carrel-test--shown-under "Draft" "Second"))))
 
 ;;;; Drawing changes
 
