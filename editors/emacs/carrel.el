@@ -760,8 +760,7 @@ Return NODE's identity.  Rows no longer listed are forgotten."
                (not (gethash id carrel--projects-seen)))
       (puthash id t carrel--projects-seen)
       (push id carrel--projects-new))
-    (when (and carrel--expanding-all (carrel--container-p node)
-               (seq-some (lambda (top) (carrel--under-id-p id top)) carrel--expanding-all))
+    (when (and carrel--expanding-all (carrel--expands-all-p id node))
       (puthash id t carrel--expanded))
     (when children
       (let ((ids (mapcar (lambda (child) (carrel--store child id)) children))
@@ -772,6 +771,14 @@ Return NODE's identity.  Rows no longer listed are forgotten."
           (unless (gethash old kept) (carrel--forget old)))
         (puthash id ids carrel--kids)))
     id))
+
+(defun carrel--expands-all-p (id node)
+  "Return non-nil if expanding all opens the row ID, whose node is NODE."
+  (and (carrel--container-p node)
+       ;; "All" lists again the files its project's folders hold: opened,
+       ;; it would show every file twice.
+       (not (equal (plist-get node :role) "all"))
+       (seq-some (lambda (top) (carrel--under-id-p id top)) carrel--expanding-all)))
 
 (defun carrel--forget (id)
   "Forget the row ID and every row below it."
@@ -1906,13 +1913,13 @@ server's message says so."
 
 (defun carrel-expand-all ()
   "Expand every row below the row at point, or everything at the top.
-Rows are fetched a level at a time while you keep working."
+Each project's \"All\" stays as it is.  Rows are fetched a level at
+a time while you keep working."
   (interactive)
   (let ((top (if (member (carrel--row-id) carrel--root-ids) nil (carrel--row-id))))
     (setq carrel--expanding-all (if top (list top) (copy-sequence carrel--root-ids)))
     (maphash (lambda (id node)
-               (when (and (carrel--container-p node)
-                          (seq-some (lambda (root) (carrel--under-id-p id root)) carrel--expanding-all))
+               (when (carrel--expands-all-p id node)
                  (puthash id t carrel--expanded)))
              carrel--rows)
     (carrel--render)

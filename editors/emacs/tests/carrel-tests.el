@@ -675,6 +675,26 @@ Point goes to the project sorted."
       (should-not (gethash later carrel--expanded))
       (should-not (carrel--loaded-p later)))))
 
+(ert-deftest carrel-test-expand-all-leaves-all-closed ()
+  "> opens every folder but \"All\", which would show every file twice."
+  (carrel-test--with-library
+    (carrel-test--project "My Poems" "poetry")
+    (carrel-test--file "My Poems" "Draft" "Spring")
+    (carrel-test--goto "My Poems")
+    (call-interactively #'carrel-expand-all)
+    (carrel-test--wait (lambda () (null carrel--expanding-all)) "expanding all to end")
+    (carrel-test--settled)
+    (should (carrel-test--shown-under "Spring.md" "My Poems" "Draft"))
+    (should (carrel-test--row "Magazines"))
+    (let ((all (concat (carrel--path-to-uri (carrel-test--path "My Poems")) "/.carrel/all")))
+      (should (carrel--goto-id all))
+      (should-not (gethash all carrel--expanded))
+      (goto-char (point-min))
+      (should-not (cl-loop until (eobp)
+                           thereis (let ((id (carrel--row-id)))
+                                     (and id (not (equal id all)) (carrel--under-id-p id all)))
+                           do (forward-line 1))))))
+
 (ert-deftest carrel-test-expand-all-with-all-held-ends ()
   "Pressing > where every row below is held already fetches nothing,
 and a folder made there later starts collapsed."
