@@ -237,4 +237,23 @@ h.Run(':Carrel ask_before_deleting in a file''s own window asks for the file''s 
   h.Wait(() => h.Messages() =~ 'Deleting in “My Poems” already asks first.', 'the server''s report')
 })
 
+h.Run('d with All open: the cursor goes to the row that followed, though a row above went too', () => {
+  var root = h.Library(h.Poetry('My Poems')->extend({'My Poems/Draft/Alpha.md': 'a', 'My Poems/Draft/Beta.md': 'b'}))
+  h.Open(root)
+  h.Press('* All', 'zo')
+  h.Press('= Draft', 'zo')
+  h.WaitLine('. Beta.md')
+  # The second Alpha.md is Draft's, under All's.
+  var draft_alpha = h.BinderLines()->match('\. Alpha.md', 0, 2) + 1
+  win_gotoid(binder.Window())
+  cursor(draft_alpha, 1)
+  feedkeys('d', 'xt')
+  h.Choose('Delete')
+  h.Wait(() => filereadable(root .. '/My Poems/Trash/Alpha.md'), 'the delete')
+  h.Wait(() => h.BinderLines()->match('Alpha.md') < 0, 'both Alpha.md rows gone')
+  h.Idle()
+  assert_equal(h.LineOf('= Draft') + 1, line('.', binder.Window()), string(h.BinderLines()))
+  assert_match('\. Beta.md', getline(line('.', binder.Window())))
+})
+
 h.Done()

@@ -131,6 +131,7 @@ export def DrawNow()
   var windows = win_findbuf(binder)
   var was = windows->mapnew((_, w) => get(get(rows, line('.', w) - 1, {}), 'key', ''))
   var lines_before = windows->mapnew((_, w) => line('.', w))
+  var keys_before = rows->mapnew((_, r) => get(r, 'key', ''))
   rows = []
   for root in tree.Roots()
     Walk(root, 0, rows)
@@ -154,16 +155,39 @@ export def DrawNow()
   endif
   Patch(keys, lines, marks)
   for i in range(len(windows))
-    var target = cursor_wanted != '' ? cursor_wanted : was[i]
-    var line = target == '' ? 0 : get(line_of, target, 0)
-    if line > 0 && target == cursor_wanted
+    var line = cursor_wanted == '' ? 0 : get(line_of, cursor_wanted, 0)
+    if line > 0
       cursor_wanted = ''
+    else
+      # Until the row a command answered shows, the cursor keeps its own.
+      line = was[i] == '' ? 0 : get(line_of, was[i], 0)
+    endif
+    if line == 0 && was[i] != ''
+      line = Follower(keys_before, lines_before[i], line_of)
     endif
     if line == 0
       line = min([lines_before[i], len(lines)])
     endif
     win_execute(windows[i], printf('call cursor(%d, 1)', line))
   endfor
+enddef
+
+# The cursor's row went away (deleted, moved, or no longer listed): the line
+# of the row that followed it before and is still drawn, else of the one
+# before it, so that d pressed again deletes the next one even when a row
+# above went too (the same file listed under an open "All"). 0 for none.
+def Follower(keys_before: list<string>, line_before: number, line_of: dict<number>): number
+  for index in range(line_before, len(keys_before) - 1)
+    if get(line_of, keys_before[index], 0) > 0
+      return line_of[keys_before[index]]
+    endif
+  endfor
+  for index in range(line_before - 2, 0, -1)
+    if get(line_of, keys_before[index], 0) > 0
+      return line_of[keys_before[index]]
+    endif
+  endfor
+  return 0
 enddef
 
 # Changes only the lines that differ from the last drawing, row by row: a
@@ -320,6 +344,7 @@ enddef
 export def Reset()
   Close()
   rows = []
+  cursor_wanted = ''
   # A draw the server's queue was to make went with the queue.
   draw_pending = false
 enddef
