@@ -1394,13 +1394,16 @@ in, do not hold Emacs up for the whole drawing."
                                        (carrel--row-id))
                                   (line-number-at-pos))))
                         (cons (point) (mapcar #'window-point windows))))
+         (before carrel--drawn)
+         (layout (carrel--layout))
          (restore (lambda (spot)
                     (unless (and (car spot) (equal (carrel--row-id) (car spot)))
-                      (unless (and (car spot) (carrel--goto-id (car spot)))
+                      (unless (and (car spot)
+                                   (or (carrel--goto-id (car spot))
+                                       (carrel--goto-follower before (cdr spot) layout)))
                         (goto-char (point-min))
                         (forward-line (1- (cdr spot)))))
                     (point)))
-         (layout (carrel--layout))
          (patched (and (not full) carrel--drawn
                        (carrel--patch carrel--drawn layout (and slice (+ (float-time) slice))))))
     (unless patched
@@ -1415,6 +1418,28 @@ in, do not hold Emacs up for the whole drawing."
       (cl-mapc #'set-window-point windows (cdr positions))
       (goto-char (car positions)))
     (when (consp patched) (carrel--render-soon))))
+
+(defun carrel--goto-follower (before line layout)
+  "Move point to the row that followed LINE in BEFORE and is in LAYOUT.
+BEFORE and LAYOUT are lines as `carrel--layout' gives them, as drawn
+and as drawn now.  Failing one after it, take the nearest before it.
+Return non-nil when there is one.  When the row at point goes away, a
+row above it may go too (the same file listed under an open \"All\"),
+so the line alone would skip the row that followed."
+  (let ((now (make-hash-table :test #'equal :size (length layout)))
+        (old (vconcat before))
+        (found nil))
+    (dolist (entry layout) (puthash (car entry) t now))
+    (cl-loop for index from line below (length old)
+             for key = (car (aref old index))
+             when (and (not (consp key)) (gethash key now))
+             return (setq found key))
+    (unless found
+      (cl-loop for index downfrom (- line 2) to 0
+               for key = (car (aref old index))
+               when (and (not (consp key)) (gethash key now))
+               return (setq found key)))
+    (and found (carrel--goto-id found))))
 
 (defun carrel--same-line-p (was now)
   "Return non-nil if the drawn line WAS and the line NOW would look the same."

@@ -561,6 +561,25 @@ and keeps a modified one, saying the file no longer exists."
       (should (string-match-p "“Summer.md” no longer exists on disk; its buffer keeps your unsaved changes"
                               (carrel-test--messages))))))
 
+(ert-deftest carrel-test-delete-with-all-open-lands-on-the-follower ()
+  "With All open, a delete takes two rows away, one above point; point
+goes to the row that followed, so `d' again deletes the next file."
+  (carrel-test--with-library
+    (carrel-test--project "My Poems" "poetry")
+    (carrel-test--file "My Poems" "Draft" "Alpha")
+    (carrel-test--file "My Poems" "Draft" "Beta")
+    (carrel-test--goto "My Poems" "Draft" "Alpha.md")
+    (carrel-test--goto-row "All")
+    (carrel-toggle)
+    (carrel--load)
+    (carrel--render)
+    (carrel-test--goto "My Poems" "Draft" "Alpha.md")
+    (carrel-test--answering '("Delete")
+      (call-interactively #'carrel-delete))
+    (should-not (member "Alpha.md" (carrel-test--rows)))
+    (should (equal (plist-get (carrel--item-at-point) :uri)
+                   (carrel--path-to-uri (carrel-test--path "My Poems" "Draft" "Beta.md"))))))
+
 (ert-deftest carrel-test-delete-dont-ask-again ()
   "“Delete and Don't Ask Again” deletes, the next delete asks nothing,
 and Ask before deleting on the project turns the question back on."
