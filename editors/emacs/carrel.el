@@ -641,7 +641,7 @@ key, and a letter answers in either case."
         ("deleted" (setq notes (append notes (carrel--close-buffers
                                               (carrel--uri-to-path (plist-get change :uri))))))))
     (when notes
-      (message "%s" (string-join notes "; ")))))
+      (message "%s" (string-join notes " ")))))
 
 (defun carrel--move-buffers (old new)
   "Make buffers visiting OLD, or files inside it, visit the same under NEW.
@@ -661,7 +661,7 @@ Return a note for each modified buffer, which is kept."
   (let ((notes nil))
     (dolist (buffer (carrel--file-buffers-under path))
       (if (buffer-modified-p buffer)
-          (push (format "“%s” no longer exists on disk; its buffer keeps your unsaved changes"
+          (push (format "“%s” no longer exists on disk; its unsaved changes stay in its buffer.  Save it with C-x C-s or C-x C-w to keep them."
                         (file-name-nondirectory (buffer-file-name buffer)))
                 notes)
         (kill-buffer buffer)))

@@ -558,7 +558,7 @@ and keeps a modified one, saying the file no longer exists."
         (call-interactively #'carrel-delete))
       (should (buffer-live-p dirty))
       (should (buffer-modified-p dirty))
-      (should (string-match-p "“Summer.md” no longer exists on disk; its buffer keeps your unsaved changes"
+      (should (string-match-p "“Summer.md” no longer exists on disk; its unsaved changes stay in its buffer"
                               (carrel-test--messages))))))
 
 (ert-deftest carrel-test-delete-with-all-open-lands-on-the-follower ()

@@ -105,7 +105,7 @@ H.test('a file deleted for good closes its unmodified buffer, and keeps a modifi
   H.sh(('rm %s'):format(vim.fn.shellescape(clean)))
   H.wait(function() return not vim.api.nvim_buf_is_loaded(clean_buf) end, 'the clean buffer to close')
   H.sh(('rm %s'):format(vim.fn.shellescape(dirty)))
-  H.wait_note('“Dirty.md” no longer exists on disk', vim.log.levels.WARN)
+  H.wait_note('“Dirty.md” no longer exists on disk; its unsaved changes stay in its buffer.', vim.log.levels.WARN)
   H.eq(vim.api.nvim_buf_is_loaded(dirty_buf), true, 'modified buffer kept')
   H.eq(vim.api.nvim_buf_get_lines(dirty_buf, 0, -1, false), { 'precious' }, 'its text kept')
 end)

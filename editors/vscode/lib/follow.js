@@ -42,8 +42,8 @@ function planFollow(changes, openDocs) {
 function keptDirtyMessage(paths) {
   const names = paths.map((p) => `“${path.basename(p)}”`).join(', ');
   return paths.length === 1
-    ? `${names} no longer exists on disk. Its editor has unsaved changes, so it stays open: save it to keep them.`
-    : `${names} no longer exist on disk. Their editors have unsaved changes, so they stay open: save them to keep them.`;
+    ? `${names} no longer exists on disk; its unsaved changes stay in its editor. Save it to keep them.`
+    : `${names} no longer exist on disk; their unsaved changes stay in their editors. Save them to keep them.`;
 }
 
 module.exports = { planFollow, keptDirtyMessage };

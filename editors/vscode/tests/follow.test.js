@@ -60,7 +60,7 @@ test('deleting for good closes an unmodified editor and keeps a modified one, sa
   await ext.run('carrel.delete', await keyAt(ext.provider, [...TRASH, 'Edited.md']));
   await waitFor('the unmodified editor to close', () => ext.writer.tabPaths().join() === edited, { log: ext.record.output });
   assert.equal(ext.writer.documentAt(edited).getText(), 'unsaved words');
-  await waitFor('the writer to be told', () => ext.record.warnings.some((w) => /“Edited\.md” no longer exists on disk/.test(w.message)));
+  await waitFor('the writer to be told', () => ext.record.warnings.some((w) => /“Edited\.md” no longer exists on disk; its unsaved changes stay in its editor\. Save it to keep them\./.test(w.message)));
   assert.deepEqual(ext.record.dirtyClosePrompts, []);
 });
 

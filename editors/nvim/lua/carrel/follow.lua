@@ -46,11 +46,11 @@ function M.rename_buffer(buf, new_path)
   end
 end
 
-local function leave(buf, why)
+local function leave(buf)
   local name = util.basename(vim.api.nvim_buf_get_name(buf))
   if vim.bo[buf].modified then
-    util.notify(('“%s” no longer exists on disk (%s), but its buffer has unsaved changes, so it stays open. '
-      .. 'Write it elsewhere with :saveas, or close it with :bwipeout!.'):format(name, why), vim.log.levels.WARN)
+    util.notify(('“%s” no longer exists on disk; its unsaved changes stay in its buffer. '
+      .. 'Write it with :w or :saveas, or drop it with :bwipeout!.'):format(name), vim.log.levels.WARN)
     return
   end
   -- Keep the window layout: show another buffer in windows that showed this one.
@@ -76,7 +76,7 @@ function M.apply(changes)
     if change.type == 'deleted' then
       local gone = util.path_of(change.uri)
       for _, buf in ipairs(file_buffers()) do
-        if util.relative(vim.api.nvim_buf_get_name(buf), gone) then leave(buf, 'it was deleted') end
+        if util.relative(vim.api.nvim_buf_get_name(buf), gone) then leave(buf) end
       end
     elseif change.type == 'moved' and change.oldUri then
       local old, new = util.path_of(change.oldUri), util.path_of(change.uri)

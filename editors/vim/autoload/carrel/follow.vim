@@ -68,7 +68,7 @@ enddef
 def Gone(buffer: number)
   var name = fnamemodify(bufname(buffer), ':t')
   if getbufvar(buffer, '&modified')
-    util.Show(2, printf('"%s" no longer exists on disk; its unsaved text stays in this buffer. '
+    util.Show(2, printf('“%s” no longer exists on disk; its unsaved changes stay in its buffer. '
       .. 'Write it with :w or :saveas, or drop it with :bwipeout!.', name))
     return
   endif
