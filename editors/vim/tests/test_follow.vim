@@ -115,7 +115,8 @@ h.Run('a file removed from disk keeps its modified buffer, with a warning', () =
   EditUnsaved(root .. '/My Poems/Draft/Morning.md')
   var buffer = bufnr()
   delete(root .. '/My Poems/Draft/Morning.md')
-  h.Wait(() => h.Messages() =~ '“Morning.md” no longer exists on disk; its unsaved changes stay in its buffer.', 'the warning')
+  h.Wait(() => h.Messages() =~ '“Morning.md” no longer exists on disk; its unsaved changes stay in its buffer.',
+    'the warning')
   assert_true(bufloaded(buffer))
   assert_equal(['unsaved words'], getbufline(buffer, 1, '$'))
 })

@@ -294,12 +294,18 @@ local function follower(old_rows, old_line, lines_of)
 end
 
 local function place_cursor(win, id, fallback_line, old_rows)
-  local lines_of = {}
+  local line
   for index, row in ipairs(state.rows) do
-    lines_of[row.id] = lines_of[row.id] or index
+    if row.id == id then
+      line = index
+      break
+    end
   end
-  local line = lines_of[id]
   if not line and old_rows and fallback_line and old_rows[fallback_line] and old_rows[fallback_line].id == id then
+    local lines_of = {}
+    for index, row in ipairs(state.rows) do
+      lines_of[row.id] = lines_of[row.id] or index
+    end
     line = follower(old_rows, fallback_line, lines_of)
   end
   line = line or math.min(math.max(fallback_line or 1, 1), math.max(#state.rows, 1))

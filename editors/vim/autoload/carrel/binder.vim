@@ -131,7 +131,7 @@ export def DrawNow()
   var windows = win_findbuf(binder)
   var was = windows->mapnew((_, w) => get(get(rows, line('.', w) - 1, {}), 'key', ''))
   var lines_before = windows->mapnew((_, w) => line('.', w))
-  var keys_before = rows->mapnew((_, r) => get(r, 'key', ''))
+  var rows_before = rows
   rows = []
   for root in tree.Roots()
     Walk(root, 0, rows)
@@ -163,7 +163,7 @@ export def DrawNow()
       line = was[i] == '' ? 0 : get(line_of, was[i], 0)
     endif
     if line == 0 && was[i] != ''
-      line = Follower(keys_before, lines_before[i], line_of)
+      line = Follower(rows_before, lines_before[i], line_of)
     endif
     if line == 0
       line = min([lines_before[i], len(lines)])
@@ -176,15 +176,11 @@ enddef
 # of the row that followed it before and is still drawn, else of the one
 # before it, so that d pressed again deletes the next one even when a row
 # above went too (the same file listed under an open "All"). 0 for none.
-def Follower(keys_before: list<string>, line_before: number, line_of: dict<number>): number
-  for index in range(line_before, len(keys_before) - 1)
-    if get(line_of, keys_before[index], 0) > 0
-      return line_of[keys_before[index]]
-    endif
-  endfor
-  for index in range(line_before - 2, 0, -1)
-    if get(line_of, keys_before[index], 0) > 0
-      return line_of[keys_before[index]]
+def Follower(rows_before: list<dict<any>>, line_before: number, line_of: dict<number>): number
+  for index in range(line_before, len(rows_before) - 1) + range(line_before - 2, 0, -1)
+    var key = get(rows_before[index], 'key', '')
+    if key != '' && get(line_of, key, 0) > 0
+      return line_of[key]
     endif
   endfor
   return 0
