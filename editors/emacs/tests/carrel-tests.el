@@ -676,16 +676,20 @@ Point goes to the project sorted."
     ;; Point on the row the command answered: the project it sorted.
     (should (equal (plist-get (carrel--node-at-point) :title) "My Poems"))))
 
+(defun carrel-test--expand-all-of-a-project ()
+  "Make \"My Poems\" with Draft/Spring.md, press > on it, and wait until done."
+  (carrel-test--project "My Poems" "poetry")
+  (carrel-test--file "My Poems" "Draft" "Spring")
+  (carrel-test--goto "My Poems")
+  (call-interactively #'carrel-expand-all)
+  (carrel-test--wait (lambda () (null carrel--expanding-all)) "expanding all to end")
+  (carrel-test--settled)
+  (should (carrel-test--row "Magazines")))
+
 (ert-deftest carrel-test-expand-all-ends ()
   "Once > has expanded everything, a folder made later starts collapsed."
   (carrel-test--with-library
-    (carrel-test--project "My Poems" "poetry")
-    (carrel-test--file "My Poems" "Draft" "Spring")
-    (carrel-test--goto "My Poems")
-    (call-interactively #'carrel-expand-all)
-    (carrel-test--wait (lambda () (null carrel--expanding-all)) "expanding all to end")
-    (carrel-test--settled)
-    (should (carrel-test--row "Magazines"))
+    (carrel-test--expand-all-of-a-project)
     (make-directory (carrel-test--path "My Poems" "Draft" "Later"))
     (with-temp-file (carrel-test--path "My Poems" "Draft" "Later" "Inside.md") (insert "x"))
     (carrel-test--wait (lambda () (carrel-test--row "Later")) "the new folder shown")
@@ -697,14 +701,8 @@ Point goes to the project sorted."
 (ert-deftest carrel-test-expand-all-leaves-all-closed ()
   "> opens every folder but \"All\", which would show every file twice."
   (carrel-test--with-library
-    (carrel-test--project "My Poems" "poetry")
-    (carrel-test--file "My Poems" "Draft" "Spring")
-    (carrel-test--goto "My Poems")
-    (call-interactively #'carrel-expand-all)
-    (carrel-test--wait (lambda () (null carrel--expanding-all)) "expanding all to end")
-    (carrel-test--settled)
+    (carrel-test--expand-all-of-a-project)
     (should (carrel-test--shown-under "Spring.md" "My Poems" "Draft"))
-    (should (carrel-test--row "Magazines"))
     (let ((all (concat (carrel--path-to-uri (carrel-test--path "My Poems")) "/.carrel/all")))
       (should (carrel--goto-id all))
       (should-not (gethash all carrel--expanded))

@@ -285,6 +285,15 @@ function H.row(title, within)
   return nil
 end
 
+--- Waits for the sidebar cursor to be on the row titled `title`; returns that row.
+function H.wait_cursor_on(title, what)
+  H.wait(function()
+    local row = H.tree().current_row()
+    return row and row.node.title == title
+  end, what or ('the cursor on ' .. title))
+  return H.tree().current_row()
+end
+
 --- Waits for the row, then puts the sidebar cursor on it.
 function H.go(title, within)
   local index

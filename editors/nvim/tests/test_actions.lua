@@ -167,10 +167,7 @@ H.test('d: Delete, answered Delete, moves to Trash and asks again next time', fu
   H.wait(function() return H.exists(project .. '/Trash/Spring.md') end, 'Spring.md in Trash')
   H.eq(H.exists(project .. '/Draft/Spring.md'), false, 'gone from Draft')
   H.eq(H.wait_note('Moved “Spring.md” to the Trash.').message, 'Moved “Spring.md” to the Trash.', 'the server’s report')
-  H.wait(function()
-    local row = H.tree().current_row()
-    return row and row.node.title == 'Summer.md'
-  end, 'the cursor on the row that took the deleted one’s place')
+  H.wait_cursor_on('Summer.md', 'the cursor on the row that took the deleted one’s place')
   H.go('Summer.md', 'Draft')
   H.answer('Cancel')
   H.press('d')
@@ -221,10 +218,7 @@ H.test(':Carrel ask_before_deleting turns the question back on (carrel.setConfir
   H.go('Summer.md', 'Draft')
   vim.cmd('Carrel ask_before_deleting')
   H.wait(function() return H.row('My Poems').node.confirmDelete == nil end, 'the project row to ask again')
-  H.wait(function()
-    local row = H.tree().current_row()
-    return row and row.node.title == 'My Poems'
-  end, 'the cursor on the row the command answered')
+  H.wait_cursor_on('My Poems', 'the cursor on the row the command answered')
   H.go('Summer.md', 'Draft')
   H.answer('Cancel')
   H.press('d')

@@ -162,10 +162,7 @@ H.test(':Carrel rename, move, delete and reveal act on the current file', functi
   H.wait(function() return vim.api.nvim_buf_get_name(buf) == moved end, 'move')
   H.eq(H.prompts[2], 'Move “Spring Rain.md” to: ', 'move prompt')
   vim.cmd('Carrel reveal')
-  H.wait(function()
-    return H.tree().current_row() and H.tree().current_row().node.title == 'Spring Rain.md'
-  end, 'reveal')
-  H.eq(H.tree().current_row().parent.node.title, 'Ready', 'revealed in Ready, not in All')
+  H.eq(H.wait_cursor_on('Spring Rain.md', 'reveal').parent.node.title, 'Ready', 'revealed in Ready, not in All')
   vim.cmd('wincmd p')
   H.eq(vim.api.nvim_get_current_buf(), buf, 'back in the file')
   H.answer('Delete')

@@ -65,7 +65,7 @@ H.test('K moves the row up on screen and the cursor stays on it', function()
   H.press('K')
   H.wait(function() return vim.deep_equal(draft_order(), { 'A.md', 'C.md', 'B.md', 'D.md' }) end,
     'Draft to read A, C, B, D after K on C.md')
-  H.wait(function() return H.tree().current_row().node.title == 'C.md' end, 'the cursor on C.md')
+  H.wait_cursor_on('C.md')
   H.press('J')
   H.wait(function() return vim.deep_equal(draft_order(), { 'A.md', 'B.md', 'C.md', 'D.md' }) end,
     'Draft to read A, B, C, D after J on C.md')

@@ -78,37 +78,32 @@ H.test("icons = 'nerd' shows Nerd Font glyphs mapped from SF Symbols, without ch
   H.eq(vim.trim(line_of('Spring.md', 'Draft')), '\u{f0f6} Spring.md  1 word', 'file row')
 end)
 
-H.test('with no key for New Project, the onboarding line names the command', function()
-  H.setup({ keys = { P = false } })
+--- Opens the binder on a library with no project, puts the cursor on the
+--- onboarding line `line`, and makes the project "Sonnets" with `act`.
+local function project_from_onboarding(line, act)
   H.open()
-  local line = 'No project yet: run :Carrel new_project to make one'
   H.wait(function() return H.has_line(line) end, 'the onboarding line')
   H.go(line)
   H.answer('Sonnets', 'Poetry')
-  vim.cmd('Carrel new_project')
+  act()
   H.wait(function() return H.row('Sonnets') end, 'the new project')
+end
+
+H.test('with no key for New Project, the onboarding line names the command', function()
+  H.setup({ keys = { P = false } })
+  project_from_onboarding('No project yet: run :Carrel new_project to make one',
+    function() vim.cmd('Carrel new_project') end)
 end)
 
 H.test('a library without a project says how to make one, with the key', function()
   H.setup({ keys = { P = false, N = 'new_project' } })
-  H.open()
-  H.wait(function() return H.has_line('No project yet: press N to make one') end, 'the onboarding line')
-  H.go('No project yet: press N to make one')
-  H.answer('Sonnets', 'Poetry')
-  H.press('N')
-  H.wait(function() return H.row('Sonnets') end, 'the new project')
+  project_from_onboarding('No project yet: press N to make one', function() H.press('N') end)
   H.wait(function() return not H.has_line('No project yet') end, 'the onboarding line to go')
 end)
 
 H.test('Enter on the onboarding line starts New Project', function()
   H.setup()
-  H.open()
-  local line = 'No project yet: press P to make one'
-  H.wait(function() return H.has_line(line) end, 'the onboarding line')
-  H.go(line)
-  H.answer('Sonnets', 'Poetry')
-  H.press('<CR>')
-  H.wait(function() return H.row('Sonnets') end, 'the new project')
+  project_from_onboarding('No project yet: press P to make one', function() H.press('<CR>') end)
 end)
 
 H.test('counts = false hides counts; permanent folders are highlighted as such', function()
