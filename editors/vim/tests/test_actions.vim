@@ -184,6 +184,7 @@ h.Run('s offers the server''s sorts and sets one', () => {
   h.Wait(() => !empty(h.Popups()), 'the sort menu')
   # The server's vocabulary, in its order; no table of the plugin's own.
   assert_equal(rpc.Vocabulary().sorts->mapnew((_, s) => s.title), h.Popups()[0].items)
+  assert_match('Sort by', h.Popups()[0].title)
   assert_true(index(h.Popups()[0].items, 'Name, Z to A') >= 0)
   h.Choose('Name, Z to A')
   h.Wait(() => h.LineOf('. Aube.md') > h.LineOf('. Morning.md'), 'the new order')

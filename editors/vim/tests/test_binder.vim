@@ -84,6 +84,16 @@ h.Run('zR on a top row expands everything but All in one press; zM collapses all
     'only the projects')
 })
 
+h.Run('zM keeps a workspace folder that is itself a project open', () => {
+  var root = h.Library({'.carrel/project.json': '{"type":"poetry","version":1}', 'Draft/Morning.md': 'dawn'})
+  h.Open(root)
+  h.WaitLine('YOUR POETRY')
+  h.Press('= Draft', 'zM')
+  h.WaitNoLine('= Draft')
+  assert_equal(['@ Writing  1 file · 1 word', '  YOUR POETRY  1 file · 1 word', '  PUBLICATIONS', '  TRASH'],
+    h.BinderLines())
+})
+
 h.Run('zR below the top expands what is under the row only', () => {
   Poems()
   h.Press('= Draft  2 files', 'zR')
@@ -118,6 +128,11 @@ h.Run('? shows the keys in a popup, q closes the binder', () => {
   var text = join(h.Popups()[0].items, "\n")
   for key in ['<CR>', 'zo', 'zc', 'zR', 'zM', 'a', 'A', 'P', 'r', 'm', 'd', 'u', 'E', 's', 'R', '-', '?', 'q']
     assert_match('\V\n' .. key .. ' ', "\n" .. text)
+  endfor
+  # The same words as Neovim's help.
+  for words in ['New File (opens it in insert mode)', 'Move To (a folder picker, with “New folder…”)',
+      'Set Word Target (empty clears it)', 'Go to the parent']
+    assert_match('\V' .. words, text)
   endfor
   feedkeys('q', 'xt')
   h.Wait(() => empty(h.Popups()), 'the help closed')

@@ -139,17 +139,15 @@ def Store(node: dict<any>, parent: string): string
   endif
   if has_key(node, 'children')
     var fresh = node.children->mapnew((_, child) => Store(child, key))
+    var kept = {}
     for child in fresh
+      kept[child] = true
       if nodes[child].kind == 'project' && !has_key(seen, child)
         # A project opens as the first view shows it, whenever it appears.
         seen[child] = true
         expanded[child] = true
         first_view[child] = true
       endif
-    endfor
-    var kept = {}
-    for child in fresh
-      kept[child] = true
     endfor
     for old in get(kids, key, [])
       if !has_key(kept, old) && get(parents, old, '') == key
