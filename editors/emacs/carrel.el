@@ -661,7 +661,8 @@ Return a note for each modified buffer, which is kept."
   (let ((notes nil))
     (dolist (buffer (carrel--file-buffers-under path))
       (if (buffer-modified-p buffer)
-          (push (format "“%s” no longer exists on disk; its unsaved changes stay in its buffer.  Save it with C-x C-s or C-x C-w to keep them."
+          (push (format (concat "“%s” no longer exists on disk; its unsaved changes stay in its buffer.  "
+                                "Save it with C-x C-s or C-x C-w to keep them.")
                         (file-name-nondirectory (buffer-file-name buffer)))
                 notes)
         (kill-buffer buffer)))

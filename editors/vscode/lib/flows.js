@@ -288,8 +288,8 @@ class Flows {
     // Deleting for good always asks; the setting only skips the question
     // for moving to the Trash.
     if (!node.inTrash && !this.settings.confirmDelete()) args.confirmed = true;
-    // The selection stays where the row was, as the terminal editors keep
-    // their cursor's line, so that Delete again deletes the next row.
+    // The selection goes where a terminal editor's cursor goes, to the row
+    // that followed, so that Delete again deletes the next row.
     const follower = this.binder.rowInPlaceOf(key);
     const result = await this.execute('carrel.delete', args);
     if (result && follower && this.binder.node(follower)) await this.ui.reveal(follower, {});
