@@ -115,7 +115,7 @@ extension Workspace {
                     total += e.fileTotal
                     conflicts += Int(e.conflictTotal)
                     if library.isCounting(e) { info.counting = true }
-                    if project.permanentFolder(for: e)?.role != .trash { words.add(e) }
+                    words.add(e)
                 }
             }
             info.fileTotal = total
