@@ -47,11 +47,16 @@ if [ "${CI:-}" = true ] && { [ -z "$CARREL_EGLOT_DIR" ] || [ -z "$lint" ]; }; th
 fi
 
 log="$tmp/ert.log"
+# `run.sh REGEXP` runs only the tests whose names match REGEXP.
+selector=t
+if [ $# -gt 0 ]; then
+  selector="\"${1//\"/}\""
+fi
 # carrel-tests.el holds the helpers; each carrel-*-tests.el after it holds one subject.
 ( cd "$tmp" && timeout 170 emacs -Q --batch -L "$here/.." -L "$here" -l "$here/carrel-tests.el" \
     -l "$here/carrel-order-tests.el" -l "$here/carrel-target-tests.el" -l "$here/carrel-eglot-tests.el" \
     -l "$here/carrel-preload-tests.el" \
-    -f ert-run-tests-batch-and-exit ) >"$log" 2>&1
+    --eval "(ert-run-tests-batch-and-exit (quote ${selector}))" ) >"$log" 2>&1
 status=$?
 
 # One line per test, from ERT's "   passed  3/20  name (0.1 sec)" lines. A
