@@ -88,10 +88,11 @@ variable `exec-path'."
 When non-nil, `carrel' opens this library unless the current
 directory already belongs to an open Carrel library.  When nil,
 `carrel' opens the folder that holds the Carrel project around the
-current directory; outside any project it asks which folder holds
-your projects, offering the version-control root, else the current
-directory.  `carrel-preload' takes the current directory there
-instead of asking."
+current directory, or the nearest folder around it that holds
+projects; elsewhere it asks which folder holds your projects,
+offering the version-control root, else the current directory.
+`carrel-preload' takes the current directory there instead of
+asking."
   :type '(choice (const :tag "Guess from the current directory" nil)
                  directory))
 
@@ -402,14 +403,24 @@ When it cannot start, say why as opening would, once."
   "Return the library that `carrel' should open here, or nil when unsure.
 That is an open library around the current directory, else
 `carrel-library-directory', else the folder holding the enclosing
-Carrel project."
+Carrel project, else the nearest folder around the current
+directory that holds projects, as the command line finds it."
   (let* ((dir (expand-file-name default-directory))
          (conn (carrel--connection-for dir))
          (project (locate-dominating-file dir ".carrel/project.json")))
     (cond
      (conn (carrel--root conn))
      (carrel-library-directory (expand-file-name carrel-library-directory))
-     (project (file-name-directory (directory-file-name project))))))
+     (project (file-name-directory (directory-file-name project)))
+     (t (locate-dominating-file dir #'carrel--holds-projects-p)))))
+
+(defun carrel--holds-projects-p (dir)
+  "Return non-nil when DIR holds a Carrel project directly."
+  (and (file-directory-p dir)
+       (file-readable-p dir)
+       (seq-some (lambda (child)
+                   (file-exists-p (expand-file-name ".carrel/project.json" child)))
+                 (directory-files dir t directory-files-no-dot-files-regexp t))))
 
 (defun carrel--read-root ()
   "Ask for the folder of the writer's projects.
@@ -526,17 +537,26 @@ server's message.  TIMEOUT is in seconds."
 
 ;;;; Messages from the server
 
+(defvar carrel--choice-map
+  (let ((map (make-sparse-keymap)))
+    (set-keymap-parent map minibuffer-local-must-match-map)
+    (define-key map " " #'self-insert-command)
+    map)
+  "Keymap of a Carrel picker: SPC inserts a space instead of completing.")
+
 (defun carrel--read-choice (prompt choices &optional default)
   "Read one of CHOICES with PROMPT, listed in their given order.
 CHOICES is a list of strings or an alist keyed by strings; DEFAULT
-is what RET on empty input gives."
-  (completing-read prompt
-                   (lambda (string predicate action)
-                     (if (eq action 'metadata)
-                         '(metadata (display-sort-function . identity)
-                                    (cycle-sort-function . identity))
-                       (complete-with-action action choices string predicate)))
-                   nil t nil nil default))
+is what RET on empty input gives.  SPC types a space, since
+destinations and titles have spaces in them."
+  (let ((minibuffer-local-must-match-map carrel--choice-map))
+    (completing-read prompt
+                     (lambda (string predicate action)
+                       (if (eq action 'metadata)
+                           '(metadata (display-sort-function . identity)
+                                      (cycle-sort-function . identity))
+                         (complete-with-action action choices string predicate)))
+                     nil t nil nil default)))
 
 (defun carrel--handle-request (_conn method params)
   "Answer the server's request METHOD with PARAMS."

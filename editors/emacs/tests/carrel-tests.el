@@ -471,6 +471,19 @@ so nothing waits for a change that never comes."
     (should (equal (carrel-test--header)
                    "Writing › My Poems › Ready › Seasons › Spring.md"))))
 
+(ert-deftest carrel-test-picker-takes-spaces ()
+  "A destination with spaces can be typed whole: SPC in a Carrel picker
+types a space instead of completing a word."
+  ;; Batch Emacs reads the minibuffer from stdin, so the test reads the
+  ;; keymap the picker's minibuffer would use; the terminal journey types.
+  (let (space)
+    (cl-letf (((symbol-function 'completing-read)
+               (lambda (&rest _)
+                 (setq space (lookup-key minibuffer-local-must-match-map " "))
+                 "Draft › Sea Cycle")))
+      (carrel--read-choice "Move “Spring.md” to: " '("Draft" "Draft › Sea Cycle")))
+    (should (eq space #'self-insert-command))))
+
 (ert-deftest carrel-test-confirm-bare-return-answers-first ()
   "A bare RET at the server's question answers its first action; keys
 answer in either case."
@@ -855,7 +868,31 @@ and a folder made there later starts collapsed."
           (let ((carrel-library-directory "/elsewhere/"))
             (should (equal (carrel--guess-root) "/elsewhere/")))
           (let ((default-directory top))
-            (should (equal (carrel--guess-root) nil))))
+            (should-not (equal (carrel--guess-root) (expand-file-name "Lib/" top)))))
+      (delete-directory top t))))
+
+(ert-deftest carrel-test-guess-root-beside-projects ()
+  "From a folder that holds projects, or one inside it but in no project,
+`carrel' opens that library without asking, as the command line does."
+  (let* ((top (make-temp-file "carrel-guess" t))
+         (carrel-library-directory nil))
+    (unwind-protect
+        (progn
+          (make-directory (expand-file-name "Lib/Proj/.carrel" top) t)
+          (make-directory (expand-file-name "Lib/Notes/Old" top) t)
+          (with-temp-file (expand-file-name "Lib/Proj/.carrel/project.json" top)
+            (insert "{}"))
+          (let ((default-directory (expand-file-name "Lib/" top)))
+            (should (equal (carrel--guess-root) (expand-file-name "Lib/" top))))
+          (let ((default-directory (expand-file-name "Lib/Notes/Old/" top)))
+            (should (equal (carrel--guess-root) (expand-file-name "Lib/" top))))
+          (cl-letf (((symbol-function 'read-directory-name)
+                     (lambda (&rest _) (error "Asked for the library"))))
+            (let ((default-directory (expand-file-name "Lib/Notes/" top)))
+              (call-interactively #'carrel)
+              (should (derived-mode-p 'carrel-tree-mode))
+              (should (equal (car (carrel-test--rows)) "Lib"))
+              (kill-buffer))))
       (delete-directory top t))))
 
 (ert-deftest carrel-test-guess-root-outside-projects-asks ()
