@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the Neovim plugin's tests against the real Carrel server.
-# Usage: editors/nvim/tests/run.sh   (CARREL=/abs/path/to/carrel to choose the server)
+# Usage: editors/nvim/tests/run.sh [test_file ...]   (CARREL=/abs/path/to/carrel to choose the server)
 set -u
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 plugin="$(cd "$here/.." && pwd)"
@@ -35,7 +35,16 @@ export PATH="$(dirname "$CARREL"):$PATH"
 
 passed=0
 failed=0
-for file in "$here"/test_*.lua; do
+# `run.sh test_render` (or a path) runs only the files named.
+files=("$here"/test_*.lua)
+if [ $# -gt 0 ]; then
+  files=()
+  for name in "$@"; do
+    name="$(basename "$name" .lua)"
+    files+=("$here/$name.lua")
+  done
+fi
+for file in "${files[@]}"; do
   name="$(basename "$file" .lua)"
   export CARREL_TEST_RESULTS="$sandbox/$name.results"
   : > "$CARREL_TEST_RESULTS"

@@ -90,7 +90,7 @@ local function project_from_onboarding(line, act)
 end
 
 H.test('with no key for New Project, the onboarding line names the command', function()
-  H.setup({ keys = { P = false } })
+  H.setup({ keys = { P = false }, width = 60 })
   project_from_onboarding('No project yet: run :Carrel new_project to make one',
     function() vim.cmd('Carrel new_project') end)
 end)
@@ -104,6 +104,39 @@ end)
 H.test('Enter on the onboarding line starts New Project', function()
   H.setup()
   project_from_onboarding('No project yet: press P to make one', function() H.press('<CR>') end)
+end)
+
+H.test('a summary too wide for the sidebar goes whole, and comes back when it fits', function()
+  local project = (function()
+    H.setup({ width = 40 })
+    return H.project('My Poems', 'poetry')
+  end)()
+  for i = 1, 3 do H.put(('%s/Draft/Poem %d.md'):format(project, i), 'one two three four five six seven eight nine') end
+  H.open()
+  H.wait(function() return line_of('YOUR POETRY'):find('27 words', 1, true) end, 'the section summary')
+  local win = H.tree().window()
+  -- A headless Neovim has no screen to fire WinResized; draw as it would.
+  vim.api.nvim_win_set_width(win, 34)
+  H.tree().draw()
+  H.wait(function() return vim.trim(line_of('YOUR POETRY')) == 'YOUR POETRY' end, 'the summary to go at 34 columns')
+  for _, line in ipairs(H.lines()) do
+    H.truthy(vim.fn.strdisplaywidth(line) <= 34 or not line:find('  %d'), 'no summary cut: ' .. line)
+    H.truthy(not line:find(' wor$') and not line:find(' word$'), 'no word cut: ' .. line)
+  end
+  H.eq(vim.trim(line_of('Draft')), '= Draft  3 files · 27 words', 'a summary that fits stays')
+  vim.api.nvim_win_set_width(win, 40)
+  H.tree().draw()
+  H.wait(function() return line_of('YOUR POETRY'):find('27 words', 1, true) end, 'the summary back at 40 columns')
+end)
+
+H.test('the onboarding line reads whole: its short form where the long one does not fit', function()
+  H.setup({ width = 28 })
+  H.open()
+  H.wait(function() return H.has_line('Press P for a new project') end, 'the short onboarding line')
+  H.eq(vim.trim(H.lines()[2]), 'Press P for a new project', 'the short form, whole')
+  vim.api.nvim_win_set_width(H.tree().window(), 40)
+  H.tree().draw()
+  H.wait(function() return H.has_line('No project yet: press P to make one') end, 'the long form at 40 columns')
 end)
 
 H.test('counts = false hides counts; permanent folders are highlighted as such', function()

@@ -13,7 +13,7 @@ M.defaults = {
   -- "fr"). nil derives it from |v:lang|.
   locale = nil,
   -- Width of the sidebar, in columns.
-  width = 34,
+  width = 40,
   -- Side of the sidebar: "left" or "right".
   side = 'left',
   -- Row icons. 'text': plain characters every font has (`/` a folder,

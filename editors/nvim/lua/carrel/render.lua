@@ -4,12 +4,17 @@ local highlights = require('carrel.highlights')
 
 local M = {}
 
---- One row's text and where its parts are, for highlighting.
-function M.line(row, is_expanded)
+--- One row's text and where its parts are, for highlighting. A summary
+--- that would not fit in `width` columns goes whole rather than being cut;
+--- a hint too wide for them takes its short form.
+function M.line(row, is_expanded, width)
   local node = row.node
   local indent = string.rep('  ', row.depth)
+  local function fits(text) return not width or vim.fn.strdisplaywidth(text) <= width end
   if node.kind == 'hint' then
-    return indent .. node.title, { { 'CarrelHint', #indent, #indent + #node.title } }
+    local hint = node.title
+    if node.short and not fits(indent .. hint) then hint = node.short end
+    return indent .. hint, { { 'CarrelHint', #indent, #indent + #hint } }
   end
   local expanded = node.hasChildren and is_expanded(row.id) or false
   local icon = icons.for_node(node, expanded)
@@ -17,6 +22,7 @@ function M.line(row, is_expanded)
   local summary = require('carrel').config.counts and node.summary or nil
   -- A section header has no mark, and no space for one.
   local gap = icon == '' and '' or ' '
+  if summary and not fits(indent .. icon .. gap .. title .. '  ' .. summary) then summary = nil end
   local text = indent .. icon .. gap .. title .. (summary and ('  ' .. summary) or '')
   local icon_start = #indent
   local title_start = icon_start + #icon + #gap

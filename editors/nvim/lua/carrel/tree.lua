@@ -177,12 +177,15 @@ end
 
 ---------------------------------------------------------------- rows
 
+--- The onboarding line, and its short form for a sidebar too narrow for it.
 local function hint_text()
   for lhs, action in pairs(config().keys) do
-    if action == 'new_project' then return ('No project yet: press %s to make one'):format(lhs) end
+    if action == 'new_project' then
+      return ('No project yet: press %s to make one'):format(lhs), ('Press %s for a new project'):format(lhs)
+    end
   end
   -- No key for it: the command still works.
-  return 'No project yet: run :Carrel new_project to make one'
+  return 'No project yet: run :Carrel new_project to make one', 'Run :Carrel new_project'
 end
 
 local function has_project(entry)
@@ -211,7 +214,8 @@ local function visible_rows()
           end
         end
         if entry.node.kind == 'library' and entry.children and M.is_expanded(key) and not has_project(entry) then
-          local hint = { kind = 'hint', title = hint_text() }
+          local title, short = hint_text()
+          local hint = { kind = 'hint', title = title, short = short }
           table.insert(rows, { node = hint, id = key .. '#hint', parent = row, depth = depth + 1 })
         end
       end
@@ -324,8 +328,9 @@ function M.draw(cursor_id)
   local old_rows = state.rows
   state.rows = visible_rows()
   local lines, marks = {}, {}
+  local width = win and vim.api.nvim_win_get_width(win)
   for index, row in ipairs(state.rows) do
-    lines[index], marks[index] = render.line(row, M.is_expanded)
+    lines[index], marks[index] = render.line(row, M.is_expanded, width)
   end
   if #lines == 0 then lines = { state.roots and 'No libraries.' or 'Loading…' } end
   -- Marks cleared first: set_lines would otherwise move every old one.
@@ -390,6 +395,14 @@ function M.open()
   win = vim.api.nvim_get_current_win()
   vim.api.nvim_win_set_buf(win, state.buf)
   set_window_options(win)
+  -- What fits a row depends on the width, so a resized sidebar is drawn again.
+  vim.api.nvim_create_autocmd('WinResized', {
+    group = vim.api.nvim_create_augroup('CarrelSidebarWidth', { clear = true }),
+    callback = function()
+      local sidebar = M.window()
+      if sidebar and vim.tbl_contains(vim.v.event.windows or {}, sidebar) then M.schedule_draw() end
+    end,
+  })
   M.draw()
   if not (state.roots or state.roots_asked) then M.refresh() end
 end
