@@ -101,12 +101,26 @@ H.test('server refusals reach the writer as the server message at ERROR level', 
   local traced = note.message:find('stack traceback', 1, true) or note.message:find('%.lua:%d')
   H.truthy(not traced, 'no Lua trace: ' .. note.message)
   H.go('Draft')
-  H.answer('Drafts')
+  -- No answer given: the harness fails the test if a name is asked.
   H.press('r')
   H.wait(function() return #H.notes >= 2 end, 'a second message')
   H.eq(H.notes[2].level, vim.log.levels.ERROR, 'level')
   H.truthy(H.notes[2].message:find('permanent', 1, true), 'permanent folder message: ' .. H.notes[2].message)
   H.truthy(vim.fn.isdirectory(project .. '/Draft') == 1, 'Draft untouched')
+end)
+
+H.test('an empty name is refused in words, as the other editors say it; dismissing says nothing', function()
+  local project = poetry()
+  H.open()
+  H.go('Ready')
+  H.answer('  ')
+  H.press('A')
+  H.wait_note('A name cannot be empty.', vim.log.levels.ERROR)
+  H.eq(#vim.fn.readdir(project .. '/Ready'), 0, 'nothing made')
+  local before = #H.notes
+  H.answer(false)
+  H.press('A')
+  H.eq(#H.notes, before, 'no message for a dismissed prompt')
 end)
 
 H.test('m: Move To offers the server’s destinations as paths, in vim.ui.select with its question', function()

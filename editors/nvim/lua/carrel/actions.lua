@@ -138,7 +138,14 @@ local function needs_uri(row)
 end
 
 function M.rename(row)
-  if needs_uri(row) then M.rename_uri(row.node.uri, row.node.name) end
+  if not needs_uri(row) then return end
+  -- The server refuses a permanent folder whatever the name, and a rename
+  -- to the same name changes nothing: asking it first gives the writer its
+  -- refusal, in its words, before any typing.
+  if row.node.permanent or row.node.kind == 'library' then
+    return client.execute('carrel.rename', { uri = row.node.uri, newName = row.node.name })
+  end
+  M.rename_uri(row.node.uri, row.node.name)
 end
 
 function M.move(row)

@@ -3,10 +3,12 @@ local util = require('carrel.util')
 
 local M = {}
 
---- Asks for a name; `on_answer` runs only with a non-empty answer.
+--- Asks for a name; `on_answer` runs only with a non-empty answer. An empty
+--- one is refused in the server's words; dismissing the prompt says nothing.
 function M.input(opts, on_answer)
   vim.ui.input(opts, util.guard(function(answer)
-    if answer == nil or vim.trim(answer) == '' then return end
+    if answer == nil then return end
+    if vim.trim(answer) == '' then return util.notify('A name cannot be empty.', vim.log.levels.ERROR) end
     on_answer(answer)
   end))
 end
