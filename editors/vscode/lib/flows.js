@@ -170,6 +170,12 @@ class Flows {
     const key = this.requireTarget(arg, 'the file or folder to rename');
     if (!key) return undefined;
     const node = this.binder.node(key);
+    // The server refuses a permanent folder whatever the name, and a rename
+    // to the same name changes nothing: asking it first shows the writer its
+    // refusal, in its words, before any typing.
+    if (node.permanent || node.kind === 'library') {
+      return this.execute('carrel.rename', { uri: node.uri, newName: node.name });
+    }
     const extension = node.kind === 'file' ? path.extname(node.name) : '';
     const newName = await this.ui.input({
       prompt: 'Rename to: ',

@@ -105,6 +105,24 @@ test('Rename offers the current name, and the server keeps the extension the wri
   assert.deepEqual(await childLabels(ext.provider, await keyAt(ext.provider, DRAFT)), ['Dawn.md']);
 });
 
+test('Rename on a permanent folder is refused in the server’s words before any name is asked', async (t) => {
+  const ext = await activate(t, { withStory: true });
+  const asked = ext.record.asked.length;
+  await ext.run('carrel.rename', await keyAt(ext.provider, DRAFT));
+  assert.equal(ext.record.asked.length, asked, 'no name asked');
+  assert.equal(ext.record.errors.length, 1);
+  assert.match(ext.record.errors[0].message, /“Draft” is a permanent folder/);
+  assert.ok(fs.statSync(story(ext.box, 'Draft')).isDirectory());
+});
+
+test('an empty name is refused in the server’s words', async (t) => {
+  const ext = await activate(t, { withStory: true });
+  ext.answers.input.push('  ');
+  await ext.run('carrel.newFolder', await keyAt(ext.provider, DRAFT));
+  assert.deepEqual(ext.record.errors.map((error) => error.message), ['A name cannot be empty.']);
+  assert.deepEqual(fs.readdirSync(story(ext.box, 'Draft')), []);
+});
+
 test('Sort by Name descending reorders the folders of the project', async (t) => {
   const ext = await activate(t, { withStory: true });
   await newFile(ext, DRAFT, 'Chapter 2');

@@ -32,4 +32,10 @@ mkdir -p "$here/.scratch"
 cd "$here"
 # --test-reporter: one line per test and the summary line; the exit code is
 # node's own (non-zero when anything failed).
-exec node --test --test-reporter=./reporter.mjs --test-timeout=60000 --test-concurrency=2 ./*.test.js
+# `run.sh commands` (or commands.test.js) runs only the files named.
+files=(./*.test.js)
+if [ $# -gt 0 ]; then
+  files=()
+  for name in "$@"; do files+=("./$(basename "${name%.test.js}").test.js"); done
+fi
+exec node --test --test-reporter=./reporter.mjs --test-timeout=60000 --test-concurrency=2 "${files[@]}"
