@@ -1750,7 +1750,14 @@ The server adds the project's default extension when NAME has none."
   "Rename the item at point to NEW-NAME.
 A file keeps its extension when NEW-NAME has none."
   (interactive
-   (list (read-string "Rename to: " (plist-get (carrel--item-at-point) :name))))
+   (let ((node (carrel--item-at-point)))
+     ;; The server refuses a permanent folder whatever the name, and a
+     ;; rename to the same name changes nothing: asking it first gives
+     ;; the writer its refusal, in its words, before any typing.
+     (when (or (eq (plist-get node :permanent) t) (equal (plist-get node :kind) "library"))
+       (carrel--execute (carrel--tree-connection) "carrel.rename"
+                        :uri (plist-get node :uri) :newName (plist-get node :name)))
+     (list (read-string "Rename to: " (plist-get node :name)))))
   (let* ((node (carrel--item-at-point))
          (uri (plist-get node :uri)))
     ;; The server would change nothing and send no change, which

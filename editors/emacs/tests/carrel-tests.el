@@ -796,13 +796,25 @@ and a folder made there later starts collapsed."
       (should (string-match-p "^a\tNew File$" (buffer-string)))
       (should (string-match-p "^d\tDelete$" (buffer-string))))))
 
+(ert-deftest carrel-test-rename-permanent-folder-refused-before-asking ()
+  "Rename on a permanent folder is refused in the server's words before any
+name is asked."
+  (carrel-test--with-library
+    (carrel-test--project "My Poems" "poetry")
+    (carrel-test--goto "My Poems" "Draft")
+    (let (asked)
+      (cl-letf (((symbol-function 'read-string) (lambda (&rest _) (setq asked t) "Drafts")))
+        (let ((err (should-error (call-interactively #'carrel-rename) :type 'user-error)))
+          (should (string-match-p "“Draft” is a permanent folder" (cadr err)))))
+      (should-not asked))
+    (should (file-directory-p (carrel-test--path "My Poems" "Draft")))))
+
 (ert-deftest carrel-test-server-error-is-a-user-error ()
   "A refused command shows the server's message as a `user-error'."
   (carrel-test--with-library
     (carrel-test--project "My Poems" "poetry")
     (carrel-test--goto "My Poems" "Draft")
-    (let ((err (carrel-test--answering '("a/b")
-                 (should-error (call-interactively #'carrel-rename) :type 'user-error))))
+    (let ((err (should-error (call-interactively #'carrel-rename) :type 'user-error)))
       (should (string-match-p "permanent folder" (cadr err))))
     (carrel-test--answering '("a/b")
       (should-error (call-interactively #'carrel-new-file) :type 'user-error))
