@@ -681,12 +681,26 @@ Return a note for each modified buffer, which is kept."
   (let ((notes nil))
     (dolist (buffer (carrel--file-buffers-under path))
       (if (buffer-modified-p buffer)
-          (push (format (concat "“%s” no longer exists on disk; its unsaved changes stay in its buffer.  "
-                                "Save it with C-x C-s or C-x C-w to keep them.")
-                        (file-name-nondirectory (buffer-file-name buffer)))
-                notes)
+          (let ((note (format (concat "“%s” no longer exists on disk; its unsaved changes stay in its buffer.  "
+                                      "Save it with C-x C-s or C-x C-w to keep them.")
+                              (file-name-nondirectory (buffer-file-name buffer)))))
+            (carrel--keep-note buffer note)
+            (push note notes))
         (kill-buffer buffer)))
     (nreverse notes)))
+
+(defun carrel--keep-note (buffer note)
+  "Show NOTE at the top of BUFFER until it is saved.
+The echo area is overwritten by the next message, and the writer
+must not miss that a buffer's file is gone."
+  (with-current-buffer buffer
+    (setq-local header-line-format (propertize note 'face 'warning))
+    (add-hook 'after-save-hook #'carrel--drop-note nil t)))
+
+(defun carrel--drop-note ()
+  "Remove the note `carrel--keep-note' put at the top of this buffer."
+  (kill-local-variable 'header-line-format)
+  (remove-hook 'after-save-hook #'carrel--drop-note t))
 
 ;;;; The rows
 

@@ -572,7 +572,13 @@ and keeps a modified one, saying the file no longer exists."
       (should (buffer-live-p dirty))
       (should (buffer-modified-p dirty))
       (should (string-match-p "“Summer.md” no longer exists on disk; its unsaved changes stay in its buffer"
-                              (carrel-test--messages))))))
+                              (carrel-test--messages)))
+      ;; The echo area is overwritten by the next message: the note stays
+      ;; at the top of the buffer until it is saved.
+      (with-current-buffer dirty
+        (should (string-match-p "“Summer.md” no longer exists on disk" (format "%s" header-line-format)))
+        (save-buffer)
+        (should-not header-line-format)))))
 
 (ert-deftest carrel-test-delete-with-all-open-lands-on-the-follower ()
   "With All open, a delete takes two rows away, one above point; point
