@@ -178,7 +178,7 @@ H.test('? shows the keys', function()
   H.wait(function() return vim.api.nvim_win_get_config(0).relative ~= '' end, 'a floating window')
   local text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
   local keys = { 'a      New File', 'd      Delete (moves to Trash)', 'm      Move To', 'zR     Expand All',
-    '-      Go to the parent' }
+    '-      Go to the parent', ':Carrel ask_before_deleting  Ask before deleting again' }
   for _, expected in ipairs(keys) do
     H.truthy(text:find(expected, 1, true), 'help lists ' .. expected .. '\n' .. text)
   end

@@ -13,10 +13,18 @@ function M.lines()
     return a < b
   end)
   local lines = { ' Carrel keys', '' }
+  local has_key = {}
   for _, lhs in ipairs(bound) do
     local action = keys[lhs]
     local text = type(action) == 'string' and actions.descriptions[action] or 'your function'
+    if type(action) == 'string' then has_key[action] = true end
     table.insert(lines, (' %-6s %s'):format(lhs, text))
+  end
+  -- Turning the question back on is rare enough to have no key, and the
+  -- writer who said "Don't Ask Again" must still find how.
+  if not has_key.ask_before_deleting then
+    table.insert(lines, '')
+    table.insert(lines, ' :Carrel ask_before_deleting  ' .. actions.descriptions.ask_before_deleting)
   end
   table.insert(lines, '')
   table.insert(lines, ' :help carrel for commands and options. q closes.')
