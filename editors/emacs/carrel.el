@@ -130,7 +130,8 @@ of them, and ASCII marks otherwise, such as on a terminal."
     ("person.circle" "👤" "=")
     ("mountain.2" "⛰" "=")
     ("trash" "🗑" "~")
-    ("link" "🔗" ">"))
+    ("link" "🔗" ">")
+    ("lock" "🔒" "!"))
   "Icons for the server's SF Symbol names.
 Each entry is (NAME GLYPH TEXT): GLYPH is shown when
 `carrel-icon-style' resolves to `glyph', TEXT when it resolves to
@@ -1253,7 +1254,10 @@ Signal a user error if there is none, unless NOERROR."
 
 (defun carrel--icon (node)
   "Return the icon string of NODE for the current `carrel-icon-style'."
-  (let ((entry (cdr (assoc (plist-get node :icon) carrel-icons))))
+  (let* ((name (cond ((eq (plist-get node :link) t) "link")
+                     ((eq (plist-get node :unreadable) t) "lock")
+                     (t (plist-get node :icon))))
+         (entry (cdr (assoc name carrel-icons))))
     (pcase (carrel--icon-style)
       ('glyph (or (car entry) "•"))
       ('text (or (cadr entry) "="))

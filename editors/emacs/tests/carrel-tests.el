@@ -284,7 +284,11 @@ QUEUE is a cons whose car is the list of answers.  An answer of
                          (ignore-errors (carrel-test--goto "My Poems" "Ready" "Shortcut.md"))
                          (carrel-test--row "Shortcut.md"))
                        "the link in the tree")
-    (should (equal (carrel-test--row "Shortcut.md") "        📄 Shortcut.md  (link)"))))
+    (should (equal (carrel-test--row "Shortcut.md") "        🔗 Shortcut.md  (link)"))
+    (should (equal (carrel--icon (list :icon "doc.text" :link t)) (if (eq (carrel--icon-style) 'text) ">" "🔗")))
+    (let ((carrel-icon-style 'text))
+      (should (equal (carrel--icon (list :icon "folder" :link t)) ">"))
+      (should (equal (carrel--icon (list :icon "folder" :unreadable t)) "!")))))
 
 (ert-deftest carrel-test-render-text-icons ()
   "On `text' style every row's mark is ASCII, a folder's as well."
