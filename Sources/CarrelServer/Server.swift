@@ -7,6 +7,10 @@ import Foundation
 /// The LSP server. Framing lives in the transport; this receives whole
 /// bodies, so tests drive it in process. All state is confined to `work`.
 public final class Server: @unchecked Sendable {
+    /// The `carrel.*` commands `workspace/executeCommand` takes, for texts
+    /// that list them.
+    public static let commandNames = InitializeRequest.commands
+
     public static let version = "0.1.0"
 
     /// The catalog's words that clients show, in `language`.

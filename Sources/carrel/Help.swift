@@ -1,3 +1,6 @@
+import CarrelModel
+import CarrelServer
+
 /// `carrel --help` and `carrel help SUBCOMMAND`.
 enum Help {
     static let overview = """
@@ -49,6 +52,23 @@ enum Help {
         --yes answers yes. Messages are in French when LANG starts with "fr".
         """
 
+    /// Names listed as the code declares them, so the help never lists
+    /// fewer than there are; folded to the help's width.
+    static func wrapped(_ names: [String], then last: String) -> String {
+        var lines: [String] = []
+        var line = ""
+        for (index, name) in names.enumerated() {
+            let word = name + (index == names.count - 1 ? last : ",")
+            if !line.isEmpty && line.count + 1 + word.count > 72 {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        lines.append(line)
+        return lines.joined(separator: "\n")
+    }
+
     static let subcommands: [String: String] = [
         "lsp": """
         USAGE: carrel lsp [--stdio] [--log-file PATH]
@@ -61,15 +81,14 @@ enum Help {
         The workspace folders of `initialize` are the libraries; the server
         never touches a path outside them. Besides the standard lifecycle, it
         answers `carrel/tree` (the binder's rows), `workspace/symbol` (files by
-        fuzzy name) and `workspace/executeCommand` with carrel.newProject,
-        carrel.newFolder, carrel.newFile, carrel.rename, carrel.moveTo,
-        carrel.delete, carrel.restore, carrel.emptyTrash and carrel.setSort,
+        fuzzy name) and `workspace/executeCommand` with
+        \(wrapped(Server.commandNames, then: ","))
         whose arguments are file: URIs and names. Every change is announced
         with `carrel/didChange`. A refusal is an error whose `data.reason`
-        names it (invalidName, nameTaken, permanentFolder, notFound,
-        outsideWorkspace, intoItself, notInTrash, cancelled, conflict,
-        unsupportedVersion, io) and whose message is the sentence for the writer.
-        Deletes ask first with `window/showMessageRequest`.
+        names it, one of
+        \(wrapped(Reason.allCases.map(\.rawValue), then: ","))
+        and whose message is the sentence for the writer. Deletes ask first
+        with `window/showMessageRequest`. editors/PROTOCOL.md is the contract.
         """,
         "init": """
         USAGE: carrel init DIR --type TYPE
