@@ -14,6 +14,7 @@ let package = Package(
         .executable(name: "carrel", targets: ["carrel"]),
         .executable(name: "carrel-bench", targets: ["carrel-bench"]),
         .executable(name: "carrel-torture", targets: ["carrel-torture"]),
+        .executable(name: "carrel-property", targets: ["carrel-property"]),
     ],
     targets: [
         .target(name: "CCarrelSys"),
@@ -43,6 +44,10 @@ let package = Package(
         // Kills the real `carrel lsp` mid-operation, over and over, and checks nothing was lost.
         .executableTarget(
             name: "carrel-torture", dependencies: ["CarrelClient", "CarrelRandom", "CarrelJSON", "CarrelProtocol"]),
+        // Forges hostile `.carrel` contents in a real library, drives the real server and CLI over them,
+        // and checks after every step that nothing crashed, hung, left the library or was destroyed.
+        .executableTarget(
+            name: "carrel-property", dependencies: ["CarrelClient", "CarrelRandom", "CarrelJSON", "CarrelProtocol"]),
 
         // Shared by the test targets: fixture trees, the in-process and stdio test clients.
         .target(

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Every test Carrel has: the Swift suites (unit, in-process server, end to end
 # over stdio), the three editor suites against the same built server, then
-# robustness (crash torture, fuzzing, ThreadSanitizer; Tests/robustness.sh).
+# the property test over Carrel's own files (a short fixed-seed run;
+# Tests/property.sh), then robustness (crash torture, fuzzing, ThreadSanitizer,
+# a long property run; Tests/robustness.sh).
 # With CI=true a missing editor is a failure; otherwise its suite counts as
 # one skipped test and says how to install the editor. Every part streams its
 # lines as they come. Formatting and lints (Tests/lint.sh) count as a suite.
@@ -45,9 +47,10 @@ fi
 
 # Each runner ends with an "N passed, N failed[, N skipped]" line and exits
 # non-zero on failure. Its lines stream through as they come.
-for suite in lint nvim vim emacs vscode robustness; do
+for suite in lint nvim vim emacs vscode property robustness; do
   runner="editors/$suite/tests/run.sh"
   [ "$suite" = robustness ] && runner="Tests/robustness.sh"
+  [ "$suite" = property ] && runner="Tests/property.sh"
   [ "$suite" = lint ] && runner="Tests/lint.sh"
   [ -f "$runner" ] || continue
   echo "== $suite"

@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
-# Robustness in CI: crash safety (carrel-torture), fuzzing (Tests/Fuzz/run.sh)
-# and ThreadSanitizer (swift test --sanitize=thread). Each part prints an
-# "N passed, N failed" line; the last line sums them. A torture run is one
-# test, however many kills it survives (that figure is on its own line).
-# A part prints a line at least every 30 s. Exits non-zero when any part
-# fails. Tunable: TORTURE_KILLS (300), FUZZ_SECONDS (60 per target),
-# ROBUSTNESS_PARTS ("torture fuzz tsan"). Tests/Robustness/REPORT.md explains
-# what each part proves.
+# Robustness in CI: crash safety (carrel-torture), fuzzing (Tests/Fuzz/run.sh),
+# ThreadSanitizer (swift test --sanitize=thread) and a long run of the
+# property test over Carrel's own files (Tests/property.sh) from a fresh
+# seed. Each part prints an "N passed, N failed" line; the last line sums
+# them. A torture run is one test, however many kills it survives (that
+# figure is on its own line); a property run is one test per seed. A part
+# prints a line at least every 30 s. Exits non-zero when any part fails.
+# Tunable: TORTURE_KILLS (300), FUZZ_SECONDS (60 per target), PROPERTY_SEED,
+# PROPERTY_RUNS (150), PROPERTY_STEPS (60), ROBUSTNESS_PARTS ("torture fuzz
+# tsan property"). Tests/Robustness/REPORT.md explains what each part proves.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 log=$(mktemp -d)
 trap 'rm -rf "$log"' EXIT
-parts=${ROBUSTNESS_PARTS:-torture fuzz tsan}
+parts=${ROBUSTNESS_PARTS:-torture fuzz tsan property}
 passed=0
 failed=0
 skipped=0
@@ -88,6 +90,14 @@ for part in $parts; do
     passed=$((passed + n - f))
     failed=$((failed + f))
     skipped=$((skipped + s))
+    ;;
+  property)
+    seed=${PROPERTY_SEED:-$(( $(date +%s) % 1000000 ))}
+    echo "== robustness: carrel-property, seed $seed, ${PROPERTY_RUNS:-150} runs of ${PROPERTY_STEPS:-60} steps"
+    PROPERTY_SEED=$seed PROPERTY_RUNS=${PROPERTY_RUNS:-150} PROPERTY_STEPS=${PROPERTY_STEPS:-60} \
+      bash Tests/property.sh 2>&1 | tee "$log/property.txt" | grep --line-buffered -vE "^[0-9]+ passed, "
+    [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+    count "$log/property.txt"
     ;;
   *) echo "unknown part $part"; status=1 ;;
   esac
