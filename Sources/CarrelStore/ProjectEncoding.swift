@@ -23,10 +23,11 @@ extension ProjectFile {
         return stored
     }
 
-    /// When a setting was last changed, in ms; 0 when never, or bare.
+    /// When a setting was last changed, in ms; 0 when never, bare, or
+    /// stamped by no clock (`SettingStamp.read`).
     static func settingChanged(_ stored: JSONValue?) -> Int64 {
         guard case .object(let o)? = stored, o["value"] != nil else { return 0 }
-        return Int64(o["changed"]?.intValue ?? 0)
+        return SettingStamp.read(o["changed"])
     }
 
     public static func decode(_ raw: [String: JSONValue]) throws(Problem) -> ProjectMetadata {
@@ -74,7 +75,8 @@ extension ProjectFile {
     /// Trash records are not written here: each has a file of its own
     /// (`TrashRecords`), and "trash", kept by older versions, is left as it
     /// is until those records are moved out of it. A setting whose value
-    /// changed is stamped `now`; the others keep their stamp.
+    /// changed is stamped `now`, or just after its old stamp when that is
+    /// later (`SettingStamp.change`); the others keep their stamp.
     public static func encode(_ meta: ProjectMetadata, over raw: [String: JSONValue], now: Int64 = Clock.nowMs())
         -> [String: JSONValue]
     {
@@ -101,7 +103,9 @@ extension ProjectFile {
             var object = out[group]?.objectValue ?? [:]
             let value = values[key]!
             let stored = object[key]
-            let changed = (settingValue(stored) ?? defaults[key]) == value ? settingChanged(stored) : now
+            let old = settingChanged(stored)
+            let changed =
+                (settingValue(stored) ?? defaults[key]) == value ? old : SettingStamp.change(after: old, now: now)
             object[key] = .object(["changed": .int(Int(changed)), "value": value])
             out[group] = .object(object)
         }
@@ -129,11 +133,12 @@ extension ProjectFile {
     {
         var out = stored
         for (path, old) in stored where values[path] == nil && settingValue(old) != .null {
-            out[path] = .object(["changed": .int(Int(settingChanged(old) + 1)), "value": .null])
+            out[path] = .object(["changed": .int(Int(SettingStamp.justAfter(settingChanged(old)))), "value": .null])
         }
         for (path, value) in values {
             let old = stored[path]
-            let changed = settingValue(old) == value ? settingChanged(old) : now
+            let changed =
+                settingValue(old) == value ? settingChanged(old) : SettingStamp.change(after: settingChanged(old), now: now)
             out[path] = .object(["changed": .int(Int(changed)), "value": value])
         }
         return out.isEmpty ? nil : .object(out)
