@@ -137,8 +137,8 @@ extension ProjectFile {
         }
         for (path, value) in values {
             let old = stored[path]
-            let changed =
-                settingValue(old) == value ? settingChanged(old) : SettingStamp.change(after: settingChanged(old), now: now)
+            let before = settingChanged(old)
+            let changed = settingValue(old) == value ? before : SettingStamp.change(after: before, now: now)
             out[path] = .object(["changed": .int(Int(changed)), "value": value])
         }
         return out.isEmpty ? nil : .object(out)

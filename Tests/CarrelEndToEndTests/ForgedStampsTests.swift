@@ -89,7 +89,8 @@ final class ForgedStampsTests: XCTestCase {
     /// conflict copy. The merge keeps the writer's change.
     func testAWritersChangeOutlivesAFutureStampThroughAMerge() throws {
         for stamp in [Self.farFuture, Self.largest] {
-            let before = #"{"type":"poetry","sort":{"by":{"changed":\#(stamp),"value":"name"}},"#
+            let before =
+                #"{"type":"poetry","sort":{"by":{"changed":\#(stamp),"value":"name"}},"#
                 + #""targets":{"Draft/a.md":{"changed":\#(stamp),"value":500}}}"#
             let fx = try Fixture("P/.carrel/project.json = \(before)\nP/Draft/a.md = a")
             let server = try spawn()

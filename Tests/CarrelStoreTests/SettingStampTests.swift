@@ -43,7 +43,8 @@ final class SettingStampTests: XCTestCase {
     /// A stamp no clock wrote (past the year 9999, negative, not a whole
     /// number) reads as never changed.
     func testAStampNoClockWroteReadsAsNeverChanged() throws {
-        for stored: JSONValue in [.int(Self.latest + 1), .int(Int.max), .int(Int.min), -1, .double(1e300), 1.5, "soon"] {
+        let noClock: [JSONValue] = [.int(Self.latest + 1), .int(.max), .int(.min), -1, .double(1e300), 1.5, "soon"]
+        for stored in noClock {
             let written = try stamps(stored)
             XCTAssertEqual(written.changed, Int(Self.now), "\(stored)")
             XCTAssertEqual(written.cleared, 1, "\(stored)")
