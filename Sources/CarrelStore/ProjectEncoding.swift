@@ -37,9 +37,12 @@ extension ProjectFile {
         guard let type = ProjectType.named(typeName) else { throw .corrupt("unknown project type “\(typeName)”") }
         var meta = ProjectMetadata(type: type, created: Int64(raw["created"]?.intValue ?? 0))
         meta.version = ProjectMetadata.currentVersion
-        if let folders = raw["folders"]?.objectValue {
-            for (role, path) in folders {
-                if let p = path.stringValue, !p.isEmpty { meta.folders[FolderRole(rawValue: role)] = p }
+        // A role is taken only from a name the catalog allows it; anything
+        // else leaves the role on the catalog's own folder.
+        let folders = raw["folders"]?.objectValue ?? [:]
+        for folder in type.directories {
+            if let name = folders[folder.role.rawValue]?.stringValue, folder.accepts(name) {
+                meta.folders[folder.role] = name
             }
         }
         if let trash = raw["trash"]?.objectValue {
@@ -84,7 +87,8 @@ extension ProjectFile {
         out["version"] = .int(meta.version)
         out["type"] = .string(meta.type.id)
         out["created"] = .int(Int(meta.created))
-        var folders: [String: JSONValue] = [:]
+        // Roles this type lacks (another type's, a newer Carrel's) are kept as read.
+        var folders = raw["folders"]?.objectValue ?? [:]
         for (role, path) in meta.folders { folders[role.rawValue] = .string(path) }
         out["folders"] = .object(folders)
         let values: [String: JSONValue] = [
