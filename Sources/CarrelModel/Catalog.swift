@@ -46,6 +46,17 @@ public struct PermanentFolder: Sendable, Hashable {
     public var diskName: String? { if case .directory(let n) = contents { return n }; return nil }
     public var isVirtual: Bool { diskName == nil }
 
+    /// Whether a project's folder named `name` can play this role: one
+    /// Carrel made under the catalog's name, or the writer's own folder of
+    /// that name in another case or Unicode spelling, which making a
+    /// project adopts rather than making a twin. Never a name of another
+    /// role, nor a writer's folder of any other name: whatever plays the
+    /// Trash is emptied for good.
+    public func accepts(_ name: String) -> Bool {
+        guard let diskName else { return false }
+        return NameRules.key(name) == NameRules.key(diskName)
+    }
+
     static func directory(
         _ role: String, _ en: String, fr: String, icon: String, manuscript: Bool = false
     ) -> PermanentFolder {

@@ -23,10 +23,11 @@ extension ProjectFile {
         return stored
     }
 
-    /// When a setting was last changed, in ms; 0 when never, or bare.
+    /// When a setting was last changed, in ms; 0 when never, bare, or
+    /// stamped by no clock (`SettingStamp.read`).
     static func settingChanged(_ stored: JSONValue?) -> Int64 {
         guard case .object(let o)? = stored, o["value"] != nil else { return 0 }
-        return Int64(o["changed"]?.intValue ?? 0)
+        return SettingStamp.read(o["changed"])
     }
 
     public static func decode(_ raw: [String: JSONValue]) throws(Problem) -> ProjectMetadata {
@@ -36,9 +37,12 @@ extension ProjectFile {
         guard let type = ProjectType.named(typeName) else { throw .corrupt("unknown project type “\(typeName)”") }
         var meta = ProjectMetadata(type: type, created: Int64(raw["created"]?.intValue ?? 0))
         meta.version = ProjectMetadata.currentVersion
-        if let folders = raw["folders"]?.objectValue {
-            for (role, path) in folders {
-                if let p = path.stringValue, !p.isEmpty { meta.folders[FolderRole(rawValue: role)] = p }
+        // A role is taken only from a name the catalog allows it; anything
+        // else leaves the role on the catalog's own folder.
+        let folders = raw["folders"]?.objectValue ?? [:]
+        for folder in type.directories {
+            if let name = folders[folder.role.rawValue]?.stringValue, folder.accepts(name) {
+                meta.folders[folder.role] = name
             }
         }
         if let trash = raw["trash"]?.objectValue {
@@ -74,7 +78,8 @@ extension ProjectFile {
     /// Trash records are not written here: each has a file of its own
     /// (`TrashRecords`), and "trash", kept by older versions, is left as it
     /// is until those records are moved out of it. A setting whose value
-    /// changed is stamped `now`; the others keep their stamp.
+    /// changed is stamped `now`, or just after its old stamp when that is
+    /// later (`SettingStamp.change`); the others keep their stamp.
     public static func encode(_ meta: ProjectMetadata, over raw: [String: JSONValue], now: Int64 = Clock.nowMs())
         -> [String: JSONValue]
     {
@@ -82,7 +87,8 @@ extension ProjectFile {
         out["version"] = .int(meta.version)
         out["type"] = .string(meta.type.id)
         out["created"] = .int(Int(meta.created))
-        var folders: [String: JSONValue] = [:]
+        // Roles this type lacks (another type's, a newer Carrel's) are kept as read.
+        var folders = raw["folders"]?.objectValue ?? [:]
         for (role, path) in meta.folders { folders[role.rawValue] = .string(path) }
         out["folders"] = .object(folders)
         let values: [String: JSONValue] = [
@@ -101,7 +107,9 @@ extension ProjectFile {
             var object = out[group]?.objectValue ?? [:]
             let value = values[key]!
             let stored = object[key]
-            let changed = (settingValue(stored) ?? defaults[key]) == value ? settingChanged(stored) : now
+            let old = settingChanged(stored)
+            let changed =
+                (settingValue(stored) ?? defaults[key]) == value ? old : SettingStamp.change(after: old, now: now)
             object[key] = .object(["changed": .int(Int(changed)), "value": value])
             out[group] = .object(object)
         }
@@ -129,11 +137,12 @@ extension ProjectFile {
     {
         var out = stored
         for (path, old) in stored where values[path] == nil && settingValue(old) != .null {
-            out[path] = .object(["changed": .int(Int(settingChanged(old) + 1)), "value": .null])
+            out[path] = .object(["changed": .int(Int(SettingStamp.justAfter(settingChanged(old)))), "value": .null])
         }
         for (path, value) in values {
             let old = stored[path]
-            let changed = settingValue(old) == value ? settingChanged(old) : now
+            let before = settingChanged(old)
+            let changed = settingValue(old) == value ? before : SettingStamp.change(after: before, now: now)
             out[path] = .object(["changed": .int(Int(changed)), "value": value])
         }
         return out.isEmpty ? nil : .object(out)

@@ -12,7 +12,9 @@ import CarrelModel
 /// - objects are merged key by key, and a key only one side has is kept
 ///   (Trash records an older version kept in `trash` are a union);
 /// - any other value that differs takes the one whose JSON sorts last, an
-///   arbitrary rule that both machines nevertheless apply alike.
+///   arbitrary rule that both machines nevertheless apply alike;
+/// - except `folders`, which roles' folders are: the file keeps its own
+///   (`Lock.resolveConflicts`).
 enum ProjectMerge {
     static func merge(_ a: JSONValue, _ b: JSONValue) -> JSONValue {
         if a == b { return a }
@@ -94,7 +96,14 @@ extension ProjectFile.Lock {
             versions.append(json)
         }
         guard versions.count > 1 else { return 0 }
-        let merged = versions.dropFirst().reduce(versions[0], ProjectMerge.merge)
+        var merged = versions.dropFirst().reduce(versions[0], ProjectMerge.merge)
+        // Which folder plays which role is no setting two machines change:
+        // a copy's `folders` would only move a role, the Trash included,
+        // onto another folder. The file keeps its own.
+        if case .object(var fields) = merged, case .object(let own) = versions[0] {
+            fields["folders"] = own["folders"]
+            merged = .object(fields)
+        }
         for version in versions + [merged] {
             guard case .object(let raw) = version, (try? ProjectFile.decode(raw)) != nil else { return 0 }
         }

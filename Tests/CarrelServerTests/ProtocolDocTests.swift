@@ -2,6 +2,7 @@ import CarrelJSON
 import CarrelModel
 import CarrelProtocol
 import CarrelServer
+import CarrelTestSupport
 import Foundation
 import XCTest
 
@@ -59,6 +60,27 @@ final class ProtocolDocTests: XCTestCase {
             if let reason = json["data"]?["reason"]?.stringValue { XCTAssertNotNil(Reason(rawValue: reason), reason) }
             XCTAssertTrue(
                 english.contains { message.hasPrefix($0) || message.contains($0) }, "no such message: \(message)")
+        }
+    }
+
+    /// The documented refusals of `carrel.setTarget` are the server's own
+    /// replies, code and reason included.
+    func testTargetRefusalExamplesAreWhatTheServerSends() throws {
+        let home = try Fixture()
+        setenv("XDG_STATE_HOME", home.path + "/state", 1)
+        defer { unsetenv("XDG_STATE_HOME") }
+        let fx = try Fixture("My Poems/.carrel/project.json = {\"type\":\"poetry\"}\nMy Poems/Draft/\nnotes.md = n")
+        let client = InProcessClient()
+        _ = try client.initialize([fx.uri()])
+        let examples = doc.split(separator: "\n").filter { $0.hasPrefix(#"{"code":"#) }.compactMap {
+            try? JSONParser.parse(String($0))
+        }
+        for (item, field) in [("notes.md", "words"), ("My Poems/Draft", "session")] {
+            let sent = try XCTUnwrap(
+                client.command("carrel.setTarget", ["uri": .string(fx.uri(item)), .init(stringLiteral: field): 10])[
+                    "error"])
+            let documented = examples.first { $0["message"] == sent["message"] }
+            XCTAssertEqual(documented, sent, "the example of \(sent["message"] ?? .null)")
         }
     }
 
