@@ -67,7 +67,8 @@ public enum Message: Sendable, Equatable {
     case targetOutsideProject(name: String)
     case sessionTargetOnProject(name: String)
     // Command line and projects made from existing folders
-    case outsideLibrary(path: String, library: String)
+    /// `reading`: the command only shows, so nothing could have changed.
+    case outsideLibrary(path: String, library: String, reading: Bool)
     case noSubcommand
     case unknownSubcommand(name: String)
     case unknownOption(option: String, subcommand: String)
@@ -366,10 +367,20 @@ public enum Message: Sendable, Equatable {
                 "A daily target belongs to a whole project, and “\(name)” is not one. Nothing was changed.",
                 "Un objectif quotidien appartient à un projet entier, et « \(name) » n’en est pas un. Rien n’a changé."
             )
-        case .outsideLibrary(let path, let library):
+        case .outsideLibrary(let path, let library, let reading):
+            if reading {
+                return (
+                    "\(path) is outside the library \(library); Carrel only shows what is inside it. "
+                        + "To see another library, name it with --library DIR.",
+                    "\(path) est hors de la bibliothèque \(library) ; Carrel ne montre que ce qu’elle contient. "
+                        + "Pour en voir une autre, nommez-la avec --library DOSSIER."
+                )
+            }
             return (
-                "\(path) is outside the library \(library); Carrel only works inside it. Nothing was changed.",
-                "\(path) est hors de la bibliothèque \(library) ; Carrel ne travaille qu’à l’intérieur. Rien n’a changé."
+                "\(path) is outside the library \(library); Carrel only works inside it. Nothing was changed. "
+                    + "To work in another library, name it with --library DIR.",
+                "\(path) est hors de la bibliothèque \(library) ; Carrel ne travaille qu’à l’intérieur. Rien n’a changé. "
+                    + "Pour travailler dans une autre, nommez-la avec --library DOSSIER."
             )
         case .noSubcommand:
             return (

@@ -34,7 +34,7 @@ extension CLI {
         let ws = try library(options)
         let t: Workspace.Target
         if let arg = options.positional.first {
-            t = try folder(try argument(ws, arg), Workspace.display(absolute(arg)))
+            t = try folder(try argument(ws, arg, reading: true), Workspace.display(absolute(arg)))
         } else {
             // The current folder when it is in the library, else the whole library.
             if let here = try? target(ws, absolute(".")) {
