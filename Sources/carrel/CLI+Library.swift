@@ -5,9 +5,8 @@ import Foundation
 /// The one library the CLI works in, and every path checked against it.
 extension CLI {
     /// The library, as a client's workspace folder: `--library DIR`, else
-    /// `CARREL_LIBRARY`, else the library around the current folder (the
-    /// folder holding the nearest enclosing project, or the nearest folder
-    /// holding projects), else the current folder itself.
+    /// `CARREL_LIBRARY`, else the one found around the paths given
+    /// (`foundLibrary`).
     static func library(_ options: Options) throws -> Workspace {
         let path: [UInt8]
         if let named = options.value("--library") ?? environment("CARREL_LIBRARY") {
@@ -20,8 +19,7 @@ extension CLI {
             case .file, .other: throw Failure(.notFound, .notAFolder(name: display))
             }
         } else {
-            let cwd = absolute(".")
-            path = Workspace.enclosingLibrary(of: cwd) ?? cwd
+            path = try foundLibrary(options)
         }
         let ws = Workspace()
         ws.addLibrary(path)
