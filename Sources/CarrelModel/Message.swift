@@ -67,7 +67,13 @@ public enum Message: Sendable, Equatable {
     case targetOutsideProject(name: String)
     case sessionTargetOnProject(name: String)
     // Command line and projects made from existing folders
-    case outsideLibrary(path: String, library: String)
+    /// `reading`: the command only shows, so nothing could have changed.
+    case outsideLibrary(path: String, library: String, reading: Bool)
+    /// The folder the rule found as the library around `around` is one
+    /// Carrel never opens unless told (the root, a home folder…).
+    case systemFolderLibrary(folder: String, around: String)
+    /// A new project's folder is a plain folder inside a library.
+    case projectNotInLibrary(folder: String, library: String)
     case noSubcommand
     case unknownSubcommand(name: String)
     case unknownOption(option: String, subcommand: String)
@@ -366,10 +372,45 @@ public enum Message: Sendable, Equatable {
                 "A daily target belongs to a whole project, and “\(name)” is not one. Nothing was changed.",
                 "Un objectif quotidien appartient à un projet entier, et « \(name) » n’en est pas un. Rien n’a changé."
             )
-        case .outsideLibrary(let path, let library):
+        case .outsideLibrary(let path, let library, let reading):
+            if reading {
+                return (
+                    "\(path) is outside the library \(library); Carrel only shows what is inside it. "
+                        + "To see another library, name it with --library DIR.",
+                    "\(path) est hors de la bibliothèque \(library) ; Carrel ne montre que ce qu’elle contient. "
+                        + "Pour en voir une autre, nommez-la avec --library DOSSIER."
+                )
+            }
             return (
-                "\(path) is outside the library \(library); Carrel only works inside it. Nothing was changed.",
-                "\(path) est hors de la bibliothèque \(library) ; Carrel ne travaille qu’à l’intérieur. Rien n’a changé."
+                "\(path) is outside the library \(library); Carrel only works inside it. Nothing was changed. "
+                    + "To work in another library, name it with --library DIR.",
+                "\(path) est hors de la bibliothèque \(library) ; Carrel ne travaille qu’à l’intérieur. Rien n’a changé. "
+                    + "Pour travailler dans une autre, nommez-la avec --library DOSSIER."
+            )
+        case .systemFolderLibrary(let folder, let around):
+            let why = (
+                "a system or home folder, which Carrel never takes as a library unless told. Nothing was read or changed.",
+                "un dossier système ou personnel, dont Carrel ne fait jamais une bibliothèque sans qu’on le lui dise. "
+                    + "Rien n’a été lu ni changé."
+            )
+            if folder == around {
+                return (
+                    "\(folder) is \(why.0) Run carrel inside your library, or name it with --library DIR.",
+                    "\(folder) est \(why.1) Lancez carrel dans votre bibliothèque, ou nommez-la avec --library DOSSIER."
+                )
+            }
+            return (
+                "The library around \(around) would be \(folder), \(why.0) Name your library with --library DIR.",
+                "La bibliothèque autour de \(around) serait \(folder), \(why.1) "
+                    + "Nommez votre bibliothèque avec --library DOSSIER."
+            )
+        case .projectNotInLibrary(let folder, let library):
+            return (
+                "\(folder) is a folder in the library \(library), and projects sit directly in their library. "
+                    + "Nothing was changed. Make the project in \(library), or name another library with --library DIR.",
+                "\(folder) est un dossier de la bibliothèque \(library), et les projets sont directement dans leur "
+                    + "bibliothèque. Rien n’a changé. Créez le projet dans \(library), ou nommez une autre "
+                    + "bibliothèque avec --library DOSSIER."
             )
         case .noSubcommand:
             return (

@@ -1,5 +1,6 @@
 import CarrelModel
 import CarrelStore
+import Glibc
 
 /// What is at a path on disk, without following a link.
 public enum PathKind: Sendable {
@@ -51,6 +52,30 @@ extension Workspace {
             if holdsProject(p) { return p }
             guard p.count > 1 else { return nil }
             p = parent(p)
+        }
+    }
+
+    /// Whether `path` is a folder a library must never be found at, only
+    /// named: the root, a folder directly in it (`/home`, `/tmp`, `/usr`),
+    /// the home folder, the folder holding it, and the other home folders
+    /// beside it. Opening one would read a whole system or a whole home.
+    /// Compared by name and, where they resolve, by real path.
+    public static func isSystemFolder(_ path: [UInt8], home: [UInt8]?) -> Bool {
+        let homes = [home, home.flatMap(realPath)].compactMap { $0 }.filter { $0.count > 1 }
+        for p in [path, realPath(path)].compactMap({ $0 }) {
+            let depth = p.split(separator: UInt8(ascii: "/")).count
+            if depth <= 1 { return true }
+            for h in homes where p == h || p == parent(h) || parent(p) == parent(h) { return true }
+        }
+        return false
+    }
+
+    /// `path` with every link resolved, or nil when it does not resolve.
+    static func realPath(_ path: [UInt8]) -> [UInt8]? {
+        BytePath.withCString(path) { p -> [UInt8]? in
+            guard let r = realpath(p, nil) else { return nil }
+            defer { free(r) }
+            return Array(UnsafeRawBufferPointer(start: r, count: strlen(r)))
         }
     }
 

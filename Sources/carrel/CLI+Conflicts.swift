@@ -10,7 +10,8 @@ extension CLI {
         let ws = try library(options)
         let start: Entry
         let library: Library
-        switch try options.positional.first.map({ try argument(ws, $0) }) ?? target(ws, ws.libraries[0].path) {
+        let named = try options.positional.first.map { try argument(ws, $0, reading: true) }
+        switch try named ?? target(ws, ws.libraries[0].path) {
         case .entry(let e, let l): (start, library) = (e, l)
         case .all(let p, let l): (start, library) = (p.root, l)
         }

@@ -5,9 +5,8 @@ import Foundation
 /// The one library the CLI works in, and every path checked against it.
 extension CLI {
     /// The library, as a client's workspace folder: `--library DIR`, else
-    /// `CARREL_LIBRARY`, else the library around the current folder (the
-    /// folder holding the nearest enclosing project, or the nearest folder
-    /// holding projects), else the current folder itself.
+    /// `CARREL_LIBRARY`, else the one found around the paths given
+    /// (`foundLibrary`).
     static func library(_ options: Options) throws -> Workspace {
         let path: [UInt8]
         if let named = options.value("--library") ?? environment("CARREL_LIBRARY") {
@@ -20,8 +19,7 @@ extension CLI {
             case .file, .other: throw Failure(.notFound, .notAFolder(name: display))
             }
         } else {
-            let cwd = absolute(".")
-            path = Workspace.enclosingLibrary(of: cwd) ?? cwd
+            path = try foundLibrary(options)
         }
         let ws = Workspace()
         ws.addLibrary(path)
@@ -61,17 +59,20 @@ extension CLI {
 
     /// What `path` names in the library, by the server's own rule: compared
     /// component by component with the library's path and its real path.
-    static func target(_ ws: Workspace, _ path: [UInt8]) throws(Failure) -> Workspace.Target {
+    /// `reading`: the command only shows what it finds, so its refusal
+    /// says so rather than that nothing changed.
+    static func target(_ ws: Workspace, _ path: [UInt8], reading: Bool = false) throws(Failure) -> Workspace.Target {
         do {
             return try ws.locate(path, uri: Workspace.display(path))
         } catch  where error.message == .outsideWorkspace(uri: Workspace.display(path)) {
             let library = ws.libraries.first.map { Workspace.display($0.path) } ?? "/"
-            throw Failure(.outsideWorkspace, .outsideLibrary(path: Workspace.display(path), library: library))
+            let message = Message.outsideLibrary(path: Workspace.display(path), library: library, reading: reading)
+            throw Failure(.outsideWorkspace, message)
         }
     }
 
-    static func argument(_ ws: Workspace, _ arg: String) throws(Failure) -> Workspace.Target {
-        try target(ws, absolute(arg))
+    static func argument(_ ws: Workspace, _ arg: String, reading: Bool = false) throws(Failure) -> Workspace.Target {
+        try target(ws, absolute(arg), reading: reading)
     }
 
     /// The entry a target names, when it is a real folder.

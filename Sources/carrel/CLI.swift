@@ -121,12 +121,16 @@ struct Syntax {
     var valued: Set<String> = []
     /// Whether `--library` applies (not to `lsp`, which gets its folders from the editor).
     var inLibrary = true
+    /// Whether the first argument is a project to be made, whose folder is
+    /// its natural library (`init`).
+    var placesProject = false
 
     static let all: [String: Syntax] = [
         "lsp": Syntax(
             usage: "carrel lsp [--stdio] [--log-file PATH]", arguments: 0...0,
             flags: ["--stdio"], valued: ["--log-file"], inLibrary: false),
-        "init": Syntax(usage: "carrel init DIR --type TYPE", arguments: 1...1, valued: ["--type"]),
+        "init": Syntax(
+            usage: "carrel init DIR --type TYPE", arguments: 1...1, valued: ["--type"], placesProject: true),
         "tree": Syntax(
             usage: "carrel tree [FOLDER] [--json] [--icons] [--depth N]", arguments: 0...1,
             flags: ["--json", "--icons"], valued: ["--depth"]),

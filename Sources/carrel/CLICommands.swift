@@ -14,15 +14,25 @@ extension CLI {
         }
         let ws = try library(options)
         let dir = absolute(options.positional[0])
-        let outcome: Outcome
-        switch Workspace.kind(of: dir) {
-        case .missing:
-            outcome = try ws.newProject(in: try target(ws, parent(dir)), name: lastComponent(dir), type: type)
-        default:
-            // An existing folder becomes a project in place: the Workspace only adds.
-            outcome = try ws.makeProject(try target(ws, dir), type: type)
+        report(ws, try placeProject(ws, dir, type), language)
+    }
+
+    /// Makes the project `dir`; its folder being a subfolder of a library is
+    /// refused with the library named, and the way to another.
+    static func placeProject(_ ws: Workspace, _ dir: [UInt8], _ type: ProjectType) throws(Failure) -> Outcome {
+        do {
+            switch Workspace.kind(of: dir) {
+            case .missing:
+                return try ws.newProject(in: try target(ws, parent(dir)), name: lastComponent(dir), type: type)
+            default:
+                // An existing folder becomes a project in place: the Workspace only adds.
+                return try ws.makeProject(try target(ws, dir), type: type)
+            }
+        } catch {
+            guard error.message == .projectPlacement else { throw error }
+            let library = Workspace.display(ws.libraries[0].path)
+            throw Failure(error.reason, .projectNotInLibrary(folder: Workspace.display(parent(dir)), library: library))
         }
-        report(ws, outcome, language)
     }
 
     static func tree(_ options: inout Options, _ language: Language) throws {
@@ -34,7 +44,7 @@ extension CLI {
         let ws = try library(options)
         let t: Workspace.Target
         if let arg = options.positional.first {
-            t = try folder(try argument(ws, arg), Workspace.display(absolute(arg)))
+            t = try folder(try argument(ws, arg, reading: true), Workspace.display(absolute(arg)))
         } else {
             // The current folder when it is in the library, else the whole library.
             if let here = try? target(ws, absolute(".")) {

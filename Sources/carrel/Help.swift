@@ -33,10 +33,17 @@ enum Help {
           refuses any path outside it. The library is, first found:
             --library DIR      (anywhere on the command line)
             CARREL_LIBRARY     (environment variable)
-            the folder holding the nearest project around the current folder,
-            or the nearest folder around it that holds projects,
+            the library around the first path given, from any folder,
+            else the library around the current folder,
             else the current folder itself.
-          Projects sit directly inside their library; projects cannot be nested.
+          The library around a path is the folder holding the nearest project
+          at or above it, else the nearest folder at or above it that holds
+          projects. For init, the path is the new project's folder: the library
+          it is in, else that folder itself (a first project makes it a library).
+          The root, a folder directly in it (/home, /tmp…) and home folders
+          (yours, the one holding it, those beside it) are never the library
+          unless named with --library. Projects sit directly inside their library; projects
+          cannot be nested.
 
         OPTIONS:
           --library DIR   The library to work in (see above).
@@ -97,9 +104,15 @@ enum Help {
         is Blank, Poetry, Short Story, Novel or Script, in any case, with or
         without spaces or hyphens ("short-story", shortStory).
 
-        DIR must be in the library: the library itself, or a folder directly
-        inside it. If DIR already exists it becomes a project in place; nothing
-        in it is changed or moved. A folder whose name differs from a permanent
+        DIR goes directly in its library, the folder DIR is in; a folder
+        inside a library or inside a project is refused. So "carrel init
+        ~/Writing/Novel --type novel" works from any folder, and ~/Writing,
+        holding no project before, becomes the library. The root, a folder
+        directly in it and a home folder are refused unless named with
+        --library.
+
+        If DIR already exists it becomes a project in place; nothing in it is
+        changed or moved. A folder whose name differs from a permanent
         folder's only in case or accents (draft for Draft) becomes that
         permanent folder under its own name; a file in the way is refused.
         A project inside a project, at any depth, is refused.
@@ -111,7 +124,8 @@ enum Help {
         outside it) as the binder: projects, their sections and permanent
         folders, then folders and files in the project's order, each with the
         files it holds ("3 files", dimmed on a terminal unless NO_COLOR is
-        set). --icons puts each row's icon name first, for those who map them
+        set). FOLDER is shown in its own library, the same from any folder
+        you run carrel in. --icons puts each row's icon name first, for those who map them
         to glyphs. --depth N stops N levels down. --json prints the same nodes
         as the protocol's carrel/tree.
         """,
