@@ -51,7 +51,7 @@ public enum Message: Sendable, Equatable {
     case io(path: String, detail: String)
     // Untrusted disk: what Carrel keeps in `.carrel` and its permanent folders
     case unusableEntry(path: String, found: FoundKind, expected: FoundKind)
-    case projectFileTooLarge(path: String, limit: Int)
+    case fileTooLarge(path: String, limit: Int)
     case trashRecordNotWritten(name: String, path: String, detail: String)
     case unusableTrashRecord(name: String, origin: String)
     // Sync
@@ -309,7 +309,7 @@ public enum Message: Sendable, Equatable {
                 "\(path) est \(found.words.fr) là où Carrel garde \(fr) ; Carrel ne le suit ni ne l’ouvre. "
                     + "Rien n’a changé : supprimez-le ou mettez-y \(fr)."
             )
-        case .projectFileTooLarge(let path, let limit):
+        case .fileTooLarge(let path, let limit):
             return (
                 "\(path) is larger than \(limit >> 20) MiB (\(limit) bytes), the most Carrel reads; "
                     + "it was left untouched. Make it smaller or remove it.",
