@@ -56,6 +56,7 @@ public enum Message: Sendable, Equatable {
     case unusableTrashRecord(name: String, origin: String)
     // Sync
     case mergedSyncConflicts(project: String, copies: Int)
+    case mergeRuleNotWritten(path: String, because: MergeRuleObstacle)
     // Protocol
     case invalidParam(field: String, expected: String, found: String)
     case missingParam(field: String)
@@ -122,6 +123,16 @@ public enum Message: Sendable, Equatable {
 
     private var pair: (String, String?) {
         switch self {
+        case .mergeRuleNotWritten(let path, let because):
+            let line = ".carrel-order merge=union"
+            return (
+                "Carrel left \(path) as it was and did not add the line “\(line)”: \(because.words.en). Your order "
+                    + "was kept. Without that line, git may stop on a conflict when two machines reorder one folder; "
+                    + "add it yourself if the library travels by git.",
+                "Carrel a laissé \(path) tel quel sans y ajouter la ligne « \(line) » : \(because.words.fr). Votre "
+                    + "ordre est enregistré. Sans cette ligne, git peut s’arrêter sur un conflit quand deux machines "
+                    + "réordonnent un même dossier ; ajoutez-la vous-même si la bibliothèque voyage par git."
+            )
         case .mergedSyncConflicts(let project, let copies):
             return (
                 "Two machines changed “\(project)” at once and sync kept both versions of Carrel’s own files "

@@ -217,41 +217,4 @@ public enum OrderFile {
         }
         return 0
     }
-
-    /// Makes sure the library's `.gitattributes` names the union merge for
-    /// order files: made whole when missing (a temporary renamed into place,
-    /// never over anything), the line appended in one write when absent.
-    /// Anything but a plain file there is left alone.
-    public static func declareMerge(in library: Directory) {
-        switch library.kind(of: gitAttributesName) {
-        case nil:
-            // Named like an order file's temporary, so a crash's leftover is
-            // hidden and removed when the library is next opened.
-            let tmp = tempPrefix + Array("gitattributes-\(getpid())-\(UInt32.random(in: 0...UInt32.max))".utf8)
-            let flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC
-            let fd = BytePath.withCString(tmp) { openat(library.fd, $0, flags, 0o644) }
-            guard fd >= 0 else { return }
-            let written = writeAll(gitAttributesLine, to: fd) == 0 && fsync(fd) == 0
-            close(fd)
-            let moved =
-                written
-                && BytePath.withCString(tmp) { t in
-                    BytePath.withCString(gitAttributesName) { n in carrel_rename_noreplace(library.fd, t, library.fd, n)
-                    }
-                } == 0
-            if !moved { _ = BytePath.withCString(tmp) { unlinkat(library.fd, $0, 0) } }
-            if moved || library.kind(of: gitAttributesName) != .file { return }
-        case .file?: break
-        default: return
-        }
-        guard let current = try? library.readPlainFile(gitAttributesName, limit: sizeLimit) else { return }
-        let line = gitAttributesLine.dropLast()
-        let lines = current.split(separator: UInt8(ascii: "\n"))
-        if lines.contains(where: { $0.elementsEqual(line) }) { return }
-        guard let fd = try? library.openPlainFile(gitAttributesName, O_WRONLY | O_APPEND) else { return }
-        defer { close(fd) }
-        var text = current.isEmpty || current.last == UInt8(ascii: "\n") ? [] : [UInt8(ascii: "\n")]
-        text += gitAttributesLine
-        if writeAll(text, to: fd) == 0 { fsync(fd) }
-    }
 }
