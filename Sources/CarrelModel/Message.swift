@@ -51,11 +51,12 @@ public enum Message: Sendable, Equatable {
     case io(path: String, detail: String)
     // Untrusted disk: what Carrel keeps in `.carrel` and its permanent folders
     case unusableEntry(path: String, found: FoundKind, expected: FoundKind)
-    case projectFileTooLarge(path: String, limit: Int)
+    case fileTooLarge(path: String, limit: Int)
     case trashRecordNotWritten(name: String, path: String, detail: String)
     case unusableTrashRecord(name: String, origin: String)
     // Sync
     case mergedSyncConflicts(project: String, copies: Int)
+    case mergeRuleNotWritten(path: String, because: MergeRuleObstacle)
     // Protocol
     case invalidParam(field: String, expected: String, found: String)
     case missingParam(field: String)
@@ -128,6 +129,16 @@ public enum Message: Sendable, Equatable {
 
     private var pair: (String, String?) {
         switch self {
+        case .mergeRuleNotWritten(let path, let because):
+            let line = ".carrel-order merge=union"
+            return (
+                "Carrel left \(path) as it was and did not add the line “\(line)”: \(because.words.en). Your order "
+                    + "was kept. Without that line, git may stop on a conflict when two machines reorder one folder; "
+                    + "add it yourself if the library travels by git.",
+                "Carrel a laissé \(path) tel quel sans y ajouter la ligne « \(line) » : \(because.words.fr). Votre "
+                    + "ordre est enregistré. Sans cette ligne, git peut s’arrêter sur un conflit quand deux machines "
+                    + "réordonnent un même dossier ; ajoutez-la vous-même si la bibliothèque voyage par git."
+            )
         case .mergedSyncConflicts(let project, let copies):
             return (
                 "Two machines changed “\(project)” at once and sync kept both versions of Carrel’s own files "
@@ -315,7 +326,7 @@ public enum Message: Sendable, Equatable {
                 "\(path) est \(found.words.fr) là où Carrel garde \(fr) ; Carrel ne le suit ni ne l’ouvre. "
                     + "Rien n’a changé : supprimez-le ou mettez-y \(fr)."
             )
-        case .projectFileTooLarge(let path, let limit):
+        case .fileTooLarge(let path, let limit):
             return (
                 "\(path) is larger than \(limit >> 20) MiB (\(limit) bytes), the most Carrel reads; "
                     + "it was left untouched. Make it smaller or remove it.",

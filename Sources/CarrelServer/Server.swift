@@ -160,11 +160,16 @@ public final class Server: @unchecked Sendable {
             body(&w)
             w.endObject()
         }
-        // Both writings must see the same day, or today's words could differ.
+        // Both writings must see the same day and the same sessions, or today's words could differ.
         let clock = workspace.sessions.today
         let day = clock()
         workspace.sessions.today = { day }
-        defer { workspace.sessions.today = clock }
+        workspace.sessions.refresh()
+        workspace.sessions.rereads = false
+        defer {
+            workspace.sessions.today = clock
+            workspace.sessions.rereads = true
+        }
         // The kept bytes are pieces, so that each is let go once written.
         var kept: [[UInt8]] = []
         var keptCount = 0

@@ -19,3 +19,19 @@ enum FileDescriptor {
         }
     }
 }
+
+extension FileDescriptor {
+    /// Everything `fd` holds from where it stands, or nil when reading fails
+    /// or it holds more than `limit` bytes (it may have grown since a stat).
+    static func readAll(_ fd: Int32, limit: Int) -> [UInt8]? {
+        var out: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) }
+            if n < 0 { if errno == EINTR { continue }; return nil }
+            if n == 0 { return out }
+            out.append(contentsOf: chunk[0..<n])
+            if out.count > limit { return nil }
+        }
+    }
+}

@@ -70,10 +70,11 @@ public enum OrderFile {
         }
         // Every machine folds copies in one order, so they agree on the result.
         found.conflictCopies.sort { $0.lexicographicallyPrecedes($1) }
-        for copy in found.conflictCopies {
-            if let bytes = try? dir.readPlainFile(copy, limit: sizeLimit) {
-                found.order = found.order.merged(with: BinderOrder(parsing: bytes))
-            }
+        // A copy that cannot be read is not merged, so it is not listed for removal.
+        found.conflictCopies = found.conflictCopies.filter { copy in
+            guard let bytes = try? dir.readPlainFile(copy, limit: sizeLimit) else { return false }
+            found.order = found.order.merged(with: BinderOrder(parsing: bytes))
+            return true
         }
         return found
     }
@@ -94,12 +95,6 @@ public enum OrderFile {
         for n in names where dir.kind(of: n) == .file { try? dir.unlinkFile(n) }
     }
 
-    /// Writes `order` as the folder's order file, whole or not at all: a
-    /// temporary file, fsynced, then swapped in for the old one in one
-    /// atomic step (no-replace when there is none), so a crash leaves the
-    /// old order or the new, never a torn one. Something that is not a plain
-    /// file where the order belongs is refused, never replaced. Without
-    /// `sync`, the caller fsyncs the folder.
     /// Which file an order file is: its inode, size and mtime. The order a
     /// server wrote itself need not be read back when its watcher reports it.
     public struct Stamp: Equatable, Sendable {
@@ -116,13 +111,17 @@ public enum OrderFile {
         return Stamp(inode: st.inode, size: st.size, modifiedNs: st.change_ns)
     }
 
+    /// Writes `order` as the folder's order file, whole or not at all: a
+    /// temporary file, fsynced, then swapped in for the old one in one
+    /// atomic step (no-replace when there is none), so a crash leaves the
+    /// old order or the new, never a torn one. What is there and could not be
+    /// read as an order is refused, never replaced (`checkReplaceable`). Without
+    /// `sync`, the caller fsyncs the folder.
     @discardableResult
     public static func write(_ order: BinderOrder, in dir: Directory, sync: Bool = true) throws(SysError) -> Stamp? {
         let display = BytePath.display(BytePath.join(dir.path, name))
         let existing = dir.kind(of: name)
-        if let existing, existing != .file {
-            throw SysError("open", display, refusal: .wrongKind(found: existing, expected: .file))
-        }
+        if existing != nil { try checkReplaceable(in: dir) }
         let tmp = tempPrefix + Array("\(getpid())-\(Clock.nowMs())-\(UInt32.random(in: 0...UInt32.max))".utf8)
         let flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC
         let fd = BytePath.withCString(tmp) { openat(dir.fd, $0, flags, 0o644) }
@@ -141,12 +140,47 @@ public enum OrderFile {
             dropTemp()
             throw error
         }
+        if swapped, let refusal = unreadable(tmp, in: dir) {
+            // Another program put a file Carrel could not have read there
+            // since the check: it goes back, and our order goes.
+            _ = BytePath.withCString(tmp) { t in
+                BytePath.withCString(name) { n in carrel_rename_exchange(dir.fd, t, n) }
+            }
+            dropTemp()
+            throw SysError("open", display, refusal: refusal)
+        }
         if sync { dir.sync() }
         // The old order, now under the temporary's name, goes after the
         // fsync: the new order is durable without waiting for its removal,
         // and a crash before it leaves a temporary the next read removes.
         if swapped, dir.kind(of: tmp) == .file { dropTemp() }
         return stamp
+    }
+
+    /// An order file is replaced only when it is one Carrel could read: a
+    /// plain file of at most `sizeLimit` bytes that opens. Anything else (a
+    /// link, a pipe, a folder, a file too large, one that will not open) is
+    /// the writer's or another program's, and reads as no order, so
+    /// replacing it would lose what it holds.
+    static func checkReplaceable(in dir: Directory) throws(SysError) {
+        let fd = try dir.openPlainFile(name, O_RDONLY)
+        defer { close(fd) }
+        var st = Glibc.stat()
+        guard fstat(fd, &st) == 0 else { throw SysError("stat", BytePath.display(BytePath.join(dir.path, name))) }
+        if st.st_size > sizeLimit {
+            throw SysError(
+                "open", BytePath.display(BytePath.join(dir.path, name)), refusal: .tooLarge(limit: sizeLimit))
+        }
+    }
+
+    /// Why what now has the name `other` could not have been read as an
+    /// order, or nil when it could.
+    private static func unreadable(_ other: [UInt8], in dir: Directory) -> SysError.Refusal? {
+        var st = Glibc.stat()
+        guard BytePath.withCString(other, { fstatat(dir.fd, $0, &st, AT_SYMLINK_NOFOLLOW) }) == 0 else { return nil }
+        let kind = Directory.kind(st.st_mode)
+        if kind != .file { return .wrongKind(found: kind, expected: .file) }
+        return st.st_size > sizeLimit ? .tooLarge(limit: sizeLimit) : nil
     }
 
     /// The temporary takes the order file's name. Whether they were
@@ -182,42 +216,5 @@ public enum OrderFile {
             offset += n
         }
         return 0
-    }
-
-    /// Makes sure the library's `.gitattributes` names the union merge for
-    /// order files: made whole when missing (a temporary renamed into place,
-    /// never over anything), the line appended in one write when absent.
-    /// Anything but a plain file there is left alone.
-    public static func declareMerge(in library: Directory) {
-        switch library.kind(of: gitAttributesName) {
-        case nil:
-            // Named like an order file's temporary, so a crash's leftover is
-            // hidden and removed when the library is next opened.
-            let tmp = tempPrefix + Array("gitattributes-\(getpid())-\(UInt32.random(in: 0...UInt32.max))".utf8)
-            let flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC
-            let fd = BytePath.withCString(tmp) { openat(library.fd, $0, flags, 0o644) }
-            guard fd >= 0 else { return }
-            let written = writeAll(gitAttributesLine, to: fd) == 0 && fsync(fd) == 0
-            close(fd)
-            let moved =
-                written
-                && BytePath.withCString(tmp) { t in
-                    BytePath.withCString(gitAttributesName) { n in carrel_rename_noreplace(library.fd, t, library.fd, n)
-                    }
-                } == 0
-            if !moved { _ = BytePath.withCString(tmp) { unlinkat(library.fd, $0, 0) } }
-            if moved || library.kind(of: gitAttributesName) != .file { return }
-        case .file?: break
-        default: return
-        }
-        guard let current = try? library.readPlainFile(gitAttributesName, limit: sizeLimit) else { return }
-        let line = gitAttributesLine.dropLast()
-        let lines = current.split(separator: UInt8(ascii: "\n"))
-        if lines.contains(where: { $0.elementsEqual(line) }) { return }
-        guard let fd = try? library.openPlainFile(gitAttributesName, O_WRONLY | O_APPEND) else { return }
-        defer { close(fd) }
-        var text = current.isEmpty || current.last == UInt8(ascii: "\n") ? [] : [UInt8(ascii: "\n")]
-        text += gitAttributesLine
-        if writeAll(text, to: fd) == 0 { fsync(fd) }
     }
 }

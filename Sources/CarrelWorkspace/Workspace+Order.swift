@@ -100,13 +100,17 @@ extension Workspace {
     }
 
     /// Writes a folder's order file, declares the merge rule to git once a
-    /// session, and shows the new order.
+    /// session (telling the writer when `.gitattributes` had to be left
+    /// without it), and shows the new order.
     func writeOrder(_ order: BinderOrder, of folder: Entry, _ library: Library) throws(Failure) {
         let dir = try open(folder, in: library)
         let stamp: OrderFile.Stamp?
         do { stamp = try OrderFile.write(order, in: dir) } catch { throw failure(for: error) }
         if !library.mergeRuleDeclared, let root = try? open(library.root, in: library) {
-            OrderFile.declareMerge(in: root)
+            if let obstacle = OrderFile.declareMerge(in: root) {
+                let path = BytePath.display(BytePath.join(library.path, Array(".gitattributes".utf8)))
+                notices.append(.mergeRuleNotWritten(path: path, because: obstacle))
+            }
             library.mergeRuleDeclared = true
         }
         library.setBinderOrder(order, of: folder, written: stamp)

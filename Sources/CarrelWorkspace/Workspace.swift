@@ -344,7 +344,7 @@ public final class Workspace {
         switch e.refusal {
         case .wrongKind(let found, let expected)?:
             return Failure(.io, .unusableEntry(path: e.path, found: found, expected: expected))
-        case .tooLarge(let limit)?: return Failure(.io, .projectFileTooLarge(path: e.path, limit: limit))
+        case .tooLarge(let limit)?: return Failure(.io, .fileTooLarge(path: e.path, limit: limit))
         case nil: break
         }
         switch e.code {

@@ -219,6 +219,9 @@ extension CLI {
 
     /// Prints the path a command acted on, as it is now.
     static func report(_ ws: Workspace, _ outcome: Outcome, _ language: Language) {
+        // What the command left undone on its own (a merge rule not written) goes beside the output.
+        for notice in ws.notices { writeError(notice.text(language) + "\n") }
+        ws.notices.removeAll()
         guard case .item(let item) = outcome.result else { return }
         let info = ws.describe(item, language)
         print(info.path.map(Workspace.display) ?? info.title)

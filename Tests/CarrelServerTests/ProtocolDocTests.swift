@@ -118,7 +118,7 @@ final class ProtocolDocTests: XCTestCase {
             .invalidParam(field: "\u{1}", expected: "a string", found: "number"),
             .unusableEntry(path: "\u{1}", found: .pipe, expected: .file),
             .unusableEntry(path: "\u{1}", found: .link, expected: .folder),
-            .projectFileTooLarge(path: "\u{1}", limit: 1 << 24),
+            .fileTooLarge(path: "\u{1}", limit: 1 << 24),
             .trashRecordNotWritten(name: "\u{1}", path: "\u{1}", detail: "\u{1}"),
             .unusableTrashRecord(name: "\u{1}", origin: "\u{1}"),
             .reorderNotSibling(name: "\u{1}", anchor: "\u{1}", folder: "\u{1}"), .reorderItself(name: "\u{1}"),
