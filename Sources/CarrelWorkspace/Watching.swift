@@ -15,6 +15,7 @@ final class WatchState {
     /// Folders that changed between their scan and their watch: reconcile them.
     var stale: [Entry] = []
     var expected = ExpectedEvents()
+    var syncRenames = SyncRenames()
     /// How many folders `reconcile` has read, for tests of what it skips.
     var folderReads = 0
     var warned = false
@@ -184,13 +185,20 @@ extension Workspace {
         return changes
     }
 
-    public var needsPolling: Bool { !(watching?.polled.isEmpty ?? true) }
+    /// Whether the owner's timer should call `poll`: folders without a
+    /// watch, or a sync engine's rename waiting for its second step.
+    public var needsPolling: Bool {
+        guard let state = watching else { return false }
+        return !state.polled.isEmpty || !state.syncRenames.isEmpty
+    }
 
     /// Brings the model in line with what the kernel reported, returning what changed.
     public func apply(_ events: [WatchEvent]) -> [Change] {
         guard let state = watching else { return [] }
         if events.contains(where: \.isOverflow) {
             state.expected.removeAll()
+            // The rescan finds where every held item went, or that it is gone.
+            _ = state.syncRenames.removeAll()
             return rescanAll()
         }
         let nowMs = Clock.nowMs()
@@ -201,6 +209,11 @@ extension Workspace {
         var contentChanged: [(Entry, [UInt8])] = []
         var markerTouched: [ObjectIdentifier: Entry] = [:]
         var orderTouched: [ObjectIdentifier: (folder: Entry, copies: Bool)] = [:]
+        // Folders a sync engine put something in: what it did there answers
+        // no write of an order file.
+        var syncMade: [ObjectIdentifier: Entry] = [:]
+        var fromTemporary: [UInt32: SyncRenames.Held] = [:]
+        var renamedInPlace: [(folder: Entry, old: EntryName, new: EntryName)] = []
         for ev in events {
             if ev.watchGone {
                 if let e = state.entryOf.removeValue(forKey: ev.watch) { state.watchOf[ObjectIdentifier(e)] = nil }
@@ -223,16 +236,44 @@ extension Workspace {
                 orderTouched[ObjectIdentifier(dir)] = (dir, copy || orderTouched[ObjectIdentifier(dir)]?.copies == true)
                 continue
             }
+            if SyncTemporary.isTemporary(ev.name) {
+                syncMade[ObjectIdentifier(dir)] = dir
+                if ev.isMovedTo, let (fromDir, fromName) = movedFrom.removeValue(forKey: ev.cookie) {
+                    syncMade[ObjectIdentifier(fromDir)] = fromDir
+                    state.syncRenames.hold(fromName, in: fromDir, as: ev.name, in: dir, nowMs: nowMs)
+                } else if ev.isMovedFrom, let held = state.syncRenames.take(ev.name, in: dir) {
+                    fromTemporary[ev.cookie] = held
+                }
+                continue
+            }
             if Scanner.isHidden(ev.name) || ev.name.isEmpty { continue }
             if state.expected.consume(ev, in: dir.path, nowMs: nowMs) { continue }
             dirty[ObjectIdentifier(dir)] = dir
             if ev.isMovedFrom { movedFrom[ev.cookie] = (dir, ev.name) }
             if ev.isMovedTo, let (fromDir, fromName) = movedFrom.removeValue(forKey: ev.cookie) {
-                if let change = applyMove(fromDir, fromName, to: dir, ev.name) { changes.append(change) }
+                if let change = applyMove(fromDir, fromName, to: dir, ev.name) {
+                    changes.append(change)
+                    if fromDir === dir {
+                        renamedInPlace.append((dir, EntryName(bytes: fromName), EntryName(bytes: ev.name)))
+                    }
+                }
+            } else if ev.isMovedTo, let held = fromTemporary.removeValue(forKey: ev.cookie) {
+                if SyncTemporary.isTemporary(held.temporary, of: ev.name), library(of: held.folder) != nil,
+                    let change = applyMove(held.folder, held.name, to: dir, ev.name)
+                {
+                    changes.append(change)
+                } else {
+                    dirty[ObjectIdentifier(held.folder)] = held.folder
+                }
             }
             if ev.isContentChange { contentChanged.append((dir, ev.name)) }
         }
-        for dir in dirty.values where library(of: dir) != nil { changes += reconcile(dir) }
+        // A temporary renamed where no watch saw it arrive took the held item away.
+        for held in fromTemporary.values { dirty[ObjectIdentifier(held.folder)] = held.folder }
+        for (folder, old, new) in renamedInPlace where syncMade[ObjectIdentifier(folder)] == nil {
+            orderAfterOutsideRename(folder, from: old, to: new)
+        }
+        for (id, dir) in dirty where library(of: dir) != nil { changes += reconcile(dir, bySync: syncMade[id] != nil) }
         for (dir, name) in contentChanged {
             guard let e = dir.child(EntryName(bytes: name)), e.kind == .file, let st = Scanner.stat(e.path) else {
                 continue
@@ -257,8 +298,9 @@ extension Workspace {
         return l.project(containing: e)?.isInTrash(e) ?? false
     }
 
-    /// A rename seen whole (both halves in one batch): moves the model's
-    /// entry, subtree and watches intact.
+    /// A rename seen whole (both halves in one batch, or a sync engine's
+    /// two renames through its temporary): moves the model's entry, subtree
+    /// and watches intact.
     private func applyMove(_ fromDir: Entry, _ fromName: [UInt8], to toDir: Entry, _ toName: [UInt8]) -> Change? {
         guard let e = fromDir.child(EntryName(bytes: fromName)), toDir.child(EntryName(bytes: toName)) == nil,
             Scanner.stat(BytePath.join(fromDir.path, fromName)) == nil,
@@ -266,14 +308,14 @@ extension Workspace {
             !toDir.isDescendant(of: e)
         else { return nil }
         let old = e.path
-        let oldName = e.name
         e.move(to: toDir, as: EntryName(bytes: toName))
-        if fromDir === toDir { orderAfterOutsideRename(toDir, from: oldName, to: e.name) }
         return Change(.moved, e.path, from: old, inTrash: inTrashFlag(e))
     }
 
     /// Compares one directory's children with the disk and fixes the model.
-    func reconcile(_ dir: Entry) -> [Change] {
+    /// `bySync`: a sync engine made the change, and the order file that
+    /// comes with it says where things go, so it is not written here.
+    func reconcile(_ dir: Entry, bySync: Bool = false) -> [Change] {
         guard let library = library(of: dir), dir.kind == .directory else { return [] }
         if library.isPending(dir) {
             load(dir, in: library)
@@ -315,12 +357,15 @@ extension Workspace {
             watching?.watchTree(fresh, library: library, workspace: self)
             changes.append(Change(.created, fresh.path, inTrash: inTrashFlag(fresh)))
         }
+        let held = watching?.syncRenames
         for child in Array(dir.children.values) where !seen.contains(child.name) {
+            // Half a sync engine's rename: the second half moves it.
+            if held?.holds(child.name, in: dir) == true { continue }
             changes.append(Change(.deleted, child.path))
             vanished.append(child.name)
             detach(child)
         }
-        orderAfterOutsideChanges(dir, vanished: vanished, appeared: appeared)
+        if !bySync { orderAfterOutsideChanges(dir, vanished: vanished, appeared: appeared) }
         if let project = library.project(at: dir) {
             let before = Set(dir.children.keys)
             repair(project, in: library)
@@ -372,7 +417,7 @@ extension Workspace {
     /// mtime alone, and its words must still follow.
     public func poll() -> [Change] {
         guard let state = watching else { return [] }
-        var changes: [Change] = settle()
+        var changes: [Change] = settle() + releaseUnfinishedSyncRenames(nowMs: Clock.nowMs())
         let folders = Array(state.polled.values)
         for e in folders where library(of: e) != nil {
             guard let st = Scanner.stat(e.path) else { continue }

@@ -189,7 +189,7 @@ extension Workspace {
             }
             var above = entry.parent
             while let a = above, Scanner.stat(a.path)?.isDirectory != true { above = a.parent }
-            return above.map(reconcile) ?? []
+            return above.map { reconcile($0) } ?? []
         }
         var stack: [(read: Entry, into: Entry)] = [(finished.root, entry)]
         // A folder read into a pending one takes its place; one moved in whole is itself.

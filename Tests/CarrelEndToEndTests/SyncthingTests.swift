@@ -104,6 +104,78 @@ final class SyncthingTests: XCTestCase {
                 + "p99 \(ms(percentile(onDisk, 99)))")
     }
 
+    /// The changes of every `carrel/didChange` B's server sends until one
+    /// names `uri` (within 30 s), in the order they came.
+    func changes(until uri: String, from server: ProcessClient) throws -> [JSONValue] {
+        var seen: [JSONValue] = []
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            let message = try server.inbox.take("carrel/didChange naming \(uri)", timeout: 30) {
+                $0["method"] == "carrel/didChange"
+            }
+            seen += message["params"]?["changes"]?.arrayValue ?? []
+            if seen.contains(where: { $0["uri"] == .string(uri) }) { return seen }
+        }
+        return seen
+    }
+
+    /// A rename, a move and a delete into the Trash made on A reach B's
+    /// client as moves, which an open buffer follows, never as a deletion
+    /// and a creation: Syncthing renames the old file to the new name's
+    /// temporary, then the temporary to the new name, and B pairs the two.
+    func testMachineAsRenamesReachMachineBsClientAsMoves() throws {
+        let st = try twoMachines()
+        let server = try ProcessClient(environment: onB.environment)
+        _ = try server.initialize([FileURI.uri(Array(st.b.folder.utf8))])
+        let uri = { (path: String) in FileURI.uri(Array((st.b.folder + "/" + path).utf8)) }
+        let steps: [(args: [String], from: String, to: String, inTrash: Bool)] = [
+            (["rename", "P/Draft/p1.md", "First"], "P/Draft/p1.md", "P/Draft/First.md", false),
+            (["mv", "P/Draft/First.md", "P/Ready"], "P/Draft/First.md", "P/Ready/First.md", false),
+            (["rm", "P/Draft/p2.md"], "P/Draft/p2.md", "P/Trash/p2.md", true),
+        ]
+        for step in steps {
+            carrel(st.a, step.args)
+            let seen = try changes(until: uri(step.to), from: server)
+            let what = "carrel \(step.args.joined(separator: " ")) on A: B's server sent \(seen)"
+            let move = seen.first { $0["uri"] == .string(uri(step.to)) }
+            XCTAssertEqual(move?["type"], "moved", what)
+            XCTAssertEqual(move?["oldUri"], .string(uri(step.from)), what)
+            XCTAssertEqual(move?["inTrash"]?.boolValue ?? false, step.inTrash, what)
+            XCTAssertFalse(seen.contains { $0["type"] == "deleted" }, what)
+        }
+    }
+
+    /// While A renames and reorders, B only receives: its server never
+    /// writes an order file (Carrel writes one through a temporary named
+    /// `.carrel-order.tmp-…`, which B's Draft never sees made), even when
+    /// A's rename reaches B before A's order file does.
+    func testAMachineThatOnlyReceivesNeverWritesAnOrderFile() throws {
+        let st = try twoMachines(Self.manuscript)
+        let server = try ProcessClient(environment: onB.environment)
+        _ = try server.initialize([FileURI.uri(Array(st.b.folder.utf8))])
+        let writes = try CreatedNames(in: st.b.folder + "/P/Draft")
+        carrel(st.a, ["reorder", "P/Draft/p3.md", "--before", "p1.md"])
+        try st.waitUntilInSync(timeout: 30)
+        // One rename at a time: Syncthing pulls the renamed file and the
+        // order file in random order, so some renames reach B first.
+        var names = ["p1", "p2", "p3"]
+        for round in 1...8 {
+            let i = round % names.count
+            let new = "\(names[i].prefix(2))-\(round)"
+            carrel(st.a, ["rename", "P/Draft/\(names[i]).md", new])
+            names[i] = new
+            try st.waitUntilInSync(timeout: 30)
+        }
+        carrel(st.a, ["reorder", "P/Draft/\(names[0]).md", "--after", "\(names[2]).md"])
+        try st.waitUntilInSync(timeout: 30)
+        let last = FileURI.uri(Array((st.b.folder + "/P/Draft/\(names[2]).md").utf8))
+        _ = try changes(until: last, from: server)
+        XCTAssertEqual(order(st.b, "P/Draft"), order(st.a, "P/Draft"))
+        XCTAssertEqual(writes.names.filter { $0.hasPrefix(".carrel-order.tmp") }, [], "B wrote Draft's order file")
+        XCTAssertEqual(orderConflictCopies(st.a), [])
+        XCTAssertEqual(orderConflictCopies(st.b), [])
+    }
+
     func percentile(_ values: [TimeInterval], _ p: Double) -> TimeInterval {
         let sorted = values.sorted()
         return sorted[min(sorted.count - 1, Int((p / 100 * Double(sorted.count)).rounded(.up)) - 1)]
@@ -430,5 +502,48 @@ final class SyncthingTests: XCTestCase {
         let base = machine.folder + "/" + folder
         let all = FileManager.default.enumerator(atPath: base)?.allObjects as? [String] ?? []
         return Set(all.compactMap { try? String(contentsOfFile: base + "/" + $0, encoding: .utf8) })
+    }
+}
+
+/// The names made in one folder (created or renamed into it) from now on,
+/// read through inotify of its own: what a program did there, seen without
+/// asking it.
+final class CreatedNames {
+    private let fd: Int32
+
+    init(in folder: String) throws {
+        fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        guard fd >= 0, inotify_add_watch(fd, folder, UInt32(IN_CREATE | IN_MOVED_TO)) >= 0 else {
+            throw NoWatch(folder: folder, errno: errno)
+        }
+    }
+
+    struct NoWatch: Error {
+        let folder: String
+        let errno: Int32
+    }
+
+    deinit { close(fd) }
+
+    private var seen: [String] = []
+
+    /// Every name made so far.
+    var names: [String] {
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = read(fd, &buffer, buffer.count)
+            guard n > 0 else { break }
+            var at = 0
+            while at + MemoryLayout<inotify_event>.size <= n {
+                let length = buffer.withUnsafeBytes {
+                    Int($0.loadUnaligned(fromByteOffset: at + 12, as: UInt32.self))
+                }
+                let start = at + MemoryLayout<inotify_event>.size
+                let name = buffer[start..<min(n, start + length)].prefix { $0 != 0 }
+                seen.append(String(decoding: name, as: UTF8.self))
+                at = start + length
+            }
+        }
+        return seen
     }
 }

@@ -72,6 +72,51 @@ final class OrderWatchingTests: XCTestCase {
         XCTAssertEqual(try names(), ["c.md", "Z.md", "b.md"])
     }
 
+    /// The order file as the disk has it: its inode, its change time and
+    /// its text. Any write of it, even of the same text, changes the first
+    /// two.
+    func orderFileOnDisk() -> [String] {
+        var st = stat()
+        guard lstat(fx.path + "/P/Draft/.carrel-order", &st) == 0 else { return [] }
+        return ["\(st.st_ino)", "\(st.st_ctim.tv_sec).\(st.st_ctim.tv_nsec)", fx.read("P/Draft/.carrel-order") ?? ""]
+    }
+
+    /// A rename made on another machine arrives (through Syncthing's
+    /// temporary) before that machine's order file: this machine only
+    /// receives, so it writes nothing, and the item shows after the listed
+    /// names until the order file that comes with it says where it goes.
+    func testARenameArrivingBySyncNeverWritesTheOrderFile() throws {
+        try open(order: "c.md\na.md\nb.md\n")
+        let before = orderFileOnDisk()
+        XCTAssertEqual(
+            Fixture.sh(
+                "cd '\(fx.path)/P/Draft' && mv a.md .syncthing.Alpha.md.tmp && mv .syncthing.Alpha.md.tmp Alpha.md"), 0)
+        try settle { try names().contains("Alpha.md") }
+        XCTAssertEqual(try names(), ["c.md", "b.md", "Alpha.md"])
+        XCTAssertEqual(orderFileOnDisk(), before, "the order file was not written")
+        XCTAssertEqual(
+            Fixture.sh(
+                "cd '\(fx.path)/P/Draft' && printf 'c.md\\nAlpha.md\\nb.md\\n' > .syncthing..carrel-order.tmp"
+                    + " && mv .syncthing..carrel-order.tmp .carrel-order"), 0)
+        try settle { try names() == ["c.md", "Alpha.md", "b.md"] }
+        XCTAssertEqual(try names(), ["c.md", "Alpha.md", "b.md"], "the other machine's order file places it")
+    }
+
+    /// With Syncthing's versioning the old file is archived and the new one
+    /// written through a temporary: a name vanished and one appeared in one
+    /// burst, by sync, and the order file is not written either.
+    func testANameReplacedBySyncNeverWritesTheOrderFile() throws {
+        try open(order: "c.md\na.md\nb.md\n")
+        let before = orderFileOnDisk()
+        XCTAssertEqual(
+            Fixture.sh(
+                "cd '\(fx.path)/P/Draft' && cp a.md .syncthing.Z.md.tmp && mv .syncthing.Z.md.tmp Z.md && rm a.md"),
+            0)
+        try settle { try names().contains("Z.md") && !names().contains("a.md") }
+        XCTAssertEqual(try names(), ["c.md", "b.md", "Z.md"])
+        XCTAssertEqual(orderFileOnDisk(), before, "the order file was not written")
+    }
+
     func testUnknownNamesGoLastAndVanishedOnesAreDropped() throws {
         try open(order: "c.md\na.md\nb.md\n")
         XCTAssertEqual(Fixture.sh("touch '\(fx.path)/P/Draft/0.md'"), 0)
