@@ -12,7 +12,8 @@ extension Server {
         }
         let library = Workspace.library(forWorkspaceFolder: given)
         if library != Server.trimmed(given) {
-            log.line("workspace folder \(uri) lies inside a project: opening \(Workspace.display(library)), its library")
+            log.line(
+                "workspace folder \(uri) lies inside a project: opening \(Workspace.display(library)), its library")
         }
         workspaceFolders[Server.trimmed(given)] = library
         workspace.addLibrary(library)

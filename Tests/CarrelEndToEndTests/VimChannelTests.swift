@@ -95,7 +95,8 @@ final class VimChannelTests: XCTestCase {
         let settings = [
             "CARREL": ProcessClient.binary, "CARREL_MODE": mode, "CARREL_LIBRARY": library, "CARREL_OUT": outPath,
             "CARREL_DELETE": deletes.joined(separator: "\n"), "CARREL_TIMEOUT": String(timeout),
-            "CARREL_WAIT": String(wait), "CARREL_QUERY": query, "XDG_DATA_HOME": home.path + "/data", "XDG_STATE_HOME": home.path + "/state",
+            "CARREL_WAIT": String(wait), "CARREL_QUERY": query, "XDG_DATA_HOME": home.path + "/data",
+            "XDG_STATE_HOME": home.path + "/state",
             "HOME": home.path,
         ]
         for (k, v) in settings {
@@ -176,7 +177,8 @@ final class VimChannelTests: XCTestCase {
         let r = try runVim(
             mode: "answer", deletes: [fx.uri("P/Draft/a.md")], library: fx.uri("P/Draft"), timeout: 120, wait: 15,
             query: "md")
-        let found = r["replies"]?["symbol"]?["result"]?.arrayValue?.compactMap { $0["location"]?["uri"]?.stringValue } ?? []
+        let found =
+            r["replies"]?["symbol"]?["result"]?.arrayValue?.compactMap { $0["location"]?["uri"]?.stringValue } ?? []
         XCTAssertEqual(
             Set(found), [fx.uri("P/Draft/a.md"), fx.uri("P/Draft/Sea/s.md"), fx.uri("P/Ready/r.md")],
             r["replies"]?["symbol"]?.text() ?? "no reply")

@@ -69,7 +69,7 @@ H.test('the stock client gets the outline of a chapter, with each section\'s wor
   client:stop(true)
 end)
 
-H.test('a stock vim.lsp.start in a project folder, with no version control, deletes into the project\'s Trash', function()
+H.test('stock vim.lsp.start in a project folder, no version control: delete goes to the project Trash', function()
   -- No setup() and no lsp/carrel.lua: the folder of the opened file is the
   -- root, as a writer's own vim.lsp.start({ root_dir = ... }) would give it.
   local library = H.new_library()
