@@ -1,4 +1,5 @@
 import CarrelJSON
+import CarrelProtocol
 
 /// A request whose result has a known shape, as sourcekit-lsp's
 /// `RequestType` carries its `Response`: the method, the params, and how
@@ -16,9 +17,11 @@ public struct Initialize: ClientRequest {
     public static let method = "initialize"
     public var params: JSONValue
 
+    /// It declares every Carrel extension, as the Carrel plugins do.
     public init(folders: [String], locale: String = "en", name: String = "lib") {
         params = [
-            "processId": .null, "locale": .string(locale), "capabilities": [:],
+            "processId": .null, "locale": .string(locale),
+            "capabilities": ["experimental": ["carrel": InitializeRequest.Extensions.all.json]],
             "workspaceFolders": .array(folders.map { ["uri": .string($0), "name": .string(name)] }),
         ]
     }

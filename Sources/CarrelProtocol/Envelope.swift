@@ -157,11 +157,17 @@ public enum Envelope {
         ["jsonrpc": "2.0", "id": id?.json ?? .null, "error": error.json]
     }
 
-    public static func notification(_ method: String, _ params: JSONValue) -> JSONValue {
-        ["jsonrpc": "2.0", "method": .string(method), "params": params]
+    /// `params` is left out when null: JSON-RPC allows it to be omitted,
+    /// never to be null, and strict clients refuse `"params":null`.
+    public static func notification(_ method: String, _ params: JSONValue = .null) -> JSONValue {
+        var message: [String: JSONValue] = ["jsonrpc": "2.0", "method": .string(method)]
+        if !params.isNull { message["params"] = params }
+        return .object(message)
     }
 
-    public static func request(id: RequestID, _ method: String, _ params: JSONValue) -> JSONValue {
-        ["jsonrpc": "2.0", "id": id.json, "method": .string(method), "params": params]
+    public static func request(id: RequestID, _ method: String, _ params: JSONValue = .null) -> JSONValue {
+        var message: [String: JSONValue] = ["jsonrpc": "2.0", "id": id.json, "method": .string(method)]
+        if !params.isNull { message["params"] = params }
+        return .object(message)
     }
 }

@@ -33,8 +33,8 @@ extension Server {
             guard state == .running, let p = try? DidChangeWorkspaceFoldersNotification.Params(json: params) else {
                 return
             }
-            for uri in p.removed { if let path = try? FileURI.path(uri) { workspace.removeLibrary(path) } }
-            for uri in p.added { if let path = try? FileURI.path(uri) { workspace.addLibrary(path) } }
+            for uri in p.removed { removeWorkspaceFolder(uri) }
+            for uri in p.added { addWorkspaceFolder(uri) }
             // A library added after counting began is counted too.
             if countingStarted {
                 workspace.queueUncountedWords()
@@ -115,17 +115,11 @@ extension Server {
             return
         }
         language = Language(locale: params.locale)
-        symbolFolders = params.symbolFolders
+        extensions = params.extensions
         confirmationTimeout = params.confirmationTimeout
         startDeepScan()
         inlayHintRefresh = params.inlayHintRefresh
-        for uri in params.folders {
-            guard let path = try? FileURI.path(uri), Workspace.isFolder(path) else {
-                log.line("ignoring workspace folder \(uri): not an existing local folder")
-                continue
-            }
-            workspace.addLibrary(path)
-        }
+        for uri in params.folders { addWorkspaceFolder(uri) }
         state = .running
         reply(id, InitializeRequest.result(version: Server.version, vocabulary: Server.vocabulary(language)))
         sendNotices()

@@ -54,7 +54,7 @@ extension Server {
         var best = TopMatches(limit: WorkspaceSymbolRequest.limit)
         for library in workspace.libraries {
             let index = symbolIndex(library)
-            let folders = symbolFolders
+            let folders = extensions.folderSymbols
             // A trailing closure with a closure argument: the closure stays
             // non-escaping, so the matches it keeps are not boxed.
             index.search(query, wanted: { best.wouldKeep($0) }) { e, s in

@@ -46,11 +46,9 @@ extension Server {
     /// changed on disk between a folder's read and its watch.
     func sendScanProgress(_ changes: [Change] = []) {
         let rows = workspace.takeScanProgress()
-        if !rows.isEmpty, state == .running {
+        if !rows.isEmpty, state == .running, extensions.didChange {
             let r = renderer
-            send(
-                Envelope.notification(
-                    DidChangeNotification.method, DidChangeNotification.params([], updated: rows.map(r.node))))
+            sendDidChange(DidChangeNotification.params([], updated: rows.map(r.node)))
         }
         notifyChanges(changes + workspace.settle())
         // The files just read are counted like the others.

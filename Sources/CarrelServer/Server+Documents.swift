@@ -89,7 +89,7 @@ extension Server {
     func refreshInlayHints() {
         guard inlayHintRefresh, !inlayHintRefreshPending, state == .running else { return }
         inlayHintRefreshPending = true
-        request(InlayHintRefreshRequest.method, .null) { [weak self] _ in self?.inlayHintRefreshPending = false }
+        request(InlayHintRefreshRequest.method) { [weak self] _ in self?.inlayHintRefreshPending = false }
     }
 
     private func lastLineEnd(_ text: [UInt8]) -> (line: Int, character: Int) {

@@ -54,9 +54,11 @@ extension Server {
     /// `carrel/didChange` with no changes, only the rows whose words moved.
     func notifyWords(_ entries: [Entry]) {
         guard !entries.isEmpty, state == .running else { return }
-        let rows = workspace.rowsAbove(entries).map(renderer.node)
-        guard !rows.isEmpty else { return }
-        send(Envelope.notification(DidChangeNotification.method, DidChangeNotification.params([], updated: rows)))
+        if extensions.didChange {
+            let rows = workspace.rowsAbove(entries).map(renderer.node)
+            guard !rows.isEmpty else { return }
+            sendDidChange(DidChangeNotification.params([], updated: rows))
+        }
         refreshInlayHints()
     }
 }

@@ -30,7 +30,11 @@ public final class Server: @unchecked Sendable {
     let work = WorkThread(name: "carrel-work")
     let workspace = Workspace()
     var language = Language.english
-    var symbolFolders = true
+    /// What the client understands beyond LSP (`capabilities.experimental.carrel`).
+    var extensions = InitializeRequest.Extensions()
+    /// Each workspace folder the client gave, by path, with the library it
+    /// stands for (`Server+Folders.swift`).
+    var workspaceFolders: [[UInt8]: [UInt8]] = [:]
     var state = State.uninitialized
     /// Called with the exit code when `exit` arrives; the stdio transport exits the process.
     let onExit: @Sendable (Int32) -> Void
@@ -202,7 +206,7 @@ public final class Server: @unchecked Sendable {
     /// every client request waiting on a question, whatever ids the client uses.
     @discardableResult
     func request(
-        _ method: String, _ params: JSONValue, avoiding clientID: RequestID? = nil,
+        _ method: String, _ params: JSONValue = .null, avoiding clientID: RequestID? = nil,
         then: @escaping (Result<JSONValue, ResponseError>) -> Void
     ) -> RequestID {
         var id = RequestID.int(nextOutgoingID)
@@ -219,21 +223,30 @@ public final class Server: @unchecked Sendable {
     func notifyChanges(_ changes: [Change]) {
         defer { sendNotices() }
         guard !changes.isEmpty, state != .uninitialized else { return }
-        let wire = changes.map { c in
-            DidChangeNotification.Change(
-                type: c.kind.rawValue, uri: FileURI.uri(c.path),
-                oldUri: c.oldPath.map(FileURI.uri), inTrash: c.inTrash)
-        }
         // A few changed files are counted before the rows go out, so clients
         // get the new words with the change rather than a blank between.
         workspace.recountWords(after: changes)
         var counted: [Entry] = []
         if workspace.wordsToCount <= Server.inlineCountLimit { counted = workspace.countQueuedWords() }
-        let renderer = NodeRenderer(workspace: workspace, language: language)
-        let updated = workspace.updatedRows(changes).map(renderer.node)
-        send(Envelope.notification(DidChangeNotification.method, DidChangeNotification.params(wire, updated: updated)))
+        if extensions.didChange {
+            let wire = changes.map { c in
+                DidChangeNotification.Change(
+                    type: c.kind.rawValue, uri: FileURI.uri(c.path),
+                    oldUri: c.oldPath.map(FileURI.uri), inTrash: c.inTrash)
+            }
+            let renderer = NodeRenderer(workspace: workspace, language: language)
+            let updated = workspace.updatedRows(changes).map(renderer.node)
+            sendDidChange(DidChangeNotification.params(wire, updated: updated))
+        }
         scheduleCounting()
         if !counted.isEmpty { refreshInlayHints() }
+    }
+
+    /// `carrel/didChange`, to a client that declared it understands it: a
+    /// stock client would warn of each one (lsp-mode) or drop it unread.
+    func sendDidChange(_ params: JSONValue) {
+        guard extensions.didChange else { return }
+        send(Envelope.notification(DidChangeNotification.method, params))
     }
 
     /// Tells the writer, once each, what the workspace merged on its own.

@@ -79,6 +79,25 @@ extension Workspace {
         }
     }
 
+    /// The library an editor's workspace folder stands for. A folder inside
+    /// a project (eglot and lsp-mode send the opened file's folder when no
+    /// version control marks a project) is the library holding that
+    /// project, as `enclosingLibrary` finds it for the CLI, so a delete goes
+    /// to the project's Trash and not to the system trash. A project given
+    /// itself stays its own library, and a folder in no project stays as
+    /// given: an editor opened on a notes folder never opens its parent.
+    public static func library(forWorkspaceFolder path: [UInt8]) -> [UInt8] {
+        var given = path
+        while given.count > 1, given.last == UInt8(ascii: "/") { given.removeLast() }
+        guard !isProject(given) else { return given }
+        var above = given
+        while above.count > 1 {
+            above = parent(above)
+            if isProject(above) { return above.count > 1 ? parent(above) : above }
+        }
+        return given
+    }
+
     /// Whether a direct subfolder of `path` is a project.
     static func holdsProject(_ path: [UInt8]) -> Bool {
         guard let dir = try? Directory.open(path), let children = try? dir.list() else { return false }

@@ -17,7 +17,7 @@ final class VimChannelTests: XCTestCase {
     static let script = #"""
         vim9script
         # Runs `carrel lsp` over Vim's LSP channel; writes what came back to $CARREL_OUT.
-        var results: dict<any> = {questions: [], replies: {}, unclaimed: [], stderr: []}
+        var results: dict<any> = {questions: [], replies: {}, unclaimed: [], stderr: [], notifications: []}
 
         def OnMessage(ch: channel, msg: dict<any>)
           if msg->get('method', '') == 'window/showMessageRequest'
@@ -27,6 +27,8 @@ final class VimChannelTests: XCTestCase {
             endif
           elseif msg->has_key('id') && !msg->has_key('method')
             results.unclaimed->add(msg)
+          elseif msg->has_key('method')
+            results.notifications->add(msg.method)
           endif
         enddef
 
@@ -56,6 +58,10 @@ final class VimChannelTests: XCTestCase {
             initializationOptions: {confirmationTimeout: str2float($CARREL_TIMEOUT)}}}, {callback: Keep('initialize')})
         Wait(['initialize'], 10.0)
         ch_sendexpr(server, {method: 'initialized', params: {}})
+        if $CARREL_QUERY != ''
+          ch_sendexpr(server, {method: 'workspace/symbol', params: {query: $CARREL_QUERY}}, {callback: Keep('symbol')})
+          Wait(['symbol'], 10.0)
+        endif
         var deletes = split($CARREL_DELETE, '\n')
         for i in range(len(deletes))
           ch_sendexpr(server, {method: 'workspace/executeCommand',
@@ -63,13 +69,17 @@ final class VimChannelTests: XCTestCase {
                       {callback: Keep('delete' .. i)})
         endfor
         Wait(range(len(deletes))->mapnew((_, i) => 'delete' .. i), str2float($CARREL_WAIT))
+        # Whatever the server sends after a change arrives meanwhile.
+        sleep 300m
         writefile([json_encode(results)], $CARREL_OUT)
         job_stop(job)
         qa!
         """#
 
     /// Runs the script in headless Vim; the decoded results.
-    func runVim(mode: String, deletes: [String], library: String, timeout: Double, wait: Double) throws -> JSONValue {
+    func runVim(
+        mode: String, deletes: [String], library: String, timeout: Double, wait: Double, query: String = ""
+    ) throws -> JSONValue {
         guard let vim = Self.vim() else {
             if ProcessInfo.processInfo.environment["CI"] == "true" { throw VimMissingOnCI() }
             throw XCTSkip("vim is not installed: the Vim 9 LSP channel tests need vim-nox (Vim 9.0+)")
@@ -85,7 +95,8 @@ final class VimChannelTests: XCTestCase {
         let settings = [
             "CARREL": ProcessClient.binary, "CARREL_MODE": mode, "CARREL_LIBRARY": library, "CARREL_OUT": outPath,
             "CARREL_DELETE": deletes.joined(separator: "\n"), "CARREL_TIMEOUT": String(timeout),
-            "CARREL_WAIT": String(wait), "XDG_DATA_HOME": home.path + "/data", "XDG_STATE_HOME": home.path + "/state",
+            "CARREL_WAIT": String(wait), "CARREL_QUERY": query, "XDG_DATA_HOME": home.path + "/data",
+            "XDG_STATE_HOME": home.path + "/state",
             "HOME": home.path,
         ]
         for (k, v) in settings {
@@ -148,5 +159,33 @@ final class VimChannelTests: XCTestCase {
             "Cancelled: the question got no answer within 1 second, so nothing was deleted.")
         XCTAssertEqual(fx.read("P/Draft/a.md"), "a")
         XCTAssertFalse(fx.exists("P/Trash/a.md"))
+    }
+
+    /// Vim's channel opened on a folder inside a project, with no version
+    /// control to find the library: the server opens the library around
+    /// it, so the delete goes to the project's Trash, the search covers the
+    /// whole library and lists no folder, and nothing Vim did not ask for
+    /// (`carrel/didChange`) is sent.
+    func testAChannelOpenedInsideAProjectDeletesIntoItsTrash() throws {
+        let fx = try Fixture(
+            """
+            P/.carrel/project.json = {"type":"poetry"}
+            P/Draft/a.md = a
+            P/Draft/Sea/s.md = s
+            P/Ready/r.md = r
+            """)
+        let r = try runVim(
+            mode: "answer", deletes: [fx.uri("P/Draft/a.md")], library: fx.uri("P/Draft"), timeout: 120, wait: 15,
+            query: "md")
+        let found =
+            r["replies"]?["symbol"]?["result"]?.arrayValue?.compactMap { $0["location"]?["uri"]?.stringValue } ?? []
+        XCTAssertEqual(
+            Set(found), [fx.uri("P/Draft/a.md"), fx.uri("P/Draft/Sea/s.md"), fx.uri("P/Ready/r.md")],
+            r["replies"]?["symbol"]?.text() ?? "no reply")
+        XCTAssertEqual(r["replies"]?["delete0"]?["result"]?["inTrash"], true, r["replies"]?.text() ?? "no reply")
+        XCTAssertTrue(fx.exists("P/Trash/a.md"))
+        let notifications = r["notifications"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        XCTAssertTrue(notifications.contains("window/showMessage"), "\(notifications): the report arrived")
+        XCTAssertFalse(notifications.contains { $0.hasPrefix("carrel/") }, "\(notifications)")
     }
 }

@@ -213,6 +213,11 @@ final class GoldenTests: XCTestCase {
         golden(
             Envelope.request(id: .int(1), ShowMessageRequest.method, ["type": 2]),
             #"{"id":1,"jsonrpc":"2.0","method":"window/showMessageRequest","params":{"type":2}}"#)
+        // JSON-RPC allows `params` to be left out, never to be null.
+        golden(
+            Envelope.request(id: .int(1_000_000), InlayHintRefreshRequest.method, .null),
+            #"{"id":1000000,"jsonrpc":"2.0","method":"workspace/inlayHint/refresh"}"#)
+        golden(Envelope.notification("n", .null), #"{"jsonrpc":"2.0","method":"n"}"#)
     }
 
     func testResponsesAndErrors() {

@@ -281,22 +281,6 @@ final class ServerTests: XCTestCase {
         XCTAssertEqual(scores, Array(names.map(score).sorted(by: >).prefix(200)))
     }
 
-    func testFolderSymbolsCanBeLeftOutForClientsThatOpenEveryResult() throws {
-        fx = try Fixture("P/.carrel/project.json = {\"type\":\"poetry\"}\nP/Draft/Drafting notes.md")
-        client = InProcessClient()
-        _ = try client.result(
-            "initialize",
-            [
-                "capabilities": [:], "rootUri": .string(fx.uri()),
-                "initializationOptions": ["workspaceSymbolFolders": false],
-            ])
-        let names = try client.result("workspace/symbol", ["query": "draft"]).arrayValue!.map { $0["name"] }
-        XCTAssertEqual(names, ["Drafting notes.md"])
-        let bad = try InProcessClient().request(
-            "initialize", ["capabilities": [:], "initializationOptions": ["workspaceSymbolFolders": "no"]])
-        XCTAssertEqual(bad["error"]?["data"]?["field"], "initializationOptions.workspaceSymbolFolders")
-    }
-
     func testExternalChangesArriveAsDidChange() throws {
         try start(poetry)
         Fixture.sh("mv '\(fx.path)/My Poems/Draft/Spring.md' '\(fx.path)/My Poems/Ready/'")

@@ -11,7 +11,9 @@ final class StockClientTests: XCTestCase {
     var client: InProcessClient!
     var home: Fixture!
 
-    func start(_ tree: String, locale: String = "en", options: JSONValue = .null) throws {
+    func start(
+        _ tree: String, locale: String = "en", options: JSONValue = .null, capabilities: JSONValue = .object([:])
+    ) throws {
         home = try Fixture()
         setenv("XDG_DATA_HOME", home.path + "/data", 1)
         setenv("XDG_STATE_HOME", home.path + "/state", 1)
@@ -20,7 +22,7 @@ final class StockClientTests: XCTestCase {
         _ = try client.result(
             "initialize",
             [
-                "capabilities": [:], "locale": .string(locale), "initializationOptions": options,
+                "capabilities": capabilities, "locale": .string(locale), "initializationOptions": options,
                 "workspaceFolders": [["uri": .string(fx.uri()), "name": "Writing"]],
             ])
         client.notify("initialized")
@@ -143,7 +145,9 @@ final class StockClientTests: XCTestCase {
     }
 
     func testAProjectSymbolSitsInItsLibraryLikeTheFoldersBesideIt() throws {
-        try start("My Poems/.carrel/project.json = {\"type\":\"poetry\"}\nMy Notes/x.md")
+        try start(
+            "My Poems/.carrel/project.json = {\"type\":\"poetry\"}\nMy Notes/x.md",
+            capabilities: ["experimental": ["carrel": ["folderSymbols": true]]])
         let symbols = try client.result("workspace/symbol", ["query": "my"]).arrayValue!
         let project = try XCTUnwrap(symbols.first { $0["kind"] == 4 })
         let folder = try XCTUnwrap(symbols.first { $0["name"] == "My Notes" })
@@ -151,5 +155,32 @@ final class StockClientTests: XCTestCase {
         XCTAssertEqual(project["containerName"], folder["containerName"])
         let draft = try XCTUnwrap(try client.result("workspace/symbol", ["query": "draft"]).arrayValue?.first)
         XCTAssertEqual(draft["containerName"], "My Poems", "inside a project the breadcrumb starts at the project")
+    }
+
+    /// lsp-mode warns of every notification it does not know, and eglot can
+    /// be told to: `carrel/…` goes only to clients that declared it.
+    func testCarrelNotificationsGoOnlyToClientsThatDeclareThem() throws {
+        for declared in [false, true] {
+            let capabilities: JSONValue = declared ? ["experimental": ["carrel": ["didChange": true]]] : [:]
+            try start(twoFiles, capabilities: capabilities)
+            _ = try client.result("carrel/tree", ["depth": 1])
+            _ = try client.command("carrel.newFolder", ["parentUri": .string(fx.uri("P")), "name": "Notes"])
+            Fixture.sh("echo x > '\(fx.path)/P/outside.md'")
+            if declared {
+                _ = try client.waitForChange { $0.contains { $0["type"] == "created" } }
+            } else {
+                // The watcher's change is applied to the model before the tree answers it.
+                let deadline = Date().addingTimeInterval(5)
+                while Date() < deadline,
+                    !(try client.result("carrel/tree", ["uri": .string(fx.uri("P")), "depth": 2]).text()
+                        .contains("outside.md"))
+                {
+                    usleep(20_000)
+                }
+                usleep(200_000)
+                let sent = client.inbox.pending.compactMap { $0["method"]?.stringValue }
+                XCTAssertFalse(sent.contains { $0.hasPrefix("carrel/") }, "\(sent)")
+            }
+        }
     }
 }

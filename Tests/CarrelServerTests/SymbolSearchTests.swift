@@ -29,4 +29,23 @@ final class SymbolSearchTests: XCTestCase {
         }
         XCTAssertEqual(try names(client, "sonnét").first, "Sonnet.md")
     }
+
+    /// Stock clients open every result as a file (eglot's `xref-find-apropos`
+    /// fails on a folder and loses the files with it): folders and projects
+    /// are listed only to clients that declare they can show them.
+    func testFoldersOnlyForClientsThatAskForThem() throws {
+        fx = try Fixture("P/.carrel/project.json = {\"type\":\"poetry\"}\nP/Draft/Drafting notes.md")
+        for (capabilities, expected): (JSONValue, [String]) in [
+            ([:], ["Drafting notes.md"]),
+            (["experimental": ["carrel": ["folderSymbols": false]]], ["Drafting notes.md"]),
+            (["experimental": ["carrel": ["folderSymbols": true]]], ["Draft", "Drafting notes.md"]),
+        ] {
+            let client = InProcessClient()
+            _ = try client.result("initialize", ["capabilities": capabilities, "rootUri": .string(fx.uri())])
+            XCTAssertEqual(try names(client, "draft"), expected, capabilities.text())
+        }
+        let bad = try InProcessClient().request(
+            "initialize", ["capabilities": ["experimental": ["carrel": ["folderSymbols": "yes"]]]])
+        XCTAssertEqual(bad["error"]?["data"]?["field"], "capabilities.experimental.carrel.folderSymbols")
+    }
 }

@@ -142,6 +142,7 @@ final class TextDocumentTests: XCTestCase {
         try waitForWords("P", 11)
         open("P/Novel/ch.md", "one two three four")
         let ask = try client.inbox.take("a refresh") { $0["method"] == "workspace/inlayHint/refresh" }
+        XCTAssertNil(ask["params"], "params left out, never null: \(ask.text())")
         client.send(["jsonrpc": "2.0", "id": ask["id"]!, "result": .null])
     }
 }

@@ -169,17 +169,6 @@ takes effect when the server starts."
 Nil takes it from the LC_ALL, LC_MESSAGES or LANG environment variables."
   :type '(choice (const :tag "From the environment" nil) string))
 
-(defcustom carrel-eglot-folders t
-  "Non-nil means stock eglot lists the folders the Carrel server finds.
-The server answers workspace/symbol, which \\[xref-find-apropos]
-asks through eglot, with folders as well as files.  Eglot 1.9
-reads every result as a file to show a line of it, so one folder
-stops the whole search with \"Read error: Is a directory\".  When
-this is non-nil, carrel.el shows a folder result as its name and
-opens it in Dired; nil leaves eglot as it is.  It takes effect at
-once: carrel.el checks it on every result."
-  :type 'boolean)
-
 (defface carrel-section '((t :inherit bold))
   "Face of section headers in the Carrel tree.")
 
@@ -329,7 +318,10 @@ Nothing is sent to it yet."
         :rootUri (carrel--path-to-uri root)
         :workspaceFolders (vector (list :uri (carrel--path-to-uri root)
                                         :name (file-name-nondirectory root)))
-        :capabilities (list :window (list :showMessage (make-hash-table)))))
+        :capabilities (list :window (list :showMessage (make-hash-table))
+                            ;; The Carrel extensions this package handles.
+                            :experimental (list :carrel (list :didChange t
+                                                              :folderSymbols t)))))
 
 (defun carrel--start-failure (root reason)
   "Return what to tell the writer when the server for ROOT fails to start.
@@ -2236,54 +2228,6 @@ The file keeps its extension when NEW-NAME has none."
       (carrel--load)
       (carrel--render)
       (carrel--goto-id id))))
-
-;;;; Eglot
-
-(declare-function xref-make-match "xref" (summary location length))
-(declare-function xref-make-file-location "xref" (file line column))
-
-(defun carrel--eglot-xref-make-match (orig name uri range &rest more)
-  "Make eglot's xref for a folder result without reading the folder.
-ORIG is `eglot--xref-make-match', called with NAME, URI, RANGE and
-MORE for anything that is not an existing directory, or for
-everything when `carrel-eglot-folders' is nil."
-  (let* ((text (if (keywordp uri) (substring (symbol-name uri) 1) uri))
-         (dir (and carrel-eglot-folders
-                   (stringp text)
-                   (string-prefix-p "file://" text)
-                   ;; Eglot prefixes the project's remote part the same way.
-                   (concat (file-remote-p default-directory)
-                           (carrel--uri-to-path text)))))
-    (if (and dir (file-directory-p dir))
-        ;; Length 0: there is no text in a folder to highlight or replace.
-        (xref-make-match (propertize (file-name-as-directory
-                                      (file-name-nondirectory
-                                       (directory-file-name dir)))
-                                     'face 'xref-match)
-                         (xref-make-file-location dir 1 0)
-                         0)
-      (apply orig name uri range more))))
-
-(defun carrel--eglot-setup (&optional _file)
-  "Teach eglot to list folders, once eglot is loaded.
-Run from `after-load-functions', which passes the loaded file's name."
-  (when (featurep 'eglot)
-    (remove-hook 'after-load-functions #'carrel--eglot-setup)
-    ;; A later eglot may rename this internal function: then do nothing.
-    (when (fboundp 'eglot--xref-make-match)
-      (advice-add 'eglot--xref-make-match :around #'carrel--eglot-xref-make-match))))
-
-;; This is `with-eval-after-load' for eglot, which package-lint flags
-;; in packages; requiring eglot here would load it for every writer.
-(add-hook 'after-load-functions #'carrel--eglot-setup)
-(carrel--eglot-setup)
-
-(defun carrel-unload-function ()
-  "Remove carrel.el's eglot advice, for `unload-feature'.
-Return nil, so that unloading then goes on as usual."
-  (remove-hook 'after-load-functions #'carrel--eglot-setup)
-  (advice-remove 'eglot--xref-make-match #'carrel--eglot-xref-make-match)
-  nil)
 
 (provide 'carrel)
 ;;; carrel.el ends here

@@ -9,10 +9,9 @@ public enum InitializeRequest {
         public var folders: [String]
         /// The client's locale ("fr", "en-US"); picks the string table.
         public var locale: String?
-        /// `initializationOptions.workspaceSymbolFolders`: false leaves folders
-        /// and projects out of `workspace/symbol`, for clients (eglot 1.9) that
-        /// open every result as a file.
-        public var symbolFolders = true
+        /// The Carrel extensions the client understands
+        /// (`capabilities.experimental.carrel`); none for a stock client.
+        public var extensions = Extensions()
         /// `initializationOptions.confirmationTimeout`, in seconds: how long a
         /// delete waits for the writer's answer before it fails with
         /// `cancelled`, for clients that never answer `window/showMessageRequest`.
@@ -22,12 +21,12 @@ public enum InitializeRequest {
         public var inlayHintRefresh = false
 
         public init(
-            folders: [String], locale: String?, symbolFolders: Bool = true,
+            folders: [String], locale: String?, extensions: Extensions = Extensions(),
             confirmationTimeout: Double = InitializeRequest.defaultConfirmationTimeout
         ) {
             self.folders = folders
             self.locale = locale
-            self.symbolFolders = symbolFolders
+            self.extensions = extensions
             self.confirmationTimeout = confirmationTimeout
         }
 
@@ -45,9 +44,9 @@ public enum InitializeRequest {
             }
             self.folders = folders
             inlayHintRefresh = json["capabilities"]?["workspace"]?["inlayHint"]?["refreshSupport"]?.boolValue ?? false
+            extensions = try Extensions(capabilities: json["capabilities"])
             if let options = f.object["initializationOptions"], !options.isNull {
                 let o = try Fields(options, name: "initializationOptions", prefix: "initializationOptions.")
-                symbolFolders = try o.optionalBool("workspaceSymbolFolders") ?? true
                 confirmationTimeout = try o.optionalPositiveNumber("confirmationTimeout") ?? confirmationTimeout
             }
         }

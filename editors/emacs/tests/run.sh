@@ -40,8 +40,18 @@ export CARREL_EGLOT_DIR=$(first_dir /usr/share/emacs/site-lisp/elpa/eglot-* /usr
 lint=$(first_dir /usr/share/emacs/site-lisp/elpa/package-lint-[0-9]* /usr/share/emacs/site-lisp/elpa-src/package-lint-[0-9]*)
 let_alist=$(first_dir /usr/share/emacs/site-lisp/elpa/let-alist-* /usr/share/emacs/site-lisp/elpa-src/let-alist-*)
 export CARREL_PACKAGE_LINT_DIR="${lint}${let_alist:+:$let_alist}"
-if [ "${CI:-}" = true ] && { [ -z "$CARREL_EGLOT_DIR" ] || [ -z "$lint" ]; }; then
-  echo "CI needs Debian's elpa-eglot and elpa-package-lint (apt-get install elpa-eglot elpa-package-lint)" >&2
+# lsp-mode and what it needs (Debian's elpa-lsp-mode), for the stock lsp-mode test.
+lsp_mode=$(first_dir /usr/share/emacs/site-lisp/elpa/lsp-mode-* /usr/share/emacs/site-lisp/elpa-src/lsp-mode-*)
+lsp_deps=""
+if [ -n "$lsp_mode" ]; then
+  for dep in dash f ht lv s spinner markdown-mode; do
+    d=$(first_dir /usr/share/emacs/site-lisp/elpa/$dep-[0-9]* /usr/share/emacs/site-lisp/elpa-src/$dep-[0-9]*)
+    [ -n "$d" ] && lsp_deps="$lsp_deps:$d"
+  done
+fi
+export CARREL_LSP_MODE_DIR="${lsp_mode}${lsp_mode:+$lsp_deps}"
+if [ "${CI:-}" = true ] && { [ -z "$CARREL_EGLOT_DIR" ] || [ -z "$lint" ] || [ -z "$lsp_mode" ]; }; then
+  echo "CI needs Debian's elpa-eglot, elpa-package-lint and elpa-lsp-mode (apt-get install elpa-eglot elpa-package-lint elpa-lsp-mode)" >&2
   echo "0 passed, 1 failed"
   exit 1
 fi
@@ -55,7 +65,7 @@ fi
 # carrel-tests.el holds the helpers; each carrel-*-tests.el after it holds one subject.
 ( cd "$tmp" && timeout 170 emacs -Q --batch -L "$here/.." -L "$here" -l "$here/carrel-tests.el" \
     -l "$here/carrel-order-tests.el" -l "$here/carrel-target-tests.el" -l "$here/carrel-eglot-tests.el" \
-    -l "$here/carrel-preload-tests.el" \
+    -l "$here/carrel-preload-tests.el" -l "$here/carrel-stock-tests.el" \
     --eval "(ert-run-tests-batch-and-exit (quote ${selector}))" ) >"$log" 2>&1
 status=$?
 

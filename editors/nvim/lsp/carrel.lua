@@ -5,4 +5,7 @@ return {
   -- Every project keeps its settings in a `.carrel` folder.
   root_markers = { '.carrel' },
   workspace_required = true,
+  -- Neovim opens a folder found by workspace_symbol as a directory listing,
+  -- so folders are asked for; carrel/didChange is not, having no handler here.
+  capabilities = { experimental = { carrel = { folderSymbols = true } } },
 }

@@ -68,3 +68,36 @@ H.test('the stock client gets the outline of a chapter, with each section\'s wor
   vim.lsp.enable('carrel', false)
   client:stop(true)
 end)
+
+H.test('stock vim.lsp.start in a project folder, no version control: delete goes to the project Trash', function()
+  -- No setup() and no lsp/carrel.lua: the folder of the opened file is the
+  -- root, as a writer's own vim.lsp.start({ root_dir = ... }) would give it.
+  local library = H.new_library()
+  H.sh(('cd %s && carrel init %s --type poetry'):format(vim.fn.shellescape(library), vim.fn.shellescape('My Poems')))
+  local draft = library .. '/My Poems/Draft'
+  local spring = draft .. '/Spring.md'
+  H.write(spring, 'spring')
+  vim.fn.mkdir(draft .. '/Sea Cycle', 'p')
+  H.write(draft .. '/Sea Cycle/Waves.md', 'waves')
+  H.write(library .. '/My Poems/Ready/Summer.md', 'summer')
+  vim.cmd('edit ' .. vim.fn.fnameescape(spring))
+  local client_id = vim.lsp.start({ name = 'stock-carrel', cmd = { 'carrel', 'lsp' }, root_dir = draft })
+  local client = vim.lsp.get_client_by_id(client_id)
+  H.wait(function() return client.initialized end, 'the stock client to initialize')
+  local function symbols(query)
+    local reply = client:request_sync('workspace/symbol', { query = query }, 5000, 0)
+    H.truthy(reply and not reply.err, 'workspace/symbol answered: ' .. vim.inspect(reply))
+    local paths = vim.tbl_map(function(s) return vim.uri_to_fname(s.location.uri) end, reply.result or {})
+    table.sort(paths)
+    return paths
+  end
+  -- The whole library's files, and no folder, which a stock client opens as a file.
+  H.eq(symbols('s'), { draft .. '/Sea Cycle/Waves.md', spring, library .. '/My Poems/Ready/Summer.md' },
+    'files of the library')
+  local reply = client:request_sync('workspace/executeCommand',
+    { command = 'carrel.delete', arguments = { { uri = vim.uri_from_fname(spring), confirmed = true } } }, 5000, 0)
+  H.truthy(reply and reply.result and reply.result.inTrash, 'deleted into a Trash: ' .. vim.inspect(reply))
+  H.truthy(H.exists(library .. '/My Poems/Trash/Spring.md'), 'in the project\'s Trash')
+  vim.cmd('bwipeout!')
+  client:stop(true)
+end)

@@ -73,6 +73,8 @@ class CarrelServer extends EventEmitter {
           documentSymbol: { hierarchicalDocumentSymbolSupport: true },
           inlayHint: {},
         },
+        // The Carrel extensions this extension handles (PROTOCOL.md, "Lifecycle").
+        experimental: { carrel: { didChange: true, folderSymbols: true } },
       },
     });
     this.capabilities = result && result.capabilities;

@@ -80,6 +80,10 @@ function M.with_client(ready, failed)
     root_dir = running_libraries[1],
     workspace_folders = folders,
     handlers = require('carrel.handlers'),
+    -- The Carrel extensions these handlers understand (PROTOCOL.md, "Lifecycle").
+    capabilities = vim.tbl_deep_extend('force', vim.lsp.protocol.make_client_capabilities(), {
+      experimental = { carrel = { didChange = true, folderSymbols = true } },
+    }),
     before_init = function(params) params.locale = util.locale() end,
     on_init = function(started) vim.schedule(function() flush(started) end) end,
     on_exit = function(code, _, exited_id)

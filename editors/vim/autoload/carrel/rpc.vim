@@ -97,7 +97,8 @@ export def Start(OnReady: func): bool
   var workspace = config.Folders()->mapnew((_, f) => ({uri: util.Uri(f), name: fnamemodify(f, ':t')}))
   var locale = options.locale != '' ? options.locale : (v:lang =~ '^fr' ? 'fr' : 'en')
   var params = {processId: getpid(), locale: locale, rootUri: workspace[0].uri,
-    workspaceFolders: workspace, capabilities: {window: {showMessage: {}}}}
+    workspaceFolders: workspace, capabilities: {window: {showMessage: {}},
+    experimental: {carrel: {didChange: true, folderSymbols: true}}}}
   if options.question_timeout > 0
     params.initializationOptions = {confirmationTimeout: options.question_timeout}
   endif
