@@ -405,7 +405,20 @@ directory that holds projects, as the command line finds it."
      (conn (carrel--root conn))
      (carrel-library-directory (expand-file-name carrel-library-directory))
      (project (file-name-directory (directory-file-name project)))
-     (t (locate-dominating-file dir #'carrel--holds-projects-p)))))
+     (t (let ((holder (locate-dominating-file dir #'carrel--holds-projects-p)))
+          (and holder (not (carrel--system-folder-p holder)) holder))))))
+
+(defun carrel--system-folder-p (dir)
+  "Return non-nil when DIR is a folder a library is never guessed at.
+That is the root, a folder directly in it, the home folder, the folder
+holding it and the folders beside it, as the command line decides:
+opening one would read a whole system or a whole home."
+  (let* ((dir (directory-file-name (expand-file-name dir)))
+         (home (directory-file-name (expand-file-name "~")))
+         (home-parent (directory-file-name (file-name-directory home))))
+    (or (<= (length (split-string dir "/" t)) 1)
+        (member dir (list home home-parent))
+        (equal (directory-file-name (file-name-directory dir)) home-parent))))
 
 (defun carrel--holds-projects-p (dir)
   "Return non-nil when DIR holds a Carrel project directly."

@@ -908,6 +908,11 @@ name is asked."
             (should (equal (carrel--guess-root) (expand-file-name "Lib/" top))))
           (let ((default-directory (expand-file-name "Lib/Notes/Old/" top)))
             (should (equal (carrel--guess-root) (expand-file-name "Lib/" top))))
+          ;; Never a home folder, however many projects it holds.
+          (let ((process-environment (cons (concat "HOME=" (expand-file-name "Lib" top))
+                                           process-environment))
+                (default-directory (expand-file-name "Lib/Notes/" top)))
+            (should-not (carrel--guess-root)))
           (cl-letf (((symbol-function 'read-directory-name)
                      (lambda (&rest _) (error "Asked for the library"))))
             (let ((default-directory (expand-file-name "Lib/Notes/" top)))
