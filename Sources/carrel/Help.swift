@@ -95,7 +95,7 @@ enum Help {
         names it, one of
         \(wrapped(Reason.allCases.map(\.rawValue), then: ","))
         and whose message is the sentence for the writer. Deletes ask first
-        with `window/showMessageRequest`. editors/PROTOCOL.md is the contract.
+        with `window/showMessageRequest`.
         """,
         "init": """
         USAGE: carrel init DIR --type TYPE
