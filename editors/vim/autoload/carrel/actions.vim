@@ -238,27 +238,41 @@ def Move(row: dict<any>)
   if empty(node)
     return
   endif
-  rpc.Request('carrel/destinations', {uri: node.uri, purpose: 'move'}, (destinations) => {
-    var labels = destinations->mapnew((_, d) => join(d.label, ' › '))
-    var title = printf('Move “%s” to', get(node, 'title', node.name))
-    ui.Pick(title, [NEW_FOLDER] + labels, (index) => {
-      if index > 0
-        MoveTo(node.uri, destinations[index - 1].uri)
-        return
-      endif
-      var name = ui.Input('New folder name: ')
-      if name == ''
-        return
-      endif
-      # Its own folder is a fine place for the new one; a Trash is not.
-      rpc.Request('carrel/destinations', {uri: node.uri, purpose: 'newFolder'}, (parents) => {
-        ui.Pick(printf('Create “%s” in', name), parents->mapnew((_, d) => join(d.label, ' › ')), (where) => {
-          rpc.Execute('carrel.newFolder', {parentUri: parents[where].uri, name: name},
-            (folder) => MoveTo(node.uri, folder.uri))
-        })
-      })
-    })
+  # The picker opens before the next key is read, so keys typed meanwhile go to it.
+  var answer = rpc.Await('carrel/destinations', {uri: node.uri, purpose: 'move'}, (late) => PickDestination(node, late))
+  if answer.answered
+    PickDestination(node, answer.result)
+  endif
+enddef
+
+def PickDestination(node: dict<any>, destinations: list<dict<any>>)
+  var labels = destinations->mapnew((_, d) => join(d.label, ' › '))
+  var title = printf('Move “%s” to', get(node, 'title', node.name))
+  ui.Pick(title, [NEW_FOLDER] + labels, (index) => {
+    if index > 0
+      MoveTo(node.uri, destinations[index - 1].uri)
+    else
+      MoveToNewFolder(node)
+    endif
   })
+enddef
+
+def MoveToNewFolder(node: dict<any>)
+  var name = ui.Input('New folder name: ')
+  if name == ''
+    return
+  endif
+  # Its own folder is a fine place for the new one; a Trash is not.
+  var PickParent = (parents: list<dict<any>>) => {
+    ui.Pick(printf('Create “%s” in', name), parents->mapnew((_, d) => join(d.label, ' › ')), (where) => {
+      rpc.Execute('carrel.newFolder', {parentUri: parents[where].uri, name: name},
+        (folder) => MoveTo(node.uri, folder.uri))
+    })
+  }
+  var answer = rpc.Await('carrel/destinations', {uri: node.uri, purpose: 'newFolder'}, PickParent)
+  if answer.answered
+    PickParent(answer.result)
+  endif
 enddef
 
 # The server asks first (window/showMessageRequest) and reports what it did.
