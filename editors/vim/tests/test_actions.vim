@@ -104,6 +104,16 @@ h.Run('m offers the server''s destinations joined with › and New folder…', (
     && tree.Parent(binder.Current().key) =~ 'Ready$', 'the cursor on the moved row')
 })
 
+h.Run('a count before j in the move menu goes that many items down, as in a buffer', () => {
+  var root = Poems()
+  h.Press('. Morning.md', 'm')
+  h.Wait(() => !empty(h.Popups()), 'the move menu')
+  var items = h.Popups()[0].items
+  var fifth = items[4]->substitute('^Writing', '', '')->substitute(' › ', '/', 'g')
+  feedkeys("4j\<CR>", 'xt')
+  h.Wait(() => filereadable(root .. fifth .. '/Morning.md'), 'the move to ' .. items[4])
+})
+
 h.Run('m with New folder… makes the folder and moves there', () => {
   var root = Poems()
   h.Press('. Morning.md', 'm')

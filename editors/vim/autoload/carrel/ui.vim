@@ -6,6 +6,8 @@ import autoload 'carrel/rpc.vim'
 
 # Question id → popup id, while the question is open.
 var open_questions: dict<number> = {}
+# Popup id → the count typed so far in that menu (0: none).
+var counts: dict<number> = {}
 # What a choice in a picker goes on to do, waiting to run as a key of its own.
 var continuations: list<func> = []
 
@@ -26,8 +28,12 @@ def Menu(title: string, items: list<string>, Done: func(number), extra: dict<any
     : {minwidth: max((header + items)->mapnew((_, l) => strdisplaywidth(l)))}
   options->extend({maxheight: max([&lines - 6, 3]), wrap: false,
     filter: (popup, typed) => MenuKey(popup, typed, len(header)),
-    callback: (_, result) => Done(result < 0 ? result : result - len(header))})
+    callback: (popup, result) => {
+      remove(counts, popup)
+      Done(result < 0 ? result : result - len(header))
+    }})
   var popup = popup_menu(header + items, options->extend(extra))
+  counts[popup] = 0
   if !empty(header)
     win_execute(popup, 'cursor(' .. (len(header) + 1) .. ', 1)')
   endif
@@ -73,9 +79,24 @@ export def Question(id: any, params: dict<any>)
     (chosen) => Answered(id, key, actions, chosen), warning)
 enddef
 
-# The menu's own keys, with the cursor kept on the items below a question
-# written above them.
+# The menu's own keys, with a count: digits typed before j, k, <Down> or
+# <Up> move that many items, as they move that many lines in a buffer. The
+# cursor stays on the items below a question written above them.
 def MenuKey(popup: number, typed: string, header: number): bool
+  var count = get(counts, popup, 0)
+  if typed =~ '^\d$' && (typed != '0' || count > 0)
+    counts[popup] = count * 10 + str2nr(typed)
+    return true
+  endif
+  counts[popup] = 0
+  var direction = index(['j', "\<Down>", "\<C-N>"], typed) >= 0 ? 1
+    : index(['k', "\<Up>", "\<C-P>"], typed) >= 0 ? -1 : 0
+  if count > 1 && direction != 0
+    var last = line('$', popup)
+    var target = min([max([line('.', popup) + direction * count, header + 1]), last])
+    win_execute(popup, 'cursor(' .. target .. ', 1)')
+    return true
+  endif
   var handled = popup_filter_menu(popup, typed)
   if !empty(popup_getpos(popup)) && line('.', popup) <= header
     win_execute(popup, 'cursor(' .. (header + 1) .. ', 1)')
