@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Every test Carrel has: the Swift suites (unit, in-process server, end to end
-# over stdio), the three editor suites against the same built server, then
-# robustness (crash torture, fuzzing, ThreadSanitizer; Tests/robustness.sh).
-# With CI=true a missing editor is a failure; otherwise its suite counts as
+# over stdio), the editor suites against the same built server, the
+# journeys (a writer's keystrokes typed into each editor in tmux;
+# editors/journeys), then robustness (crash torture, fuzzing, ThreadSanitizer; Tests/robustness.sh).
+# With CI=true a missing editor (or tmux) is a failure; otherwise its suite counts as
 # one skipped test and says how to install the editor. Every part streams its
 # lines as they come. Formatting and lints (Tests/lint.sh) count as a suite.
 # `--quick` is the daily run: a short crash torture and fuzz, no
@@ -45,8 +46,9 @@ fi
 
 # Each runner ends with an "N passed, N failed[, N skipped]" line and exits
 # non-zero on failure. Its lines stream through as they come.
-for suite in lint nvim vim emacs vscode robustness; do
+for suite in lint nvim vim emacs vscode journeys robustness; do
   runner="editors/$suite/tests/run.sh"
+  [ "$suite" = journeys ] && runner="editors/journeys/run.sh"
   [ "$suite" = robustness ] && runner="Tests/robustness.sh"
   [ "$suite" = lint ] && runner="Tests/lint.sh"
   [ -f "$runner" ] || continue
