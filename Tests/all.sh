@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Every test Carrel has: the Swift suites (unit, in-process server, end to end
-# over stdio), the three editor suites against the same built server, then
-# the property test over Carrel's own files (a short fixed-seed run;
-# Tests/property.sh), then robustness (crash torture, fuzzing, ThreadSanitizer,
-# a long property run; Tests/robustness.sh).
-# With CI=true a missing editor is a failure; otherwise its suite counts as
+# over stdio), the editor suites against the same built server, the
+# journeys (a writer's keystrokes typed into each editor in tmux;
+# editors/journeys), the property test over Carrel's own files (a short
+# fixed-seed run; Tests/property.sh), then robustness (crash torture,
+# fuzzing, ThreadSanitizer, a long property run; Tests/robustness.sh).
+# With CI=true a missing editor (or tmux) is a failure; otherwise its suite counts as
 # one skipped test and says how to install the editor. Every part streams its
 # lines as they come. Formatting and lints (Tests/lint.sh) count as a suite.
 # `--quick` is the daily run: a short crash torture and fuzz, no
@@ -47,8 +48,9 @@ fi
 
 # Each runner ends with an "N passed, N failed[, N skipped]" line and exits
 # non-zero on failure. Its lines stream through as they come.
-for suite in lint nvim vim emacs vscode property robustness; do
+for suite in lint nvim vim emacs vscode journeys property robustness; do
   runner="editors/$suite/tests/run.sh"
+  [ "$suite" = journeys ] && runner="editors/journeys/run.sh"
   [ "$suite" = robustness ] && runner="Tests/robustness.sh"
   [ "$suite" = property ] && runner="Tests/property.sh"
   [ "$suite" = lint ] && runner="Tests/lint.sh"

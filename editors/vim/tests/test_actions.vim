@@ -15,14 +15,13 @@ enddef
 
 h.Run('a makes a file in the folder under the cursor, opens it and puts the cursor on its row', () => {
   var root = Poems()
-  h.Press('= Draft  1 file', "a\<C-U>Nightfall\<CR>")
+  # The first words typed straight after the name, before the server has
+  # answered: every letter lands in the new file.
+  h.Press('= Draft  1 file', "a\<C-U>Nightfall\<CR>Evening falls\<Esc>")
   h.WaitLine('. Nightfall.md')
   assert_true(filereadable(root .. '/My Poems/Draft/Nightfall.md'))
   h.Wait(() => bufname() == root .. '/My Poems/Draft/Nightfall.md', 'the new file opened')
   h.Wait(() => line('.', binder.Window()) == h.LineOf('. Nightfall.md'), 'the cursor on the new row')
-  # Ready to write in: typed text lands in the new file. Vim enters insert
-  # mode on its next main-loop turn, which an empty <Cmd> stands for here.
-  feedkeys("\<Cmd>\<CR>Evening falls\<Esc>", 'xt')
   assert_equal(['Evening falls'], getline(1, '$'))
 })
 
@@ -103,6 +102,16 @@ h.Run('m offers the server''s destinations joined with › and New folder…', (
   h.Wait(() => filereadable(root .. '/My Poems/Ready/Morning.md'), 'the move')
   h.Wait(() => binder.Current() != {} && tree.Node(binder.Current().key).name == 'Morning.md'
     && tree.Parent(binder.Current().key) =~ 'Ready$', 'the cursor on the moved row')
+})
+
+h.Run('a count before j in the move menu goes that many items down, as in a buffer', () => {
+  var root = Poems()
+  h.Press('. Morning.md', 'm')
+  h.Wait(() => !empty(h.Popups()), 'the move menu')
+  var items = h.Popups()[0].items
+  var fifth = items[4]->substitute('^Writing', '', '')->substitute(' › ', '/', 'g')
+  feedkeys("4j\<CR>", 'xt')
+  h.Wait(() => filereadable(root .. fifth .. '/Morning.md'), 'the move to ' .. items[4])
 })
 
 h.Run('m with New folder… makes the folder and moves there', () => {

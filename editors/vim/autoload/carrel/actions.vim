@@ -162,13 +162,22 @@ def NewFile(row: dict<any>)
     return
   endif
   var name = ui.Input('New file name: ')
-  if name != ''
-    rpc.Execute('carrel.newFile', {parentUri: parent.uri, name: name}, (node) => {
-      tree.Reveal(node)
-      Edit(util.Path(node.uri))
-      # A new file is empty: ready to write in.
-      startinsert
-    })
+  if name == ''
+    return
+  endif
+  var request = {command: 'carrel.newFile', arguments: [{parentUri: parent.uri, name: name}]}
+  # The writer types the first words straight after the name: they wait in
+  # Vim's typeahead until the file is open in insert mode, and none is lost.
+  var answer = rpc.Await('workspace/executeCommand', request, (node) => {
+    # Too late to take the words typed meanwhile: the file opens, no more.
+    tree.Reveal(node)
+    Edit(util.Path(node.uri))
+  })
+  if answer.answered
+    tree.Reveal(answer.result)
+    Edit(util.Path(answer.result.uri))
+    # A new file is empty: ready to write in.
+    startinsert
   endif
 enddef
 
@@ -229,27 +238,41 @@ def Move(row: dict<any>)
   if empty(node)
     return
   endif
-  rpc.Request('carrel/destinations', {uri: node.uri, purpose: 'move'}, (destinations) => {
-    var labels = destinations->mapnew((_, d) => join(d.label, ' › '))
-    var title = printf('Move “%s” to', get(node, 'title', node.name))
-    ui.Pick(title, [NEW_FOLDER] + labels, (index) => {
-      if index > 0
-        MoveTo(node.uri, destinations[index - 1].uri)
-        return
-      endif
-      var name = ui.Input('New folder name: ')
-      if name == ''
-        return
-      endif
-      # Its own folder is a fine place for the new one; a Trash is not.
-      rpc.Request('carrel/destinations', {uri: node.uri, purpose: 'newFolder'}, (parents) => {
-        ui.Pick(printf('Create “%s” in', name), parents->mapnew((_, d) => join(d.label, ' › ')), (where) => {
-          rpc.Execute('carrel.newFolder', {parentUri: parents[where].uri, name: name},
-            (folder) => MoveTo(node.uri, folder.uri))
-        })
-      })
-    })
+  # The picker opens before the next key is read, so keys typed meanwhile go to it.
+  var answer = rpc.Await('carrel/destinations', {uri: node.uri, purpose: 'move'}, (late) => PickDestination(node, late))
+  if answer.answered
+    PickDestination(node, answer.result)
+  endif
+enddef
+
+def PickDestination(node: dict<any>, destinations: list<dict<any>>)
+  var labels = destinations->mapnew((_, d) => join(d.label, ' › '))
+  var title = printf('Move “%s” to', get(node, 'title', node.name))
+  ui.Pick(title, [NEW_FOLDER] + labels, (index) => {
+    if index > 0
+      MoveTo(node.uri, destinations[index - 1].uri)
+    else
+      MoveToNewFolder(node)
+    endif
   })
+enddef
+
+def MoveToNewFolder(node: dict<any>)
+  var name = ui.Input('New folder name: ')
+  if name == ''
+    return
+  endif
+  # Its own folder is a fine place for the new one; a Trash is not.
+  var PickParent = (parents: list<dict<any>>) => {
+    ui.Pick(printf('Create “%s” in', name), parents->mapnew((_, d) => join(d.label, ' › ')), (where) => {
+      rpc.Execute('carrel.newFolder', {parentUri: parents[where].uri, name: name},
+        (folder) => MoveTo(node.uri, folder.uri))
+    })
+  }
+  var answer = rpc.Await('carrel/destinations', {uri: node.uri, purpose: 'newFolder'}, PickParent)
+  if answer.answered
+    PickParent(answer.result)
+  endif
 enddef
 
 # The server asks first (window/showMessageRequest) and reports what it did.
@@ -428,6 +451,15 @@ enddef
 # Runs an action by name on the current target.
 export def Do(action: string)
   DoOn(action, Target())
+  Settle()
+enddef
+
+# Keys typed while a key's work is under way wait in Vim's typeahead until
+# the server has answered and the binder is drawn, so that each key acts on
+# what the writer saw when typing it (j after zo goes to the first row
+# fetched). A question of the server's ends the wait: the keys are its.
+def Settle()
+  rpc.WaitFor(() => (rpc.Pending() == 0 && !binder.DrawPending()) || !empty(ui.OpenQuestions()), 5.0)
 enddef
 
 def DoOn(action: string, row: dict<any>)
@@ -526,6 +558,7 @@ export def Command(arguments: string)
       OpenBinder()
     endif
     DoOn(name, row)
+    Settle()
   else
     util.Show(1, printf('Carrel has no command "%s"; :help carrel-commands lists them.', name))
   endif

@@ -172,6 +172,40 @@ export def Request(method: string, params: dict<any>, Callback: func, Failed: fu
   endif
 enddef
 
+# Sends a request and waits for its answer, at most `seconds`, letting the
+# server's other messages and Vim's timers run meanwhile; keys typed
+# meanwhile wait in Vim's typeahead for what the answer brings. Returns
+# {answered: true, result: ...}; else {answered: false}, and an answer that
+# comes later goes to `Late` (a refusal is shown, and goes nowhere).
+export def Await(method: string, params: dict<any>, Late: func(any), seconds: float = 5.0): dict<any>
+  var state: dict<any> = {answered: false, refused: false, waiting: true}
+  Request(method, params, (result) => {
+    if state.waiting
+      state.answered = true
+      state.result = result
+    else
+      Late(result)
+    endif
+  }, (_) => {
+    state.refused = true
+  })
+  WaitFor(() => state.answered || state.refused, seconds)
+  state.waiting = false
+  return state
+enddef
+
+# Lets messages and timers run until `Done` says so, the server stops, or
+# `seconds` pass; CTRL-C ends the wait too.
+export def WaitFor(Done: func(): bool, seconds: float)
+  var start = reltime()
+  try
+    while running && !Done() && reltimefloat(reltime(start)) < seconds
+      sleep 10m
+    endwhile
+  catch /^Vim:Interrupt$/
+  endtry
+enddef
+
 export def Execute(command: string, argument: dict<any>, Callback: func)
   Request('workspace/executeCommand', {command: command, arguments: [argument]}, Callback)
 enddef

@@ -6,6 +6,10 @@ import autoload 'carrel/rpc.vim'
 
 # Question id → popup id, while the question is open.
 var open_questions: dict<number> = {}
+# Popup id → the count typed so far in that menu (0: none).
+var counts: dict<number> = {}
+# What a choice in a picker goes on to do, waiting to run as a key of its own.
+var continuations: list<func> = []
 
 # A name typed on the command line, trimmed; '' when the writer gave none.
 export def Input(prompt: string, default: string = ''): string
@@ -21,25 +25,48 @@ def Menu(title: string, items: list<string>, Done: func(number), extra: dict<any
   var header: list<string> = strdisplaywidth(title) + 2 <= room ? [] : Wrap(title, room) + ['']
   var options = empty(header)
     ? {title: ' ' .. title .. ' ', minwidth: strdisplaywidth(title) + 2}
-    : {minwidth: max((header + items)->mapnew((_, l) => strdisplaywidth(l))),
-       filter: (popup, typed) => KeepOffHeader(popup, typed, len(header))}
+    : {minwidth: max((header + items)->mapnew((_, l) => strdisplaywidth(l)))}
   options->extend({maxheight: max([&lines - 6, 3]), wrap: false,
-    callback: (_, result) => Done(result < 0 ? result : result - len(header))})
+    filter: (popup, typed) => MenuKey(popup, typed, len(header)),
+    callback: (popup, result) => {
+      remove(counts, popup)
+      Done(result < 0 ? result : result - len(header))
+    }})
   var popup = popup_menu(header + items, options->extend(extra))
+  counts[popup] = 0
   if !empty(header)
     win_execute(popup, 'cursor(' .. (len(header) + 1) .. ', 1)')
+  endif
+  # Opened by a callback (a server's answer or question), the menu finds Vim
+  # already waiting for a key with the binder's mappings on: Vim turns them
+  # off for a popup only from the next key it waits for. Without this, Enter
+  # would reach the menu as the binder's mapping of Enter, whose space picks
+  # the item under the cursor and whose rest is typed into the next prompt.
+  if state() =~# 'c'
+    feedkeys("\<Ignore>", 'in')
   endif
   return popup
 enddef
 
 # Offers `items` in a popup menu; `OnChoice` gets the index chosen, and is
-# not called when the writer closes it.
+# not called when the writer closes it. It runs as the next key, ahead of
+# any typed after the choice: the menu's filter is no place to ask a name
+# or wait for the server, and the keys typed next belong to what it asks.
 export def Pick(title: string, items: list<string>, OnChoice: func): number
   return Menu(title, items, (chosen) => {
     if chosen > 0
-      OnChoice(chosen - 1)
+      continuations->add(() => OnChoice(chosen - 1))
+      feedkeys("\<Cmd>call carrel#ui#Continue()\<CR>", 'in')
     endif
   })
+enddef
+
+# Goes on with the choice made in a picker (see Pick).
+export def Continue()
+  if !empty(continuations)
+    var Next = remove(continuations, 0)
+    Next()
+  endif
 enddef
 
 # The server's question: its message and its actions in the order given, so
@@ -52,11 +79,27 @@ export def Question(id: any, params: dict<any>)
     (chosen) => Answered(id, key, actions, chosen), warning)
 enddef
 
-# The menu's own keys, with the cursor kept on the actions below the question.
-def KeepOffHeader(popup: number, typed: string, lines: number): bool
+# The menu's own keys, with a count: digits typed before j, k, <Down> or
+# <Up> move that many items, as they move that many lines in a buffer. The
+# cursor stays on the items below a question written above them.
+def MenuKey(popup: number, typed: string, header: number): bool
+  var count = get(counts, popup, 0)
+  if typed =~ '^\d$' && (typed != '0' || count > 0)
+    counts[popup] = count * 10 + str2nr(typed)
+    return true
+  endif
+  counts[popup] = 0
+  var direction = index(['j', "\<Down>", "\<C-N>"], typed) >= 0 ? 1
+    : index(['k', "\<Up>", "\<C-P>"], typed) >= 0 ? -1 : 0
+  if count > 1 && direction != 0
+    var last = line('$', popup)
+    var target = min([max([line('.', popup) + direction * count, header + 1]), last])
+    win_execute(popup, 'cursor(' .. target .. ', 1)')
+    return true
+  endif
   var handled = popup_filter_menu(popup, typed)
-  if !empty(popup_getpos(popup)) && line('.', popup) <= lines
-    win_execute(popup, 'cursor(' .. (lines + 1) .. ', 1)')
+  if !empty(popup_getpos(popup)) && line('.', popup) <= header
+    win_execute(popup, 'cursor(' .. (header + 1) .. ', 1)')
   endif
   return handled
 enddef
