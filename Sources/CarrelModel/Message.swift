@@ -54,6 +54,11 @@ public enum Message: Sendable, Equatable {
     case fileTooLarge(path: String, limit: Int)
     case trashRecordNotWritten(name: String, path: String, detail: String)
     case unusableTrashRecord(name: String, origin: String)
+    case originTooDeep(name: String, depth: Int, limit: Int)
+    // Why a restore went where it went, when the record did not say for sure
+    case noTrashRecord
+    case originInTrash(origin: String)
+    case guessedTwinRecord(name: String, earlier: Bool, origin: String)
     // Sync
     case mergedSyncConflicts(project: String, copies: Int)
     case mergeRuleNotWritten(path: String, because: MergeRuleObstacle)
@@ -348,6 +353,35 @@ public enum Message: Sendable, Equatable {
                 "L’enregistrement de Corbeille de « \(name) » indique une origine que Carrel ne peut pas "
                     + "recréer (« \(origin) ») : il est inutilisable, et rien n’a changé. "
                     + "Déplacez « \(name) » hors de la Corbeille, dans le dossier où il doit aller."
+            )
+        case .originTooDeep(let name, let depth, let limit):
+            return (
+                "The Trash record of “\(name)” names an origin \(depth) folders deep, deeper than the \(limit) "
+                    + "Carrel recreates: the record is unusable, and nothing was changed. "
+                    + "Move “\(name)” out of the Trash into the folder where it belongs.",
+                "L’enregistrement de Corbeille de « \(name) » indique une origine à \(depth) dossiers de "
+                    + "profondeur, plus que les \(limit) que Carrel recrée : il est inutilisable, et rien n’a "
+                    + "changé. Déplacez « \(name) » hors de la Corbeille, dans le dossier où il doit aller."
+            )
+        case .noTrashRecord:
+            return (
+                "Carrel has no record of where it was, so it went to the project’s top.",
+                "Carrel n’a pas noté d’où il venait ; il est donc à la racine du projet."
+            )
+        case .originInTrash(let origin):
+            return (
+                "its Trash record names a place inside the Trash (“\(origin)”), which is no origin, "
+                    + "so it went where an item without a record goes.",
+                "son enregistrement de Corbeille indique un endroit dans la Corbeille (« \(origin) »), "
+                    + "qui n’est pas une origine ; il est donc allé là où va un élément sans enregistrement."
+            )
+        case .guessedTwinRecord(let name, let earlier, let origin):
+            return (
+                "two deletions of “\(name)” met in the Trash, and sync renamed one; Carrel guessed it is the "
+                    + "\(earlier ? "earlier" : "later") deletion, from “\(origin)”.",
+                "deux suppressions de « \(name) » se sont rencontrées dans la Corbeille, et la synchronisation "
+                    + "en a renommé une ; Carrel a supposé que c’est la suppression la plus "
+                    + "\(earlier ? "ancienne" : "récente"), venue de « \(origin) »."
             )
         case .invalidParam(let field, let expected, let found):
             return (

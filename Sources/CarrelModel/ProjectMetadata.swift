@@ -11,10 +11,15 @@ public struct ProjectMetadata: Sendable, Equatable {
         public var deleted: Int64
         /// Which stored record this is, opaque to the model; empty until stored.
         public var id: String
-        public init(originalPath: String, deleted: Int64, id: String = "") {
+        /// The name the item was deleted under, when a sync engine renamed
+        /// it since (a conflict copy) and the record was matched to it by
+        /// a guess; nil for a record written by the item's own deletion.
+        public var deletedAs: String?
+        public init(originalPath: String, deleted: Int64, id: String = "", deletedAs: String? = nil) {
             self.originalPath = originalPath
             self.deleted = deleted
             self.id = id
+            self.deletedAs = deletedAs
         }
     }
 

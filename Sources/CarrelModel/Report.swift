@@ -5,6 +5,8 @@ public enum Report: Sendable, Equatable {
     case movedToTrash(name: String)
     case movedToSystemTrash(name: String)
     case restored(name: String, to: Localized)
+    /// A restore whose record did not say for sure where the item was: `because` says what Carrel went by.
+    case restoredByGuess(name: String, to: Localized, because: Message)
     case deletedForGood(name: String)
     case deletedItemsForGood(count: Int)
     case trashWasEmpty
@@ -25,6 +27,11 @@ public enum Report: Sendable, Equatable {
             return ("Moved “\(name)” to the system trash.", "« \(name) » est dans la corbeille du système.")
         case .restored(let name, let to):
             return ("Restored “\(name)” to “\(to.en)”.", "« \(name) » est restauré dans « \(to.fr) ».")
+        case .restoredByGuess(let name, let to, let because):
+            return (
+                "Restored “\(name)” to “\(to.en)”: \(because.text(.english))",
+                "« \(name) » est restauré dans « \(to.fr) » : \(because.text(.french))"
+            )
         case .deletedForGood(let name):
             return ("Deleted “\(name)” for good.", "« \(name) » est supprimé définitivement.")
         case .deletedItemsForGood(let count):

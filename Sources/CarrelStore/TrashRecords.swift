@@ -105,7 +105,9 @@ public enum TrashRecords {
             let from = json["from"]?.stringValue, !from.isEmpty
         else { return nil }
         let deleted = Int64(json["deleted"]?.intValue ?? 0)
-        let stored = Stored(id: id, name: name, record: .init(originalPath: from, deleted: deleted, id: id))
+        let deletedAs = json["deletedAs"]?.stringValue.flatMap { isItemName($0) ? $0 : nil }
+        let stored = Stored(
+            id: id, name: name, record: .init(originalPath: from, deleted: deleted, id: id, deletedAs: deletedAs))
         if let identity { cache.set(path, (identity, stored)) }
         return stored
     }
@@ -129,10 +131,12 @@ public enum TrashRecords {
     /// and git would pair such look-alikes as two renames of one file, in
     /// conflict. The id keeps them apart.
     static func encode(id: String, name: String, _ record: ProjectMetadata.TrashRecord) -> [UInt8] {
-        let json: JSONValue = .object([
+        var fields: [String: JSONValue] = [
             "name": .string(name), "from": .string(record.originalPath), "deleted": .int(Int(record.deleted)),
             "id": .string(String(id.dropLast(suffix.count))),
-        ])
+        ]
+        if let deletedAs = record.deletedAs { fields["deletedAs"] = .string(deletedAs) }
+        let json: JSONValue = .object(fields)
         return json.encoded(pretty: true) + [0x0A]
     }
 

@@ -14,16 +14,8 @@ extension Workspace {
             throw Failure(.notInTrash, .notInTrash(name: entry.name.string))
         }
         // Where it came from: the top item's record, plus the path inside it.
-        let record = project.metadata.trash[top.name.string]
-        var components = (record?.originalPath ?? top.name.string).split(separator: "/").map(String.init)
-        components.removeAll { $0.isEmpty || $0 == "." || $0 == ".." }
-        if components.isEmpty { components = [top.name.string] }
-        // A record names folders the writer never typed: one Carrel could
-        // not make (hidden, `.carrel`, control characters) makes the record
-        // unusable, which is said as such rather than as a naming rule.
-        if let record, components.contains(where: { (try? NameRules.validate($0)) == nil }) {
-            throw Failure(.io, .unusableTrashRecord(name: top.name.string, origin: Self.printable(record.originalPath)))
-        }
+        let (recorded, guess) = try origin(of: top, project)
+        var components = recorded
         let inner = entry.components(below: top) ?? []
         let originalName = inner.isEmpty ? components.removeLast() : entry.name.string
         if !inner.isEmpty { components += inner.dropLast().map(\.string) }
@@ -31,8 +23,8 @@ extension Workspace {
         var created: [Entry] = []
         do {
             return try restore(
-                entry, top: top, from: parent, into: components, as: originalName, project, library,
-                created: &created)
+                entry, top: top, from: parent, into: components, as: originalName, guess: guess, project,
+                library, created: &created)
         } catch {
             removeCreatedFolders(created, library)
             throw error
@@ -41,7 +33,7 @@ extension Workspace {
 
     private func restore(
         _ entry: Entry, top: Entry, from parent: Entry, into components: [String],
-        as originalName: String, _ project: Project, _ library: Library,
+        as originalName: String, guess: Message?, _ project: Project, _ library: Library,
         created: inout [Entry]
     ) throws(Failure) -> Outcome {
         var changes: [Change] = []
@@ -85,9 +77,53 @@ extension Workspace {
         let into =
             project.permanentFolder(for: destination)?.title
             ?? Localized(en: destination.name.string, fr: destination.name.string)
-        return Outcome(
-            result: .item(.entry(entry, library)), changes: changes,
-            report: .restored(name: entry.name.string, to: into))
+        let report: Report =
+            guess.map { .restoredByGuess(name: entry.name.string, to: into, because: $0) }
+            ?? .restored(name: entry.name.string, to: into)
+        return Outcome(result: .item(.entry(entry, library)), changes: changes, report: report)
+    }
+
+    /// The most folders deep a record's origin may be: a writer's binder is
+    /// a few levels deep, and each level a restore recreates is a folder
+    /// made, synced and watched, so a record naming thousands (a hand, a
+    /// hostile library) is refused before any of that work.
+    static let originDepthLimit = 64
+
+    /// The path a Trash item goes back to, relative to the project (the
+    /// item's own name last), and, when the record did not say for sure,
+    /// why it goes there: no record, an origin inside the Trash itself
+    /// (no origin at all: restoring into it would leave the item where
+    /// Empty Trash destroys it), or a record sync's conflict copy was
+    /// matched to by a guess (`TrashRecords.twins`). Refuses an origin it
+    /// will not recreate, before any work that grows with it.
+    func origin(of top: Entry, _ project: Project) throws(Failure) -> (components: [String], guess: Message?) {
+        let name = top.name.string
+        guard let record = project.metadata.trash[name] else { return ([name], .noTrashRecord) }
+        var components = record.originalPath.split(separator: "/").map(String.init)
+        components.removeAll { $0.isEmpty || $0 == "." || $0 == ".." }
+        if components.isEmpty { return ([name], .noTrashRecord) }
+        if components.count - 1 > Self.originDepthLimit {
+            throw Failure(
+                .io, .originTooDeep(name: name, depth: components.count - 1, limit: Self.originDepthLimit))
+        }
+        if let trash = project.trash, project.root.clash(with: components[0]) === trash {
+            return ([name], .originInTrash(origin: Self.printable(record.originalPath)))
+        }
+        // A record names folders the writer never typed: one Carrel could
+        // not make (hidden, `.carrel`, control characters) makes the record
+        // unusable, which is said as such rather than as a naming rule.
+        if components.contains(where: { (try? NameRules.validate($0)) == nil }) {
+            throw Failure(.io, .unusableTrashRecord(name: name, origin: Self.printable(record.originalPath)))
+        }
+        let origin = Self.printable(record.originalPath)
+        if let twin = record.deletedAs {
+            return (components, .guessedTwinRecord(name: Self.printable(twin), earlier: true, origin: origin))
+        }
+        // The item sync kept under this name, when a copy of it took the other deletion's record.
+        if project.metadata.trash.values.contains(where: { $0.deletedAs == name }) {
+            return (components, .guessedTwinRecord(name: Self.printable(name), earlier: false, origin: origin))
+        }
+        return (components, nil)
     }
 
     /// Removes the folders a refused restore made for the item's origin,

@@ -219,7 +219,8 @@ public final class Workspace {
         var dropped = 0
         var adopted = 0
         _ = try? ProjectFile.locked(rootPath) { _ throws(ProjectFile.Problem) in
-            let scan = TrashRecords.scan(records)
+            var scan = TrashRecords.scan(records)
+            if matchTwins(scan, records: records, in: project) { scan = TrashRecords.scan(records) }
             for stored in scan.superseded + scan.kept.values.filter({ !inTrash($0.name) })
             where TrashRecords.remove(stored.id, in: records) {
                 dropped += 1
@@ -240,6 +241,32 @@ public final class Workspace {
                 "repair: dropped \(dropped) Trash record(s) of items no longer in \(BytePath.display(trashPath)), or superseded"
             )
         }
+    }
+
+    /// Gives each conflict copy in the Trash the record of its deletion
+    /// that sync left naming the original (`TrashRecords.twins`), before
+    /// that record would be dropped as superseded or as naming nothing.
+    /// The record is rewritten under the copy's name, new first, then the
+    /// old removed: a crash between leaves the old one, which the drop
+    /// that follows removes. The caller holds the lock. Returns whether a
+    /// record was rewritten.
+    func matchTwins(_ scan: TrashRecords.Scan, records: Directory, in project: Project) -> Bool {
+        guard let trashName = project.type.folder(.trash).flatMap({ project.metadata.path(of: $0) }),
+            let trash = try? Directory.open(project.root.path).realSubdirectory(Array(trashName.utf8)),
+            let listed = try? trash.list()
+        else { return false }
+        let items = Set(listed.compactMap { String(validating: $0.0, as: UTF8.self) })
+        var matched = false
+        for (copy, stored) in TrashRecords.twins(scan, items: items) {
+            var record = stored.record
+            record.deletedAs = stored.name
+            guard (try? TrashRecords.write(copy, record, in: records)) != nil else { continue }
+            TrashRecords.remove(stored.id, in: records)
+            matched = true
+            log("repair: gave \(copy), a sync conflict copy in the Trash, the record of a deletion of \(stored.name)")
+        }
+        if matched { records.sync() }
+        return matched
     }
 
     // MARK: Finding things

@@ -217,11 +217,16 @@ extension CLI {
         report(ws, outcome, language)
     }
 
-    /// Prints the path a command acted on, as it is now.
+    /// Prints the path a command acted on, as it is now. A restore that
+    /// went by a guess says so on stderr: the path alone would pass for
+    /// where the item was.
     static func report(_ ws: Workspace, _ outcome: Outcome, _ language: Language) {
         // What the command left undone on its own (a merge rule not written) goes beside the output.
         for notice in ws.notices { writeError(notice.text(language) + "\n") }
         ws.notices.removeAll()
+        if case .restoredByGuess = outcome.report, let report = outcome.report {
+            writeError(report.text(language) + "\n")
+        }
         guard case .item(let item) = outcome.result else { return }
         let info = ws.describe(item, language)
         print(info.path.map(Workspace.display) ?? info.title)

@@ -177,7 +177,10 @@ enum Help {
         USAGE: carrel restore PATH
 
         Puts an item in Trash back into the folder it came from, recreating
-        missing folders. A name clash gets a " 2" suffix.
+        missing folders. A name clash gets a " 2" suffix. Prints where it
+        went. An item with no usable record of where it came from goes to
+        the project's top, and a record matched to sync's conflict copy is a
+        guess: either way it says so on stderr.
         """,
         "empty-trash": """
         USAGE: carrel empty-trash PROJECT [--yes]

@@ -121,6 +121,7 @@ final class ProtocolDocTests: XCTestCase {
             .fileTooLarge(path: "\u{1}", limit: 1 << 24),
             .trashRecordNotWritten(name: "\u{1}", path: "\u{1}", detail: "\u{1}"),
             .unusableTrashRecord(name: "\u{1}", origin: "\u{1}"),
+            .originTooDeep(name: "\u{1}", depth: 1500, limit: 64),
             .reorderNotSibling(name: "\u{1}", anchor: "\u{1}", folder: "\u{1}"), .reorderItself(name: "\u{1}"),
             .reorderInTrash(name: "\u{1}"), .reorderPermanent(name: "\u{1}"), .reorderPosition,
             .intoOtherProjectsTrash(name: "\u{1}", project: "\u{1}"), .intoTrashedFolder(name: "\u{1}"),
