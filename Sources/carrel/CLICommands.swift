@@ -202,13 +202,18 @@ extension CLI {
         case "rename": outcome = try ws.rename(try argument(ws, p[0]), to: p[1])
         case "mv": outcome = try ws.move(try argument(ws, p[0]), to: try argument(ws, p[1]))
         case "restore": outcome = try ws.restore(try argument(ws, p[0]))
+        case "duplicate": outcome = try ws.duplicate(try argument(ws, p[0]))
         default: throw Usage(.unknownSubcommand(name: sub))
         }
         report(ws, outcome, language)
     }
 
-    /// Prints the path a command acted on, as it is now.
+    /// Prints the path a command acted on, as it is now, and on stderr what
+    /// the server would report to an editor where it says more than the path.
     static func report(_ ws: Workspace, _ outcome: Outcome, _ language: Language) {
+        if case .duplicatedLeavingOut? = outcome.report, let said = outcome.report?.text(language) {
+            writeError("carrel: \(said)\n")
+        }
         guard case .item(let item) = outcome.result else { return }
         let info = ws.describe(item, language)
         print(info.path.map(Workspace.display) ?? info.title)
