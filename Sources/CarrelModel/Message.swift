@@ -114,6 +114,13 @@ public enum Message: Sendable, Equatable {
     case targetSet(path: String, target: Int?, daily: Bool)
     case deletedForever(path: String)
     case projectToSystemTrashNotNamed(path: String)
+    // Duplicate
+    case duplicateInTrash(name: String)
+    case duplicatePermanent(name: String)
+    case duplicateProject(name: String)
+    case duplicateLibrary(name: String)
+    case copyTooLarge(name: String, limit: Int)
+    case copyTooMany(name: String, limit: Int)
 
     /// The JSON type words of parameter errors.
     static let frenchTypeWords = [
@@ -625,6 +632,36 @@ public enum Message: Sendable, Equatable {
             return (
                 "\(path) is a project: deleting it moves the whole project to the system trash, outside the library. Pass --system-trash to do so; nothing was changed.",
                 "\(path) est un projet : le supprimer met tout le projet à la corbeille du système, hors de la bibliothèque. Ajoutez --system-trash pour le faire ; rien n’a changé."
+            )
+        case .duplicateInTrash(let name):
+            return (
+                "“\(name)” is in the Trash. Restore it first, then duplicate it.",
+                "« \(name) » est dans la Corbeille. Restaurez-le d’abord, puis dupliquez-le."
+            )
+        case .duplicatePermanent(let name):
+            return (
+                "“\(name)” is a permanent folder: a project has one of each. Duplicate what is inside it.",
+                "« \(name) » est un dossier permanent : un projet n’en a qu’un de chaque. Dupliquez plutôt son contenu."
+            )
+        case .duplicateProject(let name):
+            return (
+                "“\(name)” is a project; Carrel does not duplicate projects. Duplicate its folders or files.",
+                "« \(name) » est un projet ; Carrel ne duplique pas les projets. Dupliquez ses dossiers ou ses fichiers."
+            )
+        case .duplicateLibrary(let name):
+            return (
+                "“\(name)” is a workspace folder; Carrel does not duplicate it.",
+                "« \(name) » est un dossier de travail ; Carrel ne le duplique pas."
+            )
+        case .copyTooLarge(let name, let limit):
+            return (
+                "“\(name)” holds more than \(limit / (1 << 20)) MiB; Carrel copies no more at once. Nothing was copied.",
+                "« \(name) » contient plus de \(limit / (1 << 20)) Mio ; Carrel n’en copie pas davantage d’un coup. Rien n’a été copié."
+            )
+        case .copyTooMany(let name, let limit):
+            return (
+                "“\(name)” holds more than \(limit) files and folders; Carrel copies no more at once. Nothing was copied.",
+                "« \(name) » contient plus de \(limit) fichiers et dossiers ; Carrel n’en copie pas davantage d’un coup. Rien n’a été copié."
             )
         }
     }

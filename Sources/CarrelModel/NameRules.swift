@@ -61,13 +61,31 @@ public enum NameRules {
     /// stem, whole characters only, so the numbered name still fits in
     /// `maxBytes` and stays valid UTF-8.
     public static func numbered(_ name: String, _ n: Int, isFolder: Bool) -> String {
-        var stem = Substring(name)
-        var ext = Substring("")
+        withSuffix(" \(n)", to: name, isFolder: isFolder)
+    }
+
+    /// The name of a duplicate, as Finder gives it: "Spring.md" →
+    /// "Spring copy.md", then "Spring copy 2.md" for `n` = 2 and on. A copy
+    /// of a copy is numbered from its original's name ("Spring copy.md" →
+    /// "Spring copy 2.md"), never "Spring copy copy.md".
+    public static func copyName(_ name: String, _ n: Int, isFolder: Bool) -> String {
+        var (stem, ext) = split(name, isFolder: isFolder)
+        let number = stem.reversed().prefix { $0.isASCII && $0.isNumber }
+        var bare = stem.dropLast(number.count)
+        if !number.isEmpty { bare = bare.hasSuffix(" ") ? bare.dropLast() : stem }
+        if bare.hasSuffix(" copy"), bare.count > " copy".count { stem = bare.dropLast(" copy".count) }
+        return withSuffix(n == 1 ? " copy" : " copy \(n)", to: String(stem + ext), isFolder: isFolder)
+    }
+
+    private static func split(_ name: String, isFolder: Bool) -> (stem: Substring, ext: Substring) {
         if !isFolder, let dot = name.lastIndex(of: "."), dot != name.startIndex {
-            stem = name[..<dot]
-            ext = name[dot...]
+            return (name[..<dot], name[dot...])
         }
-        let suffix = " \(n)"
+        return (Substring(name), "")
+    }
+
+    private static func withSuffix(_ suffix: String, to name: String, isFolder: Bool) -> String {
+        var (stem, ext) = split(name, isFolder: isFolder)
         while stem.count > 1, stem.utf8.count + suffix.utf8.count + ext.utf8.count > maxBytes {
             stem.removeLast()
         }

@@ -13,6 +13,8 @@ public enum Report: Sendable, Equatable {
     case askingBeforeDeleting(in: String)
     case alreadyAskingBeforeDeleting(in: String)
     case notAskingBeforeDeleting(in: String)
+    /// A duplicate that left out named pipes, sockets or devices, which hold no writing.
+    case duplicatedLeavingOut(name: String, copy: String, count: Int)
 
     public func text(_ language: Language) -> String {
         let (en, fr) = texts
@@ -60,6 +62,11 @@ public enum Report: Sendable, Equatable {
             return (
                 "Deleting in “\(name)” no longer asks first.",
                 "Supprimer dans « \(name) » ne demande plus confirmation."
+            )
+        case .duplicatedLeavingOut(let name, let copy, let count):
+            return (
+                "Duplicated “\(name)” as “\(copy)”, leaving out \(count) \(count == 1 ? "item that is" : "items that are") not a file, folder or link.",
+                "« \(name) » est dupliqué en « \(copy) », sans \(count) \(count == 1 ? "élément qui n’est" : "éléments qui ne sont") ni fichier, ni dossier, ni lien."
             )
         }
     }

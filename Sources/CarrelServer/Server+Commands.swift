@@ -47,6 +47,8 @@ extension Server {
             finish(id, try workspace.setConfirmDelete(try target(uri), confirm))
         case .setTarget(let uri, let kind, let value):
             finish(id, try workspace.setTarget(try target(uri), kind == .words ? .words : .session, value))
+        case .duplicate(let uri):
+            finish(id, try workspace.duplicate(try target(uri)))
         }
     }
 

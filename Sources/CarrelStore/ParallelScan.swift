@@ -23,8 +23,12 @@ extension Scanner {
         /// Conflict copies of the order file, or temporaries of a write a
         /// crash cut short: the folder's order must be read the slow way.
         var hasOrderLeftovers = false
+        /// A copy's hidden staging folder: a crash cut a copy short here.
+        var hasCopyLeftovers = false
         var found: FoundOrder? {
-            hasOrderFile || hasOrderLeftovers ? FoundOrder(hasFile: hasOrderFile, hasLeftovers: hasOrderLeftovers) : nil
+            hasOrderFile || hasOrderLeftovers || hasCopyLeftovers
+                ? FoundOrder(hasFile: hasOrderFile, hasLeftovers: hasOrderLeftovers, hasCopyLeftovers: hasCopyLeftovers)
+                : nil
         }
     }
 
@@ -137,6 +141,8 @@ extension Scanner {
                     out.hasOrderFile = true
                 } else if OrderFile.isOrderFile(raw) {
                     out.hasOrderLeftovers = true
+                } else if Directory.isCopyStaging(raw) {
+                    out.hasCopyLeftovers = true
                 }
                 continue
             }

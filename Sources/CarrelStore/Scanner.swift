@@ -127,10 +127,12 @@ extension Scanner {
     }
 }
 
-/// What a scan saw of a folder's order: whether it has an order file, and
-/// whether leftovers (conflict copies, temporaries) need the slow read of
-/// `OrderFile.read(in:)`.
+/// What a scan saw of Carrel's own files in a folder: whether it has an
+/// order file, whether leftovers (conflict copies, temporaries) need the
+/// slow read of `OrderFile.read(in:)`, and whether a copy cut short left
+/// its staging folder (`Directory.removeCopyLeftovers`).
 public struct FoundOrder: Sendable {
     public let hasFile: Bool
     public let hasLeftovers: Bool
+    public var hasCopyLeftovers = false
 }

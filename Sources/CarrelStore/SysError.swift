@@ -13,6 +13,9 @@ public struct SysError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Refusal: Sendable, Equatable {
         case wrongKind(found: FoundKind, expected: FoundKind)
         case tooLarge(limit: Int)
+        /// A copy of more bytes, or more files, folders and links, than one copy may take.
+        case tooLargeToCopy(limit: Int)
+        case tooManyToCopy(limit: Int)
     }
 
     public init(_ operation: String, _ path: String, code: Int32 = errno) {
@@ -30,6 +33,8 @@ public struct SysError: Error, Sendable, Equatable, CustomStringConvertible {
         switch refusal {
         case .wrongKind(let found, let expected)?: return "\(found) where \(expected) belongs"
         case .tooLarge(let limit)?: return "larger than \(limit) bytes"
+        case .tooLargeToCopy(let limit)?: return "more than \(limit) bytes to copy"
+        case .tooManyToCopy(let limit)?: return "more than \(limit) items to copy"
         case nil: return String(cString: strerror(code))
         }
     }

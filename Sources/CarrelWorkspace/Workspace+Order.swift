@@ -12,6 +12,7 @@ extension Workspace {
     /// order is read again the slow way, which merges and removes them.
     func loadOrders(_ found: [(Entry, FoundOrder)], in library: Library) {
         for (folder, order) in found {
+            if order.hasCopyLeftovers { removeCopyLeftovers(folder, in: library) }
             if order.hasLeftovers {
                 loadOrder(folder, in: library)
             } else if order.hasFile {

@@ -29,6 +29,8 @@ public final class Workspace {
     /// Files whose open buffer's words are shown (`Workspace+Unsaved.swift`). Never written anywhere.
     var unsavedWords: [ObjectIdentifier: UnsavedWords] = [:]
     public var sessions = Sessions()
+    /// How much one duplicate may copy; tests lower it.
+    public var copyLimits = Directory.CopyLimits()
 
     public init() {}
 
@@ -372,6 +374,8 @@ public final class Workspace {
         case .wrongKind(let found, let expected)?:
             return Failure(.io, .unusableEntry(path: e.path, found: found, expected: expected))
         case .tooLarge(let limit)?: return Failure(.io, .fileTooLarge(path: e.path, limit: limit))
+        case .tooLargeToCopy(let limit)?: return Failure(.io, .copyTooLarge(name: name ?? e.path, limit: limit))
+        case .tooManyToCopy(let limit)?: return Failure(.io, .copyTooMany(name: name ?? e.path, limit: limit))
         case nil: break
         }
         switch e.code {

@@ -24,6 +24,22 @@ func selfTest(_ options: Options) -> Int32 {
             }
         ),
         (
+            "copy a file once more than asked", "duplicated",
+            { t in
+                let f = t.someContentFile()
+                t.copyAllowance[String(decoding: Disk.read(f)!, as: UTF8.self)] = 1
+                _ = Disk.write(f + ".copy1.md", Disk.read(f)!)
+                _ = Disk.write(f + ".copy2.md", Disk.read(f)!)
+            }
+        ),
+        (
+            "leave a half-made copy", "half-made copy",
+            { t in
+                mkdir(t.lib + "/Poems/Draft/.carrel-copy-1-2-3", 0o755)
+                _ = Disk.write(t.lib + "/Poems/Draft/.carrel-copy-1-2-3/x.md", Array("torture:".utf8))
+            }
+        ),
+        (
             "truncate a file", "never wrote",
             { t in
                 let f = t.someContentFile()

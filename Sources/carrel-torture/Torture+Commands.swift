@@ -13,6 +13,16 @@ extension Torture {
         let args: JSONValue
         /// Contents a delete-for-good would destroy.
         var doomed: [String] = []
+        /// Contents a duplicate may copy, once each time it appears here.
+        var copies: [String] = []
+    }
+
+    /// Contents every place of which is under `rel`: what deleting it for
+    /// good destroys. A content copied elsewhere lives on there.
+    func doomedUnder(_ rel: String) -> [String] {
+        var under: [String: Int] = [:]
+        for c in contentsUnder(rel) { under[c, default: 0] += 1 }
+        return under.filter { $0.value == 1 + (copyAllowance[$0.key] ?? 0) }.map(\.key)
     }
 
     func contentsUnder(_ rel: String) -> [String] {
@@ -30,7 +40,7 @@ extension Torture {
     func chooseOp(_ v: View) -> Op {
         let parent = { (rel: String) -> String in rel.split(separator: "/").dropLast().joined(separator: "/") }
         while true {
-            let roll = random(100)
+            let roll = random(106)
             switch roll {
             case 0..<14:
                 guard var folder = pick(v.folders) else { continue }
@@ -100,7 +110,7 @@ extension Torture {
                 return Op(
                     name: "deleteForever", command: "carrel.delete",
                     args: ["uri": .string(uri(item.rel)), "confirmed": .bool(chance(0.5))],
-                    doomed: contentsUnder(item.rel))
+                    doomed: doomedUnder(item.rel))
             case 72..<84:
                 guard let item = pick(v.inTrash) else { continue }
                 return Op(name: "restore", command: "carrel.restore", args: ["uri": .string(uri(item.rel))])
@@ -109,7 +119,7 @@ extension Torture {
                 return Op(
                     name: "emptyTrash", command: "carrel.emptyTrash",
                     args: ["projectUri": .string(uri(p.rel)), "confirmed": .bool(chance(0.5))],
-                    doomed: contentsUnder(p.rel + "/Trash"))
+                    doomed: doomedUnder(p.rel + "/Trash"))
             case 86..<88:
                 guard let item = pick(v.movable + v.projects.map { ($0.rel, true) }) else { continue }
                 // A target in project.json, or cleared; outside projects it is refused.
@@ -136,6 +146,14 @@ extension Torture {
                 return Op(
                     name: "setConfirmDelete", command: "carrel.setConfirmDelete",
                     args: ["uri": .string(uri(f)), "confirm": .bool(chance(0.5))])
+            case 100..<106:
+                // Mostly what can be copied; now and then what is refused (the Trash, a permanent folder).
+                guard let item = pick(chance(0.85) ? v.movable : v.inTrash + v.permanent.map { ($0, true) }) else {
+                    continue
+                }
+                return Op(
+                    name: "duplicate", command: "carrel.duplicate", args: ["uri": .string(uri(item.rel))],
+                    copies: contentsUnder(item.rel))
             default:
                 // Commands that must be refused, so kills also land in refusals.
                 switch random(4) {

@@ -143,6 +143,7 @@ struct Syntax {
             usage: "carrel rm PATH [--yes] [--system-trash]", arguments: 1...1,
             flags: ["--yes", "--system-trash"]),
         "restore": Syntax(usage: "carrel restore PATH", arguments: 1...1),
+        "duplicate": Syntax(usage: "carrel duplicate PATH", arguments: 1...1),
         "empty-trash": Syntax(usage: "carrel empty-trash PROJECT [--yes]", arguments: 1...1, flags: ["--yes"]),
         "sort": Syntax(
             usage: "carrel sort PATH manual|name|modified|created [--descending]", arguments: 2...2,

@@ -212,20 +212,24 @@ extension CLI {
         case "rename": outcome = try ws.rename(try argument(ws, p[0]), to: p[1])
         case "mv": outcome = try ws.move(try argument(ws, p[0]), to: try argument(ws, p[1]))
         case "restore": outcome = try ws.restore(try argument(ws, p[0]))
+        case "duplicate": outcome = try ws.duplicate(try argument(ws, p[0]))
         default: throw Usage(.unknownSubcommand(name: sub))
         }
         report(ws, outcome, language)
     }
 
-    /// Prints the path a command acted on, as it is now. A restore that
-    /// went by a guess says so on stderr: the path alone would pass for
-    /// where the item was.
+    /// Prints the path a command acted on, as it is now, and on stderr what
+    /// the server would report to an editor where it says more than the
+    /// path: a restore that went by a guess, what a duplicate left out.
     static func report(_ ws: Workspace, _ outcome: Outcome, _ language: Language) {
         // What the command left undone on its own (a merge rule not written) goes beside the output.
         for notice in ws.notices { writeError(notice.text(language) + "\n") }
         ws.notices.removeAll()
         if case .restoredByGuess = outcome.report, let report = outcome.report {
             writeError(report.text(language) + "\n")
+        }
+        if case .duplicatedLeavingOut? = outcome.report, let said = outcome.report?.text(language) {
+            writeError("carrel: \(said)\n")
         }
         guard case .item(let item) = outcome.result else { return }
         let info = ws.describe(item, language)

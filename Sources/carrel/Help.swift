@@ -19,6 +19,7 @@ enum Help {
           mv PATH DESTINATION-FOLDER   Move a file or folder into another folder.
           rm PATH [--yes]              Move to the project's Trash (inside Trash: delete for good).
           restore PATH                 Put an item in Trash back where it came from.
+          duplicate PATH               Copy a file or folder beside itself ("Spring copy.md").
           empty-trash PROJECT [--yes]  Delete everything in a project's Trash for good.
           sort PATH ORDER              Sort a project or folder: manual, name, modified, created [--descending].
           reorder PATH --before|--after SIBLING
@@ -181,6 +182,16 @@ enum Help {
         went. An item with no usable record of where it came from goes to
         the project's top, and a record matched to sync's conflict copy is a
         guess: either way it says so on stderr.
+        """,
+        "duplicate": """
+        USAGE: carrel duplicate PATH
+
+        Copies a file or folder (with everything in it) beside itself, named as
+        Finder names a copy: "Spring copy.md", then "Spring copy 2.md". Links
+        are copied as links; named pipes, sockets and devices are left out, and
+        stderr says how many. Where the folder is in binder order, the copy
+        comes right after the original. Refused in the Trash, on permanent
+        folders, projects and the library; nothing is ever overwritten.
         """,
         "empty-trash": """
         USAGE: carrel empty-trash PROJECT [--yes]

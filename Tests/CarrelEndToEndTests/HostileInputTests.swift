@@ -441,6 +441,7 @@ final class HostileInputTests: XCTestCase {
             ("carrel.setConfirmDelete", ["uri": u("P"), "confirm": false]),
             ("carrel.reorder", ["uri": u("P/Draft/a.md"), "before": u("P/Draft/F")]),
             ("carrel.setTarget", ["uri": u("P/Draft/a.md"), "words": 500]),
+            ("carrel.duplicate", ["uri": u("P/Draft/a.md")]),
             ("carrel.newFile", ["parentUri": u("Plain"), "name": "n"]),
             ("carrel.rename", ["uri": u("Plain/b.md"), "newName": "c.md"]),
         ]
@@ -574,6 +575,7 @@ final class HostileInputTests: XCTestCase {
             "carrel.setConfirmDelete": ["uri": u, "confirm": false],
             "carrel.reorder": ["uri": u, "after": u],
             "carrel.setTarget": ["uri": u, "words": 500],
+            "carrel.duplicate": ["uri": u],
         ]
         let optional: Set<String> = ["confirmed", "descending", "before", "after"]
         XCTAssertEqual(Set(full.keys), Set(InitializeRequest.commands), "every command has a row")

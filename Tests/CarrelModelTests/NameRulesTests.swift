@@ -55,6 +55,28 @@ final class NameRulesTests: XCTestCase {
         XCTAssertEqual(NameRules.numbered("Poem.md", 2, isFolder: false), "Poem 2.md")
         XCTAssertEqual(NameRules.numbered("Act 1.5", 2, isFolder: true), "Act 1.5 2")
     }
+
+    func testCopyNamesAreFinders() {
+        let cases: [(String, Int, Bool, String)] = [
+            ("Spring.md", 1, false, "Spring copy.md"),
+            ("Spring.md", 2, false, "Spring copy 2.md"),
+            ("Spring copy.md", 1, false, "Spring copy.md"),
+            ("Spring copy.md", 2, false, "Spring copy 2.md"),
+            ("Spring copy 7.md", 3, false, "Spring copy 3.md"),
+            ("Release2.md", 1, false, "Release2 copy.md"),
+            ("Draft 2", 1, true, "Draft 2 copy"),
+            ("v1.2", 1, true, "v1.2 copy"),
+            ("copy.md", 1, false, "copy copy.md"),
+            ("README", 2, false, "README copy 2"),
+        ]
+        for (name, n, isFolder, expected) in cases {
+            XCTAssertEqual(NameRules.copyName(name, n, isFolder: isFolder), expected, name)
+        }
+        let long = String(repeating: "é", count: 126) + ".md"
+        let copy = NameRules.copyName(long, 12, isFolder: false)
+        XCTAssertLessThanOrEqual(copy.utf8.count, NameRules.maxBytes)
+        XCTAssertTrue(copy.hasSuffix("é copy 12.md"), copy)
+    }
 }
 
 final class CatalogTests: XCTestCase {

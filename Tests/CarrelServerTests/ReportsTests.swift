@@ -18,7 +18,7 @@ final class ReportsTests: XCTestCase {
         home = nil
     }
 
-    func start(locale: String = "en") throws {
+    func start(locale: String = "en", before: (Fixture) throws -> Void = { _ in }) throws {
         home = try Fixture()
         setenv("XDG_DATA_HOME", home.path + "/data", 1)
         fx = try Fixture(
@@ -29,6 +29,7 @@ final class ReportsTests: XCTestCase {
             P/Ready/c.md = c
             loose.md = l
             """)
+        try before(fx)
         client = InProcessClient()
         _ = try client.initialize([fx.uri()], locale: locale)
     }
@@ -91,6 +92,20 @@ final class ReportsTests: XCTestCase {
                 "carrel.moveTo", ["uri": .string(fx.uri("P/Draft/d.md")), "destinationUri": .string(fx.uri("P/Ready"))])
         )
         XCTAssertNil(try report("carrel.setSort", ["uri": .string(fx.uri("P")), "by": "modified"]))
+        XCTAssertNil(try report("carrel.duplicate", ["uri": .string(fx.uri("P/Ready/c.md"))]))
+    }
+
+    /// A duplicate says what it left out: pipes and devices hold no writing.
+    func testADuplicateThatLeftSomethingOutSaysSo() throws {
+        try start { fx in
+            try fx.add("P/Draft/Cycle/one.md = 1")
+            XCTAssertEqual(mkfifo(fx.path + "/P/Draft/Cycle/pipe", 0o644), 0)
+        }
+        XCTAssertEqual(
+            try report("carrel.duplicate", ["uri": .string(fx.uri("P/Draft/Cycle"))]),
+            "Duplicated “Cycle” as “Cycle copy”, leaving out 1 item that is not a file, folder or link.")
+        XCTAssertEqual(fx.read("P/Draft/Cycle copy/one.md"), "1")
+        XCTAssertFalse(fx.exists("P/Draft/Cycle copy/pipe"))
     }
 
     /// Turning asking on or off says where, and so does asking for what is

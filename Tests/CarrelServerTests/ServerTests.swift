@@ -175,6 +175,11 @@ final class ServerTests: XCTestCase {
         XCTAssertFalse(change.isEmpty)
         XCTAssertEqual(titles(try tree("My Poems/Draft")), ["Autumn.md", "Spring.md"], "binder order now")
         XCTAssertEqual(fx.read("My Poems/Draft/.carrel-order"), "Autumn.md\nSpring.md\n")
+        let copy = try client.command("carrel.duplicate", ["uri": .string(fx.uri("My Poems/Draft/Spring.md"))])[
+            "result"]!
+        XCTAssertEqual(copy["uri"], .string(fx.uri("My Poems/Draft/Spring copy.md")))
+        XCTAssertEqual(titles(try tree("My Poems/Draft")), ["Autumn.md", "Spring.md", "Spring copy.md"])
+        XCTAssertEqual(fx.read("My Poems/Draft/.carrel-order"), "Autumn.md\nSpring.md\nSpring copy.md\n")
         let empty = try client.command(
             "carrel.emptyTrash", ["projectUri": .string(fx.uri("My Poems")), "confirmed": true])["result"]!
         XCTAssertEqual(empty, ["deleted": 0])

@@ -1819,6 +1819,15 @@ what it did."
                                   "carrel.restore" :uri uri)))
     (carrel--follow-result uri result)))
 
+(defun carrel-duplicate ()
+  "Copy the file or folder at point beside itself, as \"Spring copy.md\".
+Point goes to the copy."
+  (interactive)
+  (let* ((uri (plist-get (carrel--item-at-point) :uri))
+         (result (carrel--command (lambda (result) (plist-get result :uri)) t
+                                  "carrel.duplicate" :uri uri)))
+    (carrel--follow-result uri result)))
+
 (defun carrel-empty-trash ()
   "Delete for good everything in the Trash of the project at point.
 The server asks first, and tells what it did."
@@ -2017,6 +2026,7 @@ A, +	New Folder
 \\[carrel-new-project]	New Project
 r, R	Rename
 \\[carrel-move]	Move To
+\\[carrel-duplicate]	Duplicate
 \\[carrel-delete]	Delete
 \\[carrel-restore]	Restore
 \\[carrel-empty-trash]	Empty Trash
@@ -2049,6 +2059,7 @@ M-n, M-<down>	Move Down among the siblings
     (define-key map "r" #'carrel-rename)
     (define-key map "R" #'carrel-rename)
     (define-key map "m" #'carrel-move)
+    (define-key map "D" #'carrel-duplicate)
     (define-key map "d" #'carrel-delete)
     (define-key map "u" #'carrel-restore)
     (define-key map "E" #'carrel-empty-trash)

@@ -15,6 +15,7 @@ public enum CarrelCommand: Equatable {
         case setConfirmDelete = "carrel.setConfirmDelete"
         case reorder = "carrel.reorder"
         case setTarget = "carrel.setTarget"
+        case duplicate = "carrel.duplicate"
     }
 
     /// Which target `carrel.setTarget` sets: the item's words, or a project's words per day.
@@ -38,6 +39,8 @@ public enum CarrelCommand: Equatable {
     case reorder(uri: String, before: String?, after: String?)
     /// `words: N|null` on a project, folder or file; or `session: N|null` on a project. Null clears.
     case setTarget(uri: String, kind: TargetKind, value: Int?)
+    /// A copy of a file or folder beside it ("Spring copy.md").
+    case duplicate(uri: String)
 
     /// Decodes the argument object of the named command.
     public init(_ name: Name, _ argument: JSONValue) throws(ParamError) {
@@ -65,6 +68,7 @@ public enum CarrelCommand: Equatable {
         case .reorder:
             self = .reorder(
                 uri: try f.string("uri"), before: try f.optionalString("before"), after: try f.optionalString("after"))
+        case .duplicate: self = .duplicate(uri: try f.string("uri"))
         case .setTarget:
             let uri = try f.string("uri")
             let words = try f.positiveIntOrNull("words", max: Self.maxTarget)

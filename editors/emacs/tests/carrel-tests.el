@@ -652,6 +652,17 @@ and Ask before deleting on the project turns the question back on."
       (should-error (call-interactively #'carrel-delete) :type 'user-error))
     (should (file-exists-p (carrel-test--path "My Poems" "Draft" "Spring.md")))))
 
+(ert-deftest carrel-test-duplicate ()
+  "D copies the item at point beside itself and puts point on the copy."
+  (carrel-test--with-library
+    (carrel-test--project "My Poems" "poetry")
+    (carrel-test--file "My Poems" "Draft" "Spring")
+    (carrel-test--goto "My Poems" "Draft" "Spring.md")
+    (call-interactively #'carrel-duplicate)
+    (should (file-exists-p (carrel-test--path "My Poems" "Draft" "Spring copy.md")))
+    (should (equal (plist-get (carrel--node-at-point) :uri)
+                   (carrel--path-to-uri (carrel-test--path "My Poems" "Draft" "Spring copy.md"))))))
+
 (ert-deftest carrel-test-restore-and-empty-trash ()
   "u restores from Trash; E empties the Trash after asking, in the server's words."
   (carrel-test--with-library
@@ -763,6 +774,7 @@ and a folder made there later starts collapsed."
     (dolist (binding '(("RET" . carrel-open) ("TAB" . carrel-open) (">" . carrel-expand-all)
                        ("<" . carrel-collapse-all) ("a" . carrel-new-file) ("A" . carrel-new-folder)
                        ("P" . carrel-new-project) ("r" . carrel-rename) ("m" . carrel-move)
+                       ("D" . carrel-duplicate)
                        ("d" . carrel-delete) ("u" . carrel-restore) ("E" . carrel-empty-trash)
                        ("s" . carrel-sort) ("g" . carrel-refresh) ("^" . carrel-up)
                        ("?" . carrel-help) ("q" . quit-window)

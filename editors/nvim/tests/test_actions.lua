@@ -403,3 +403,17 @@ H.test('without a picker plugin, Move is a float whose title is the question, ho
   H.press(target .. 'G<CR>')
   H.wait(function() return H.exists(project .. '/Ready/Box 42/Spring.md') end, 'Spring.md in Box 42')
 end)
+
+H.test('D: Duplicate copies the file beside it and puts the cursor on the copy', function()
+  local project = poetry()
+  draft_with(project, 'Spring.md', 'first line')
+  cursor_on_draft_file('Spring.md')
+  H.press('D')
+  local copy = project .. '/Draft/Spring copy.md'
+  H.wait(function() return H.exists(copy) end, 'Spring copy.md on disk')
+  H.eq(H.read(copy), 'first line', 'the copy holds the original')
+  H.wait(function()
+    local row = require('carrel.tree').rows()[vim.api.nvim_win_get_cursor(0)[1]]
+    return row and row.node.name == 'Spring copy.md'
+  end, 'the cursor on the copy')
+end)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the Vim plugin's tests, in real headless Vim 9, against the real Carrel server.
-# Usage: editors/vim/tests/run.sh   (CARREL=/abs/path/to/carrel to choose the server)
+# Usage: editors/vim/tests/run.sh [test_binder ...]   (CARREL=/abs/path/to/carrel to choose the server)
+# With names, only those test files run (with or without .vim), after the lint.
 set -u
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 plugin="$(cd "$here/.." && pwd)"
@@ -44,7 +45,21 @@ else
   failed=$((failed + 1)); echo "not ok - lint"; sed 's/^/  /' "$CARREL_LINT_OUT"
 fi
 
-for file in "$here"/test_*.vim; do
+files=("$here"/test_*.vim)
+if [ $# -gt 0 ]; then
+  files=()
+  for name in "$@"; do
+    name="$(basename "$name" .vim)"
+    if [ ! -f "$here/$name.vim" ]; then
+      echo "not ok - no test file $name.vim in $here"
+      failed=$((failed + 1))
+      continue
+    fi
+    files+=("$here/$name.vim")
+  done
+fi
+
+for file in "${files[@]}"; do
   name="$(basename "$file" .vim)"
   export CARREL_TEST_RESULTS="$sandbox/$name.results"
   : > "$CARREL_TEST_RESULTS"

@@ -156,6 +156,13 @@ h.Run('d then Delete moves to the Trash and shows the server''s report', () => {
   assert_match('= Ready', getline('.'))
 })
 
+h.Run('D duplicates beside the original and puts the cursor on the copy', () => {
+  var root = Poems()
+  h.Press('. Morning.md', 'D')
+  h.Wait(() => filereadable(root .. '/My Poems/Draft/Morning copy.md'), 'the copy')
+  h.Wait(() => getline('.') =~ 'Morning copy.md', 'the cursor on the copy')
+})
+
 h.Run('u restores from the Trash', () => {
   var root = Poems()
   h.Press('. Morning.md', 'd')

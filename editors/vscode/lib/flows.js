@@ -41,6 +41,7 @@ class Flows {
       'carrel.moveTo': (arg) => this.moveTo(arg),
       'carrel.delete': (arg) => this.delete(arg),
       'carrel.restore': (arg) => this.restore(arg),
+      'carrel.duplicate': (arg) => this.duplicate(arg),
       'carrel.emptyTrash': (arg) => this.emptyTrash(arg),
       'carrel.sort': (arg) => this.sort(arg),
       'carrel.moveUp': (arg) => this.moveAmongSiblings(arg, -1),
@@ -309,6 +310,15 @@ class Flows {
     const restored = await this.execute('carrel.restore', { uri: node.uri });
     await this.revealUri(restored.uri);
     return restored;
+  }
+
+  // The copy is selected, as a terminal editor puts its cursor on it.
+  async duplicate(arg) {
+    const key = this.requireTarget(arg, 'the file or folder to duplicate');
+    if (!key) return undefined;
+    const copy = await this.execute('carrel.duplicate', { uri: this.binder.node(key).uri });
+    if (copy) await this.revealUri(copy.uri);
+    return copy;
   }
 
   async emptyTrash(arg) {

@@ -220,3 +220,14 @@ test('in French, the server’s question and buttons are shown verbatim, Annuler
   assert.deepEqual(typePick.items.map((item) => item.label), ['Vierge', 'Poésie', 'Nouvelle', 'Roman', 'Scénario']);
   await waitFor('the server’s report, in French', () => ext.record.infos.some((info) => /« Ouverture\.md »/.test(info.message)));
 });
+
+test('Duplicate copies the file beside it and selects the copy', async (t) => {
+  const ext = await activate(t, { withStory: true });
+  await newFile(ext, DRAFT, 'Opening');
+  fs.writeFileSync(story(ext.box, 'Draft', 'Opening.md'), 'first line');
+  await ext.run('carrel.duplicate', await keyAt(ext.provider, [...DRAFT, 'Opening.md']));
+  assert.equal(fs.readFileSync(story(ext.box, 'Draft', 'Opening copy.md'), 'utf8'), 'first line');
+  await waitFor('the copy in the binder',
+    async () => (await childLabels(ext.provider, await keyAt(ext.provider, DRAFT))).includes('Opening copy.md'));
+  assert.ok(ext.record.revealed.some((r) => String(r.element).endsWith('Opening%20copy.md')), 'the copy is selected');
+});

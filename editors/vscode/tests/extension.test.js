@@ -15,7 +15,7 @@ test('every declared command is registered, and every registered command is decl
   const { record } = await activate(t);
   const declared = manifest.contributes.commands.map((c) => c.command).sort();
   assert.deepEqual([...record.commands.keys()].sort(), declared);
-  const wanted = ['newProject', 'newFolder', 'newFile', 'rename', 'moveTo', 'delete', 'restore', 'emptyTrash', 'sort',
+  const wanted = ['newProject', 'newFolder', 'newFile', 'rename', 'moveTo', 'duplicate', 'delete', 'restore', 'emptyTrash', 'sort',
     'moveUp', 'moveDown', 'setTarget', 'askBeforeDeleting', 'refresh', 'collapseAll', 'reveal', 'showLog'].map((name) => `carrel.${name}`).sort();
   assert.deepEqual(declared, wanted);
   for (const command of manifest.contributes.commands) {
@@ -56,8 +56,11 @@ test('menus name only real contextValues, and offer each action where it belongs
   assert.ok(!offered(CONTEXT.file).has('carrel.restore'));
   assert.ok(offered(CONTEXT.trash).has('carrel.emptyTrash'));
   assert.ok(!offered(CONTEXT.userFolder).has('carrel.emptyTrash'));
+  for (const fixed of [CONTEXT.permanentFolder, CONTEXT.trash, CONTEXT.trashItem, CONTEXT.project]) {
+    assert.ok(!offered(fixed).has('carrel.duplicate'), `${fixed} does not offer Duplicate`);
+  }
   for (const movable of [CONTEXT.userFolder, CONTEXT.file]) {
-    for (const command of ['carrel.rename', 'carrel.moveTo', 'carrel.delete']) assert.ok(offered(movable).has(command), `${movable} offers ${command}`);
+    for (const command of ['carrel.rename', 'carrel.moveTo', 'carrel.duplicate', 'carrel.delete']) assert.ok(offered(movable).has(command), `${movable} offers ${command}`);
   }
   assert.ok(offered(CONTEXT.permanentFolder).has('carrel.newFile'));
   assert.ok(!offered(CONTEXT.virtualFolder).has('carrel.newFolder'), '"All" cannot hold folders');

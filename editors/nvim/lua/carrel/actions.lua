@@ -8,8 +8,8 @@ local M = {}
 
 -- In the order `?` lists them.
 M.order = {
-  'open', 'new_file', 'new_folder', 'rename', 'move', 'delete', 'restore', 'empty_trash', 'new_project', 'sort',
-  'move_up', 'move_down', 'set_target', 'expand', 'collapse', 'expand_all', 'collapse_all', 'refresh', 'parent',
+  'open', 'new_file', 'new_folder', 'rename', 'move', 'duplicate', 'delete', 'restore', 'empty_trash', 'new_project',
+  'sort', 'move_up', 'move_down', 'set_target', 'expand', 'collapse', 'expand_all', 'collapse_all', 'refresh', 'parent',
   'help', 'close', 'ask_before_deleting',
 }
 
@@ -19,6 +19,7 @@ M.descriptions = {
   new_folder = 'New Folder',
   rename = 'Rename',
   move = 'Move To (a folder picker, with “New folder…”)',
+  duplicate = 'Duplicate (a copy beside it)',
   delete = 'Delete (moves to Trash)',
   restore = 'Restore (an item in Trash)',
   empty_trash = 'Empty Trash',
@@ -154,6 +155,11 @@ end
 
 function M.delete(row)
   if needs_uri(row) then M.delete_uri(row.node.uri) end
+end
+
+function M.duplicate(row)
+  if not needs_uri(row) then return end
+  client.execute('carrel.duplicate', { uri = row.node.uri }, refresh_onto)
 end
 
 function M.restore(row)

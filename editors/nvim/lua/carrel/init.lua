@@ -53,6 +53,7 @@ M.defaults = {
     ['P'] = 'new_project',
     ['r'] = 'rename',
     ['m'] = 'move',
+    ['D'] = 'duplicate', -- a copy beside it: "Spring copy.md"
     ['d'] = 'delete',
     ['u'] = 'restore',
     ['E'] = 'empty_trash',

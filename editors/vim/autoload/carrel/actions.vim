@@ -24,6 +24,7 @@ export const KEYS: list<list<string>> = [
   ['P', 'newproject', 'New Project'],
   ['r', 'rename', 'Rename'],
   ['m', 'move', 'Move To (a folder picker, with “New folder…”)'],
+  ['D', 'duplicate', 'Duplicate (a copy beside it)'],
   ['d', 'delete', 'Delete (moves to Trash)'],
   ['u', 'restore', 'Restore (an item in Trash)'],
   ['E', 'emptytrash', 'Empty Trash'],
@@ -283,6 +284,13 @@ def Delete(row: dict<any>)
   endif
 enddef
 
+def Duplicate(row: dict<any>)
+  var node = NeedUri(row)
+  if !empty(node)
+    rpc.Execute('carrel.duplicate', {uri: node.uri}, (result) => tree.Reveal(result))
+  endif
+enddef
+
 def Restore(row: dict<any>)
   var node = NeedUri(row)
   if !empty(node)
@@ -494,6 +502,8 @@ def DoOn(action: string, row: dict<any>)
     Delete(row)
   elseif action == 'restore'
     Restore(row)
+  elseif action == 'duplicate'
+    Duplicate(row)
   elseif action == 'emptytrash'
     EmptyTrash(row)
   elseif action == 'sort'
