@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every test Carrel has: the Swift suites (unit, in-process server, end to end
-# over stdio), the three editor suites against the same built server, then
+# over stdio), the editor suites against the same built server, the install
+# suite (a release as a writer without Swift gets it; Tests/install.sh), then
 # the property test over Carrel's own files (a short fixed-seed run;
 # Tests/property.sh), then robustness (crash torture, fuzzing, ThreadSanitizer,
 # a long property run; Tests/robustness.sh).
@@ -47,8 +48,9 @@ fi
 
 # Each runner ends with an "N passed, N failed[, N skipped]" line and exits
 # non-zero on failure. Its lines stream through as they come.
-for suite in lint nvim vim emacs vscode property robustness; do
+for suite in lint nvim vim emacs vscode install property robustness; do
   runner="editors/$suite/tests/run.sh"
+  [ "$suite" = install ] && runner="Tests/install.sh"
   [ "$suite" = robustness ] && runner="Tests/robustness.sh"
   [ "$suite" = property ] && runner="Tests/property.sh"
   [ "$suite" = lint ] && runner="Tests/lint.sh"
