@@ -76,9 +76,38 @@ else
   fail "the .vsix tests gave no summary line"
 fi
 
-echo "== the Debian package, installed"
+echo "== each editor's own channel"
 library="$work/library"
 cp -R Tests/SampleLibrary "$library"
+# lazy.nvim: the README's spec, with this clone as the folder lazy.nvim
+# would clone, run in a Neovim with no other plugins.
+out="$work/lazy.txt"
+(cd "$library" && HOME="$work/home-lazy" timeout 60 nvim --headless --clean -c "lua
+  local text = io.open('$top/editors/nvim/README.md'):read('*a')
+  local spec = load('return ' .. text:match('%*%*lazy%.nvim%*%*.-\`\`\`lua\n(.-)\`\`\`'))()
+  spec.config({ dir = '$top' }, vim.tbl_extend('force', spec.opts, { cmd = '$release/carrel', libraries = { '$library' } }))
+  vim.cmd('Carrel')
+  local function rows() return table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n') end
+  vim.wait(30000, function() return rows():find('Winter Novel', 1, true) ~= nil end, 50)
+  vim.fn.writefile(vim.split(rows(), '\n'), '$out')" -c 'qa!' </dev/null >/dev/null 2>&1)
+if grep -q 'The Lighthouse' "$out" 2>/dev/null && grep -q 'Winter Novel' "$out"; then
+  ok "Neovim: the README's lazy.nvim spec gives :Carrel and the library's projects"
+else
+  fail "Neovim: the README's lazy.nvim spec: $(cat "$out" 2>/dev/null)"
+fi
+# Emacs: the release's carrel.el through package-install-file, then a
+# fresh start with that HOME has M-x carrel.
+mkdir -p "$work/home-emacs"
+if HOME="$work/home-emacs" timeout 60 emacs --batch \
+  --eval "(progn (require 'package) (package-install-file \"$release/carrel.el\"))" >"$work/emacs.txt" 2>&1 \
+  && HOME="$work/home-emacs" timeout 60 emacs --batch --eval "(progn (package-activate-all)
+    (unless (and (package-installed-p 'carrel) (commandp 'carrel)) (kill-emacs 1)))" >>"$work/emacs.txt" 2>&1; then
+  ok "Emacs: package-install-file takes the release's carrel.el, and M-x carrel is there after"
+else
+  fail "Emacs: package-install-file: $(cat "$work/emacs.txt")"
+fi
+
+echo "== the Debian package, installed"
 mkdir -p "$view" "$work/upper" "$work/scratch"
 # Inside: / seen through an overlay whose changes land in $work/upper, the
 # toolchain hidden under an empty folder, then dpkg and the editors.
