@@ -2,8 +2,9 @@
 # Every test Carrel has: the Swift suites (unit, in-process server, end to end
 # over stdio), the editor suites against the same built server, the
 # journeys (a writer's keystrokes typed into each editor in tmux;
-# editors/journeys), the property test over Carrel's own files (a short
-# fixed-seed run; Tests/property.sh), then robustness (crash torture,
+# editors/journeys), the install suite (a release as a writer without Swift
+# gets it; Tests/install.sh), the property test over Carrel's own files (a
+# short fixed-seed run; Tests/property.sh), then robustness (crash torture,
 # fuzzing, ThreadSanitizer, a long property run; Tests/robustness.sh).
 # With CI=true a missing editor (or tmux) is a failure; otherwise its suite counts as
 # one skipped test and says how to install the editor. Every part streams its
@@ -48,9 +49,10 @@ fi
 
 # Each runner ends with an "N passed, N failed[, N skipped]" line and exits
 # non-zero on failure. Its lines stream through as they come.
-for suite in lint nvim vim emacs vscode journeys property robustness; do
+for suite in lint nvim vim emacs vscode journeys install property robustness; do
   runner="editors/$suite/tests/run.sh"
   [ "$suite" = journeys ] && runner="editors/journeys/run.sh"
+  [ "$suite" = install ] && runner="Tests/install.sh"
   [ "$suite" = robustness ] && runner="Tests/robustness.sh"
   [ "$suite" = property ] && runner="Tests/property.sh"
   [ "$suite" = lint ] && runner="Tests/lint.sh"

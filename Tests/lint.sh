@@ -7,7 +7,7 @@
 #   Lua lines      at most 120 characters. stylua, the Lua formatter, is on
 #                  neither PyPI nor Debian, and the npm registry is not
 #                  reachable here, so only its line length is checked;
-#   node --check   the syntax of every JavaScript file of the VS Code plugin.
+#   node --check   the syntax of every JavaScript file of the VS Code plugin and of .ci/.
 #                  Checking `// @ts-check` JSDoc types needs tsc, from npm,
 #                  which is not available here either.
 # The Vim9 script of a Vim plugin has no linter that understands it.
@@ -71,7 +71,7 @@ node_check() {
   local status=0 file
   while IFS= read -r file; do
     node --check "$file" || status=1
-  done < <(find editors/vscode \( -name '*.js' -o -name '*.mjs' \) -not -path '*/node_modules/*' | sort)
+  done < <(find editors/vscode .ci \( -name '*.js' -o -name '*.mjs' \) -not -path '*/node_modules/*' | sort)
   return $status
 }
 if command -v node > /dev/null; then

@@ -51,6 +51,58 @@ final class InstallDocsTests: XCTestCase {
         XCTAssertEqual(version, 0)
     }
 
+    /// A writer without Swift installs a release: the top README says so
+    /// next to its two commands, and every editor's README in its Install
+    /// section, by the names `.ci/release` gives the files.
+    func testEveryReadmeSaysHowToInstallARelease() throws {
+        let release = try text(".ci/release")
+        XCTAssertTrue(release.contains("deb=\"carrel_${version}_${arch}.deb\""))
+        XCTAssertTrue(release.contains("vsix=\"carrel-${version}-${platform}.vsix\""))
+        XCTAssertTrue(release.contains("amd64) platform=linux-x64"))
+        let deb = "sudo dpkg -i carrel_VERSION_amd64.deb"
+        let vsix = "code --install-extension carrel-VERSION-linux-x64.vsix"
+        let main = try text("README.md")
+        let tryIt = try XCTUnwrap(main.components(separatedBy: "## Install\n").first)
+        XCTAssertTrue(tryIt.contains("`\(deb)`"), "Try it names the Debian package")
+        XCTAssertTrue(main.contains(deb) && main.contains(vsix))
+        for readme in ["editors/nvim/README.md", "editors/vim/README.md", "editors/emacs/README.md"] {
+            let install = try XCTUnwrap(try text(readme).components(separatedBy: "## Install\n").last)
+            XCTAssertTrue(install.hasPrefix("\n**From a release** (no Swift needed): `\(deb)`"), readme)
+        }
+        XCTAssertTrue(try text("editors/vscode/README.md").contains(vsix))
+    }
+
+    /// Where the README says the package puts each plugin is where
+    /// `.ci/release` puts it.
+    func testThePackagePathsAreTheRelease() throws {
+        let release = try text(".ci/release")
+        let main = try text("README.md")
+        for path in [
+            "/usr/share/vim/vimfiles/pack/carrel/start/carrel", "/usr/share/nvim/site/pack/carrel/start/carrel",
+            "/usr/share/emacs/site-lisp/carrel", "/etc/emacs/site-start.d/50carrel.el",
+        ] {
+            XCTAssertTrue(main.contains("`\(path)`"), "README.md names \(path)")
+            XCTAssertTrue(release.contains(path), ".ci/release writes \(path)")
+        }
+        XCTAssertTrue(release.contains("install -D -m 755 \"$out/carrel\" \"$root/usr/bin/carrel\""))
+    }
+
+    /// The MELPA recipe and the plugin managers' `rtp` name folders that exist.
+    func testThePluginManagersNameRealFolders() throws {
+        let emacs = try text("editors/emacs/README.md")
+        XCTAssertTrue(emacs.contains(":files (\"editors/emacs/carrel.el\")"))
+        XCTAssertTrue(emacs.contains("package-install-file"))
+        let el = Self.top.appendingPathComponent("editors/emacs/carrel.el").path
+        XCTAssertTrue(FileManager.default.fileExists(atPath: el))
+        XCTAssertTrue(try text("editors/vim/README.md").contains("{ 'rtp': 'editors/vim' }"))
+        let nvim = try text("editors/nvim/README.md")
+        XCTAssertTrue(nvim.contains("{ 'rtp': 'editors/nvim' }"))
+        XCTAssertTrue(nvim.contains("vim.opt.rtp:append(plugin.dir .. '/editors/nvim')"))
+        for plugin in ["editors/vim/plugin/carrel.vim", "editors/nvim/plugin/carrel.lua"] {
+            XCTAssertTrue(FileManager.default.fileExists(atPath: Self.top.appendingPathComponent(plugin).path), plugin)
+        }
+    }
+
     func testTheLicenceIsMITEverywhere() throws {
         let readme = try text("README.md")
         XCTAssertTrue(readme.contains("## Licence\n"))

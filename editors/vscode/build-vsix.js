@@ -4,7 +4,13 @@
 // installer reads — extension.vsixmanifest and [Content_Types].xml at the
 // top, the extension itself under extension/.
 //
-//   node build-vsix.js [output path]      (default: ./carrel.vsix)
+//   node build-vsix.js [--server PATH --target PLATFORM] [output path]
+//
+// Output defaults to ./carrel.vsix. With --server, the program at PATH ships
+// as extension/bin/carrel, which the extension starts when carrel.server.path
+// is empty, so a writer needs nothing else; such a package holds one
+// machine's binary, so --target (VS Code's platform name, e.g. linux-x64)
+// must say which, and VS Code installs it only there.
 
 const fs = require('fs');
 const path = require('path');
@@ -42,11 +48,12 @@ function escapeXml(text) {
   return String(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
-function manifestFor(pkg) {
+function manifestFor(pkg, target) {
+  const platform = target ? ` TargetPlatform="${escapeXml(target)}"` : '';
   return `<?xml version="1.0" encoding="utf-8"?>
 <PackageManifest Version="2.0.0" xmlns="http://schemas.microsoft.com/developer/vsx-schema/2011" xmlns:d="http://schemas.microsoft.com/developer/vsx-schema-design/2011">
   <Metadata>
-    <Identity Language="en-US" Id="${escapeXml(pkg.name)}" Version="${escapeXml(pkg.version)}" Publisher="${escapeXml(pkg.publisher)}" />
+    <Identity Language="en-US" Id="${escapeXml(pkg.name)}" Version="${escapeXml(pkg.version)}" Publisher="${escapeXml(pkg.publisher)}"${platform} />
     <DisplayName>${escapeXml(pkg.displayName)}</DisplayName>
     <Description xml:space="preserve">${escapeXml(pkg.description)}</Description>
     <Tags>${escapeXml((pkg.keywords || []).join(','))}</Tags>
@@ -82,7 +89,10 @@ function contentTypesFor(names) {
   const extensions = [...new Set(names.map((name) => path.extname(name)).filter(Boolean))].sort();
   const defaults = extensions.map((ext) =>
     `<Default Extension="${escapeXml(ext)}" ContentType="${escapeXml(CONTENT_TYPES[ext] || 'application/octet-stream')}"/>`);
-  return `<?xml version="1.0" encoding="utf-8"?>\n<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">${defaults.join('')}</Types>\n`;
+  // A part without an extension (the bundled program) is named one by one.
+  const overrides = names.filter((name) => !path.extname(name)).map((name) =>
+    `<Override PartName="/${escapeXml(name)}" ContentType="application/octet-stream"/>`);
+  return `<?xml version="1.0" encoding="utf-8"?>\n<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">${defaults.join('')}${overrides.join('')}</Types>\n`;
 }
 
 const CRC_TABLE = (() => {
@@ -102,12 +112,14 @@ function crc32(bytes) {
 }
 
 // A plain zip (no zip64, no data descriptors): deflated entries, a fixed
-// 1980-01-01 timestamp so the same sources give the same bytes.
+// 1980-01-01 timestamp so the same sources give the same bytes. An entry's
+// Unix mode (default 0644) goes in its external attributes, which VS Code's
+// installer applies, so a bundled program stays executable.
 function zip(entries) {
   const locals = [];
   const centrals = [];
   let offset = 0;
-  for (const { name, data } of entries) {
+  for (const { name, data, mode = 0o644 } of entries) {
     const nameBytes = Buffer.from(name, 'utf8');
     const deflated = zlib.deflateRawSync(data, { level: 9 });
     const useDeflate = deflated.length < data.length;
@@ -142,7 +154,7 @@ function zip(entries) {
     central.writeUInt16LE(0, 32);
     central.writeUInt16LE(0, 34);
     central.writeUInt16LE(0, 36);
-    central.writeUInt32LE((0o100644 << 16) >>> 0, 38);
+    central.writeUInt32LE(((0o100000 | mode) << 16) >>> 0, 38);
     central.writeUInt32LE(offset, 42);
     locals.push(local, nameBytes, body);
     centrals.push(central, nameBytes);
@@ -158,20 +170,37 @@ function zip(entries) {
   return Buffer.concat([...locals, ...centrals, end]);
 }
 
-function build(output) {
+function build(output, { server, target } = {}) {
+  if (Boolean(server) !== Boolean(target)) throw new Error('--server and --target go together');
   const pkg = JSON.parse(fs.readFileSync(path.join(HERE, 'package.json'), 'utf8'));
   const shipped = filesToShip().map((name) => ({ name: `extension/${name}`, data: fs.readFileSync(path.join(HERE, name)) }));
   shipped.push({ name: 'extension/LICENSE.txt', data: Buffer.from(licenceText(), 'utf8') });
-  const manifest = { name: 'extension.vsixmanifest', data: Buffer.from(manifestFor(pkg), 'utf8') };
+  if (server) shipped.push({ name: 'extension/bin/carrel', data: fs.readFileSync(server), mode: 0o755 });
+  const manifest = { name: 'extension.vsixmanifest', data: Buffer.from(manifestFor(pkg, target), 'utf8') };
   const names = [manifest.name, ...shipped.map((entry) => entry.name)];
   const contentTypes = { name: '[Content_Types].xml', data: Buffer.from(contentTypesFor(names), 'utf8') };
   fs.writeFileSync(output, zip([contentTypes, manifest, ...shipped]));
   return { output, entries: [contentTypes.name, ...names] };
 }
 
+function parseArguments(args) {
+  const options = {};
+  const rest = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--server' || args[i] === '--target') {
+      if (i + 1 >= args.length) throw new Error(`${args[i]} needs a value`);
+      options[args[i].slice(2)] = args[++i];
+    } else {
+      rest.push(args[i]);
+    }
+  }
+  return { options, output: rest[0] };
+}
+
 if (require.main === module) {
-  const output = path.resolve(process.argv[2] || path.join(HERE, 'carrel.vsix'));
-  const { entries } = build(output);
+  const { options, output: named } = parseArguments(process.argv.slice(2));
+  const output = path.resolve(named || path.join(HERE, 'carrel.vsix'));
+  const { entries } = build(output, options);
   console.log(`Wrote ${output} (${entries.length} entries).`);
 }
 

@@ -4,7 +4,7 @@
 // every disposable into context.subscriptions.
 
 const vscode = require('vscode');
-const { CarrelServer } = require('./lib/server');
+const { CarrelServer, serverCommand } = require('./lib/server');
 const { Binder } = require('./lib/binder');
 const { Flows, confirmationButtons } = require('./lib/flows');
 const { present, CONTEXT, ONBOARDING_LINE } = require('./lib/present');
@@ -41,7 +41,7 @@ async function activate(context) {
   subscriptions.push(status);
 
   const server = new CarrelServer({
-    command: config().get('server.path') || 'carrel',
+    command: serverCommand(config().get('server.path'), __dirname),
     workspaceFolders: workspaceFolders(),
     locale: vscode.env.language,
     trace,
@@ -177,7 +177,7 @@ async function activate(context) {
   subscriptions.push(vscode.workspace.onDidChangeConfiguration(async (event) => {
     if (!event.affectsConfiguration('carrel.server.path')) return;
     await server.stop();
-    server.options.command = config().get('server.path') || 'carrel';
+    server.options.command = serverCommand(config().get('server.path'), __dirname);
     await startServer(server, binder, ui);
   }));
 

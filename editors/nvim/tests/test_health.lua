@@ -36,6 +36,15 @@ H.test(':checkhealth carrel reports a missing binary as an error', function()
     return text:find('ERROR', 1, true)
   end, 'an error in the report')
   H.truthy(text:find('cannot find the `no-such-carrel` program', 1, true), text)
+  -- The report says exactly how to get the server: a release's package, a build, or a path.
+  for _, advice in ipairs({
+    'sudo dpkg -i carrel_VERSION_amd64.deb',
+    'swift build -c release',
+    'install -D -m 755 .build/release/carrel ~/.local/bin/carrel',
+    'require("carrel").setup({ cmd = "/path/to/carrel" })',
+  }) do
+    H.truthy(text:find(advice, 1, true), 'advice has ' .. advice .. '\n' .. text)
+  end
 end)
 
 H.test(':Carrel log shows the raw JSON-RPC messages', function()

@@ -3,6 +3,8 @@
 // methods as promises. Free of 'vscode' so the tests drive it directly.
 
 const { spawn } = require('child_process');
+const fs = require('fs');
+const path = require('path');
 const { EventEmitter } = require('events');
 const { Connection } = require('./jsonrpc');
 
@@ -37,7 +39,7 @@ class CarrelServer extends EventEmitter {
     } catch (error) {
       this.process = null;
       const message = error.code === 'ENOENT'
-        ? `The Carrel server was not found at “${command}”. Set “carrel.server.path” to the carrel program.`
+        ? `The Carrel server was not found at “${command}”. Set “carrel.server.path” to the carrel program, or install the Carrel .vsix that carries it.`
         : `The Carrel server could not start: ${error.message}`;
       this.setState('error', message);
       throw new Error(message);
@@ -141,4 +143,19 @@ class CarrelServer extends EventEmitter {
   }
 }
 
-module.exports = { CarrelServer };
+// The program to start: the carrel.server.path setting when set; else the
+// carrel a release's .vsix carries in bin/ (made executable if an unzip
+// dropped its mode), so a writer needs nothing else; else carrel on PATH.
+function serverCommand(setting, extensionDir) {
+  if (setting) return setting;
+  const bundled = path.join(extensionDir, 'bin', 'carrel');
+  if (!fs.existsSync(bundled)) return 'carrel';
+  try {
+    fs.accessSync(bundled, fs.constants.X_OK);
+  } catch {
+    try { fs.chmodSync(bundled, 0o755); } catch { return 'carrel'; }
+  }
+  return bundled;
+}
+
+module.exports = { CarrelServer, serverCommand };

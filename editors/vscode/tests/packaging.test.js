@@ -15,9 +15,9 @@ const { keyAt } = require('./tree');
 const HERE = path.join(__dirname, '..');
 const manifest = JSON.parse(fs.readFileSync(path.join(HERE, 'package.json'), 'utf8'));
 
-function buildInto(dir) {
+function buildInto(dir, ...options) {
   const output = path.join(dir, 'carrel.vsix');
-  execFileSync(process.execPath, [path.join(HERE, 'build-vsix.js'), output]);
+  execFileSync(process.execPath, [path.join(HERE, 'build-vsix.js'), ...options, output]);
   return output;
 }
 
@@ -34,7 +34,8 @@ function zipEntries(buffer) {
     const nameLength = buffer.readUInt16LE(offset + 28);
     const extra = buffer.readUInt16LE(offset + 30);
     const comment = buffer.readUInt16LE(offset + 32);
-    entries.push({ name: buffer.subarray(offset + 46, offset + 46 + nameLength).toString('utf8'), method });
+    const mode = buffer.readUInt32LE(offset + 38) >>> 16;
+    entries.push({ name: buffer.subarray(offset + 46, offset + 46 + nameLength).toString('utf8'), method, mode });
     offset += 46 + nameLength + extra + comment;
   }
   return entries;
@@ -108,4 +109,55 @@ test('the .vsix carries the MIT licence that package.json and README.md name', (
   assert.ok(readme.includes(`## Licence\n`) && readme.includes(licence), 'the packaged text is the README\'s, word for word');
   const vsixManifest = fs.readFileSync(path.join(out, 'extension.vsixmanifest'), 'utf8');
   assert.match(vsixManifest, /Microsoft\.VisualStudio\.Services\.Content\.License" Path="extension\/LICENSE\.txt"/);
+});
+
+// CARREL_VSIX names a release's .vsix (the install suite passes the one
+// .ci/release made); otherwise one is built here around the tested server.
+test('a .vsix built with --server carries the program, and the extension starts it with no setting', async (t) => {
+  const box = sandbox(t);
+  const vsix = process.env.CARREL_VSIX || buildInto(box.root, '--server', CARREL, '--target', 'linux-x64');
+  const entries = zipEntries(fs.readFileSync(vsix));
+  const bundled = entries.find((entry) => entry.name === 'extension/bin/carrel');
+  assert.ok(bundled, 'extension/bin/carrel is packaged');
+  assert.equal(bundled.mode, 0o100755, 'packaged as an executable');
+  const out = path.join(box.root, 'unzipped');
+  python('-e', vsix, out);
+  assert.match(fs.readFileSync(path.join(out, 'extension.vsixmanifest'), 'utf8'), /<Identity [^>]*TargetPlatform="linux-x64"/);
+  assert.match(fs.readFileSync(path.join(out, '[Content_Types].xml'), 'utf8'),
+    /<Override PartName="\/extension\/bin\/carrel" ContentType="application\/octet-stream"\/>/);
+  const program = path.join(out, 'extension', 'bin', 'carrel');
+  // python's unzip drops the mode; the extension restores it.
+  assert.equal(fs.statSync(program).mode & 0o111, 0);
+
+  fs.mkdirSync(path.join(box.library, 'Poems', '.carrel'), { recursive: true });
+  // No carrel on PATH and no setting: only the bundled program can answer.
+  const path0 = process.env.PATH;
+  t.after(() => { process.env.PATH = path0; });
+  Object.assign(process.env, box.env, { PATH: '/usr/local/nonexistent' });
+  const stub = createStub({ workspaceFolders: [box.library], settings: {} });
+  const context = { subscriptions: [] };
+  box.cleanups.push(async () => { for (const d of context.subscriptions) await d.dispose(); });
+  const ext = await loadExtension(stub, path.join(out, 'extension')).activate(context);
+  assert.equal(ext.server.options.command, program);
+  assert.notEqual(fs.statSync(program).mode & 0o111, 0, 'made executable');
+  const provider = stub.record.treeViews.get('carrel.binder').options.treeDataProvider;
+  await provider.getChildren(undefined);
+  stub.answers.input.push('My Poems');
+  stub.answers.pick.push('Poetry');
+  await stub.record.commands.get('carrel.newProject')();
+  assert.deepEqual(stub.record.errors, []);
+  await keyAt(provider, ['Writing', 'My Poems', 'YOUR POETRY', 'Draft']);
+});
+
+test('a .vsix without a program of its own starts carrel from PATH', (t) => {
+  const box = sandbox(t);
+  const out = path.join(box.root, 'unzipped');
+  python('-e', buildInto(box.root), out);
+  assert.ok(!fs.existsSync(path.join(out, 'extension', 'bin')));
+  const { serverCommand } = require(path.join(out, 'extension', 'lib', 'server.js'));
+  assert.equal(serverCommand('', path.join(out, 'extension')), 'carrel');
+  assert.equal(serverCommand('/opt/carrel', path.join(out, 'extension')), '/opt/carrel');
+  assert.doesNotMatch(fs.readFileSync(path.join(out, 'extension.vsixmanifest'), 'utf8'), /TargetPlatform/);
+  assert.throws(() => execFileSync(process.execPath, [path.join(HERE, 'build-vsix.js'), '--server', CARREL,
+    path.join(box.root, 'half.vsix')], { stdio: 'pipe' }), /--server and --target go together/);
 });

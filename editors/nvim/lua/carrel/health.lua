@@ -45,6 +45,15 @@ function M.round_trip(cmd)
   return init.result
 end
 
+--- How to get the server, in the words of the README's Install section.
+M.install_advice = {
+  'Install a release: `sudo dpkg -i carrel_VERSION_amd64.deb` puts `carrel` in /usr/bin '
+    .. "(and this plugin in Neovim's site folder)",
+  'Or build it with Swift 6, from a clone of the repository: `swift build -c release`, then '
+    .. '`install -D -m 755 .build/release/carrel ~/.local/bin/carrel` (with ~/.local/bin on PATH)',
+  'Or name the program you have: require("carrel").setup({ cmd = "/path/to/carrel" })',
+}
+
 function M.check()
   health.start('Carrel')
   local nvim = vim.version()
@@ -57,10 +66,7 @@ function M.check()
 
   local cmd, why = require('carrel.client').command()
   if not cmd then
-    health.error(why, {
-      'Install Carrel and put `carrel` on PATH',
-      'or: require("carrel").setup({ cmd = "/path/to/carrel" })',
-    })
+    health.error(why, M.install_advice)
     return
   end
   health.ok('Server command: ' .. table.concat(cmd, ' '))
