@@ -11,6 +11,8 @@ public enum Report: Sendable, Equatable {
     case askingBeforeDeleting(in: String)
     case alreadyAskingBeforeDeleting(in: String)
     case notAskingBeforeDeleting(in: String)
+    /// A compile wrote its document: where, and what it counted.
+    case compiled(CompileMessage)
 
     public func text(_ language: Language) -> String {
         let (en, fr) = texts
@@ -19,6 +21,9 @@ public enum Report: Sendable, Equatable {
 
     private var texts: (String, String) {
         switch self {
+        case .compiled(let m):
+            let (en, fr) = m.pair
+            return (en, fr ?? en)
         case .movedToTrash(let name):
             return ("Moved “\(name)” to the Trash.", "« \(name) » est dans la Corbeille.")
         case .movedToSystemTrash(let name):

@@ -47,6 +47,10 @@ extension Server {
             finish(id, try workspace.setConfirmDelete(try target(uri), confirm))
         case .setTarget(let uri, let kind, let value):
             finish(id, try workspace.setTarget(try target(uri), kind == .words ? .words : .session, value))
+        case .setCompileIncluded(let uri, let included):
+            finish(id, try workspace.setCompileIncluded(try target(uri), included))
+        case .compile(let projectUri, let recipe, let format, let output):
+            try compile(id, projectUri: projectUri, recipe: recipe, format: format, output: output, token: params.workDoneToken)
         }
     }
 

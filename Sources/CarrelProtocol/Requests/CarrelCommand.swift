@@ -15,6 +15,8 @@ public enum CarrelCommand: Equatable {
         case setConfirmDelete = "carrel.setConfirmDelete"
         case reorder = "carrel.reorder"
         case setTarget = "carrel.setTarget"
+        case compile = "carrel.compile"
+        case setCompileIncluded = "carrel.setCompileIncluded"
     }
 
     /// Which target `carrel.setTarget` sets: the item's words, or a project's words per day.
@@ -38,6 +40,10 @@ public enum CarrelCommand: Equatable {
     case reorder(uri: String, before: String?, after: String?)
     /// `words: N|null` on a project, folder or file; or `session: N|null` on a project. Null clears.
     case setTarget(uri: String, kind: TargetKind, value: Int?)
+    /// `recipe` and `format` default to the project type's first recipe and
+    /// its format; `output` is an absolute path or `file:` URI the writer named.
+    case compile(projectUri: String, recipe: String?, format: String?, output: String?)
+    case setCompileIncluded(uri: String, included: Bool)
 
     /// Decodes the argument object of the named command.
     public init(_ name: Name, _ argument: JSONValue) throws(ParamError) {
@@ -65,6 +71,12 @@ public enum CarrelCommand: Equatable {
         case .reorder:
             self = .reorder(
                 uri: try f.string("uri"), before: try f.optionalString("before"), after: try f.optionalString("after"))
+        case .compile:
+            self = .compile(
+                projectUri: try f.string("projectUri"), recipe: try f.optionalString("recipe"),
+                format: try f.optionalString("format"), output: try f.optionalString("output"))
+        case .setCompileIncluded:
+            self = .setCompileIncluded(uri: try f.string("uri"), included: try f.bool("included"))
         case .setTarget:
             let uri = try f.string("uri")
             let words = try f.positiveIntOrNull("words", max: Self.maxTarget)
