@@ -126,6 +126,8 @@ final class ProtocolDocTests: XCTestCase {
             .intoOtherProjectsTrash(name: "\u{1}", project: "\u{1}"), .intoTrashedFolder(name: "\u{1}"),
             .targetOutsideProject(name: "\u{1}"), .sessionTargetOnProject(name: "\u{1}"),
             .invalidParam(field: "\u{1}", expected: "a positive integer up to 100000000, or null", found: "number"),
+            .compile(.pieceUnusable(path: "\u{1}", why: .binary)), .compile(.pandocMissing(format: "\u{1}")),
+            .compile(.noPDFEngine),
         ]
         return samples.map { m in
             let text = m.text(.english)
