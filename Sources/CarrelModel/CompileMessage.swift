@@ -15,16 +15,23 @@ public enum CompileMessage: Sendable, Equatable {
     case leftOut(path: String, leftOut: Bool)
 
     public enum PieceProblem: Sendable, Equatable {
-        case link, notAFile(String), notUTF8, binary, tooLarge(Int), unreadable(String)
+        case link, notUTF8, binary
+        case notAFile(String)
+        case tooLarge(Int)
+        case unreadable(String)
 
         var words: (String, String) {
             switch self {
             case .link: return ("it is a symbolic link", "c’est un lien symbolique")
             case .notAFile(let what): return ("it is \(what), not a file", "c’est \(what), pas un fichier")
             case .notUTF8: return ("it is not UTF-8 text", "ce n’est pas du texte UTF-8")
-            case .binary: return ("it is not text (it holds NUL bytes)", "ce n’est pas du texte (il contient des octets nuls)")
+            case .binary:
+                return ("it is not text (it holds NUL bytes)", "ce n’est pas du texte (il contient des octets nuls)")
             case .tooLarge(let limit):
-                return ("it is larger than \(limit) bytes, the most Carrel reads", "il dépasse \(limit) octets, le plus que Carrel lit")
+                return (
+                    "it is larger than \(limit) bytes, the most Carrel reads",
+                    "il dépasse \(limit) octets, le plus que Carrel lit"
+                )
             case .unreadable(let why): return ("it cannot be read (\(why))", "il ne peut pas être lu (\(why))")
             }
         }
@@ -83,8 +90,11 @@ public enum CompileMessage: Sendable, Equatable {
                 "Rien à compiler dans « \(project) » : \(folders) ne contient aucun texte qui ne soit laissé de côté. Rien n’a été écrit."
             )
         case .compiled(let path, let words, let lines):
-            let en = lines.map { "\(CountWords.number($0, .english)) lines" } ?? "\(CountWords.number(words, .english)) words"
-            let fr = lines.map { "\(CountWords.number($0, .french)) vers" } ?? "\(CountWords.number(words, .french)) mots"
+            let en =
+                lines.map { "\(CountWords.number($0, .english)) lines" }
+                ?? "\(CountWords.number(words, .english)) words"
+            let fr =
+                lines.map { "\(CountWords.number($0, .french)) vers" } ?? "\(CountWords.number(words, .french)) mots"
             return ("Compiled \(path): \(en).", "Compilé \(path) : \(fr).")
         case .leftOut(let path, let leftOut):
             return leftOut

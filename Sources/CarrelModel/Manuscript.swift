@@ -227,7 +227,9 @@ public enum Manuscript {
             }
             out.append(.styled("Word Count", amount))
             out.append(.styled("Manuscript Title", byline.title))
-            if let author = byline.author { out.append(.styled("Byline", (language == .french ? "par " : "by ") + author)) }
+            if let author = byline.author {
+                out.append(.styled("Byline", (language == .french ? "par " : "by ") + author))
+            }
             out.append(.pageBreak)
             return out
         }
@@ -327,7 +329,8 @@ public enum Manuscript {
                     if let (level, heading) = atxHeading(paragraph) {
                         out += "<h\(level)>\(escape(heading))</h\(level)>\n"
                     } else {
-                        out += "<p>\(paragraph.split(separator: "\n").map { escape(String($0)) }.joined(separator: "<br>\n"))</p>\n"
+                        out +=
+                            "<p>\(paragraph.split(separator: "\n").map { escape(String($0)) }.joined(separator: "<br>\n"))</p>\n"
                     }
                 }
             case .lines(let ls):

@@ -50,7 +50,8 @@ extension Server {
         case .setCompileIncluded(let uri, let included):
             finish(id, try workspace.setCompileIncluded(try target(uri), included))
         case .compile(let projectUri, let recipe, let format, let output):
-            try compile(id, projectUri: projectUri, recipe: recipe, format: format, output: output, token: params.workDoneToken)
+            try compile(
+                id, projectUri: projectUri, recipe: recipe, format: format, output: output, token: params.workDoneToken)
         }
     }
 

@@ -26,7 +26,10 @@ public final class Server: @unchecked Sendable {
         }
         v.recipes = Dictionary(
             uniqueKeysWithValues: ProjectType.all.map { type in
-                (type.id, type.recipes.map { .init(name: $0.name, title: $0.title(language), format: $0.format.rawValue) })
+                (
+                    type.id,
+                    type.recipes.map { .init(name: $0.name, title: $0.title(language), format: $0.format.rawValue) }
+                )
             })
         return v
     }

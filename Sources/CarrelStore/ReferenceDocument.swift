@@ -15,7 +15,8 @@ public enum ReferenceDocument {
         let pkg = "http://schemas.openxmlformats.org/package/2006"
         let main = "application/vnd.openxmlformats-officedocument.wordprocessingml"
         var types = "\(xml)<Types xmlns=\"\(pkg)/content-types\">"
-        types += "<Default Extension=\"rels\" ContentType=\"application/vnd.openxmlformats-package.relationships+xml\"/>"
+        types +=
+            "<Default Extension=\"rels\" ContentType=\"application/vnd.openxmlformats-package.relationships+xml\"/>"
         types += "<Default Extension=\"xml\" ContentType=\"application/xml\"/>"
         types += "<Override PartName=\"/word/document.xml\" ContentType=\"\(main).document.main+xml\"/>"
         types += "<Override PartName=\"/word/styles.xml\" ContentType=\"\(main).styles+xml\"/>"
@@ -27,7 +28,9 @@ public enum ReferenceDocument {
         var documentRels =
             "\(xml)<Relationships xmlns=\"\(pkg)/relationships\">"
             + "<Relationship Id=\"rId1\" Type=\"\(rels)/styles\" Target=\"styles.xml\"/>"
-        if header != nil { documentRels += "<Relationship Id=\"rId2\" Type=\"\(rels)/header\" Target=\"header1.xml\"/>" }
+        if header != nil {
+            documentRels += "<Relationship Id=\"rId2\" Type=\"\(rels)/header\" Target=\"header1.xml\"/>"
+        }
         documentRels += "</Relationships>"
         // The title page has no header (titlePg): the format puts it on the pages after.
         let section =
@@ -56,7 +59,8 @@ public enum ReferenceDocument {
     }
 
     static var styles: String {
-        let font = "<w:rFonts w:ascii=\"Courier New\" w:hAnsi=\"Courier New\" w:cs=\"Courier New\" w:eastAsia=\"Courier New\"/>"
+        let font =
+            "<w:rFonts w:ascii=\"Courier New\" w:hAnsi=\"Courier New\" w:cs=\"Courier New\" w:eastAsia=\"Courier New\"/>"
         let size = "<w:sz w:val=\"24\"/><w:szCs w:val=\"24\"/>"
         let plain = "\(font)\(size)<w:b w:val=\"0\"/><w:i w:val=\"0\"/><w:color w:val=\"000000\"/>"
         let centred = "<w:jc w:val=\"center\"/><w:ind w:firstLine=\"0\"/>"

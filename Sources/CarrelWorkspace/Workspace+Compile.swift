@@ -58,7 +58,8 @@ extension Workspace {
         do {
             guard let found = try RecipeFile.recipe(name, of: type, at: project.root.path) else {
                 let known = (type.recipes.map(\.name) + ((try? RecipeFile.names(project.root.path)) ?? []))
-                throw Failure(.invalidParams, .compile(.unknownRecipe(given: name, known: known.joined(separator: ", "))))
+                throw Failure(
+                    .invalidParams, .compile(.unknownRecipe(given: name, known: known.joined(separator: ", "))))
             }
             recipe = found
         } catch let problem as RecipeFile.Problem {
@@ -172,7 +173,8 @@ extension Workspace {
                 changes += added(written, in: compiledEntry, dir: folder, library: library).changes
             }
         }
-        let display = request.output == nil ? "\(PermanentFolder.compiled.diskName!)/\(written)" : BytePath.display(path)
+        let display =
+            request.output == nil ? "\(PermanentFolder.compiled.diskName!)/\(written)" : BytePath.display(path)
         let outcome = Outcome(
             result: .item(.entry(project.root, library)), changes: changes,
             report: .compiled(.compiled(path: display, words: counts.words, lines: counts.lines)))

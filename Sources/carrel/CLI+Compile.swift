@@ -12,7 +12,8 @@ extension CLI {
         // A relative -o is the writer's own path, from where they stand.
         let output = options.value("-o").map { absolute($0) }
         let (compiled, outcome) = try ws.compile(
-            project, Workspace.CompileRequest(recipe: options.value("--recipe"), format: options.value("--to"), output: output))
+            project,
+            Workspace.CompileRequest(recipe: options.value("--recipe"), format: options.value("--to"), output: output))
         if options.has("--json") {
             var result: [String: JSONValue] = [
                 "path": .string(Workspace.display(compiled.path)), "recipe": .string(compiled.recipe),

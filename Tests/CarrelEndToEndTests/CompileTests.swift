@@ -30,7 +30,10 @@ final class CompileTests: XCTestCase {
     func part(_ path: String, _ name: String) -> String {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", "-c", "import sys,zipfile;print(zipfile.ZipFile(sys.argv[1]).read(sys.argv[2]).decode())", path, name]
+        p.arguments = [
+            "python3", "-c", "import sys,zipfile;print(zipfile.ZipFile(sys.argv[1]).read(sys.argv[2]).decode())", path,
+            name,
+        ]
         let out = Pipe()
         p.standardOutput = out
         try? p.run()
@@ -45,7 +48,8 @@ final class CompileTests: XCTestCase {
     func assertInOrder(_ text: String, _ needles: [String], file: StaticString = #filePath, line: UInt = #line) {
         var rest = Substring(text)
         for needle in needles {
-            XCTAssertEqual(text.components(separatedBy: needle).count - 1, 1, "“\(needle)” once", file: file, line: line)
+            XCTAssertEqual(
+                text.components(separatedBy: needle).count - 1, 1, "“\(needle)” once", file: file, line: line)
             guard let r = rest.range(of: needle) else {
                 return XCTFail("“\(needle)” missing or out of order in:\n\(text)", file: file, line: line)
             }
@@ -80,8 +84,10 @@ final class CompileTests: XCTestCase {
         let text = plain(path)
         assertInOrder(
             text,
-            ["Ada Lovelace\n12 Any Street", "ada@example.com", "about 100 words", "Story", "by Ada Lovelace",
-             "The sea was calm that night.", "#", "The storm came at dawn, loud, grey."])
+            [
+                "Ada Lovelace\n12 Any Street", "ada@example.com", "about 100 words", "Story", "by Ada Lovelace",
+                "The sea was calm that night.", "#", "The storm came at dawn, loud, grey.",
+            ])
         XCTAssertFalse(text.contains("Notes to self"), "left out")
         XCTAssertFalse(text.contains("ignored"), "a piece's own front matter")
         let styles = part(path, "word/styles.xml")
@@ -107,7 +113,8 @@ final class CompileTests: XCTestCase {
             let r = cli.run(["compile", "Story", "--to", format, "--json"], in: fx.path)
             XCTAssertEqual(r.status, 0, r.stderr)
             let path = try XCTUnwrap(try json(r)["path"]?.stringValue)
-            let text = ["odt", "epub"].contains(format) ? plain(path) : try String(contentsOfFile: path, encoding: .utf8)
+            let text =
+                ["odt", "epub"].contains(format) ? plain(path) : try String(contentsOfFile: path, encoding: .utf8)
             assertInOrder(text, ["The sea was calm that night.", "The storm came at dawn, loud, grey."])
             XCTAssertFalse(text.contains("Notes to self"), format)
         }
@@ -127,24 +134,33 @@ final class CompileTests: XCTestCase {
         // The writer puts Ending first, then leaves a scene out.
         _ = try client.result(
             "workspace/executeCommand",
-            ["command": "carrel.reorder",
-             "arguments": [["uri": .string(fx.uri("N/Chapters/Ending")), "before": .string(fx.uri("N/Chapters/Beginning"))]]])
+            [
+                "command": "carrel.reorder",
+                "arguments": [
+                    ["uri": .string(fx.uri("N/Chapters/Ending")), "before": .string(fx.uri("N/Chapters/Beginning"))]
+                ],
+            ])
         let node = try client.result(
             "workspace/executeCommand",
-            ["command": "carrel.setCompileIncluded",
-             "arguments": [["uri": .string(fx.uri("N/Chapters/Ending/d.md")), "included": false]]])
+            [
+                "command": "carrel.setCompileIncluded",
+                "arguments": [["uri": .string(fx.uri("N/Chapters/Ending/d.md")), "included": false]],
+            ])
         XCTAssertEqual(node["leftOut"], true)
         XCTAssertTrue(node["summary"]?.stringValue?.hasSuffix("left out") ?? false, "\(node)")
         let result = try client.result(
             "workspace/executeCommand",
-            ["command": "carrel.compile", "workDoneToken": "t1",
-             "arguments": [["projectUri": .string(fx.uri("N")), "format": "markdown"]]])
+            [
+                "command": "carrel.compile", "workDoneToken": "t1",
+                "arguments": [["projectUri": .string(fx.uri("N")), "format": "markdown"]],
+            ])
         XCTAssertEqual(result["pieces"], 3)
         let begin = try client.inbox.take("progress", timeout: 5) { $0["method"] == "$/progress" }
         XCTAssertEqual(begin["params"]?["token"], "t1")
         XCTAssertEqual(begin["params"]?["value"]?["kind"], "begin")
         let text = try String(contentsOfFile: fx.path + "/N/Compiled/N.md", encoding: .utf8)
-        assertInOrder(text, ["# Ending", "Gamma scene here.", "# Beginning", "Alpha scene here.", "\\#", "Beta scene here."])
+        assertInOrder(
+            text, ["# Ending", "Gamma scene here.", "# Beginning", "Alpha scene here.", "\\#", "Beta scene here."])
         XCTAssertFalse(text.contains("Delta"))
         let error = try client.command(
             "carrel.compile", ["projectUri": .string(fx.uri("N/Chapters")), "format": "markdown"])["error"]
@@ -164,8 +180,10 @@ final class CompileTests: XCTestCase {
         let text = plain(try XCTUnwrap(result["path"]?.stringValue))
         assertInOrder(
             text,
-            ["2 poems, 4 lines", "Contents", "Spring (3 lines)", "Tide (1 line)", "Green comes back", "to the hill",
-             "and stays", "Out, and in."])
+            [
+                "2 poems, 4 lines", "Contents", "Spring (3 lines)", "Tide (1 line)", "Green comes back", "to the hill",
+                "and stays", "Out, and in.",
+            ])
         XCTAssertFalse(text.contains("not ready"))
     }
 
@@ -186,10 +204,22 @@ final class CompileTests: XCTestCase {
     func testBadPiecesAreNamedAndNothingIsWritten() throws {
         let cases: [(String, (Fixture) throws -> Void, String)] = [
             ("a pipe", { XCTAssertEqual(Fixture.sh("mkfifo '\($0.path)/Story/Draft/pipe.md'"), 0) }, "“Draft/pipe.md”"),
-            ("a link", { try FileManager.default.createSymbolicLink(atPath: $0.path + "/Story/Draft/l.md", withDestinationPath: "/etc/passwd") }, "“Draft/l.md”: it is a symbolic link"),
+            (
+                "a link",
+                {
+                    try FileManager.default.createSymbolicLink(
+                        atPath: $0.path + "/Story/Draft/l.md", withDestinationPath: "/etc/passwd")
+                }, "“Draft/l.md”: it is a symbolic link"
+            ),
             ("binary", { try Data([0x50, 0, 0x4e]).write(to: $0.url("Story/Draft/cover.png")) }, "it is not text"),
-            ("not UTF-8", { try Data([0x61, 0xff, 0x62]).write(to: $0.url("Story/Draft/latin.md")) }, "it is not UTF-8 text"),
-            ("huge", { XCTAssertEqual(Fixture.sh("truncate -s 17M '\($0.path)/Story/Draft/huge.md'"), 0) }, "larger than 16777216 bytes"),
+            (
+                "not UTF-8", { try Data([0x61, 0xff, 0x62]).write(to: $0.url("Story/Draft/latin.md")) },
+                "it is not UTF-8 text"
+            ),
+            (
+                "huge", { XCTAssertEqual(Fixture.sh("truncate -s 17M '\($0.path)/Story/Draft/huge.md'"), 0) },
+                "larger than 16777216 bytes"
+            ),
         ]
         for (what, make, expected) in cases {
             let (fx, cli) = try story()
@@ -222,7 +252,9 @@ final class CompileTests: XCTestCase {
 
     func testRecipeFilesAreReadUntrusted() throws {
         let (fx, cli) = try story()
-        try write(fx, "Story/.carrel/recipes/beta.json", "{\"base\":\"manuscript\",\"format\":\"markdown\",\"fileTitles\":true,\"separator\":\"~\"}")
+        try write(
+            fx, "Story/.carrel/recipes/beta.json",
+            "{\"base\":\"manuscript\",\"format\":\"markdown\",\"fileTitles\":true,\"separator\":\"~\"}")
         var r = cli.run(["compile", "Story", "--recipe", "beta", "--json"], in: fx.path)
         XCTAssertEqual(r.status, 0, r.stderr)
         let text = try String(contentsOfFile: fx.path + "/Story/Compiled/Story (beta).md", encoding: .utf8)

@@ -83,7 +83,10 @@ extension InitializeRequest {
                         recipes.mapValues { list in
                             .array(
                                 list.map {
-                                    ["name": .string($0.name), "title": .string($0.title), "format": .string($0.format)]
+                                    [
+                                        "name": .string($0.name), "title": .string($0.title),
+                                        "format": .string($0.format),
+                                    ]
                                 })
                         }),
                 ],
