@@ -107,6 +107,10 @@ extension PermanentFolder {
     public static let characters = directory("characters", "Characters", fr: "Personnages", icon: "person.circle")
     public static let locations = directory("locations", "Locations", fr: "Lieux", icon: "mountain.2")
     public static let trash = directory("trash", "Trash", fr: "Corbeille", icon: "trash")
+    /// Where compiled manuscripts go. In no template and never repaired:
+    /// made by the first compile. Like the Trash, its words are in no
+    /// total and it is never compiled, so an output never counts twice.
+    public static let compiled = directory("compiled", "Compiled", fr: "Compilés", icon: "printer")
 }
 
 public struct Section: Sendable, Hashable {
@@ -216,5 +220,60 @@ public struct SortChoice: Sendable {
                 setting: SortSetting(by: key),
                 title: Localized(en: "\(date.en), Oldest First", fr: "\(date.fr), la plus ancienne d’abord")),
         ]
+    }
+}
+
+extension FolderRole {
+    public static let ready = FolderRole(rawValue: "ready")
+    public static let chapters = FolderRole(rawValue: "chapters")
+    public static let acts = FolderRole(rawValue: "acts")
+    public static let compiled = FolderRole(rawValue: "compiled")
+}
+
+/// Each project type's compile recipes, the first its default. A writer's
+/// recipe file names one of these as its `base` and changes what it says.
+extension ProjectType {
+    public var recipes: [CompileRecipe] {
+        switch id {
+        case "novel":
+            return [
+                CompileRecipe(
+                    name: "manuscript", title: Localized(en: "Standard manuscript", fr: "Manuscrit standard"),
+                    style: .manuscript, format: .docx, folders: [.chapters], folderTitles: true, fileTitles: false,
+                    separator: "#", pageBreaks: .folders),
+                CompileRecipe(
+                    name: "ebook", title: Localized(en: "E-book", fr: "Livre numérique"), style: .manuscript,
+                    format: .epub, folders: [.chapters], folderTitles: true, fileTitles: false, separator: "* * *",
+                    pageBreaks: .folders, titlePage: false),
+            ]
+        case "shortStory":
+            return [
+                CompileRecipe(
+                    name: "manuscript", title: Localized(en: "Standard manuscript", fr: "Manuscrit standard"),
+                    style: .manuscript, format: .docx, folders: [.draft], folderTitles: false, fileTitles: false,
+                    separator: "#", pageBreaks: .none)
+            ]
+        case "poetry":
+            return [
+                CompileRecipe(
+                    name: "packet", title: Localized(en: "Submission packet", fr: "Dossier de soumission"),
+                    style: .packet, format: .docx, folders: [.ready], folderTitles: false, fileTitles: true,
+                    separator: "", pageBreaks: .files, contents: true)
+            ]
+        case "script":
+            return [
+                CompileRecipe(
+                    name: "script", title: Localized(en: "Screenplay", fr: "Scénario"), style: .script,
+                    format: .fountain, folders: [.acts], folderTitles: false, fileTitles: false, separator: "",
+                    pageBreaks: .none)
+            ]
+        default:
+            return [
+                CompileRecipe(
+                    name: "manuscript", title: Localized(en: "Manuscript", fr: "Manuscrit"), style: .manuscript,
+                    format: .markdown, folders: [], folderTitles: true, fileTitles: true, separator: "* * *",
+                    pageBreaks: .folders)
+            ]
+        }
     }
 }

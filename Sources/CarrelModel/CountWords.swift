@@ -20,6 +20,8 @@ public enum CountWords {
         public var sessionTarget: Int?
         /// The first scan is still reading below the row: its counts are partial.
         public var counting = false
+        /// The writer left the row out of compiling.
+        public var leftOut = false
 
         public init(files: Int? = nil, words: Int? = nil, target: Int? = nil) {
             self.files = files
@@ -53,6 +55,7 @@ public enum CountWords {
                 (language == .french ? "aujourd’hui " : "today ") + number(today, language) + " / "
                     + number(goal, language))
         }
+        if counts.leftOut { part(language == .french ? "hors compilation" : "left out") }
         if counts.counting { part(Message.counting.text(language)) }
         return out.isEmpty ? nil : out
     }

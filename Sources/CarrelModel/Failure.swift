@@ -11,6 +11,8 @@ public enum Reason: String, Sendable, CaseIterable {
     case notInProject
     /// A daily target: the item is not a project.
     case notAProject
+    /// Compiling: an item, a recipe or a program the format needs stands in the way.
+    case cannotCompile
     /// Not a domain reason: malformed params (JSON-RPC -32602).
     case invalidParams
 }

@@ -121,6 +121,8 @@ public enum Message: Sendable, Equatable {
     case duplicateLibrary(name: String)
     case copyTooLarge(name: String, limit: Int)
     case copyTooMany(name: String, limit: Int)
+    // Compiling
+    case compile(CompileMessage)
 
     /// The JSON type words of parameter errors.
     static let frenchTypeWords = [
@@ -628,6 +630,8 @@ public enum Message: Sendable, Equatable {
             }
         case .deletedForever(let path):
             return ("Deleted \(path) for good.", "\(path) a été supprimé définitivement.")
+        case .compile(let m):
+            return m.pair
         case .projectToSystemTrashNotNamed(let path):
             return (
                 "\(path) is a project: deleting it moves the whole project to the system trash, outside the library. Pass --system-trash to do so; nothing was changed.",

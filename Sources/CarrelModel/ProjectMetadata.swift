@@ -42,6 +42,13 @@ public struct ProjectMetadata: Sendable, Equatable {
     /// the project's own total target under `projectTargetKey`.
     public var targets: [String: Int]
     public static let projectTargetKey = "."
+    /// Items the writer left out of compiling, by path relative to the
+    /// project root; what lies below one is left out with it.
+    public var leftOut: Set<String>
+    /// Who wrote the project, for a compiled manuscript's title page.
+    public var author: String?
+    /// Contact lines under the author's name (address, email), in order.
+    public var contact: [String]
     /// The largest word target kept: more than any book, well inside every integer type.
     public static let maxTarget = 100_000_000
     /// A new project's `defaultExtension`, and the one outside projects.
@@ -59,6 +66,20 @@ public struct ProjectMetadata: Sendable, Equatable {
         self.confirmDelete = true
         self.defaultExtension = Self.standardExtension
         self.targets = [:]
+        self.leftOut = []
+        self.author = nil
+        self.contact = []
+    }
+
+    /// Whether the item at `path` is left out of compiling, itself or through a folder above it.
+    public func isLeftOut(_ path: String) -> Bool {
+        guard !leftOut.isEmpty else { return false }
+        var p = Substring(path)
+        while true {
+            if leftOut.contains(String(p)) { return true }
+            guard let slash = p.lastIndex(of: "/") else { return false }
+            p = p[..<slash]
+        }
     }
 
     /// Targets after an item moved from `old` to `new` (relative paths), or
@@ -67,6 +88,10 @@ public struct ProjectMetadata: Sendable, Equatable {
         for (key, value) in targets where key == old || key.hasPrefix(old + "/") {
             targets[key] = nil
             if let new { targets[new + key.dropFirst(old.count)] = value }
+        }
+        for key in leftOut where key == old || key.hasPrefix(old + "/") {
+            leftOut.remove(key)
+            if let new { leftOut.insert(new + key.dropFirst(old.count)) }
         }
     }
 

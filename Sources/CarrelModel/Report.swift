@@ -15,6 +15,8 @@ public enum Report: Sendable, Equatable {
     case notAskingBeforeDeleting(in: String)
     /// A duplicate that left out named pipes, sockets or devices, which hold no writing.
     case duplicatedLeavingOut(name: String, copy: String, count: Int)
+    /// A compile wrote its document: where, and what it counted.
+    case compiled(CompileMessage)
 
     public func text(_ language: Language) -> String {
         let (en, fr) = texts
@@ -23,6 +25,9 @@ public enum Report: Sendable, Equatable {
 
     private var texts: (String, String) {
         switch self {
+        case .compiled(let m):
+            let (en, fr) = m.pair
+            return (en, fr ?? en)
         case .movedToTrash(let name):
             return ("Moved “\(name)” to the Trash.", "« \(name) » est dans la Corbeille.")
         case .movedToSystemTrash(let name):

@@ -23,6 +23,8 @@ public struct Node {
     public var hasChildren: Bool
     public var children: [Node]?
     public var inTrash = false
+    /// The writer left the row out of compiling (`carrel.setCompileIncluded`).
+    public var leftOut = false
     public var link = false
     public var unreadable = false
     /// False on a project or library whose deletes no longer ask first.
@@ -104,6 +106,7 @@ public struct Node {
         if let id { w.key(literal: "id"); w.asciiString(id) }
         if inTrash { w.key(literal: "inTrash"); w.bool(true) }
         w.key(literal: "kind"); w.string(kind)
+        if leftOut { w.key(literal: "leftOut"); w.bool(true) }
         if link { w.key(literal: "link"); w.bool(true) }
         if let modified { w.key(literal: "modified"); w.int(Int(modified)) }
         w.key(literal: "name"); w.string(name)

@@ -119,6 +119,7 @@ extension Server {
         confirmationTimeout = params.confirmationTimeout
         startDeepScan()
         inlayHintRefresh = params.inlayHintRefresh
+        workDoneProgress = params.workDoneProgress
         for uri in params.folders { addWorkspaceFolder(uri) }
         state = .running
         reply(id, InitializeRequest.result(version: Server.version, vocabulary: Server.vocabulary(language)))

@@ -187,6 +187,7 @@ public struct NodeRenderer {
             fileCount: info.fileCount, created: info.created, modified: info.modified, hasChildren: hasChildren)
         n.encodedURI = uri
         n.inTrash = info.inTrash
+        n.leftOut = info.leftOut
         n.link = info.link
         n.unreadable = info.unreadable
         n.confirmDelete = info.confirmDelete

@@ -49,6 +49,11 @@ extension Server {
             finish(id, try workspace.setTarget(try target(uri), kind == .words ? .words : .session, value))
         case .duplicate(let uri):
             finish(id, try workspace.duplicate(try target(uri)))
+        case .setCompileIncluded(let uri, let included):
+            finish(id, try workspace.setCompileIncluded(try target(uri), included))
+        case .compile(let projectUri, let recipe, let format, let output):
+            try compile(
+                id, projectUri: projectUri, recipe: recipe, format: format, output: output, token: params.workDoneToken)
         }
     }
 

@@ -15,12 +15,23 @@ public final class Server: @unchecked Sendable {
 
     /// The catalog's words that clients show, in `language`.
     public static func vocabulary(_ language: Language) -> InitializeRequest.Vocabulary {
-        InitializeRequest.Vocabulary(
+        var v = InitializeRequest.Vocabulary(
             projectTypes: ProjectType.all.map { .init(id: $0.id, title: $0.title(language)) },
             sorts: SortChoice.all.map {
                 .init(by: $0.setting.by.rawValue, descending: $0.setting.descending, title: $0.title(language))
             },
             maxNameBytes: NameRules.maxBytes, defaultExtension: ProjectMetadata.standardExtension)
+        v.formats = CompileRecipe.Format.allCases.map {
+            .init(id: $0.rawValue, title: $0.title(language), pandoc: $0.needsPandoc)
+        }
+        v.recipes = Dictionary(
+            uniqueKeysWithValues: ProjectType.all.map { type in
+                (
+                    type.id,
+                    type.recipes.map { .init(name: $0.name, title: $0.title(language), format: $0.format.rawValue) }
+                )
+            })
+        return v
     }
 
     enum State { case uninitialized, running, shutDown }
@@ -64,6 +75,8 @@ public final class Server: @unchecked Sendable {
     var documents: [String: OpenDocument] = [:]
     /// Whether the client can be asked to redraw inlay hints.
     var inlayHintRefresh = false
+    /// `capabilities.window.workDoneProgress`: the client shows `$/progress`.
+    var workDoneProgress = false
     var inlayHintRefreshPending = false
     /// Results larger than this many bytes are streamed (`reply`): the
     /// server's memory, some 75 MB with a library of 100,000 files, stays

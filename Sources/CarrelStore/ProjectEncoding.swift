@@ -71,6 +71,15 @@ extension ProjectFile {
         for (path, stored) in raw["targets"]?.objectValue ?? [:] {
             if let n = settingValue(stored)?.intValue, n > 0, n <= ProjectMetadata.maxTarget { meta.targets[path] = n }
         }
+        for (path, stored) in raw["leftOut"]?.objectValue ?? [:] where settingValue(stored)?.boolValue == true {
+            meta.leftOut.insert(path)
+        }
+        if let byline = raw["byline"] {
+            if let a = settingValue(byline["author"])?.stringValue, !a.isEmpty { meta.author = String(a.prefix(200)) }
+            if case .array(let lines)? = settingValue(byline["contact"]) {
+                meta.contact = lines.prefix(10).compactMap { $0.stringValue.map { String($0.prefix(200)) } }
+            }
+        }
         return meta
     }
 
@@ -122,6 +131,15 @@ extension ProjectFile {
         // so two machines setting targets on different items merge.
         out["targets"] = Self.encodeSettings(
             meta.targets.mapValues { JSONValue.int($0) }, over: out["targets"]?.objectValue ?? [:], now: now)
+        // Leaving out of compile is a setting per item, kept and merged as targets are.
+        out["leftOut"] = Self.encodeSettings(
+            Dictionary(uniqueKeysWithValues: meta.leftOut.map { ($0, JSONValue.bool(true)) }),
+            over: out["leftOut"]?.objectValue ?? [:], now: now)
+        // The author and contact lines are one setting each, like the preferences.
+        var byline: [String: JSONValue] = [:]
+        if let author = meta.author { byline["author"] = .string(author) }
+        if !meta.contact.isEmpty { byline["contact"] = .array(meta.contact.map { .string($0) }) }
+        out["byline"] = Self.encodeSettings(byline, over: out["byline"]?.objectValue ?? [:], now: now)
         return out
     }
 

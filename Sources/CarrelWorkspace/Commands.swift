@@ -103,7 +103,7 @@ extension Workspace {
         return added(name, in: parent, dir: dir, library: library)
     }
 
-    private func added(_ name: String, in parent: Entry, dir: Directory, library: Library) -> Outcome {
+    func added(_ name: String, in parent: Entry, dir: Directory, library: Library) -> Outcome {
         let e = Scanner.entry(dirfd: dir.fd, name: Array(name.utf8)) ?? Entry(name: EntryName(name), kind: .file)
         parent.add(e)
         if e.kind == .directory { watching?.watchTree(e, library: library, workspace: self) }

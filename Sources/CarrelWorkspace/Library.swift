@@ -15,7 +15,8 @@ public final class Project {
     /// The permanent folder `entry` is, if it is one.
     public func permanentFolder(for entry: Entry) -> PermanentFolder? {
         guard entry.parent === root, entry.kind == .directory else { return nil }
-        return type.directories.first { metadata.path(of: $0) == entry.name.string }
+        if let folder = type.directories.first(where: { metadata.path(of: $0) == entry.name.string }) { return folder }
+        return entry.name.string == PermanentFolder.compiled.diskName ? .compiled : nil
     }
 
     public func entry(for folder: PermanentFolder) -> Entry? {
@@ -24,6 +25,8 @@ public final class Project {
     }
 
     public var trash: Entry? { entry(for: .trash) }
+    /// Compiled manuscripts, once a compile made the folder: counted in no total.
+    public var compiled: Entry? { entry(for: .compiled) }
 
     /// `entry`'s path below the root, "/"-separated: how targets are keyed;
     /// the root itself is `ProjectMetadata.projectTargetKey`.
@@ -54,6 +57,7 @@ public final class Project {
         case .directory: sources = []
         }
         let trash = self.trash
+        let compiled = self.compiled
         let key = AllFilesKey(
             generation: top.generation, dates: top.datesGeneration, order: metadata.sort,
             folderSorts: metadata.folderSorts, orders: library.ordersGeneration,
@@ -65,7 +69,7 @@ public final class Project {
         var files: [Entry] = []
         var stack: [Entry] = sources.reversed()
         while let e = stack.popLast() {
-            if e === trash { continue }
+            if e === trash || e === compiled { continue }
             if e.kind == .file { files.append(e) }
             if e.kind == .directory { stack.append(contentsOf: library.displayOrder(of: e, in: self).reversed()) }
         }

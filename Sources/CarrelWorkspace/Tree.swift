@@ -26,6 +26,8 @@ public struct NodeInfo {
     public var created: Int64?
     public var modified: Int64?
     public var inTrash = false
+    /// Left out of compiling, itself (project.json's `leftOut`).
+    public var leftOut = false
     public var link = false
     public var unreadable = false
     /// On projects and libraries: whether deleting asks first.
@@ -64,6 +66,7 @@ public struct NodeInfo {
         c.wordsUnsaved = wordsUnsaved
         c.sessionWords = sessionWords
         c.sessionTarget = sessionTarget
+        c.leftOut = leftOut
         return c
     }
 }
@@ -88,6 +91,11 @@ struct WordSum {
 }
 
 public let sectionIcon = "list.bullet"
+
+private func scopeProject(_ item: Item) -> Project? {
+    if case .section(let p, _, _) = item { return p }
+    return nil
+}
 
 /// Where an entry sits: its library, its project, whether it is in Trash.
 /// Rendering a subtree carries it down, so no node walks up to find it.
@@ -116,6 +124,7 @@ extension Workspace {
                     conflicts += Int(e.conflictTotal)
                     if library.isCounting(e) { info.counting = true }
                     words.add(e)
+                    if let p = scopeProject(item), e === p.compiled { words.subtract(e) }
                 }
             }
             info.fileTotal = total
@@ -199,6 +208,7 @@ extension Workspace {
             var words = WordSum()
             words.add(project.root)
             words.subtract(project.trash)
+            words.subtract(project.compiled)
             info.words = words.value
             info.target = project.metadata.targets[ProjectMetadata.projectTargetKey]
             let session = sessions.session(of: project, words: info.words)
@@ -212,7 +222,10 @@ extension Workspace {
             conflicts = library.conflictTotalOutsideTrash
             var words = WordSum()
             words.add(entry)
-            for p in library.projects.values { words.subtract(p.trash) }
+            for p in library.projects.values {
+                words.subtract(p.trash)
+                words.subtract(p.compiled)
+            }
             info.words = words.value
         } else if library.lockedProjects[ObjectIdentifier(entry)] != nil {
             info.kind = .project
@@ -227,8 +240,10 @@ extension Workspace {
             info.inTrash = scope.inTrash
             // The path is built only when the project has targets: the full
             // tree renders 130,000 rows, and most projects have none.
-            if !project.metadata.targets.isEmpty {
-                info.target = project.metadata.targets[project.relativePath(of: entry)]
+            if !project.metadata.targets.isEmpty || !project.metadata.leftOut.isEmpty {
+                let path = project.relativePath(of: entry)
+                info.target = project.metadata.targets[path]
+                info.leftOut = project.metadata.leftOut.contains(path)
             }
         }
         info.conflictTotal = conflicts > 0 ? conflicts : nil
@@ -242,6 +257,7 @@ extension Workspace {
         case .wholeProject:
             words.add(project.root)
             words.subtract(project.trash)
+            words.subtract(project.compiled)
         case .filesOf(let roles):
             for e in roles.compactMap({ project.type.folder($0).flatMap(project.entry(for:)) }) { words.add(e) }
         case .directory:

@@ -33,6 +33,7 @@ extension Workspace {
             var words = WordSum()
             words.add(project.root)
             words.subtract(project.trash)
+            words.subtract(project.compiled)
             sessions.setTarget(project, value, words: words.value)
         }
         return Outcome(result: .item(.entry(entry, library)), changes: [Change(.changed, entry.path)])
@@ -43,7 +44,10 @@ extension Workspace {
     func targetsBelow(_ entry: Entry, _ library: Library) -> (Project, String)? {
         guard let p = library.project(containing: entry) else { return nil }
         let old = p.relativePath(of: entry)
-        let any = p.metadata.targets.keys.contains { $0 == old || $0.hasPrefix(old + "/") }
+        // Left-out items follow the same way (`ProjectMetadata.moveTargets` moves both).
+        let any =
+            p.metadata.targets.keys.contains { $0 == old || $0.hasPrefix(old + "/") }
+            || p.metadata.leftOut.contains { $0 == old || $0.hasPrefix(old + "/") }
         return any ? (p, old) : nil
     }
 
@@ -61,8 +65,10 @@ extension Workspace {
         updateMetadata(source) { $0.moveTargets(from: old, to: nil) }
         guard let dest else { return }
         let new = dest.relativePath(of: entry)
+        let movedOut = source.metadata.leftOut.filter { $0 == old || $0.hasPrefix(old + "/") }
         updateMetadata(dest) { meta in
             for (key, value) in moved { meta.targets[new + key.dropFirst(old.count)] = value }
+            for key in movedOut { meta.leftOut.insert(new + key.dropFirst(old.count)) }
         }
     }
 }

@@ -143,6 +143,7 @@ extension Workspace {
                 var words = WordSum()
                 words.add(project.root)
                 words.subtract(project.trash)
+                words.subtract(project.compiled)
                 if let n = words.value { sessions.noteCounted(project, words: n) }
             }
             let id = ObjectIdentifier(library.root)

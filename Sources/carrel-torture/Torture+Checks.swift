@@ -122,6 +122,8 @@ extension Torture {
             let ok =
                 Templates.allNames.contains(base) || ["notes", "poems", "novel", "blank"].contains(base.lowercased())
                 || Self.namePattern.firstMatch(in: n.name, range: NSRange(n.name.startIndex..., in: n.name)) != nil
+                // Compiled documents, in the folder the first compile makes.
+                || n.rel.split(separator: "/").dropFirst().first == "Compiled"
             if !ok {
                 violation(
                     "\(phase): unexpected visible name \(n.rel.debugDescription) (a temporary file left in view?)")

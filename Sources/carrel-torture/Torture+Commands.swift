@@ -154,6 +154,17 @@ extension Torture {
                 return Op(
                     name: "duplicate", command: "carrel.duplicate", args: ["uri": .string(uri(item.rel))],
                     copies: contentsUnder(item.rel))
+            case 95..<96:
+                guard let p = pick(v.projects) else { continue }
+                // A compiled document lands in the project's Compiled folder, whole or not at all.
+                return Op(
+                    name: "compile", command: "carrel.compile",
+                    args: ["projectUri": .string(uri(p.rel)), "format": "markdown"])
+            case 96..<97:
+                guard let item = pick(v.movable) else { continue }
+                return Op(
+                    name: "setCompileIncluded", command: "carrel.setCompileIncluded",
+                    args: ["uri": .string(uri(item.rel)), "included": .bool(chance(0.5))])
             default:
                 // Commands that must be refused, so kills also land in refusals.
                 switch random(4) {

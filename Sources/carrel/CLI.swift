@@ -72,6 +72,9 @@ enum CLI {
         case "reorder": try reorder(&options, language)
         case "ask-before-deleting": try askBeforeDeleting(&options, language)
         case "target": try target(&options, language)
+        case "compile": try compile(&options, language)
+        case "include": try include(&options, language)
+        case "byline": try byline(&options, language)
         case "rm": try remove(&options, language)
         case "empty-trash": try emptyTrash(&options, language)
         default: try mutate(sub, &options, language)
@@ -153,6 +156,13 @@ struct Syntax {
             valued: ["--before", "--after"]),
         "ask-before-deleting": Syntax(usage: "carrel ask-before-deleting PATH yes|no", arguments: 2...2),
         "target": Syntax(usage: "carrel target PATH N|none [--daily]", arguments: 2...2, flags: ["--daily"]),
+        "compile": Syntax(
+            usage: "carrel compile PROJECT [--recipe R] [--to FORMAT] [-o FILE] [--json]", arguments: 1...1,
+            flags: ["--json"], valued: ["--recipe", "--to", "-o"]),
+        "include": Syntax(usage: "carrel include PATH yes|no", arguments: 2...2),
+        "byline": Syntax(
+            usage: "carrel byline PROJECT [--author NAME] [--contact \"LINE | LINE\"]", arguments: 1...1,
+            valued: ["--author", "--contact"]),
     ]
 }
 

@@ -27,6 +27,11 @@ enum Help {
           ask-before-deleting PATH yes|no
                                        Whether the editors ask before deleting in PATH's project.
           target PATH N|none [--daily] Set or clear a word target (--daily: a project's, per day).
+          compile PROJECT [--recipe R] [--to FORMAT] [-o FILE]
+                                       Make the manuscript or packet, in binder order.
+          include PATH yes|no          Whether PATH goes into the compiled manuscript.
+          byline PROJECT [--author NAME] [--contact "LINE | LINE"]
+                                       The name and contact lines of the title page.
           help SUBCOMMAND              Explain one subcommand.
 
         THE LIBRARY:
@@ -235,6 +240,37 @@ enum Help {
         with the library. With --daily, PATH is a project and N its words a
         day, kept on this computer only. `carrel tree` shows each row's words
         and its progress ("1,243 / 1,500 words").
+        """,
+        "compile": """
+        USAGE: carrel compile PROJECT [--recipe R] [--to FORMAT] [-o FILE] [--json]
+
+        Makes one document of PROJECT's writing, in binder order, as the
+        editors' "Compile…" does, and prints where it went and its words (a
+        poetry packet: its lines). The recipe says which folders go in, the
+        headings, the separators and the title page; each project type has
+        its own (novel and short story: "manuscript", standard manuscript
+        format; poetry: "packet"; script: "script"), and a project may add
+        its own as .carrel/recipes/NAME.json. FORMAT is markdown, text, html,
+        fountain, or through pandoc docx, odt, epub or pdf (pdf also needs a
+        PDF engine). The document goes to the project's Compiled folder,
+        whose words are counted in no total, or to FILE; an existing file is
+        never replaced ("Name 2.docx" instead). Items left out with
+        `carrel include PATH no` stay out.
+        """,
+        "include": """
+        USAGE: carrel include PATH yes|no
+
+        Whether PATH (a file or folder in a project) goes into the compiled
+        manuscript, as the editors' "Leave out of compile" and "Include in
+        compile" do. Kept in the project's project.json; the binder shows
+        "left out" on the row.
+        """,
+        "byline": """
+        USAGE: carrel byline PROJECT [--author NAME] [--contact "LINE | LINE"]
+
+        Sets the author's name and contact lines (address, email, split at
+        "|") that a compiled manuscript's title page shows, kept in the
+        project's project.json. An empty value clears it.
         """,
         "help": """
         USAGE: carrel help [SUBCOMMAND]

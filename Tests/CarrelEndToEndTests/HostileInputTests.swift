@@ -417,6 +417,7 @@ final class HostileInputTests: XCTestCase {
             P/.carrel/project.json = {"type":"poetry","trash":{"t.md":{"from":"Draft/t.md","deleted":1}}}
             P/Draft/a.md = a
             P/Draft/F/
+            P/Ready/r.md = r
             P/Trash/t.md = t
             Plain/b.md = b
             """)
@@ -446,6 +447,8 @@ final class HostileInputTests: XCTestCase {
             ("carrel.reorder", ["uri": u("P/Draft/a.md"), "before": u("P/Draft/F")]),
             ("carrel.setTarget", ["uri": u("P/Draft/a.md"), "words": 500]),
             ("carrel.duplicate", ["uri": u("P/Draft/a.md")]),
+            ("carrel.setCompileIncluded", ["uri": u("P/Draft/a.md"), "included": false]),
+            ("carrel.compile", ["projectUri": u("P"), "format": "markdown"]),
             ("carrel.newFile", ["parentUri": u("Plain"), "name": "n"]),
             ("carrel.rename", ["uri": u("Plain/b.md"), "newName": "c.md"]),
         ]
@@ -580,8 +583,10 @@ final class HostileInputTests: XCTestCase {
             "carrel.reorder": ["uri": u, "after": u],
             "carrel.setTarget": ["uri": u, "words": 500],
             "carrel.duplicate": ["uri": u],
+            "carrel.setCompileIncluded": ["uri": u, "included": false],
+            "carrel.compile": ["projectUri": u, "recipe": "manuscript", "format": "markdown", "output": "/tmp/x.md"],
         ]
-        let optional: Set<String> = ["confirmed", "descending", "before", "after"]
+        let optional: Set<String> = ["confirmed", "descending", "before", "after", "recipe", "format", "output"]
         XCTAssertEqual(Set(full.keys), Set(InitializeRequest.commands), "every command has a row")
         for (command, args) in full {
             for field in args.keys {

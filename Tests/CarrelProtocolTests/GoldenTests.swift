@@ -29,7 +29,7 @@ final class GoldenTests: XCTestCase {
         golden(
             InitializeRequest.result(version: "0.1.0", vocabulary: vocabulary),
             #"""
-            {"capabilities":{"documentSymbolProvider":true,"executeCommandProvider":{"commands":["carrel.newProject","carrel.newFolder","carrel.newFile","carrel.rename","carrel.moveTo","carrel.delete","carrel.restore","carrel.emptyTrash","carrel.setSort","carrel.setConfirmDelete","carrel.reorder","carrel.setTarget","carrel.duplicate"]},"experimental":{"carrel":{"names":{"defaultExtension":"md","maxBytes":255},"projectTypes":[{"id":"poetry","title":"Poésie"}],"sorts":[{"by":"name","descending":true,"title":"Nom, de Z à A"}]}},"inlayHintProvider":true,"textDocumentSync":{"change":1,"openClose":true},"workspace":{"workspaceFolders":{"changeNotifications":true,"supported":true}},"workspaceSymbolProvider":true},"serverInfo":{"name":"carrel","version":"0.1.0"}}
+            {"capabilities":{"documentSymbolProvider":true,"executeCommandProvider":{"commands":["carrel.newProject","carrel.newFolder","carrel.newFile","carrel.rename","carrel.moveTo","carrel.delete","carrel.restore","carrel.emptyTrash","carrel.setSort","carrel.setConfirmDelete","carrel.reorder","carrel.setTarget","carrel.duplicate","carrel.compile","carrel.setCompileIncluded"]},"experimental":{"carrel":{"compile":{"formats":[],"recipes":{}},"names":{"defaultExtension":"md","maxBytes":255},"projectTypes":[{"id":"poetry","title":"Poésie"}],"sorts":[{"by":"name","descending":true,"title":"Nom, de Z à A"}]}},"inlayHintProvider":true,"textDocumentSync":{"change":1,"openClose":true},"workspace":{"workspaceFolders":{"changeNotifications":true,"supported":true}},"workspaceSymbolProvider":true},"serverInfo":{"name":"carrel","version":"0.1.0"}}
             """#)
     }
 
@@ -162,6 +162,12 @@ final class GoldenTests: XCTestCase {
             (.setTarget, ["uri": "u", "words": nil], .setTarget(uri: "u", kind: .words, value: nil)),
             (.setTarget, ["uri": "u", "session": 500], .setTarget(uri: "u", kind: .session, value: 500)),
             (.duplicate, ["uri": "u"], .duplicate(uri: "u")),
+            (.setCompileIncluded, ["uri": "u", "included": false], .setCompileIncluded(uri: "u", included: false)),
+            (.compile, ["projectUri": "p"], .compile(projectUri: "p", recipe: nil, format: nil, output: nil)),
+            (
+                .compile, ["projectUri": "p", "recipe": "packet", "format": "docx", "output": "/o.docx"],
+                .compile(projectUri: "p", recipe: "packet", format: "docx", output: "/o.docx")
+            ),
         ]
         for (name, args, expected) in cases {
             let p = try ExecuteCommandRequest.Params(json: ["command": .string(name.rawValue), "arguments": [args]])

@@ -163,6 +163,15 @@ final class ServerTests: XCTestCase {
         let target = try client.command(
             "carrel.setTarget", ["uri": .string(fx.uri("My Poems/Draft")), "words": 1500])["result"]!
         XCTAssertEqual(target["target"], 1500)
+        let leftOut = try client.command(
+            "carrel.setCompileIncluded", ["uri": .string(fx.uri("My Poems/Draft")), "included": false])["result"]!
+        XCTAssertEqual(leftOut["leftOut"], true)
+        _ = try client.command(
+            "carrel.setCompileIncluded", ["uri": .string(fx.uri("My Poems/Draft")), "included": true])
+        _ = try client.command("carrel.newFile", ["parentUri": .string(fx.uri("My Poems/Ready")), "name": "Ode"])
+        let compiled = try client.command(
+            "carrel.compile", ["projectUri": .string(fx.uri("My Poems")), "recipe": "packet", "format": "markdown"])
+        XCTAssertNotNil(compiled["result"]?["lines"], "\(compiled)")
         _ = try client.command("carrel.newFile", ["parentUri": .string(fx.uri("My Poems/Draft")), "name": "Autumn"])
         XCTAssertEqual(titles(try tree("My Poems/Draft")), ["Spring.md", "Autumn.md"])
         let placed = try client.command(

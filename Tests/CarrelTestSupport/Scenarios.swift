@@ -113,6 +113,8 @@ public enum Scenarios {
             try cmd("carrel.setTarget", ["uri": .string(fx.uri("Loose")), "words": 500]), "notInProject")
         XCTAssertEqual(
             try cmd("carrel.setTarget", ["uri": .string(fx.uri("P/Draft")), "session": 500]), "notAProject")
+        XCTAssertEqual(
+            try cmd("carrel.compile", ["projectUri": .string(fx.uri("P")), "format": "pdf"]), "cannotCompile")
         let both = try client.command(
             "carrel.reorder",
             [

@@ -16,6 +16,8 @@ public enum CarrelCommand: Equatable {
         case reorder = "carrel.reorder"
         case setTarget = "carrel.setTarget"
         case duplicate = "carrel.duplicate"
+        case compile = "carrel.compile"
+        case setCompileIncluded = "carrel.setCompileIncluded"
     }
 
     /// Which target `carrel.setTarget` sets: the item's words, or a project's words per day.
@@ -41,6 +43,10 @@ public enum CarrelCommand: Equatable {
     case setTarget(uri: String, kind: TargetKind, value: Int?)
     /// A copy of a file or folder beside it ("Spring copy.md").
     case duplicate(uri: String)
+    /// `recipe` and `format` default to the project type's first recipe and
+    /// its format; `output` is an absolute path or `file:` URI the writer named.
+    case compile(projectUri: String, recipe: String?, format: String?, output: String?)
+    case setCompileIncluded(uri: String, included: Bool)
 
     /// Decodes the argument object of the named command.
     public init(_ name: Name, _ argument: JSONValue) throws(ParamError) {
@@ -69,6 +75,12 @@ public enum CarrelCommand: Equatable {
             self = .reorder(
                 uri: try f.string("uri"), before: try f.optionalString("before"), after: try f.optionalString("after"))
         case .duplicate: self = .duplicate(uri: try f.string("uri"))
+        case .compile:
+            self = .compile(
+                projectUri: try f.string("projectUri"), recipe: try f.optionalString("recipe"),
+                format: try f.optionalString("format"), output: try f.optionalString("output"))
+        case .setCompileIncluded:
+            self = .setCompileIncluded(uri: try f.string("uri"), included: try f.bool("included"))
         case .setTarget:
             let uri = try f.string("uri")
             let words = try f.positiveIntOrNull("words", max: Self.maxTarget)

@@ -9,10 +9,17 @@ public enum ExecuteCommandRequest {
         public var command: String
         /// The first argument object; `[]` reads as `{}`, a string is parsed.
         public var argument: JSONValue
+        /// The client's own progress token (LSP `workDoneToken`), a string or
+        /// an integer; any other value is ignored.
+        public var workDoneToken: JSONValue?
 
         public init(json: JSONValue) throws(ParamError) {
             let f = try Fields(json)
             command = try f.string("command")
+            switch json["workDoneToken"] {
+            case .string?, .int?: workDoneToken = json["workDoneToken"]
+            default: workDoneToken = nil
+            }
             let args = try f.optionalArray("arguments") ?? []
             argument = args.first ?? .object([:])
             if case .string(let text) = argument,

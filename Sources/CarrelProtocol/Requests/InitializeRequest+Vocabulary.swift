@@ -26,7 +26,35 @@ extension InitializeRequest {
             }
         }
 
+        /// A compile format: `id` for `carrel.compile`, `title` to show,
+        /// and whether pandoc makes it.
+        public struct Format: Equatable {
+            public var id: String
+            public var title: String
+            public var pandoc: Bool
+            public init(id: String, title: String, pandoc: Bool) {
+                self.id = id
+                self.title = title
+                self.pandoc = pandoc
+            }
+        }
+
+        /// A built-in recipe of a project type: `name` for `carrel.compile`, its title and format.
+        public struct Recipe: Equatable {
+            public var name: String
+            public var title: String
+            public var format: String
+            public init(name: String, title: String, format: String) {
+                self.name = name
+                self.title = title
+                self.format = format
+            }
+        }
+
         public var projectTypes: [ProjectType]
+        public var formats: [Format] = []
+        /// Each project type's built-in recipes, by type id, the default first.
+        public var recipes: [String: [Recipe]] = [:]
         public var sorts: [Sort]
         /// The longest name, in UTF-8 bytes.
         public var maxNameBytes: Int
@@ -48,6 +76,20 @@ extension InitializeRequest {
                         ["by": .string($0.by), "descending": .bool($0.descending), "title": .string($0.title)]
                     }),
                 "names": ["maxBytes": .int(maxNameBytes), "defaultExtension": .string(defaultExtension)],
+                "compile": [
+                    "formats": .array(
+                        formats.map { ["id": .string($0.id), "title": .string($0.title), "pandoc": .bool($0.pandoc)] }),
+                    "recipes": .object(
+                        recipes.mapValues { list in
+                            .array(
+                                list.map {
+                                    [
+                                        "name": .string($0.name), "title": .string($0.title),
+                                        "format": .string($0.format),
+                                    ]
+                                })
+                        }),
+                ],
             ]
         }
     }

@@ -19,6 +19,9 @@ public enum InitializeRequest {
         /// `capabilities.workspace.inlayHint.refreshSupport`: the client can be
         /// asked to redraw inlay hints after counts change.
         public var inlayHintRefresh = false
+        /// `capabilities.window.workDoneProgress`: the client shows `$/progress`
+        /// for a token the server creates (`window/workDoneProgress/create`).
+        public var workDoneProgress = false
 
         public init(
             folders: [String], locale: String?, extensions: Extensions = Extensions(),
@@ -44,6 +47,7 @@ public enum InitializeRequest {
             }
             self.folders = folders
             inlayHintRefresh = json["capabilities"]?["workspace"]?["inlayHint"]?["refreshSupport"]?.boolValue ?? false
+            workDoneProgress = json["capabilities"]?["window"]?["workDoneProgress"]?.boolValue ?? false
             extensions = try Extensions(capabilities: json["capabilities"])
             if let options = f.object["initializationOptions"], !options.isNull {
                 let o = try Fields(options, name: "initializationOptions", prefix: "initializationOptions.")

@@ -10,7 +10,7 @@ local M = {}
 M.order = {
   'open', 'new_file', 'new_folder', 'rename', 'move', 'duplicate', 'delete', 'restore', 'empty_trash', 'new_project',
   'sort', 'move_up', 'move_down', 'set_target', 'expand', 'collapse', 'expand_all', 'collapse_all', 'refresh', 'parent',
-  'help', 'close', 'ask_before_deleting',
+  'help', 'close', 'ask_before_deleting', 'compile', 'toggle_compile',
 }
 
 M.descriptions = {
@@ -37,6 +37,8 @@ M.descriptions = {
   help = 'Show these keys',
   close = 'Close the sidebar',
   ask_before_deleting = 'Ask before deleting again, in this project (or library)',
+  compile = 'Compile… the project (a recipe and a format), then open the result',
+  toggle_compile = 'Leave out of compile / Include in compile',
 }
 
 --- The nearest row, from `row` up, whose node matches.
@@ -275,6 +277,63 @@ function M.set_target(row)
     if text ~= '' then words = text:match('^%d+$') and tonumber(text) or text end
     client.execute('carrel.setTarget', { uri = uri, words = words })
   end))
+end
+
+--- Opens a compiled document: text formats in the main window, the
+--- others (DOCX, ODT, EPUB, PDF) with the system's viewer.
+local text_formats = { markdown = true, text = true, html = false, fountain = true }
+
+local function open_compiled(result)
+  if type(result) ~= 'table' or not result.path then return end
+  if text_formats[result.format] then
+    M.edit(result.path)
+  elseif vim.ui.open then
+    vim.ui.open(result.path)
+  end
+  tree.reveal(result.path)
+end
+
+--- Compile…: picks one of the project's recipes and a format, both from
+--- what `initialize` offers, then compiles and opens the document. The
+--- server reports what it wrote and counted (window/showMessage).
+function M.compile(row)
+  local project = project_of(row)
+  if not project then
+    util.notify('Put the cursor in a project to compile it.', vim.log.levels.WARN)
+    return
+  end
+  client.offers(function(offers)
+    local compile = offers.compile or {}
+    local recipes = (compile.recipes or {})[project.node.projectType] or {}
+    prompts.select(recipes, {
+      prompt = 'Recipe: ',
+      format_item = function(item) return item.title end,
+    }, function(recipe)
+      -- The recipe's own format first, so Enter keeps it.
+      local formats = {}
+      for _, f in ipairs(compile.formats or {}) do
+        if f.id == recipe.format then table.insert(formats, 1, f) else table.insert(formats, f) end
+      end
+      prompts.select(formats, {
+        prompt = 'Format: ',
+        format_item = function(item) return item.title end,
+      }, function(format)
+        local arguments = { projectUri = project.node.uri, recipe = recipe.name, format = format.id }
+        client.execute('carrel.compile', arguments, open_compiled)
+      end)
+    end)
+  end)
+end
+
+--- Leaves the row out of compiled documents, or puts it back.
+function M.toggle_compile(row)
+  if not needs_uri(row) then return end
+  if row.node.kind ~= 'file' and row.node.kind ~= 'folder' then
+    util.notify('Only a file or a folder of a project can be left out of compile.', vim.log.levels.WARN)
+    return
+  end
+  local arguments = { uri = row.node.uri, included = row.node.leftOut == true }
+  client.execute('carrel.setCompileIncluded', arguments, refresh_onto)
 end
 
 --- Turns "Ask before deleting" back on, after "Delete and Don't Ask Again",

@@ -61,6 +61,8 @@ M.defaults = {
     ['K'] = 'move_up', -- among its siblings (binder order)
     ['J'] = 'move_down',
     ['T'] = 'set_target', -- word target; empty clears it
+    ['C'] = 'compile', -- Compile… the project: a recipe, a format, then open it
+    ['X'] = 'toggle_compile', -- leave out of compile, or include again
     ['R'] = 'refresh',
     ['-'] = 'parent', -- up to the parent row
     ['?'] = 'help', -- the keys, in a window
@@ -194,6 +196,7 @@ local subcommands = {
   delete = function() require('carrel.current').delete() end,
   ask_before_deleting = function() require('carrel.current').ask_before_deleting() end,
   new_project = function() require('carrel.actions').new_project(require('carrel.tree').current_row()) end,
+  compile = function() require('carrel.actions').compile(require('carrel.tree').current_row()) end,
   log = function() require('carrel.log').show() end,
   preload = function() require('carrel.tree').preload() end,
 }

@@ -1,0 +1,80 @@
+import CarrelJSON
+import CarrelModel
+import CarrelProtocol
+import CarrelWorkspace
+
+/// `carrel.compile`: the document and its counts, with work-done progress
+/// for clients that show it: under the client's own token when the request
+/// carries one, else under one the server creates
+/// (`window/workDoneProgress/create`) when the client declared
+/// `window.workDoneProgress`.
+extension Server {
+    static let progressMethod = "$/progress"
+    static let createProgressMethod = "window/workDoneProgress/create"
+
+    func compile(
+        _ id: RequestID, projectUri: String, recipe: String?, format: String?, output: String?, token given: JSONValue?
+    ) throws {
+        let project = try target(projectUri)
+        var outputPath: [UInt8]?
+        if let output {
+            // The writer names where it goes, inside the library or not:
+            // the one write outside the workspace, and only where asked.
+            if output.hasPrefix("file:") {
+                guard let p = try? FileURI.path(output) else { throw ParamError("output", .invalidValue(output)) }
+                outputPath = p
+            } else {
+                guard output.hasPrefix("/") else { throw ParamError("output", .invalidValue(output)) }
+                outputPath = Array(output.utf8)
+            }
+        }
+        var token = given
+        if token == nil, workDoneProgress {
+            let made = JSONValue.string("carrel-compile-\(nextOutgoingID)")
+            request(Self.createProgressMethod, ["token": made]) { _ in }
+            token = made
+        }
+        func progress(_ kind: String, _ message: String, _ percentage: Int) {
+            guard let token else { return }
+            var value: [String: JSONValue] = ["kind": .string(kind), "message": .string(message)]
+            if kind == "begin" { value["title"] = "Compiling"; value["cancellable"] = false }
+            if kind != "end" { value["percentage"] = .int(percentage) }
+            send(Envelope.notification(Self.progressMethod, ["token": token, "value": .object(value)]))
+        }
+        progress("begin", "Reading", 0)
+        let compiled: Workspace.Compiled
+        let outcome: Outcome
+        do {
+            (compiled, outcome) = try workspace.compile(
+                project, Workspace.CompileRequest(recipe: recipe, format: format, output: outputPath)
+            ) { message, percentage in
+                if percentage > 0 && percentage < 100 { progress("report", message, percentage) }
+            }
+        } catch {
+            progress("end", "Nothing was written", 100)
+            throw error
+        }
+        progress("end", "Done", 100)
+        workspace.expectEvents(of: outcome.changes)
+        var result: [String: JSONValue] = [
+            "path": .string(String(decoding: compiled.path, as: UTF8.self)),
+            "uri": .string(FileURI.uri(compiled.path)),
+            "recipe": .string(compiled.recipe),
+            "format": .string(compiled.format.rawValue),
+            "words": .int(compiled.counts.words),
+            "pieces": .int(compiled.counts.pieces),
+        ]
+        if let lines = compiled.counts.lines {
+            result["lines"] = .int(lines)
+            result["poems"] = .array(
+                compiled.counts.poems.map { ["title": .string($0.title), "lines": .int($0.lines)] })
+        }
+        reply(id, .object(result))
+        notifyChanges(takeWatched() + outcome.changes + workspace.settle())
+        if let report = outcome.report {
+            send(
+                Envelope.notification(
+                    ShowMessageNotification.method, ShowMessageNotification.params(message: report.text(language))))
+        }
+    }
+}
