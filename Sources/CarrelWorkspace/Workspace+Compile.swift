@@ -232,7 +232,7 @@ extension Workspace {
                 throw Failure(.cannotCompile, .compile(.pieceUnusable(path: relative, why: why)))
             case .tooLarge(let limit)?:
                 throw Failure(.cannotCompile, .compile(.pieceUnusable(path: relative, why: .tooLarge(limit))))
-            case nil:
+            case nil, .tooLargeToCopy?, .tooManyToCopy?:
                 throw Failure(.cannotCompile, .compile(.pieceUnusable(path: relative, why: .unreadable(error.message))))
             }
         }
