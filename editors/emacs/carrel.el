@@ -421,7 +421,7 @@ opening one would read a whole system or a whole home."
         (equal (directory-file-name (file-name-directory dir)) home-parent))))
 
 (defun carrel--holds-projects-p (dir)
-  "Return non-nil when DIR holds a Carrel project directly."
+  "Return non-nil when a Carrel project sits directly in DIR."
   (and (file-directory-p dir)
        (file-readable-p dir)
        (seq-some (lambda (child)
