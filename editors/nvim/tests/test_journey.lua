@@ -59,7 +59,7 @@ H.test('locale = "fr" shows French titles and server messages', function()
   H.open()
   H.wait(function() return H.row('Brouillons') end, 'Draft as “Brouillons”')
   H.go('Brouillons')
-  H.answer('Nouveau')
+  -- No name asked: a permanent folder is refused before any typing.
   H.press('r')
   H.wait_note('est un dossier permanent', vim.log.levels.ERROR)
   H.truthy(vim.fn.isdirectory(project .. '/Draft') == 1, 'Draft untouched')
