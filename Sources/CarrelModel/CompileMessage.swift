@@ -11,7 +11,6 @@ public enum CompileMessage: Sendable, Equatable {
     case pandocFailed(status: Int32, detail: String)
     case noPDFEngine
     case nothingToCompile(project: String, folders: String)
-    case compiled(path: String, words: Int, lines: Int?)
     case leftOut(path: String, leftOut: Bool)
 
     public enum PieceProblem: Sendable, Equatable {
@@ -89,13 +88,6 @@ public enum CompileMessage: Sendable, Equatable {
                 "Nothing to compile in “\(project)”: \(folders) holds no writing that is not left out. Nothing was written.",
                 "Rien à compiler dans « \(project) » : \(folders) ne contient aucun texte qui ne soit laissé de côté. Rien n’a été écrit."
             )
-        case .compiled(let path, let words, let lines):
-            let en =
-                lines.map { "\(CountWords.number($0, .english)) lines" }
-                ?? "\(CountWords.number(words, .english)) words"
-            let fr =
-                lines.map { "\(CountWords.number($0, .french)) vers" } ?? "\(CountWords.number(words, .french)) mots"
-            return ("Compiled \(path): \(en).", "Compilé \(path) : \(fr).")
         case .leftOut(let path, let leftOut):
             return leftOut
                 ? ("\(path) is left out of compile now.", "\(path) est désormais laissé hors de la compilation.")

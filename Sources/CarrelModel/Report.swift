@@ -15,8 +15,9 @@ public enum Report: Sendable, Equatable {
     case notAskingBeforeDeleting(in: String)
     /// A duplicate that left out named pipes, sockets or devices, which hold no writing.
     case duplicatedLeavingOut(name: String, copy: String, count: Int)
-    /// A compile wrote its document: where, and what it counted.
-    case compiled(CompileMessage)
+    /// A compile wrote its document: where (`Compiled/My Novel.docx`, or the
+    /// writer's own path), and what it counted: a packet's lines, else words.
+    case compiled(path: String, words: Int, lines: Int?)
 
     public func text(_ language: Language) -> String {
         let (en, fr) = texts
@@ -25,9 +26,16 @@ public enum Report: Sendable, Equatable {
 
     private var texts: (String, String) {
         switch self {
-        case .compiled(let m):
-            let (en, fr) = m.pair
-            return (en, fr ?? en)
+        case .compiled(let path, let words, let lines):
+            // A packet is counted in lines, anything else in words; one of
+            // either is singular ("1 line", "1 mot"), "vers" is both.
+            let en =
+                lines.map { "\(CountWords.number($0, .english)) \($0 == 1 ? "line" : "lines")" }
+                ?? "\(CountWords.number(words, .english)) \(words == 1 ? "word" : "words")"
+            let fr =
+                lines.map { "\(CountWords.number($0, .french)) vers" }
+                ?? "\(CountWords.number(words, .french)) \(words == 1 ? "mot" : "mots")"
+            return ("Compiled \(path): \(en).", "Compilé \(path) : \(fr).")
         case .movedToTrash(let name):
             return ("Moved “\(name)” to the Trash.", "« \(name) » est dans la Corbeille.")
         case .movedToSystemTrash(let name):

@@ -177,7 +177,7 @@ extension Workspace {
             request.output == nil ? "\(PermanentFolder.compiled.diskName!)/\(written)" : BytePath.display(path)
         let outcome = Outcome(
             result: .item(.entry(project.root, library)), changes: changes,
-            report: .compiled(.compiled(path: display, words: counts.words, lines: counts.lines)))
+            report: .compiled(path: display, words: counts.words, lines: counts.lines))
         return (Compiled(path: path, recipe: recipe.name, format: recipe.format, counts: counts), outcome)
     }
 

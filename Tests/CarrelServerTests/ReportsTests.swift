@@ -108,6 +108,25 @@ final class ReportsTests: XCTestCase {
         XCTAssertFalse(fx.exists("P/Draft/Cycle copy/pipe"))
     }
 
+    /// A compile says where the document went and what it counted, in the
+    /// words the writer reads the binder in: words, or a packet's lines.
+    func testACompileSaysWhereTheDocumentWentAndItsWords() throws {
+        try start { fx in
+            try fx.add(
+                """
+                B/.carrel/project.json = {"type":"blank"}
+                B/Opening.md = The sea was calm that night.
+                """)
+        }
+        XCTAssertEqual(
+            try report("carrel.compile", ["projectUri": .string(fx.uri("B")), "format": "markdown"]),
+            "Compiled Compiled/B.md: 7 words.")
+        XCTAssertTrue(fx.read("B/Compiled/B.md")?.contains("The sea was calm that night.") == true)
+        XCTAssertEqual(
+            try report("carrel.compile", ["projectUri": .string(fx.uri("P")), "format": "markdown"]),
+            "Compiled Compiled/P.md: 1 line.", "a packet counts the lines of its poems")
+    }
+
     /// Turning asking on or off says where, and so does asking for what is
     /// already so: the writer learns the command was heard.
     func testAskingBeforeDeletingIsReported() throws {

@@ -625,6 +625,28 @@ key, and a letter answers in either case."
         (unless answer (ding))))
     answer))
 
+(defvar carrel--progress-titles nil
+  "The title of each work-done progress under way, keyed by its token.")
+
+(defun carrel--show-progress (token value)
+  "Show the server's progress VALUE under TOKEN in the echo area.
+A compile's, in the server's words; the report that follows it is
+what stays in *Messages*."
+  (let ((kind (plist-get value :kind))
+        (message-log-max nil))
+    (pcase kind
+      ("begin" (setf (alist-get token carrel--progress-titles nil nil #'equal)
+                     (plist-get value :title)))
+      ("end" (setf (alist-get token carrel--progress-titles nil t #'equal) nil)))
+    (unless (equal kind "end")
+      (message "%s%s"
+               (string-join (delq nil (list (alist-get token carrel--progress-titles nil nil #'equal)
+                                            (plist-get value :message)))
+                            ": ")
+               (if (plist-get value :percentage)
+                   (format " (%d%%)" (plist-get value :percentage))
+                 "")))))
+
 (defun carrel--handle-notification (conn method params)
   "Act on the server's notification METHOD with PARAMS from CONN."
   ;; Runs inside the process filter: an error escaping from here would
@@ -644,7 +666,8 @@ key, and a letter answers in either case."
              (when (buffer-live-p buffer)
                (with-current-buffer buffer
                  (carrel--later (lambda () (carrel--apply-change changes updated))))))))
-        ('window/showMessage (message "%s" (plist-get params :message))))
+        ('window/showMessage (message "%s" (plist-get params :message)))
+        ('$/progress (carrel--show-progress (plist-get params :token) (plist-get params :value))))
     (error (message "Carrel: %s" (error-message-string err)))))
 
 ;;;; Buffers follow their files
@@ -1952,6 +1975,80 @@ words it."
                       (t text))))
     (carrel--command t nil "carrel.setTarget" :uri uri :words words)))
 
+(defun carrel--compile-choices (project)
+  "Return the choices for compiling PROJECT, as (RECIPES . FORMATS).
+Both come from `initialize', in its words: the recipes of PROJECT's
+type, the default first, and every format."
+  (let ((compile (plist-get (carrel--capabilities (carrel--tree-connection)) :compile)))
+    (cons (append (plist-get (plist-get compile :recipes)
+                             (intern (concat ":" (plist-get project :projectType))))
+                  nil)
+          (append (plist-get compile :formats) nil))))
+
+(defun carrel--by-title (title entries)
+  "Return the one of ENTRIES whose `:title' is TITLE, or signal a user error."
+  (or (seq-find (lambda (entry) (equal (plist-get entry :title) title)) entries)
+      (user-error "Carrel offers no “%s” here" title)))
+
+(defun carrel--project-at-point ()
+  "Return the project at point, or signal a user error."
+  (or (carrel--nearest (carrel--kind-p "project"))
+      (user-error "Put point in a project to compile it")))
+
+(defun carrel-compile (recipe format)
+  "Compile the project at point with RECIPE into FORMAT.
+RECIPE is the title of one of the recipes the server offers for the
+project's type, FORMAT the title of one of its formats; asked, the
+recipe's own format comes first, so RET keeps it.  The document goes
+to the project's Compiled folder and point to its row; a format
+Carrel writes itself (Markdown, plain text, HTML, Fountain) is
+visited, and for the others the server's message says where it is."
+  (interactive
+   (let* ((choices (carrel--compile-choices (carrel--project-at-point)))
+          (recipe (carrel--read-choice "Recipe: " (mapcar (lambda (r) (plist-get r :title)) (car choices))
+                                       (plist-get (caar choices) :title)))
+          (own (plist-get (carrel--by-title recipe (car choices)) :format))
+          (formats (append (seq-filter (lambda (f) (equal (plist-get f :id) own)) (cdr choices))
+                           (seq-remove (lambda (f) (equal (plist-get f :id) own)) (cdr choices)))))
+     (list recipe (carrel--read-choice "Format: " (mapcar (lambda (f) (plist-get f :title)) formats)
+                                       (plist-get (car formats) :title)))))
+  (let* ((project (carrel--project-at-point))
+         (choices (carrel--compile-choices project))
+         (recipe (carrel--by-title recipe (car choices)))
+         (format (carrel--by-title format (cdr choices)))
+         (conn (carrel--tree-connection))
+         (buffer (current-buffer))
+         (_ (clrhash (carrel--seen conn)))
+         ;; The token lets the server's progress show in the echo area.
+         (result (carrel--request conn 'workspace/executeCommand
+                                  (list :command "carrel.compile" :workDoneToken "carrel-emacs-compile"
+                                        :arguments (vector (list :projectUri (plist-get project :uri)
+                                                                 :recipe (plist-get recipe :name)
+                                                                 :format (plist-get format :id))))
+                                  carrel--command-timeout))
+         (path (plist-get result :path)))
+    (with-current-buffer buffer
+      (carrel--settle conn t)
+      (let ((id (carrel--reveal-uri (plist-get result :uri))))
+        (carrel--load)
+        (carrel--render)
+        (when id (carrel--goto-id id))))
+    (when (and path (not (eq (plist-get format :pandoc) t)))
+      (funcall carrel-visit-function path))
+    result))
+
+(defun carrel-toggle-compile ()
+  "Leave the file or folder at point out of compile, or include it again.
+What the row's `leftOut' says is turned over; its summary then says
+\"left out\", or no longer does."
+  (interactive)
+  (let ((node (carrel--item-at-point)))
+    (unless (member (plist-get node :kind) '("file" "folder"))
+      (user-error "Only a file or a folder of a project can be left out of compile"))
+    (carrel--command (plist-get node :uri) t "carrel.setCompileIncluded"
+                     :uri (plist-get node :uri)
+                     :included (if (eq (plist-get node :leftOut) t) t :json-false))))
+
 (defun carrel-ask-before-deleting ()
   "Turn \"Ask before deleting\" back on for the project at point.
 Outside projects, for the library.  This undoes \"Delete and Don't
@@ -2034,6 +2131,8 @@ r, R	Rename
 M-p, M-<up>	Move Up among the siblings
 M-n, M-<down>	Move Down among the siblings
 \\[carrel-set-target]	Set Word Target (empty clears it)
+\\[carrel-compile]	Compile…: a recipe, then a format
+\\[carrel-toggle-compile]	Leave out of compile / Include in compile
 \\[carrel-refresh]	Refresh
 \\[carrel-up]	up to the parent row
 \\[carrel-help]	these keys
@@ -2069,6 +2168,8 @@ M-n, M-<down>	Move Down among the siblings
     (define-key map (kbd "M-<up>") #'carrel-move-up)
     (define-key map (kbd "M-<down>") #'carrel-move-down)
     (define-key map "T" #'carrel-set-target)
+    (define-key map "C" #'carrel-compile)
+    (define-key map "X" #'carrel-toggle-compile)
     (define-key map "g" #'carrel-refresh)
     (define-key map "^" #'carrel-up)
     (define-key map "?" #'carrel-help)

@@ -7,7 +7,7 @@ const vscode = require('vscode');
 const { CarrelServer, serverCommand } = require('./lib/server');
 const { Binder } = require('./lib/binder');
 const { Flows, confirmationButtons } = require('./lib/flows');
-const { present, CONTEXT, ONBOARDING_LINE } = require('./lib/present');
+const { present, baseContextValueOf, CONTEXT, ONBOARDING_LINE } = require('./lib/present');
 const { planFollow, keptDirtyMessage } = require('./lib/follow');
 const { toPath, toUri } = require('./lib/uri');
 const { symbolKindIndex } = require('./lib/symbols');
@@ -97,7 +97,7 @@ async function activate(context) {
     dropMimeTypes: [DRAG_MIME],
     handleDrag: (sources, dataTransfer) => {
       const movable = sources.filter((key) => binder.node(key)
-        && ['folder.user', 'file', 'file.listed', 'trashItem'].includes(present(binder.node(key)).contextValue));
+        && ['folder.user', 'file', 'file.listed', 'trashItem'].includes(baseContextValueOf(binder.node(key))));
       if (movable.length) dataTransfer.set(DRAG_MIME, new vscode.DataTransferItem(movable));
     },
     handleDrop: async (target, dataTransfer) => {
@@ -124,7 +124,10 @@ async function activate(context) {
     pick: (items, { placeholder }) => vscode.window.showQuickPick(items, { placeHolder: placeholder, matchOnDescription: true }),
     open: async (uri) => vscode.window.showTextDocument(await vscode.workspace.openTextDocument(vscode.Uri.file(toPath(uri)))),
     error: (message) => vscode.window.showErrorMessage(message),
-    info: (message) => vscode.window.showInformationMessage(message),
+    info: (message, ...buttons) => vscode.window.showInformationMessage(message, ...buttons),
+    openExternal: (uri) => vscode.env.openExternal(vscode.Uri.file(toPath(uri))),
+    progress: (run) => vscode.window.withProgress({ location: vscode.ProgressLocation.Notification },
+      (progress) => run((value) => progress.report(value))),
     refresh: (keys) => (keys === undefined ? changed.fire(undefined) : keys.forEach((key) => changed.fire(key))),
     reveal: (key, { expand, select = true, focus = false }) => treeView.reveal(key, { expand, select, focus }),
     collapseAll: () => vscode.commands.executeCommand(`workbench.actions.treeView.${VIEW}.collapseAll`),
@@ -165,6 +168,8 @@ async function activate(context) {
   // The server says what a command did; the extension adds nothing of its own.
   server.on('showMessage', ({ type, message } = {}) => {
     if (typeof message !== 'string') return;
+    // A compile under way shows its own report, with "Open".
+    if (flows && flows.takeReport({ type, message })) return;
     const show = type === 1 ? vscode.window.showErrorMessage : type === 2 ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
     show(message);
   });

@@ -4,7 +4,8 @@
 //
 // ui: input({prompt, value, valueSelection, validate}) → string | undefined
 //     pick(items, {placeholder}) → item | undefined
-//     open(uri), error(message), info(message)
+//     open(uri), openExternal(uri), error(message), info(message, ...buttons) → button | undefined
+//     progress(run(report({message, increment}))) → what run returns
 //     refresh(keys | undefined), reveal(key, {expand}), collapseAll(), showLog()
 //     selection() → [key], activeFilePath() → path | undefined
 // settings: { confirmDelete() → boolean }; restart(): starts a stopped server
@@ -18,6 +19,7 @@ const { orderable, neighbourOf, planDrop, targetWords } = require('./order');
 
 const SEPARATOR = ' › ';
 const NEW_FOLDER_ENTRY = 'New folder…';
+const OPEN_BUTTON = 'Open';
 // How long a command waits for its own carrel/didChange, which the server
 // sends right after the response, before revealing what it made.
 const CHANGE_PATIENCE_MS = 2000;
@@ -29,6 +31,9 @@ class Flows {
     this.binder = binder;
     this.ui = ui;
     this.settings = settings || { confirmDelete: () => true };
+    // Info reports that arrive while a compile runs, held for it (see takeReport).
+    this.heldReports = null;
+    this.progressTokens = 0;
   }
 
   // The command table: every entry is what package.json declares.
@@ -48,6 +53,9 @@ class Flows {
       'carrel.moveDown': (arg) => this.moveAmongSiblings(arg, 1),
       'carrel.setTarget': (arg) => this.setTarget(arg),
       'carrel.askBeforeDeleting': (arg) => this.askBeforeDeleting(arg),
+      'carrel.compile': (arg) => this.compile(arg),
+      'carrel.leaveOutOfCompile': (arg) => this.setCompileIncluded(arg, false),
+      'carrel.includeInCompile': (arg) => this.setCompileIncluded(arg, true),
       'carrel.refresh': () => this.refresh(),
       'carrel.collapseAll': () => this.ui.collapseAll(),
       'carrel.reveal': () => this.reveal(),
@@ -367,6 +375,116 @@ class Flows {
     // may follow: the answer is the row's new state.
     if (this.binder.replaceRow(result)) this.ui.refresh([ownerKey]);
     await this.ui.reveal(ownerKey, {});
+    return result;
+  }
+
+  // The project a compile is about: the row's, else the only one, else the writer's choice.
+  async projectOf(arg) {
+    const ownerKey = this.binder.ownerOf(this.target(arg));
+    if (ownerKey && this.binder.node(ownerKey).kind === 'project') return ownerKey;
+    if (!this.binder.rootKeys) await this.binder.roots();
+    const projects = this.binder.rootKeys.flatMap((root) => [root, ...((this.binder.entries.get(root) || {}).childKeys || [])])
+      .filter((key) => this.binder.node(key) && this.binder.node(key).kind === 'project');
+    if (projects.length <= 1) {
+      if (!projects.length) this.ui.info('Select a project in the Carrel binder first.');
+      return projects[0];
+    }
+    const choice = await this.ui.pick(projects.map((key) => ({ label: this.binder.node(key).title, key })),
+      { placeholder: 'Compile which project: ' });
+    return choice && choice.key;
+  }
+
+  // Compile…: one of the recipes `initialize` gives for the project's type,
+  // then a format (the recipe's own first), with the server's progress.
+  // The document's row is selected, and the server's report offers "Open".
+  async compile(arg) {
+    const projectKey = await this.projectOf(arg);
+    if (!projectKey) return undefined;
+    const project = this.binder.node(projectKey);
+    const offered = this.server.catalog.compile || {};
+    const recipes = ((offered.recipes || {})[project.projectType] || []).map((recipe) => ({ label: recipe.title, recipe }));
+    const recipe = await this.ui.pick(recipes, { placeholder: 'Recipe: ' });
+    if (!recipe) return undefined;
+    const all = offered.formats || [];
+    const own = recipe.recipe.format;
+    const formats = [...all.filter((f) => f.id === own), ...all.filter((f) => f.id !== own)]
+      .map((format) => ({ label: format.title, format }));
+    const format = await this.ui.pick(formats, { placeholder: 'Format: ' });
+    if (!format) return undefined;
+    const args = { projectUri: project.uri, recipe: recipe.recipe.name, format: format.format.id };
+    this.heldReports = [];
+    let ownReport;
+    try {
+      const result = await this.ui.progress((report) => this.executeWithProgress('carrel.compile', args, report));
+      await this.revealUri(result.uri);
+      ownReport = await this.reportNaming(path.basename(result.path));
+      if (ownReport !== undefined) {
+        this.heldReports.splice(this.heldReports.indexOf(ownReport), 1);
+        // Carrel writes the text formats itself; the others open in their own program.
+        this.ui.info(ownReport, OPEN_BUTTON).then((button) => {
+          if (button !== OPEN_BUTTON) return undefined;
+          return format.format.pandoc ? this.ui.openExternal(result.uri) : this.ui.open(result.uri);
+        });
+      }
+      return result;
+    } finally {
+      const others = this.heldReports;
+      this.heldReports = null;
+      for (const message of others) this.ui.info(message);
+    }
+  }
+
+  // Sends a command with a work-done token and passes the server's
+  // $/progress to `report`, in its words, as VS Code's progress takes it.
+  async executeWithProgress(command, args, report) {
+    const token = `carrel-vscode-${++this.progressTokens}`;
+    let title = '';
+    let done = 0;
+    const onProgress = (got, value) => {
+      if (got !== token) return;
+      if (value.kind === 'begin') title = value.title || '';
+      const percentage = typeof value.percentage === 'number' ? value.percentage : done;
+      report({ message: [title, value.message].filter(Boolean).join(': '), increment: Math.max(0, percentage - done) });
+      done = Math.max(done, percentage);
+    };
+    this.server.on('progress', onProgress);
+    const applied = this.binder.nextApplied(CHANGE_PATIENCE_MS);
+    try {
+      const result = await this.server.execute(command, args, { workDoneToken: token });
+      await applied;
+      return result;
+    } finally {
+      this.server.off('progress', onProgress);
+    }
+  }
+
+  // extension.js passes every window/showMessage here first: while a
+  // compile runs, its Info reports are held, so that its own can be shown
+  // with "Open" and the others as usual. True when it was taken.
+  takeReport({ type, message } = {}) {
+    if (!this.heldReports || type !== 3 || typeof message !== 'string') return false;
+    this.heldReports.push(message);
+    return true;
+  }
+
+  // The held report that names `name`, waiting for it a moment: the server
+  // sends it right after the response and the change.
+  async reportNaming(name) {
+    const deadline = Date.now() + CHANGE_PATIENCE_MS;
+    for (;;) {
+      const found = this.heldReports.find((message) => message.includes(name));
+      if (found !== undefined || Date.now() > deadline) return found;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  // Leave Out of Compile (included: false) and Include in Compile (true);
+  // the menu offers the one the row's `leftOut` calls for.
+  async setCompileIncluded(arg, included) {
+    const key = this.requireTarget(arg, 'the file or folder');
+    if (!key) return undefined;
+    const result = await this.execute('carrel.setCompileIncluded', { uri: this.binder.node(key).uri, included });
+    if (this.binder.node(key)) await this.ui.reveal(key, {});
     return result;
   }
 

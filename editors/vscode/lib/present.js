@@ -21,6 +21,12 @@ const CONTEXT = Object.freeze({
   // A file as "All" lists it: everything a file offers but a place among
   // siblings, which only its own folder gives.
   listedFile: 'file.listed',
+  // The same rows left out of compile (`leftOut`): everything they offer,
+  // with Include in Compile for Leave Out of Compile.
+  permanentFolderLeftOut: 'folder.permanent.leftOut',
+  userFolderLeftOut: 'folder.user.leftOut',
+  fileLeftOut: 'file.leftOut',
+  listedFileLeftOut: 'file.listed.leftOut',
   trash: 'trash',
   trashItem: 'trashItem',
   onboarding: 'onboarding',
@@ -29,7 +35,20 @@ const CONTEXT = Object.freeze({
 // The spec's onboarding line, with VS Code's key for it: New Project.
 const ONBOARDING_LINE = 'No project yet: press New Project to make one';
 
+const LEFT_OUT = Object.freeze({
+  [CONTEXT.permanentFolder]: CONTEXT.permanentFolderLeftOut,
+  [CONTEXT.userFolder]: CONTEXT.userFolderLeftOut,
+  [CONTEXT.file]: CONTEXT.fileLeftOut,
+  [CONTEXT.listedFile]: CONTEXT.listedFileLeftOut,
+});
+
 function contextValueOf(node) {
+  const value = baseContextValueOf(node);
+  return node.leftOut === true && LEFT_OUT[value] ? LEFT_OUT[value] : value;
+}
+
+// What the row is, whether left out of compile or not.
+function baseContextValueOf(node) {
   // `confirmDelete: false` is the only form the server sends: asking is on otherwise.
   const notAsking = node.confirmDelete === false;
   if (node.kind === 'library') return notAsking ? CONTEXT.libraryNotAsking : CONTEXT.library;
@@ -92,4 +111,4 @@ function present(node, { startsExpanded = false } = {}) {
   };
 }
 
-module.exports = { present, contextValueOf, accessibilityLabel, CONTEXT, ONBOARDING_LINE };
+module.exports = { present, contextValueOf, baseContextValueOf, accessibilityLabel, CONTEXT, ONBOARDING_LINE };

@@ -58,6 +58,8 @@ class CarrelServer extends EventEmitter {
     connection.onNotification('carrel/didChange', (params) => this.emit('didChange', (params && params.changes) || [], (params && params.updated) || []));
     connection.onRequest('window/showMessageRequest', (params) => this.confirm(params));
     connection.onNotification('window/showMessage', (params) => this.emit('showMessage', params));
+    // A compile's progress, under the token its request carried.
+    connection.onNotification('$/progress', (params) => this.emit('progress', params && params.token, (params && params.value) || {}));
     // The counts under the headings changed; the editor asks for them again.
     connection.onRequest('workspace/inlayHint/refresh', () => { this.emit('inlayHintRefresh'); return null; });
     connection.onNotification('window/logMessage', (params) => trace('log', params && params.message));
@@ -101,8 +103,11 @@ class CarrelServer extends EventEmitter {
     return this.request('carrel/tree', params);
   }
 
-  execute(command, args) {
-    return this.request('workspace/executeCommand', { command, arguments: [args || {}] });
+  // `workDoneToken`: the server sends its $/progress under it (a compile's).
+  execute(command, args, { workDoneToken } = {}) {
+    const params = { command, arguments: [args || {}] };
+    if (workDoneToken !== undefined) params.workDoneToken = workDoneToken;
+    return this.request('workspace/executeCommand', params);
   }
 
   // `purpose`: 'move', or 'newFolder' for where Move's "New folder…" may

@@ -69,7 +69,7 @@ class TextDocument {
 
 function createStub({ workspaceFolders = [], settings = {}, language = 'en' } = {}) {
   const record = {
-    commands: new Map(), executed: [], contexts: {}, asked: [], errors: [], warnings: [], infos: [],
+    commands: new Map(), executed: [], contexts: {}, asked: [], errors: [], warnings: [], infos: [], progress: [], openedExternally: [],
     treeViews: new Map(), statusItems: [], folderListeners: [], configListeners: [], disposables: [], symbolProviders: [], revealed: [], output: [], outputShown: 0, dirtyClosePrompts: [], disposed: 0,
   };
   Object.assign(record, {
@@ -143,9 +143,10 @@ function createStub({ workspaceFolders = [], settings = {}, language = 'en' } = 
     DocumentSymbol, InlayHint, ThemeIcon, TreeItem, TabInputText,
     DataTransferItem, DataTransfer, WorkspaceEdit,
     TreeItemCollapsibleState: { None: 0, Collapsed: 1, Expanded: 2 },
+    ProgressLocation: { SourceControl: 1, Window: 10, Notification: 15 },
     StatusBarAlignment: { Left: 1, Right: 2 },
     SymbolKind: { File: 0, Module: 1, Namespace: 2, Package: 3 },
-    env: { language },
+    env: { language, openExternal: async (uri) => { record.openedExternally.push(uri.fsPath); return true; } },
     commands: {
       registerCommand: (name, run) => {
         if (record.commands.has(name)) throw new Error(`command ${name} registered twice`);
@@ -219,6 +220,8 @@ function createStub({ workspaceFolders = [], settings = {}, language = 'en' } = 
       showWarningMessage: async (message, ...rest) => messageBox('warning', message, rest),
       showErrorMessage: async (message, ...rest) => messageBox('error', message, rest),
       showInformationMessage: async (message, ...rest) => messageBox('info', message, rest),
+      // Each report of a progress, as { options, value }.
+      withProgress: async (options, task) => task({ report: (value) => record.progress.push({ options, value }) }, {}),
       showTextDocument: editors.showTextDocument,
       get activeTextEditor() {
         if (!activeTab) return undefined;
@@ -285,7 +288,8 @@ function createStub({ workspaceFolders = [], settings = {}, language = 'en' } = 
     const items = options === rest[0] ? rest.slice(1) : rest;
     const bucket = kind === 'error' ? record.errors : kind === 'warning' ? record.warnings : record.infos;
     bucket.push({ message, options, items });
-    if (!options.modal) return undefined;
+    // A notification's buttons are answered only when a test scripted it.
+    if (!options.modal && !(items.length && answers.message.length)) return undefined;
     const answer = await nextAnswer('message', { message, options, items });
     if (answer === undefined) return undefined;
     if (typeof answer === 'string') {

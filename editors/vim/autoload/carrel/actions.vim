@@ -32,6 +32,8 @@ export const KEYS: list<list<string>> = [
   ['K', 'moveup', 'Move Up among its siblings (binder order)'],
   ['J', 'movedown', 'Move Down among its siblings (binder order)'],
   ['T', 'settarget', 'Set Word Target (empty clears it)'],
+  ['C', 'compile', 'Compile… the project (a recipe, a format), then open it'],
+  ['X', 'togglecompile', 'Leave out of compile / Include in compile'],
   ['R', 'refresh', 'Refresh'],
   ['-', 'parent', 'Go to the parent'],
   ['?', 'help', 'Show these keys'],
@@ -408,6 +410,62 @@ def SetTarget(row: dict<any>)
   rpc.Execute('carrel.setTarget', {uri: node.uri, words: words}, (_) => 0)
 enddef
 
+# Compile…: one of the project type's recipes, then a format, both as
+# `initialize` gave them (the recipe's own format first, so Enter keeps it).
+# The server shows its progress and says where the document went.
+def Compile(row: dict<any>)
+  var key = ProjectOf(row)
+  if key == ''
+    Warn('Put the cursor in a project to compile it.')
+    return
+  endif
+  var project = tree.Node(key)
+  var compile: dict<any> = get(rpc.Vocabulary(), 'compile', {})
+  var recipes: list<dict<any>> = get(get(compile, 'recipes', {}), get(project, 'projectType', ''), [])
+  ui.Pick('Recipe', recipes->mapnew((_, r) => r.title), (index) => {
+    var recipe = recipes[index]
+    var all: list<dict<any>> = get(compile, 'formats', [])
+    var formats = all->copy()->filter((_, f) => f.id == recipe.format)
+      + all->copy()->filter((_, f) => f.id != recipe.format)
+    ui.Pick('Format', formats->mapnew((_, f) => f.title), (chosen) => {
+      var format = formats[chosen]
+      rpc.Request('workspace/executeCommand', {command: 'carrel.compile', workDoneToken: 'carrel-vim-compile',
+        arguments: [{projectUri: project.uri, recipe: recipe.name, format: format.id}]},
+        (result) => Compiled(result, !get(format, 'pandoc', false)))
+    })
+  })
+enddef
+
+# Shows the document's row in the binder; a text document (one Carrel wrote
+# itself, without pandoc) opens in the main window, and for the others the
+# server's report says where it is.
+def Compiled(result: any, text: bool)
+  if type(result) != v:t_dict || !has_key(result, 'path')
+    return
+  endif
+  tree.Reveal(result)
+  if text
+    Edit(result.path)
+  endif
+enddef
+
+# Leave out of compile, or Include in compile again: the opposite of the row's `leftOut`.
+def ToggleCompile(row: dict<any>)
+  var node = NeedUri(row)
+  if empty(node)
+    return
+  endif
+  if index(['file', 'folder'], get(node, 'kind', '')) < 0
+    Warn('Only a file or a folder of a project can be left out of compile.')
+    return
+  endif
+  # From a file's own window, the binder's row (when listed) knows whether it is left out.
+  var known = tree.Node(node.uri)
+  var left_out = get(empty(known) ? node : known, 'leftOut', false)
+  rpc.Execute('carrel.setCompileIncluded', {uri: node.uri, included: left_out},
+    (result) => tree.Reveal(result))
+enddef
+
 # "Ask before deleting" only ever turns asking back on: a command that
 # silently turned it off, where it was on, would lose the writer's safety
 # net. The server says which it was.
@@ -514,6 +572,10 @@ def DoOn(action: string, row: dict<any>)
     Reorder(row, 1)
   elseif action == 'settarget'
     SetTarget(row)
+  elseif action == 'compile'
+    Compile(row)
+  elseif action == 'togglecompile'
+    ToggleCompile(row)
   elseif action == 'ask_before_deleting'
     AskBeforeDeleting(row)
   elseif action == 'refresh'

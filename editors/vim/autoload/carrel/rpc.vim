@@ -246,9 +246,30 @@ def OnMessage(channel: channel, message: dict<any>)
     tree.OnDidChange(params)
   elseif method == 'window/showMessage'
     util.Show(get(params, 'type', 3), get(params, 'message', ''))
+  elseif method == '$/progress'
+    ShowProgress(get(params, 'token', ''), get(params, 'value', {}))
   elseif method == '$/cancelRequest'
     ui.Withdraw(get(params, 'id', -1))
   endif
+enddef
+
+# A compile's progress, in the server's words, on the command line only:
+# the report that follows goes to the message history.
+var progress_titles: dict<string> = {}
+def ShowProgress(token: any, value: dict<any>)
+  var key = string(token)
+  var kind = get(value, 'kind', '')
+  if kind == 'begin'
+    progress_titles[key] = get(value, 'title', '')
+  elseif kind == 'end'
+    if has_key(progress_titles, key)
+      remove(progress_titles, key)
+    endif
+    return
+  endif
+  var words = [get(progress_titles, key, ''), get(value, 'message', '')]->filter((_, w) => w != '')
+  redraw
+  echo join(words, ': ') .. (has_key(value, 'percentage') ? printf(' (%d%%)', value.percentage) : '')
 enddef
 
 def OnStderr(channel: channel, line: string)

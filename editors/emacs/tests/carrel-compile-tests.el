@@ -1,0 +1,73 @@
+;;; carrel-compile-tests.el --- ERT tests of compiling  -*- lexical-binding: t; -*-
+
+;;; Commentary:
+
+;; Loaded by tests/run.sh after carrel-order-tests.el, whose helpers these
+;; use.  C asks a recipe and a format, both from `initialize', and sends
+;; `carrel.compile'; X sends `carrel.setCompileIncluded' with the opposite
+;; of the row's `leftOut'.  Both run against the real server.
+
+;;; Code:
+
+(require 'carrel-order-tests)
+
+(defun carrel-test--story ()
+  "Make the short story Story, whose Draft holds Opening.md and Notes.md."
+  (carrel-test--project "Story" "shortStory")
+  (carrel-test--file "Story" "Draft" "Opening")
+  (carrel-test--file "Story" "Draft" "Notes")
+  (write-region "The sea was calm." nil (carrel-test--path "Story" "Draft" "Opening.md"))
+  (write-region "Only for me." nil (carrel-test--path "Story" "Draft" "Notes.md")))
+
+(ert-deftest carrel-test-toggle-compile ()
+  "X leaves the row out of compile, its summary says so, and X again puts it back."
+  (carrel-test--with-library
+    (carrel-test--story)
+    (carrel-test--goto "Story" "Draft" "Notes.md")
+    (let ((uri (carrel--path-to-uri (carrel-test--path "Story" "Draft" "Notes.md")))
+          (sent (carrel-test--recording (carrel-test--press "X"))))
+      (should (equal (carrel-test--commands-sent sent "carrel.setCompileIncluded")
+                     (list (list :uri uri :included :json-false))))
+      (carrel-test--wait (lambda () (string-match-p "left out" (or (carrel-test--row "Notes.md") "")))
+                         "the summary to say “left out”")
+      (carrel-test--goto "Story" "Draft" "Notes.md")
+      (should (eq (plist-get (carrel--node-at-point) :leftOut) t))
+      (setq sent (carrel-test--recording (carrel-test--press "X")))
+      (should (equal (carrel-test--commands-sent sent "carrel.setCompileIncluded")
+                     (list (list :uri uri :included t))))
+      (carrel-test--wait (lambda () (not (string-match-p "left out" (or (carrel-test--row "Notes.md") ""))))
+                         "the summary to drop “left out”"))))
+
+(ert-deftest carrel-test-compile-opens-markdown ()
+  "C offers the server's recipes and formats, compiles, and visits the Markdown."
+  (carrel-test--with-library
+    (carrel-test--story)
+    (carrel-test--goto "Story" "Draft" "Notes.md")
+    (carrel-test--press "X")
+    (carrel-test--wait (lambda () (string-match-p "left out" (or (carrel-test--row "Notes.md") "")))
+                       "Notes.md to be left out")
+    (carrel-test--goto "Story" "Draft" "Opening.md")
+    (let* ((compiled (carrel-test--path "Story" "Compiled" "Story.md"))
+           (sent (carrel-test--recording
+                   (carrel-test--answering '("Standard manuscript" "Markdown")
+                     (carrel-test--press "C")))))
+      (should (equal (carrel-test--asked "Recipe: ") '("Standard manuscript")))
+      ;; The recipe's own format first, so RET keeps it; then the others, as the server lists them.
+      (should (equal (car (carrel-test--asked "Format: ")) "Word (DOCX)"))
+      (should (member "Markdown" (carrel-test--asked "Format: ")))
+      (should (equal (carrel-test--commands-sent sent "carrel.compile")
+                     (list (list :projectUri (carrel--path-to-uri (carrel-test--path "Story"))
+                                 :recipe "manuscript" :format "markdown"))))
+      (should (file-exists-p compiled))
+      (let ((text (with-temp-buffer (insert-file-contents compiled) (buffer-string))))
+        (should (string-match-p "The sea was calm\\." text))
+        (should-not (string-match-p "Only for me" text)))
+      (should (carrel-test--visiting compiled))
+      (carrel-test--wait (lambda () (string-match-p "^Compiled Compiled/Story\\.md: " (carrel-test--messages)))
+                         "the server's report")
+      ;; Visiting the document made its buffer current; point stays on its row in the binder.
+      (with-current-buffer (carrel--tree-buffer carrel-test--conn)
+        (should (equal (plist-get (carrel--node-at-point) :uri) (carrel--path-to-uri compiled)))))))
+
+(provide 'carrel-compile-tests)
+;;; carrel-compile-tests.el ends here

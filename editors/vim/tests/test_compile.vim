@@ -1,0 +1,58 @@
+vim9script
+# Compile… (C) and Leave out of compile (X), against the real server.
+import './harness.vim' as h
+import autoload 'carrel/tree.vim'
+import autoload 'carrel/rpc.vim'
+
+def Story(): string
+  var root = h.Library({'Story/.carrel/project.json': '{"type":"shortStory","version":1}',
+    'Story/Draft/Opening.md': 'The sea was calm.', 'Story/Draft/Notes.md': 'Only for me.'})
+  h.Open(root)
+  h.Press('= Draft', 'zo')
+  h.WaitLine('. Notes.md')
+  return root
+enddef
+
+def Uri(path: string): string
+  return 'file://' .. substitute(path, ' ', '%20', 'g')
+enddef
+
+h.Run('X leaves a row out of compile, the summary says so, and X again puts it back', () => {
+  var root = Story()
+  var notes = Uri(root .. '/Story/Draft/Notes.md')
+  h.Press('. Notes.md', 'X')
+  h.Wait(() => get(tree.Node(notes), 'leftOut', false) == true, 'the row to be left out')
+  assert_equal([{uri: notes, included: false}], h.CommandsSent('carrel.setCompileIncluded'))
+  h.Wait(() => h.BinderLines()->copy()->filter((_, l) => l =~ 'Notes.md.*left out')->len() == 1,
+    'the summary saying "left out"')
+  h.Press('. Notes.md', 'X')
+  h.Wait(() => !get(tree.Node(notes), 'leftOut', false), 'the row to be included again')
+  assert_equal(true, h.CommandsSent('carrel.setCompileIncluded')[1].included)
+})
+
+h.Run('C picks a recipe and a format from initialize and opens the compiled Markdown', () => {
+  var root = Story()
+  var notes = Uri(root .. '/Story/Draft/Notes.md')
+  h.Press('. Notes.md', 'X')
+  h.Wait(() => get(tree.Node(notes), 'leftOut', false) == true, 'the row to be left out')
+  h.Press('. Opening.md', 'C')
+  h.Wait(() => !empty(h.Popups()), 'the recipe menu')
+  # The server's recipes for the project's type, in its words.
+  var recipes = rpc.Vocabulary().compile.recipes.shortStory->mapnew((_, r) => r.title)
+  assert_equal(recipes, h.Popups()[0].items)
+  h.Choose('Standard manuscript')
+  h.Wait(() => !empty(h.Popups()) && h.Popups()[0].title =~ 'Format', 'the format menu')
+  assert_equal('Word (DOCX)', h.Popups()[0].items[0], 'the recipe''s own format first')
+  h.Choose('Markdown')
+  var compiled = root .. '/Story/Compiled/Story.md'
+  h.Wait(() => filereadable(compiled), 'the compiled document')
+  assert_equal([{projectUri: Uri(root .. '/Story'), recipe: 'manuscript', format: 'markdown'}],
+    h.CommandsSent('carrel.compile'))
+  var text = join(readfile(compiled), "\n")
+  assert_match('The sea was calm.', text)
+  assert_notmatch('Only for me', text)
+  h.Wait(() => bufname() == compiled, 'the document opened')
+  h.Wait(() => h.Messages() =~ 'Compiled Compiled/Story.md: ', 'the server''s report')
+})
+
+h.Done()
