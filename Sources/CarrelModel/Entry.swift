@@ -57,6 +57,11 @@ public final class Entry {
     /// `folded` of a name that is not ASCII: Unicode lowercasing is slow
     /// enough to rebuild the symbol index at a third of the speed.
     private var unicodeFolded: [UInt8]?
+    /// The file's device and inode, hashed into one number (0: not known),
+    /// so a file that left one place is known when it turns up at another
+    /// (a folder renamed through a sync engine). It costs no memory: malloc
+    /// gave an entry 168 usable bytes without it too.
+    public var identity: UInt64 = 0
 
     public init(name: EntryName, kind: EntryKind, created: Int64 = -1, modified: Int64 = 0) {
         self.name = name

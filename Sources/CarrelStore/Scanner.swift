@@ -43,7 +43,17 @@ public enum Scanner {
         }
         let e = Entry(name: name, kind: kind, created: st.birth_ms, modified: st.modified_ms)
         e.changeStamp = st.change_ns
+        e.identity = identity(device: st.device, inode: st.inode)
         return e
+    }
+
+    /// `Entry.identity`: device and inode in one number, never 0. A hash, so
+    /// two files can share one only by a chance of about 2^-64.
+    public static func identity(device: UInt64, inode: UInt64) -> UInt64 {
+        var h = inode &* 0x9E37_79B9_7F4A_7C15
+        h ^= (device &+ 0x632B_E59B_D9B4_E019) &* 0xC2B2_AE3D_27D4_EB4F
+        h ^= h >> 31
+        return h == 0 ? 1 : h
     }
 
     /// Fills `root` (a directory entry at `path`) with its whole subtree.

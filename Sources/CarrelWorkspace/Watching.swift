@@ -16,6 +16,10 @@ final class WatchState {
     var stale: [Entry] = []
     var expected = ExpectedEvents()
     var syncRenames = SyncRenames()
+    var identityMoves = IdentityMoves()
+    /// Where this batch's identity moves went: a `created` there, told in
+    /// the same batch, was the move's other side.
+    var identityMoved: Set<[UInt8]> = []
     /// How many folders `reconcile` has read, for tests of what it skips.
     var folderReads = 0
     var warned = false
@@ -189,7 +193,7 @@ extension Workspace {
     /// watch, or a sync engine's rename waiting for its second step.
     public var needsPolling: Bool {
         guard let state = watching else { return false }
-        return !state.polled.isEmpty || !state.syncRenames.isEmpty
+        return !state.polled.isEmpty || !state.syncRenames.isEmpty || !state.identityMoves.isEmpty
     }
 
     /// Brings the model in line with what the kernel reported, returning what changed.
@@ -199,10 +203,12 @@ extension Workspace {
             state.expected.removeAll()
             // The rescan finds where every held item went, or that it is gone.
             _ = state.syncRenames.removeAll()
+            state.identityMoves.removeAll()
             return rescanAll()
         }
         let nowMs = Clock.nowMs()
         state.expected.dropExpired(nowMs: nowMs)
+        state.identityMoves.forgetOldFound(nowMs: nowMs)
         var changes: [Change] = []
         var dirty: [ObjectIdentifier: Entry] = [:]
         var movedFrom: [UInt32: (Entry, [UInt8])] = [:]
@@ -270,6 +276,18 @@ extension Workspace {
         }
         // A temporary renamed where no watch saw it arrive took the held item away.
         for held in fromTemporary.values { dirty[ObjectIdentifier(held.folder)] = held.folder }
+        // Renamed to where no watch saw it arrive (a folder not watched yet):
+        // the file may turn up when that folder is read.
+        for (dir, name) in movedFrom.values {
+            guard let gone = dir.child(EntryName(bytes: name)), IdentityMoves.mayPair(gone),
+                Scanner.stat(BytePath.join(dir.path, name)) == nil
+            else { continue }
+            if let change = pairGone(gone) {
+                changes.append(change)
+            } else {
+                state.identityMoves.hold(gone, nowMs: nowMs)
+            }
+        }
         for (folder, old, new) in renamedInPlace where syncMade[ObjectIdentifier(folder)] == nil {
             orderAfterOutsideRename(folder, from: old, to: new)
         }
@@ -290,10 +308,18 @@ extension Workspace {
         }
         // A pending folder whose read found it gone is read again once the model knows where it went.
         for library in libraries where !library.pending.isEmpty { queuePending(library) }
-        return changes + settle()
+        return withoutCreatedMovedTo(changes + settle())
     }
 
-    private func inTrashFlag(_ e: Entry) -> Bool {
+    /// `changes` less each `created` whose file an identity move then put
+    /// in its place: the move says it.
+    private func withoutCreatedMovedTo(_ changes: [Change]) -> [Change] {
+        guard let state = watching, !state.identityMoved.isEmpty else { return changes }
+        defer { state.identityMoved = [] }
+        return changes.filter { $0.kind != .created || !state.identityMoved.contains($0.path) }
+    }
+
+    func inTrashFlag(_ e: Entry) -> Bool {
         guard let l = library(of: e) else { return false }
         return l.project(containing: e)?.isInTrash(e) ?? false
     }
@@ -328,6 +354,7 @@ extension Workspace {
         }
         dir.unreadable = false
         var changes: [Change] = []
+        let nowMs = Clock.nowMs()
         var seen = Set<EntryName>()
         var appeared: [Entry] = []
         var vanished: [EntryName] = []
@@ -351,16 +378,38 @@ extension Workspace {
                 loadOrders(ordered, in: library)
             } else {
                 dir.add(fresh)
+                if let move = pairFound(fresh) {
+                    changes.append(move)
+                    continue
+                }
             }
             appeared.append(fresh)
             if dir === library.root, fresh.kind == .directory { openProjectIfMarked(fresh, in: library) }
             watching?.watchTree(fresh, library: library, workspace: self)
             changes.append(Change(.created, fresh.path, inTrash: inTrashFlag(fresh)))
+            if fresh.kind == .directory { changes += pairFound(below: fresh) }
+            rememberFound(below: fresh, nowMs: nowMs)
         }
         let held = watching?.syncRenames
         for child in Array(dir.children.values) where !seen.contains(child.name) {
             // Half a sync engine's rename: the second half moves it.
             if held?.holds(child.name, in: dir) == true { continue }
+            if watching?.identityMoves.holds(child.name, in: dir) == true { continue }
+            if let move = pairGone(child) {
+                changes.append(move)
+                // Renamed in place: the order keeps its place, as for a rename seen whole.
+                if child.parent === dir {
+                    vanished.append(EntryName(bytes: BytePath.split(move.oldPath ?? []).name))
+                    appeared.removeAll { $0.parent !== dir }
+                    appeared.append(child)
+                }
+                continue
+            }
+            // A polled folder shows a rename only as a name gone and one found.
+            if let state = watching, state.watchOf[ObjectIdentifier(dir)] == nil, IdentityMoves.mayPair(child) {
+                state.identityMoves.hold(child, nowMs: nowMs)
+                continue
+            }
             changes.append(Change(.deleted, child.path))
             vanished.append(child.name)
             detach(child)
@@ -417,7 +466,9 @@ extension Workspace {
     /// mtime alone, and its words must still follow.
     public func poll() -> [Change] {
         guard let state = watching else { return [] }
-        var changes: [Change] = settle() + releaseUnfinishedSyncRenames(nowMs: Clock.nowMs())
+        let nowMs = Clock.nowMs()
+        var changes: [Change] =
+            settle() + releaseUnfinishedSyncRenames(nowMs: nowMs) + releaseUnpairedIdentityMoves(nowMs: nowMs)
         let folders = Array(state.polled.values)
         for e in folders where library(of: e) != nil {
             guard let st = Scanner.stat(e.path) else { continue }
@@ -427,7 +478,7 @@ extension Workspace {
             }
         }
         changes += pollFiles(folders, state)
-        return changes
+        return withoutCreatedMovedTo(changes)
     }
 
     /// At most `filesPerPoll` files a poll, taking the polled folders in turn.

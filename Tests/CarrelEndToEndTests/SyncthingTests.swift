@@ -145,6 +145,39 @@ final class SyncthingTests: XCTestCase {
         }
     }
 
+    /// A folder renamed on A reaches B's client as a move of each file in
+    /// it, which open buffers follow: Syncthing makes the new folder on B,
+    /// renames each file into it through its temporary, often before B's
+    /// server watches the new folder, then removes the old folder. B pairs
+    /// each file's leaving and arriving by its identity (device and inode).
+    func testAFolderRenamedOnMachineAReachesMachineBsClientAsMovesOfItsFiles() throws {
+        let st = try twoMachines(Self.project + "\nP/Draft/Part/c.md = third poem\nP/Draft/Part/d.md = fourth poem")
+        let server = try ProcessClient(environment: onB.environment)
+        _ = try server.initialize([FileURI.uri(Array(st.b.folder.utf8))])
+        _ = try server.result("carrel/tree", ["depth": 0])  // waits for the first scan: B's model holds the files
+        let uri = { (path: String) in FileURI.uri(Array((st.b.folder + "/" + path).utf8)) }
+        carrel(st.a, ["rename", "P/Draft/Part", "New"])
+        var seen: [JSONValue] = []
+        let deadline = Date().addingTimeInterval(30)
+        let wanted = ["c.md", "d.md"].map { JSONValue.string(uri("P/Draft/New/" + $0)) }
+        // Until both files are named, or the old folder is gone (on its own, a deletion of everything in it).
+        let oldFolder = JSONValue.string(uri("P/Draft/Part"))
+        while !wanted.allSatisfy({ w in seen.contains { $0["uri"] == w } }),
+            !seen.contains(where: { $0["uri"] == oldFolder }),
+            Date() < deadline
+        {
+            let message = try server.inbox.take("carrel/didChange", timeout: 30) { $0["method"] == "carrel/didChange" }
+            seen += message["params"]?["changes"]?.arrayValue ?? []
+        }
+        let what = "B's server sent \(seen)"
+        for name in ["c.md", "d.md"] {
+            let move = seen.first { $0["uri"] == .string(uri("P/Draft/New/" + name)) }
+            XCTAssertEqual(move?["type"], "moved", what)
+            XCTAssertEqual(move?["oldUri"], .string(uri("P/Draft/Part/" + name)), what)
+        }
+        XCTAssertFalse(seen.contains { $0["type"] == "deleted" && $0["uri"] != oldFolder }, what)
+    }
+
     /// While A renames and reorders, B only receives: its server never
     /// writes an order file (Carrel writes one through a temporary named
     /// `.carrel-order.tmp-…`, which B's Draft never sees made), even when
