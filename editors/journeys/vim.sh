@@ -50,8 +50,15 @@ onboarding() {
   wait_screen '~' || return
   type_text ':Carrel'
   keys Enter
-  # The binder is 32 columns wide: the line is cut there.
-  wait_screen 'No project yet: press P to'
+  # The binder is 40 columns wide: the whole line fits.
+  wait_screen 'No project yet: press P to make one' || return
+  # Narrower, it takes its short form; wider again, the long one.
+  keys C-w
+  type_text '10<'
+  wait_screen 'Press P for a new project' || return
+  keys C-w
+  type_text '10>'
+  wait_screen 'No project yet: press P to make one'
 }
 
 first_project() {
@@ -274,7 +281,7 @@ outside_change() {
   wait_screen '. Outside.md'
 }
 
-step 'onboarding: :Carrel in an empty library says how to begin' onboarding
+step 'onboarding: :Carrel in an empty library says how to begin, at any width' onboarding
 step 'first project: Enter on the onboarding line, a name, Poetry' first_project
 step 'new folder: A on Draft' new_folder
 step 'new file: a, its name, then the first words typed at once' new_file_and_first_words
