@@ -82,6 +82,28 @@ new_folder() {
   wait_exists "$draft/Sea Cycle" && wait_screen 'Sea Cycle'
 }
 
+# Enter on an empty name is refused in the server's words; Esc says nothing.
+empty_name() {
+  to_binder
+  to_row '= Draft'
+  keys A
+  wait_screen 'New folder name:' || return
+  keys Enter
+  wait_screen 'A name cannot be empty.' || return
+  type_text ':messages clear'
+  keys Enter
+  to_row '= Draft'
+  keys A
+  wait_screen 'New folder name:' || return
+  keys Escape
+  type_text ':echomsg "after Esc" | messages'
+  keys Enter
+  wait_screen 'after Esc' || return
+  if screen | grep -qF 'A name cannot be empty.'; then
+    fail 'Esc was refused as an empty name'
+  fi
+}
+
 # The name, Enter, then the first words at once, as a writer types: not
 # one letter may go anywhere but into the new file.
 new_file_and_first_words() {
@@ -284,6 +306,7 @@ outside_change() {
 step 'onboarding: :Carrel in an empty library says how to begin, at any width' onboarding
 step 'first project: Enter on the onboarding line, a name, Poetry' first_project
 step 'new folder: A on Draft' new_folder
+step 'an empty name: refused in the server'"'"'s words; Esc says nothing' empty_name
 step 'new file: a, its name, then the first words typed at once' new_file_and_first_words
 step 'a second new file, typed at once too' second_file
 step 'rename: r offers the name; the new one is kept' rename

@@ -90,6 +90,18 @@ h.Run('r shows a refusal as the server words it', () => {
   assert_true(filereadable(root .. '/My Poems/Draft/Morning.md'))
 })
 
+# Esc, which says nothing, is typed in the Vim journey: here it would end the script.
+h.Run('an empty name is refused in the server''s words', () => {
+  var root = Poems()
+  h.Press('= Draft', "A\<CR>")
+  h.Wait(() => h.Messages() =~ 'A name cannot be empty.', 'the refusal')
+  messages clear
+  h.Press('= Draft', "a   \<CR>")
+  h.Wait(() => h.Messages() =~ 'A name cannot be empty.', 'the refusal of spaces')
+  assert_equal([], h.CommandsSent('carrel.newFolder') + h.CommandsSent('carrel.newFile'))
+  assert_equal(['Morning.md'], readdir(root .. '/My Poems/Draft')->filter((_, n) => n !~ '^\.'))
+})
+
 h.Run('m offers the server''s destinations joined with › and New folder…', () => {
   var root = Poems()
   h.Press('. Morning.md', 'm')
