@@ -102,6 +102,18 @@ h.Run('an empty name is refused in the server''s words', () => {
   assert_equal(['Morning.md'], readdir(root .. '/My Poems/Draft')->filter((_, n) => n !~ '^\.'))
 })
 
+h.Run('r on a permanent folder is refused in the server''s words before any name is asked', () => {
+  Poems()
+  h.Press('= Draft', 'r')
+  h.Wait(() => h.Messages() =~ '“Draft” is a permanent folder', 'the refusal')
+  var sent = h.CommandsSent('carrel.rename')
+  assert_equal(1, len(sent))
+  assert_equal('Draft', sent[0].newName)
+  h.Press('# Writing', 'r')
+  h.Wait(() => len(h.CommandsSent('carrel.rename')) == 2, 'the library''s rename')
+  assert_equal('Writing', h.CommandsSent('carrel.rename')[1].newName)
+})
+
 h.Run('m offers the server''s destinations joined with › and New folder…', () => {
   var root = Poems()
   h.Press('. Morning.md', 'm')

@@ -223,6 +223,12 @@ def Rename(row: dict<any>)
   if empty(node)
     return
   endif
+  # The server refuses a permanent folder or a library whatever the name:
+  # asked with the current one, it says so in its words before any typing.
+  if get(node, 'permanent', false) == true || get(node, 'kind', '') == 'library'
+    rpc.Execute('carrel.rename', {uri: node.uri, newName: node.name}, (_) => 0)
+    return
+  endif
   var name = ui.Input('Rename to: ', node.name)
   if name != '' && name != node.name
     rpc.Execute('carrel.rename', {uri: node.uri, newName: name}, (result) => tree.Reveal(result))
