@@ -152,7 +152,8 @@ h.Run('? shows the keys in a popup, q closes the binder', () => {
   endfor
   # The same words as Neovim's help.
   for words in ['New File (opens it in insert mode)', 'Move To (a folder picker, with “New folder…”)',
-      'Set Word Target (empty clears it)', 'Go to the parent']
+      'Set Word Target (empty clears it)', 'Go to the parent',
+      ':Carrel ask_before_deleting  Ask before deleting again, in this project (or library)']
     assert_match('\V' .. words, text)
   endfor
   feedkeys('q', 'xt')

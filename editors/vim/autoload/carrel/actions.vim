@@ -433,7 +433,11 @@ def Parent(row: dict<any>)
 enddef
 
 export def HelpLines(): list<string>
-  return KEYS->mapnew((_, k) => printf('%-5s %s', k[0], k[2])) + ['', ':help carrel for commands and options.']
+  # Turning the question back on is rare enough to have no key, and the
+  # writer who said "Don't Ask Again" must still find how.
+  return KEYS->mapnew((_, k) => printf('%-5s %s', k[0], k[2]))
+    + ['', ':Carrel ask_before_deleting  Ask before deleting again, in this project (or library)']
+    + ['', ':help carrel for commands and options.']
 enddef
 
 export def ShowLog()
