@@ -50,8 +50,15 @@ onboarding() {
   wait_screen '~' || return
   type_text ':Carrel'
   keys Enter
-  # The binder is 32 columns wide: the line is cut there.
-  wait_screen 'No project yet: press P to'
+  # The binder is 40 columns wide: the whole line fits.
+  wait_screen 'No project yet: press P to make one' || return
+  # Narrower, it takes its short form; wider again, the long one.
+  keys C-w
+  type_text '10<'
+  wait_screen 'Press P for a new project' || return
+  keys C-w
+  type_text '10>'
+  wait_screen 'No project yet: press P to make one'
 }
 
 first_project() {
@@ -73,6 +80,28 @@ new_folder() {
   type_text 'Sea Cycle'
   keys Enter
   wait_exists "$draft/Sea Cycle" && wait_screen 'Sea Cycle'
+}
+
+# Enter on an empty name is refused in the server's words; Esc says nothing.
+empty_name() {
+  to_binder
+  to_row '= Draft'
+  keys A
+  wait_screen 'New folder name:' || return
+  keys Enter
+  wait_screen 'A name cannot be empty.' || return
+  type_text ':messages clear'
+  keys Enter
+  to_row '= Draft'
+  keys A
+  wait_screen 'New folder name:' || return
+  keys Escape
+  type_text ':echomsg "after Esc" | messages'
+  keys Enter
+  wait_screen 'after Esc' || return
+  if screen | grep -qF 'A name cannot be empty.'; then
+    fail 'Esc was refused as an empty name'
+  fi
 }
 
 # The name, Enter, then the first words at once, as a writer types: not
@@ -274,9 +303,10 @@ outside_change() {
   wait_screen '. Outside.md'
 }
 
-step 'onboarding: :Carrel in an empty library says how to begin' onboarding
+step 'onboarding: :Carrel in an empty library says how to begin, at any width' onboarding
 step 'first project: Enter on the onboarding line, a name, Poetry' first_project
 step 'new folder: A on Draft' new_folder
+step 'an empty name: refused in the server'"'"'s words; Esc says nothing' empty_name
 step 'new file: a, its name, then the first words typed at once' new_file_and_first_words
 step 'a second new file, typed at once too' second_file
 step 'rename: r offers the name; the new one is kept' rename

@@ -90,6 +90,30 @@ h.Run('r shows a refusal as the server words it', () => {
   assert_true(filereadable(root .. '/My Poems/Draft/Morning.md'))
 })
 
+# Esc, which says nothing, is typed in the Vim journey: here it would end the script.
+h.Run('an empty name is refused in the server''s words', () => {
+  var root = Poems()
+  h.Press('= Draft', "A\<CR>")
+  h.Wait(() => h.Messages() =~ 'A name cannot be empty.', 'the refusal')
+  messages clear
+  h.Press('= Draft', "a   \<CR>")
+  h.Wait(() => h.Messages() =~ 'A name cannot be empty.', 'the refusal of spaces')
+  assert_equal([], h.CommandsSent('carrel.newFolder') + h.CommandsSent('carrel.newFile'))
+  assert_equal(['Morning.md'], readdir(root .. '/My Poems/Draft')->filter((_, n) => n !~ '^\.'))
+})
+
+h.Run('r on a permanent folder is refused in the server''s words before any name is asked', () => {
+  Poems()
+  h.Press('= Draft', 'r')
+  h.Wait(() => h.Messages() =~ '“Draft” is a permanent folder', 'the refusal')
+  var sent = h.CommandsSent('carrel.rename')
+  assert_equal(1, len(sent))
+  assert_equal('Draft', sent[0].newName)
+  h.Press('# Writing', 'r')
+  h.Wait(() => len(h.CommandsSent('carrel.rename')) == 2, 'the library''s rename')
+  assert_equal('Writing', h.CommandsSent('carrel.rename')[1].newName)
+})
+
 h.Run('m offers the server''s destinations joined with › and New folder…', () => {
   var root = Poems()
   h.Press('. Morning.md', 'm')

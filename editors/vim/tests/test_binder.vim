@@ -44,6 +44,27 @@ h.Run('a library without a project says how to make one', () => {
   unlet g:statusline_winid
 })
 
+h.Run('the binder opens 40 columns wide, where the onboarding line fits whole', () => {
+  h.Open(h.Library({}))
+  assert_equal(40, winwidth(binder.Window()))
+  h.WaitLine('No project yet: press P to make one')
+})
+
+h.Run('where the onboarding line does not fit, its short form; a summary that does not fit goes whole', () => {
+  h.Open(h.Library({'notes.md': 'x'}), {width: 24})
+  h.WaitLine('. notes.md  1 word')
+  # '# Writing  1 file · 1 word' is 26 columns; the file's row is 20.
+  assert_equal(['# Writing', '  . notes.md  1 word', '  Press P for a new project'], h.BinderLines())
+  # Wider, the summary shows again, and the long line where it fits.
+  win_execute(binder.Window(), 'vertical resize 40')
+  doautocmd VimResized
+  h.WaitLine('# Writing  1 file · 1 word')
+  h.WaitLine('No project yet: press P to make one')
+  win_execute(binder.Window(), 'vertical resize 19')
+  doautocmd VimResized
+  h.Wait(() => h.BinderLines() == ['# Writing', '  . notes.md', '  Press P for a new project'], 'the narrow rows')
+})
+
 h.Run('Enter expands and collapses a folder, and opens a file', () => {
   var root = Poems()
   h.Press('= Draft  2 files', "\<CR>")
@@ -131,7 +152,8 @@ h.Run('? shows the keys in a popup, q closes the binder', () => {
   endfor
   # The same words as Neovim's help.
   for words in ['New File (opens it in insert mode)', 'Move To (a folder picker, with “New folder…”)',
-      'Set Word Target (empty clears it)', 'Go to the parent']
+      'Set Word Target (empty clears it)', 'Go to the parent',
+      ':Carrel ask_before_deleting  Ask before deleting again, in this project (or library)']
     assert_match('\V' .. words, text)
   endfor
   feedkeys('q', 'xt')

@@ -119,6 +119,16 @@ h.Run('a file removed from disk keeps its modified buffer, with a warning', () =
     'the warning')
   assert_true(bufloaded(buffer))
   assert_equal(['unsaved words'], getbufline(buffer, 1, '$'))
+  # It stays in view, not only in :messages, until the buffer is written.
+  var notice = carrel#follow#NoticeOf(buffer)
+  assert_notequal(0, notice)
+  assert_match('“Morning.md” no longer exists on disk; its unsaved changes stay in its buffer.',
+    join(getbufline(winbufnr(notice), 1, '$')))
+  assert_equal(0, get(popup_getoptions(notice), 'time', 0))
+  execute 'buffer' buffer
+  silent write
+  assert_equal(0, carrel#follow#NoticeOf(buffer))
+  assert_equal({}, popup_getpos(notice))
 })
 h.Run(':Carrel rename and :Carrel delete act on the current file outside the binder', () => {
   var root = Poems()

@@ -226,6 +226,12 @@ def Rename(row: dict<any>)
   if empty(node)
     return
   endif
+  # The server refuses a permanent folder or a library whatever the name:
+  # asked with the current one, it says so in its words before any typing.
+  if get(node, 'permanent', false) == true || get(node, 'kind', '') == 'library'
+    rpc.Execute('carrel.rename', {uri: node.uri, newName: node.name}, (_) => 0)
+    return
+  endif
   var name = ui.Input('Rename to: ', node.name)
   if name != '' && name != node.name
     rpc.Execute('carrel.rename', {uri: node.uri, newName: name}, (result) => tree.Reveal(result))
@@ -493,7 +499,11 @@ def Parent(row: dict<any>)
 enddef
 
 export def HelpLines(): list<string>
-  return KEYS->mapnew((_, k) => printf('%-5s %s', k[0], k[2])) + ['', ':help carrel for commands and options.']
+  # Turning the question back on is rare enough to have no key, and the
+  # writer who said "Don't Ask Again" must still find how.
+  return KEYS->mapnew((_, k) => printf('%-5s %s', k[0], k[2]))
+    + ['', ':Carrel ask_before_deleting  Ask before deleting again, in this project (or library)']
+    + ['', ':help carrel for commands and options.']
 enddef
 
 export def ShowLog()

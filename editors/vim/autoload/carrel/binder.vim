@@ -9,6 +9,8 @@ import autoload 'carrel/tree.vim'
 
 export const BUFFER_NAME = 'carrel://binder'
 export const ONBOARDING = 'No project yet: press P to make one'
+# Where the long one does not fit.
+export const ONBOARDING_SHORT = 'Press P for a new project'
 
 var rows: list<dict<any>> = []        # the drawn lines, in order
 var drawn: list<string> = []          # their text, as in the buffer
@@ -76,19 +78,29 @@ def HasProject(keys: list<string>): bool
   return false
 enddef
 
-def Line(row: dict<any>, column: number): list<any>
+# A row's text in `width` columns: a summary that does not fit goes whole
+# rather than cut, and the onboarding line takes its short form.
+def Line(row: dict<any>, column: number, width: number): list<any>
   var indent = repeat('  ', row.depth)
   if row.key == ''
-    return [indent .. ONBOARDING, 0]
+    var long = indent .. ONBOARDING
+    return [strdisplaywidth(long) <= width ? long : indent .. ONBOARDING_SHORT, 0]
   endif
   var node = tree.Node(row.key)
   var icon = icons.Of(node, column)
   var text = indent .. (icon == '' ? '' : icon .. ' ') .. get(node, 'title', get(node, 'name', ''))
   var summary = get(node, 'summary', '')
-  if summary == ''
+  if summary == '' || strdisplaywidth(text .. '  ' .. summary) > width
     return [text, 0]
   endif
   return [text .. '  ' .. summary, strlen(summary)]
+enddef
+
+# The columns a row may take: the binder window's, or where it is hidden,
+# the width it will open at.
+def Width(): number
+  var window = Window()
+  return window != 0 ? winwidth(window) : config.Get().width
 enddef
 
 # Draws soon: messages that arrive together are all applied first.
@@ -137,12 +149,13 @@ export def DrawNow()
     Walk(root, 0, rows)
   endfor
   var column = icons.Column()
+  var width = Width()
   var lines: list<string> = []
   var marks: list<number> = []
   var keys: list<string> = []
   var line_of: dict<number> = {}
   for row in rows
-    var [text, mark] = Line(row, column)
+    var [text, mark] = Line(row, column, width)
     lines->add(text)
     marks->add(mark)
     keys->add(row.key != '' ? row.key : 'note ' .. row.library)
@@ -274,6 +287,20 @@ def CreateBuffer()
   setbufvar(binder, '&modifiable', false)
   setbufvar(binder, '&filetype', 'carrel')
 enddef
+
+# What fits a row depends on the binder's width: drawn again when it changes.
+def Resized()
+  var window = Window()
+  if window != 0 && index(get(v:event, 'windows', [window]), window) >= 0
+    Draw()
+  endif
+enddef
+
+augroup CarrelBinderWidth
+  autocmd!
+  autocmd WinResized * Resized()
+  autocmd VimResized * Resized()
+augroup END
 
 export def Window(): number
   if binder < 0

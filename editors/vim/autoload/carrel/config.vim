@@ -5,7 +5,7 @@ vim9script
 const defaults: dict<any> = {
   cmd: ['carrel', 'lsp'],
   folders: [],
-  width: 32,
+  width: 40,
   side: 'left',
   icons: 'text',
   locale: '',

@@ -65,11 +65,44 @@ export def Rename(buffer: number, path: string)
   endif
 enddef
 
+# Buffer → the popup telling that its file is gone, while it shows.
+var notices: dict<number> = {}
+
+# Says that `buffer`'s file is gone in a popup that stays until the buffer
+# is written or wiped, or the writer clicks it: a message alone is replaced
+# by the next one, and the writer may never see it.
+def Notice(buffer: number, text: string)
+  if has_key(notices, buffer)
+    popup_close(notices[buffer])
+  endif
+  notices[buffer] = popup_create(text, {line: 1, col: 10, minwidth: 20, maxwidth: max([&columns - 20, 20]),
+    highlight: 'WarningMsg', border: [], padding: [0, 1, 0, 1], close: 'click', zindex: 300, tabpage: -1,
+    callback: (popup, _) => {
+      if get(notices, buffer, 0) == popup
+        remove(notices, buffer)
+      endif
+    }})
+  execute printf('autocmd BufWritePost,BufWipeout <buffer=%d> ++once carrel#follow#DropNotice(%d)', buffer, buffer)
+enddef
+
+export def DropNotice(buffer: number)
+  if has_key(notices, buffer)
+    popup_close(notices[buffer])
+  endif
+enddef
+
+# The popup telling that `buffer`'s file is gone, or 0.
+export def NoticeOf(buffer: number): number
+  return get(notices, buffer, 0)
+enddef
+
 def Gone(buffer: number)
   var name = fnamemodify(bufname(buffer), ':t')
   if getbufvar(buffer, '&modified')
-    util.Show(2, printf('“%s” no longer exists on disk; its unsaved changes stay in its buffer. '
-      .. 'Write it with :w or :saveas, or drop it with :bwipeout!.', name))
+    var text = printf('“%s” no longer exists on disk; its unsaved changes stay in its buffer. '
+      .. 'Write it with :w or :saveas, or drop it with :bwipeout!.', name)
+    util.Show(2, text)
+    Notice(buffer, text)
     return
   endif
   for window in win_findbuf(buffer)

@@ -3,6 +3,7 @@ vim9script
 # and the server's own questions, each in its own popup.
 
 import autoload 'carrel/rpc.vim'
+import autoload 'carrel/util.vim'
 
 # Question id → popup id, while the question is open.
 var open_questions: dict<number> = {}
@@ -12,8 +13,21 @@ var counts: dict<number> = {}
 var continuations: list<func> = []
 
 # A name typed on the command line, trimmed; '' when the writer gave none.
+# An empty answer is refused in the server's words, as every client does;
+# Esc says nothing (input() would return '' for both).
 export def Input(prompt: string, default: string = ''): string
-  return trim(input(prompt, default))
+  const cancelled = "\x01"
+  var answer = inputdialog(prompt, default, cancelled)
+  if answer == cancelled
+    return ''
+  endif
+  answer = trim(answer)
+  if answer == ''
+    # After the prompt's own line, or the message would be drawn over.
+    redraw
+    util.Show(1, 'A name cannot be empty.')
+  endif
+  return answer
 enddef
 
 # A popup menu of `items` under `title`; `Done` gets the 1-based index of

@@ -1,0 +1,309 @@
+#!/usr/bin/env bash
+# A writer's first hour with Carrel in Neovim, typed into a real terminal:
+# the plugin installed as editors/nvim/README.md says (without a plugin
+# manager), in an empty home, Neovim started in an empty library folder.
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+name=nvim
+journey_needs 'Neovim 0.10 or later' 'see editors/nvim/README.md' \
+  nvim --headless -u NONE -c 'if !has("nvim-0.10") | cquit | endif' -c q
+journey_begin
+
+library="$HOME/Writing"
+project="$library/My Poems"
+draft="$project/Draft"
+
+# editors/nvim/README.md, "Install", "Without a plugin manager": the server
+# on the PATH, the plugin from the repository "cloned to ~/src/carrel" (a
+# copy of its editors/nvim, so that helptags writes there and not into this
+# checkout) linked into Neovim's packages, packadd and setup in init.lua,
+# then :helptags ALL once.
+install_carrel
+mkdir -p "$HOME/src/carrel/editors"
+cp -R "$repository/editors/nvim" "$HOME/src/carrel/editors/nvim"
+mkdir -p "$HOME/.local/share/nvim/site/pack/carrel/opt"
+ln -s "$HOME/src/carrel/editors/nvim" "$HOME/.local/share/nvim/site/pack/carrel/opt/carrel"
+mkdir -p "$HOME/.config/nvim"
+cat > "$HOME/.config/nvim/init.lua" <<'EOF'
+vim.cmd.packadd('carrel')
+require('carrel').setup({ libraries = { '~/Writing' } })
+EOF
+HOME="$HOME" nvim --headless -c 'helptags ALL' -c q </dev/null >/dev/null 2>&1
+[ -f "$HOME/src/carrel/editors/nvim/doc/tags" ] || echo "# helptags made no tags file"
+mkdir -p "$library"
+start_editor "$library" nvim
+
+# Back to the binder, whatever was open: what a writer does between steps.
+# (`:Carrel` alone toggles; `open` goes to the binder when it is open.)
+to_binder() {
+  keys Escape
+  type_text ':Carrel open'
+  keys Enter
+}
+
+# Puts the cursor on the first binder row showing `text`, searching from the top.
+to_row() {
+  keys g g
+  type_text "/\\V$1"
+  keys Enter
+}
+
+recover() {
+  keys Escape Escape
+  # A float left open (a picker, the keys) closes on q; the binder is then shown again.
+  type_text ':lua for _, w in ipairs(vim.api.nvim_list_wins()) do'
+  type_text ' if vim.api.nvim_win_get_config(w).relative ~= "" then vim.api.nvim_win_close(w, true) end end'
+  keys Enter
+  to_binder
+}
+
+onboarding() {
+  wait_screen '~' || return
+  type_text ':Carrel'
+  keys Enter
+  # The binder is 40 columns wide: the whole line fits.
+  wait_screen 'No project yet: press P to make one'
+}
+
+# P, the name and Enter typed at once, as soon as the binder shows, while
+# the server may still be counting: the type picker must come.
+first_project() {
+  keys P
+  type_text 'My Poems'
+  keys Enter
+  wait_screen 'Project type' || return
+  to_row 'Poetry'
+  keys Enter
+  wait_screen 'YOUR POETRY' || return
+  wait_exists "$project/.carrel/project.json" && wait_exists "$draft"
+}
+
+new_folder() {
+  to_row '= Draft'
+  keys A
+  wait_screen 'New folder name:' || return
+  type_text 'Sea Cycle'
+  keys Enter
+  wait_exists "$draft/Sea Cycle" && wait_screen 'Sea Cycle'
+}
+
+# Enter on an empty name is refused in the server's words; Esc says nothing.
+empty_name() {
+  to_binder
+  to_row '= Draft'
+  keys A
+  wait_screen 'New folder name:' || return
+  keys Enter
+  wait_screen 'A name cannot be empty.' || return
+  type_text ':messages clear'
+  keys Enter
+  to_row '= Draft'
+  keys A
+  wait_screen 'New folder name:' || return
+  keys Escape
+  type_text ':echomsg "after Esc" | messages'
+  keys Enter
+  wait_screen 'after Esc' || return
+  if screen | grep -qF 'A name cannot be empty.'; then
+    fail 'Esc was refused as an empty name'
+  fi
+}
+
+# The name, Enter, then the first words at once, as a writer types: not
+# one letter may go anywhere but into the new file.
+new_file_and_first_words() {
+  to_row '= Draft'
+  keys a
+  wait_screen 'New file name:' || return
+  type_text 'Ebb'
+  keys Enter
+  type_text 'The tide comes in.'
+  keys Escape
+  type_text ':w'
+  keys Enter
+  wait_content "$draft/Ebb.md" 'The tide comes in.'
+}
+
+second_file() {
+  to_binder
+  to_row '= Draft'
+  keys a
+  wait_screen 'New file name:' || return
+  type_text 'Anchor'
+  keys Enter
+  type_text 'Hello world'
+  keys Escape
+  type_text ':w'
+  keys Enter
+  wait_content "$draft/Anchor.md" 'Hello world'
+}
+
+rename() {
+  to_binder
+  to_row 'Ebb.md'
+  keys r
+  wait_screen 'Rename to: Ebb.md' || return
+  keys C-u
+  type_text 'Ebb Tide.md'
+  keys Enter
+  wait_exists "$draft/Ebb Tide.md" || return
+  wait_gone "$draft/Ebb.md"
+}
+
+# Move, "New folder…", its name, where to make it: the folder is made
+# there and the file moved into it; nothing else is made.
+move_with_new_folder() {
+  to_binder
+  to_row 'Ebb Tide.md'
+  keys m
+  wait_screen 'Move “Ebb Tide.md” to' || return
+  keys Enter
+  wait_screen 'New folder name:' || return
+  type_text 'Revisions'
+  keys Enter
+  wait_screen 'Create “Revisions” in' || return
+  # The folder the file is in, found in the picker as a writer finds it.
+  type_text '/\V Writing › My Poems › Draft\$'
+  keys Enter Enter
+  wait_exists "$draft/Revisions/Ebb Tide.md" || return
+  local stray
+  stray=$(find "$HOME" -name 'Revisions' -not -path "$draft/Revisions" -print -quit)
+  [ -z "$stray" ] || fail "${stray#"$HOME"/} exists"
+}
+
+# Name, Z to A puts Ebb Tide above Anchor; Binder order starts in name order.
+sort() {
+  to_binder
+  to_row 'Anchor.md'
+  keys s
+  wait_screen 'Name, Z to A' || return
+  type_text '/\VName, Z to A'
+  keys Enter Enter
+  wait_for_order 'Ebb Tide.md' 'Anchor.md' || return
+  keys s
+  wait_screen 'Binder order' || return
+  type_text '/\VBinder order'
+  keys Enter Enter
+  wait_for_order 'Anchor.md' 'Ebb Tide.md'
+}
+
+# Waits until the binder shows `first` above `second`.
+wait_for_order() {
+  local deadline=$((SECONDS + JOURNEY_TIMEOUT))
+  while [ "$SECONDS" -le "$deadline" ]; do
+    local a b
+    a=$(screen_line ". $1")
+    b=$(screen_line ". $2")
+    [ "$a" -gt 0 ] && [ "$b" -gt 0 ] && [ "$a" -lt "$b" ] && return 0
+    sleep 0.1
+  done
+  fail "the binder never showed “$1” above “$2”"
+}
+
+reorder() {
+  to_binder
+  to_row 'Ebb Tide.md'
+  keys K
+  wait_for_order 'Ebb Tide.md' 'Anchor.md' || return
+  wait_exists "$draft/.carrel-order" || return
+  grep -q 'Ebb Tide' "$draft/.carrel-order" || fail '.carrel-order does not name Ebb Tide.md'
+}
+
+target() {
+  to_binder
+  to_row '@ My Poems'
+  keys T
+  wait_screen 'Word target for “My Poems”' || return
+  type_text '500'
+  keys Enter
+  local deadline=$((SECONDS + JOURNEY_TIMEOUT))
+  until grep -q '500' "$project/.carrel/project.json"; do
+    [ "$SECONDS" -le "$deadline" ] || fail 'project.json never held the target 500' || return
+    sleep 0.1
+  done
+}
+
+# Where Ebb Tide.md is now, outside the Trash.
+ebb_tide() {
+  find "$library" -name 'Ebb Tide.md' -not -path '*/Trash/*' -print -quit
+}
+
+delete_asking() {
+  to_binder
+  origin=$(ebb_tide)
+  [ -n "$origin" ] || fail 'Ebb Tide.md is nowhere' || return
+  to_row 'Ebb Tide.md'
+  keys d
+  wait_screen 'Move “Ebb Tide.md” to the Trash?' || return
+  # Neovim's own vim.ui.select: a numbered list.
+  wait_screen 'Type number and <Enter>' || return
+  type_text '2'
+  keys Enter
+  wait_exists "$project/Trash/Ebb Tide.md" && wait_gone "$origin"
+}
+
+restore() {
+  to_binder
+  to_row 'TRASH'
+  keys z o j z o
+  wait_screen '. Ebb Tide.md' || return
+  to_row 'Ebb Tide.md'
+  keys u
+  wait_exists "$origin" && wait_gone "$project/Trash/Ebb Tide.md"
+}
+
+delete_and_dont_ask_again() {
+  to_binder
+  to_row 'Ebb Tide.md'
+  keys d
+  wait_screen 'Move “Ebb Tide.md” to the Trash?' || return
+  wait_screen 'Type number and <Enter>' || return
+  type_text '3'
+  keys Enter
+  wait_exists "$project/Trash/Ebb Tide.md"
+}
+
+delete_without_asking() {
+  to_binder
+  to_row 'Anchor.md'
+  keys d
+  wait_exists "$project/Trash/Anchor.md" || return
+  if screen | grep -qF 'Move “Anchor.md” to the Trash?'; then
+    fail 'it asked again'
+  fi
+}
+
+empty_trash() {
+  to_binder
+  to_row '@ My Poems'
+  keys E
+  wait_screen 'in the Trash of “My Poems” forever?' || return
+  wait_screen 'Type number and <Enter>' || return
+  type_text '2'
+  keys Enter
+  wait_gone "$project/Trash/Anchor.md" && wait_gone "$project/Trash/Ebb Tide.md"
+}
+
+outside_change() {
+  to_binder
+  printf 'Written elsewhere\n' > "$draft/Outside.md"
+  wait_screen '. Outside.md'
+}
+
+step 'onboarding: :Carrel in an empty library says how to begin' onboarding
+step 'first project: P, a name and Enter at once, Poetry' first_project
+step 'new folder: A on Draft' new_folder
+step 'an empty name: refused in the server'"'"'s words; Esc says nothing' empty_name
+step 'new file: a, its name, then the first words typed at once' new_file_and_first_words
+step 'a second new file, typed at once too' second_file
+step 'rename: r offers the name; the new one is kept' rename
+step 'sort: Name, Z to A, then Binder order' sort
+step 'reorder: K moves a file above its sibling' reorder
+step 'target: T on the project, 500' target
+step 'move to a new folder: m, “New folder…”, a name, where' move_with_new_folder
+step 'delete, asked: d, Delete' delete_asking
+step 'restore: u in the Trash puts it back' restore
+step 'delete: d, “Delete and Don'"'"'t Ask Again”' delete_and_dont_ask_again
+step 'delete without asking' delete_without_asking
+step 'empty Trash: E, Delete' empty_trash
+step 'an outside change shows in the binder' outside_change
+journey_end
