@@ -1,18 +1,24 @@
-/// One rename or move inside a library, as library paths. A folder's move
-/// carries every path below it.
+/// Renames or moves inside a library, as library paths, made together (a
+/// client may announce several at once). A folder's move carries every path
+/// below it.
 public struct LinkMove: Equatable, Sendable {
-    public var from: [String]
-    public var to: [String]
-
-    public init(from: [String], to: [String]) {
-        self.from = from
-        self.to = to
+    public struct Pair: Equatable, Sendable {
+        public var from: [String]
+        public var to: [String]
     }
 
-    /// Where `path` is after the move, or nil when the move does not carry it.
+    public var pairs: [Pair]
+
+    public init(from: [String], to: [String]) { pairs = [Pair(from: from, to: to)] }
+
+    public init(_ moves: [LinkMove]) { pairs = moves.flatMap(\.pairs) }
+
+    /// Where `path` is after the moves, or nil when none carries it.
     public func map(_ path: [String]) -> [String]? {
-        guard path.count >= from.count, path.starts(with: from) else { return nil }
-        return to + path[from.count...]
+        for p in pairs where path.count >= p.from.count && path.starts(with: p.from) {
+            return p.to + path[p.from.count...]
+        }
+        return nil
     }
 }
 

@@ -22,6 +22,10 @@ public struct Link: Equatable, Sendable {
     /// Markdown only: the destination is written inside `<…>`, where spaces
     /// need no encoding.
     public var angle: Bool
+    /// The whole link, from its `[` (or `!`) to past its `)` or `]]`: where
+    /// a cursor stands on it.
+    public var linkStart: Int
+    public var linkEnd: Int
 
     public init(kind: Kind, target: String, start: Int, end: Int, angle: Bool = false) {
         self.kind = kind
@@ -29,6 +33,8 @@ public struct Link: Equatable, Sendable {
         self.start = start
         self.end = end
         self.angle = angle
+        self.linkStart = start
+        self.linkEnd = end
     }
 }
 
@@ -101,7 +107,9 @@ public enum Links {
         guard i > from + 1, i + 1 < to, t[i + 1] == UInt8(ascii: ":") else { return nil }
         i += 2
         while i < to, t[i] == space || t[i] == tab { i += 1 }
-        guard let (link, _) = destination(t, i, to, kind: .reference) else { return nil }
+        guard var (link, end) = destination(t, i, to, kind: .reference) else { return nil }
+        link.linkStart = from
+        link.linkEnd = end
         return link
     }
 
@@ -142,15 +150,21 @@ public enum Links {
                 continue
             }
             let embedded = i > from && t[i - 1] == bang
-            if i + 1 < to, t[i + 1] == open, let (link, next) = wikilink(t, i, to, embed: embedded) {
-                if let link { out.append(link) }
+            if i + 1 < to, t[i + 1] == open, let (found, next) = wikilink(t, i, to, embed: embedded) {
+                if var link = found {
+                    link.linkStart = embedded ? i - 1 : i
+                    link.linkEnd = next
+                    out.append(link)
+                }
                 i = next
                 continue
             }
             if let closing = closing[i], closing + 1 < to, t[closing + 1] == paren,
-                let (link, next) = destination(t, closing + 2, to, kind: embedded ? .image : .inline),
-                closesLink(t, next, to)
+                var (link, next) = destination(t, closing + 2, to, kind: embedded ? .image : .inline),
+                let end = closesLink(t, next, to)
             {
+                link.linkStart = embedded ? i - 1 : i
+                link.linkEnd = end
                 out.append(link)
             }
             // On from just inside the bracket: an image inside a link's text is a link of its own.
@@ -202,28 +216,29 @@ public enum Links {
         return spans
     }
 
-    /// After a destination: an optional title, then the `)` that ends the link.
-    private static func closesLink(_ t: [UInt8], _ i: Int, _ to: Int) -> Bool {
+    /// After a destination: an optional title, then the `)` that ends the
+    /// link. Returns the index past that `)`.
+    private static func closesLink(_ t: [UInt8], _ i: Int, _ to: Int) -> Int? {
         var i = i
         while i < to, t[i] == space || t[i] == tab { i += 1 }
-        guard i < to else { return false }
-        if t[i] == closeParen { return true }
+        guard i < to else { return nil }
+        if t[i] == closeParen { return i + 1 }
         let quote: UInt8
         switch t[i] {
         case UInt8(ascii: "\""), UInt8(ascii: "'"): quote = t[i]
         case paren: quote = closeParen
-        default: return false
+        default: return nil
         }
         // A title ends at its quote; a bracket ends the search, so titles never overlap.
         i += 1
         while i < to, t[i] != quote {
-            if t[i] == open || t[i] == close { return false }
+            if t[i] == open || t[i] == close { return nil }
             i += 1
         }
-        guard i < to else { return false }
+        guard i < to else { return nil }
         i += 1
         while i < to, t[i] == space || t[i] == tab { i += 1 }
-        return i < to && t[i] == closeParen
+        return i < to && t[i] == closeParen ? i + 1 : nil
     }
 
     /// `[[name#anchor|alias]]` at `i`: the link (nil when it names no file,

@@ -226,6 +226,7 @@ public final class Server: @unchecked Sendable {
         // A few changed files are counted before the rows go out, so clients
         // get the new words with the change rather than a blank between.
         workspace.recountWords(after: changes)
+        workspace.noteLinkChanges(changes)
         var counted: [Entry] = []
         if workspace.wordsToCount <= Server.inlineCountLimit { counted = workspace.countQueuedWords() }
         if extensions.didChange {

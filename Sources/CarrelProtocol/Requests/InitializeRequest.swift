@@ -62,11 +62,17 @@ public enum InitializeRequest {
             "capabilities": [
                 "workspaceSymbolProvider": true,
                 "executeCommandProvider": ["commands": .array(commands.map { .string($0) })],
-                "workspace": ["workspaceFolders": ["supported": true, "changeNotifications": true]],
+                "workspace": [
+                    "workspaceFolders": ["supported": true, "changeNotifications": true],
+                    "fileOperations": ["willRename": WillRenameFilesRequest.registration],
+                ],
                 // Full sync: unsaved text is counted whole on each change.
                 "textDocumentSync": ["openClose": true, "change": 1],
                 "documentSymbolProvider": true,
                 "inlayHintProvider": true,
+                "definitionProvider": true,
+                "referencesProvider": true,
+                "documentLinkProvider": ["resolveProvider": false],
                 "experimental": ["carrel": vocabulary.json],
             ],
             "serverInfo": ["name": "carrel", "version": .string(version)],
