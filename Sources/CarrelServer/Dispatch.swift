@@ -127,6 +127,7 @@ extension Server {
         confirmationTimeout = params.confirmationTimeout
         startDeepScan()
         inlayHintRefresh = params.inlayHintRefresh
+        applyEdit = params.applyEdit
         for uri in params.folders { addWorkspaceFolder(uri) }
         state = .running
         reply(id, InitializeRequest.result(version: Server.version, vocabulary: Server.vocabulary(language)))

@@ -64,6 +64,8 @@ public final class Server: @unchecked Sendable {
     var documents: [String: OpenDocument] = [:]
     /// Whether the client can be asked to redraw inlay hints.
     var inlayHintRefresh = false
+    /// The client applies `workspace/applyEdit` (its open buffers' link edits).
+    var applyEdit = false
     var inlayHintRefreshPending = false
     /// Results larger than this many bytes are streamed (`reply`): the
     /// server's memory, some 75 MB with a library of 100,000 files, stays

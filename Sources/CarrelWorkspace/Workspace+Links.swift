@@ -163,6 +163,9 @@ extension Workspace {
         }
     }
 
+    /// The library path of an absolute path, when it is in `library`.
+    public func libraryPath(ofAbsolute path: [UInt8], in library: Library) -> [String]? { relative(path, library) }
+
     private func relative(_ path: [UInt8], _ library: Library) -> [String]? {
         for base in [library.path, library.realPath] {
             let parts = path.split(separator: UInt8(ascii: "/"))
@@ -214,55 +217,111 @@ extension Workspace {
         }
     }
 
-    /// The edits a move makes to every file whose links it would break,
-    /// computed before the move, on each file's open buffer or disk text
-    /// (`text`, else the disk's).
+    /// The links as they were, kept across a move the model makes, so the
+    /// move's edits can be found after it.
+    public struct LinkSnapshot {
+        let files: [[String]: [IndexedLink]]
+        let wiki: WikiNames
+    }
+
+    public func linkSnapshot(_ library: Library) -> LinkSnapshot {
+        LinkSnapshot(files: linkIndex(library).files, wiki: wikiNames(library))
+    }
+
+    /// The edits a move about to be made makes to every file whose links it
+    /// would break, on each file's open buffer (`text`, by library path) or
+    /// disk text.
     public func linkEdits(
         for move: LinkMove, in library: Library, text: ([String]) -> [UInt8]? = { _ in nil }
     ) -> [LinkFileEdit] {
-        let index = linkIndex(library)
-        let before = wikiNames(library)
+        linkEdits(move, library, linkSnapshot(library), made: false, text)
+    }
+
+    /// The same, for a move the model has made since `snapshot`; `text` is
+    /// asked by each file's path before the move.
+    public func linkEdits(
+        after move: LinkMove, in library: Library, since snapshot: LinkSnapshot,
+        text: ([String]) -> [UInt8]? = { _ in nil }
+    ) -> [LinkFileEdit] {
+        linkEdits(move, library, snapshot, made: true, text)
+    }
+
+    private func linkEdits(
+        _ move: LinkMove, _ library: Library, _ snapshot: LinkSnapshot, made: Bool, _ text: ([String]) -> [UInt8]?
+    ) -> [LinkFileEdit] {
         var afterFiles: [[String]] = []
         var movedKeys = Set<String>()
         let trashes = Set(library.projects.values.compactMap { $0.trash.map(ObjectIdentifier.init) })
         library.root.walk { e in
             if trashes.contains(ObjectIdentifier(e)) { return false }
             if e.kind == .file, let p = libraryPath(of: e, in: library) {
-                if let m = move.map(p) {
-                    afterFiles.append(m)
-                    movedKeys.insert(NameRules.key(LinkPath.stem(m.last ?? "")))
-                    movedKeys.insert(NameRules.key(m.last ?? ""))
-                } else {
-                    afterFiles.append(p)
+                let after = made ? p : move.map(p) ?? p
+                afterFiles.append(after)
+                if made ? move.pairs.contains(where: { p.starts(with: $0.to) }) : move.map(p) != nil {
+                    movedKeys.insert(NameRules.key(LinkPath.stem(after.last ?? "")))
+                    movedKeys.insert(NameRules.key(after.last ?? ""))
                 }
             }
             return e.kind == .directory
         }
         let after = WikiNames(files: afterFiles)
         var out: [LinkFileEdit] = []
-        for (file, links) in index.files {
+        for (file, links) in snapshot.files {
             let affected =
                 move.map(file) != nil
                 || links.contains { l in
-                    if let t = target(of: l, from: file, in: library), move.map(t) != nil { return true }
+                    let t = l.kind.isWiki ? snapshot.wiki.resolve(l.name, from: file) : l.resolved
+                    if let t, move.map(t) != nil { return true }
                     return l.kind.isWiki
                         && movedKeys.contains(NameRules.key(l.name.split(separator: "/").last.map(String.init) ?? ""))
                 }
             guard affected else { continue }
+            let newFile = move.map(file) ?? file
             var stamp: FileStamp?
             var bytes = text(file)
-            if bytes == nil, let e = entry(at: file, in: library) {
+            if bytes == nil, let e = entry(at: made ? newFile : file, in: library) {
                 let read = readWithStamp(e, library)
                 bytes = read?.bytes
                 stamp = read?.stamp
             }
             guard let bytes else { continue }
-            let edits = LinkRewrite.edits(Links.parse(bytes), file: file, move: move, before: before, after: after)
+            let edits = LinkRewrite.edits(
+                Links.parse(bytes), file: file, move: move, before: snapshot.wiki, after: after)
             guard !edits.isEmpty else { continue }
-            out.append(
-                LinkFileEdit(file: file, newFile: move.map(file) ?? file, edits: edits, text: bytes, stamp: stamp))
+            out.append(LinkFileEdit(file: file, newFile: newFile, edits: edits, text: bytes, stamp: stamp))
         }
         return out.sorted { $0.file.joined(separator: "/") < $1.file.joined(separator: "/") }
+    }
+
+    /// Makes the edits of closed files (those read from disk), each where
+    /// its file is now, atomically, and only when the file still holds the
+    /// text the edits were made on: the files whose links were not updated
+    /// are returned, nothing written to them.
+    public func writeLinkEdits(_ fixes: [LinkFileEdit], in library: Library) -> (written: Int, refused: [[String]]) {
+        var written = 0
+        var refused: [[String]] = []
+        for fix in fixes {
+            guard fix.stamp != nil, let e = entry(at: fix.newFile, in: library), let parent = e.parent,
+                let below = parent.components(below: library.root)?.map(\.bytes),
+                let dir = try? Directory.open(root: library.path, components: below),
+                let now = dir.readText(e.name.bytes), now.bytes == fix.text
+            else {
+                refused.append(fix.newFile)
+                continue
+            }
+            let text = LinkRewrite.apply(fix.edits, to: fix.text)
+            do throws(Directory.ReplaceRefusal) {
+                try dir.replaceText(e.name.bytes, readAs: now.stamp, with: text)
+                written += 1
+                if let index = linkIndexes[ObjectIdentifier(library.root)] {
+                    index.files[fix.newFile] =
+                        bufferText(e) == nil ? Self.indexed(text, from: fix.newFile) : index.files[fix.newFile]
+                }
+            } catch {
+                refused.append(fix.newFile)
+            }
+        }
+        return (written, refused)
     }
 
     func readWithStamp(_ e: Entry, _ library: Library) -> (bytes: [UInt8], stamp: FileStamp)? {

@@ -19,6 +19,8 @@ public enum InitializeRequest {
         /// `capabilities.workspace.inlayHint.refreshSupport`: the client can be
         /// asked to redraw inlay hints after counts change.
         public var inlayHintRefresh = false
+        /// `capabilities.workspace.applyEdit`: open buffers' link edits can be sent.
+        public var applyEdit = false
 
         public init(
             folders: [String], locale: String?, extensions: Extensions = Extensions(),
@@ -44,6 +46,7 @@ public enum InitializeRequest {
             }
             self.folders = folders
             inlayHintRefresh = json["capabilities"]?["workspace"]?["inlayHint"]?["refreshSupport"]?.boolValue ?? false
+            applyEdit = json["capabilities"]?["workspace"]?["applyEdit"]?.boolValue ?? false
             extensions = try Extensions(capabilities: json["capabilities"])
             if let options = f.object["initializationOptions"], !options.isNull {
                 let o = try Fields(options, name: "initializationOptions", prefix: "initializationOptions.")
