@@ -47,6 +47,7 @@ public enum Message: Sendable, Equatable {
     case actionKeepLinks
     case linksUpdated(links: Int, files: Int)
     case linksNotUpdated(names: String)
+    case brokenLink(target: String)
     // Disk
     case conflict(path: String)
     case appeared(name: String, parent: String)
@@ -320,6 +321,11 @@ public enum Message: Sendable, Equatable {
             return (
                 "Updated \(links) link\(links == 1 ? "" : "s") in \(files) file\(files == 1 ? "" : "s").",
                 "\(links) lien\(links == 1 ? "" : "s") mis à jour dans \(files) fichier\(files == 1 ? "" : "s")."
+            )
+        case .brokenLink(let target):
+            return (
+                "Nothing in the library is called “\(target)”.",
+                "Rien dans la bibliothèque ne s’appelle « \(target) »."
             )
         case .linksNotUpdated(let names):
             return (

@@ -129,3 +129,38 @@ extension Server {
         return out
     }
 }
+
+/// Broken links as diagnostics, for open buffers: sent on open and on each
+/// change, cleared on close. Only links into the library are checked.
+extension Server {
+    func publishLinkDiagnostics(_ uri: String) {
+        guard let name = libraryFile(uri)?.name.string, WordCount.Format(fileName: name) != .plain,
+            let doc = linkDocument(uri)
+        else { return }
+        let lines = TextLines(doc.text)
+        let wiki = workspace.wikiNames(doc.library)
+        var diagnostics: [JSONValue] = []
+        for link in Links.parse(doc.text) {
+            let path =
+                link.kind.isWiki
+                ? wiki.resolve(link.target, from: doc.file) : LinkPath.resolve(link.target, from: doc.file)
+            if link.kind.isWiki ? path != nil : path.map({ workspace.entry(at: $0, in: doc.library) != nil }) ?? true {
+                continue
+            }
+            let a = lines.position(link.start)
+            let b = lines.position(link.end)
+            diagnostics.append([
+                "range": TextDocumentPosition.range(line: a.line, start: a.character, end: b.character),
+                "severity": 2, "source": "carrel",
+                "message": .string(Message.brokenLink(target: link.target).text(language)),
+            ])
+        }
+        sendDiagnostics(uri, diagnostics)
+    }
+
+    func sendDiagnostics(_ uri: String, _ diagnostics: [JSONValue]) {
+        send(
+            Envelope.notification(
+                "textDocument/publishDiagnostics", ["uri": .string(uri), "diagnostics": .array(diagnostics)]))
+    }
+}

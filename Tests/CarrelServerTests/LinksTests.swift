@@ -176,4 +176,38 @@ final class LinksServerTests: XCTestCase {
             XCTAssertEqual(edit, ["changes": [:]], "\(old) → \(new)")
         }
     }
+
+    func diagnostics() throws -> [String] {
+        let m = try client.inbox.take("diagnostics") { $0["method"] == "textDocument/publishDiagnostics" }
+        return m["params"]?["diagnostics"]?.arrayValue?.map { d in
+            let r = d["range"]
+            return "\(r?["start"]?["line"]?.intValue ?? -1):\(r?["start"]?["character"]?.intValue ?? -1)-"
+                + "\(r?["end"]?["character"]?.intValue ?? -1) \(d["message"]?.stringValue ?? "")"
+        } ?? []
+    }
+
+    /// Broken links into the library, in an open buffer: on open, on each change, cleared on close.
+    func testBrokenLinksAreDiagnostics() throws {
+        let uri = JSONValue.string(fx.uri("P/Novel/Draft/One.md"))
+        client.notify(
+            "textDocument/didOpen",
+            [
+                "textDocument": [
+                    "uri": uri, "languageId": "markdown", "version": 1,
+                    "text": "[a](Nope.md) [[Ghost]] [[Ada]] [w](https://x.org/y.md)\n[up](../../../../x.md) `[[Code]]`",
+                ]
+            ])
+        XCTAssertEqual(
+            try diagnostics(),
+            ["0:4-11 Nothing in the library is called “Nope.md”.", "0:15-20 Nothing in the library is called “Ghost”."])
+        client.notify(
+            "textDocument/didChange",
+            [
+                "textDocument": ["uri": uri, "version": 2],
+                "contentChanges": [["text": "[[Ada]] [b](../Characters/Bea.md)"]],
+            ])
+        XCTAssertEqual(try diagnostics(), [])
+        client.notify("textDocument/didClose", ["textDocument": ["uri": uri]])
+        XCTAssertEqual(try diagnostics(), [])
+    }
 }
