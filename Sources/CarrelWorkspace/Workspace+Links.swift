@@ -151,6 +151,8 @@ extension Workspace {
                     for key in index.files.keys where key.starts(with: to) { index.files.removeValue(forKey: key) }
                 }
                 guard change.kind != .deleted, let top = entry(at: to, in: library) else { continue }
+                // A folder "changed" is its order or settings: its files' text is as it was.
+                if change.kind == .changed, top.kind != .file { continue }
                 top.walk { e in
                     if e.kind == .file, Self.hasLinks(e.name.string), let p = libraryPath(of: e, in: library),
                         let text = bufferText(e) ?? savedText(of: e)
