@@ -42,6 +42,12 @@ public enum Message: Sendable, Equatable {
     case actionDelete
     case actionDeleteDontAsk
     case actionCancel
+    case confirmLinkUpdate(links: Int, files: Int, name: String)
+    case actionUpdateLinks
+    case actionKeepLinks
+    case linksUpdated(links: Int, files: Int)
+    case linksNotUpdated(names: String)
+    case brokenLink(target: String)
     // Disk
     case conflict(path: String)
     case appeared(name: String, parent: String)
@@ -302,6 +308,35 @@ public enum Message: Sendable, Equatable {
             return ("Delete and Don't Ask Again", "Supprimer et ne plus demander")
         case .actionCancel:
             return ("Cancel", "Annuler")
+        case .confirmLinkUpdate(let links, let files, let name):
+            return (
+                "\(links) link\(links == 1 ? "" : "s") in \(files) file\(files == 1 ? "" : "s") point\(links == 1 ? "s" : "") "
+                    + "to “\(name)”: update \(links == 1 ? "it" : "them")?",
+                "\(links) lien\(links == 1 ? "" : "s") dans \(files) fichier\(files == 1 ? "" : "s") "
+                    + "pointe\(links == 1 ? "" : "nt") vers « \(name) » : \(links == 1 ? "le" : "les") mettre à jour ?"
+            )
+        case .actionUpdateLinks:
+            return ("Update Links", "Mettre à jour les liens")
+        case .actionKeepLinks:
+            return ("Don't Update", "Ne pas mettre à jour")
+        case .linksUpdated(let links, let files):
+            return (
+                "Updated \(links) link\(links == 1 ? "" : "s") in \(files) file\(files == 1 ? "" : "s").",
+                "\(links) lien\(links == 1 ? "" : "s") mis à jour dans \(files) fichier\(files == 1 ? "" : "s")."
+            )
+        case .brokenLink(let target):
+            return (
+                "Nothing in the library is called “\(target)”.",
+                "Rien dans la bibliothèque ne s’appelle « \(target) »."
+            )
+        case .linksNotUpdated(let names):
+            return (
+                "The links in \(names) were not updated and still point to the old place: the file changed while "
+                    + "Carrel was working, or the editor did not apply the change. Nothing in it was overwritten.",
+                "Les liens de \(names) n’ont pas été mis à jour et pointent encore vers l’ancien emplacement : le "
+                    + "fichier a changé pendant l’opération, ou l’éditeur n’a pas appliqué la modification. Rien n’y a "
+                    + "été écrasé."
+            )
         case .conflict(let path):
             return (
                 "\(path) changed on disk while Carrel was working; nothing was overwritten. Try again.",

@@ -92,6 +92,14 @@ extension Server {
                 try documentSymbols(id, DocumentSymbolRequest.Params(json: params))
             case InlayHintRequest.method:
                 try inlayHints(id, InlayHintRequest.Params(json: params))
+            case DefinitionRequest.method:
+                definition(id, try TextDocumentPosition(json: params))
+            case ReferencesRequest.method:
+                references(id, try TextDocumentPosition(json: params))
+            case DocumentLinkRequest.method:
+                documentLinks(id, try DocumentLinkRequest.Params(json: params))
+            case WillRenameFilesRequest.method:
+                willRenameFiles(id, try WillRenameFilesRequest.Params(json: params))
             default:
                 reply(
                     id, error: ResponseError(code: ResponseError.methodNotFound, message: "Method not found: \(method)")
@@ -120,6 +128,7 @@ extension Server {
         startDeepScan()
         inlayHintRefresh = params.inlayHintRefresh
         workDoneProgress = params.workDoneProgress
+        applyEdit = params.applyEdit
         for uri in params.folders { addWorkspaceFolder(uri) }
         state = .running
         reply(id, InitializeRequest.result(version: Server.version, vocabulary: Server.vocabulary(language)))

@@ -24,12 +24,19 @@ extension Server {
         case .newFile(let parentUri, let name):
             finish(id, try workspace.newFile(in: try target(parentUri), name: name))
         case .rename(let uri, let newName):
-            finish(id, try workspace.rename(try target(uri), to: newName))
+            let item = try target(uri)
+            let links = linksBeforeMove(item)
+            let outcome = try workspace.rename(item, to: newName)
+            finish(id, outcome)
+            offerLinkUpdates(links, outcome)
         case .moveTo(let uri, let destinationUri, let before, let after):
             let source = try target(uri)
             let destination = try target(destinationUri)
             let place = try position(before: before, after: after, required: false)
-            finish(id, try workspace.move(source, to: destination, at: place))
+            let links = linksBeforeMove(source)
+            let outcome = try workspace.move(source, to: destination, at: place)
+            finish(id, outcome)
+            offerLinkUpdates(links, outcome)
         case .reorder(let uri, let before, let after):
             let item = try target(uri)
             guard let (anchor, isAfter) = try anchor(before: before, after: after, required: true) else { return }

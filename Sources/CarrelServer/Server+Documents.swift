@@ -18,6 +18,8 @@ extension Server {
         guard let entry = libraryFile(p.uri) else { return }
         let text = Array(p.text.utf8)
         documents[p.uri] = OpenDocument(text: text, version: p.version)
+        workspace.indexBuffer(entry, text: text)
+        publishLinkDiagnostics(p.uri)
         if workspace.showBuffer(entry, text: text) { notifyWords([entry]) }
     }
 
@@ -25,11 +27,15 @@ extension Server {
         guard let text = p.text, documents[p.uri] != nil, let entry = libraryFile(p.uri) else { return }
         let bytes = Array(text.utf8)
         documents[p.uri] = OpenDocument(text: bytes, version: p.version)
+        workspace.indexBuffer(entry, text: bytes)
+        publishLinkDiagnostics(p.uri)
         if workspace.showBuffer(entry, text: bytes) { notifyWords([entry]) }
     }
 
     func didClose(_ p: DidCloseTextDocumentNotification.Params) {
         guard documents.removeValue(forKey: p.uri) != nil, let entry = libraryFile(p.uri) else { return }
+        workspace.indexBuffer(entry, text: nil)
+        sendDiagnostics(p.uri, [])
         if workspace.closeBuffer(entry) { notifyWords([entry]) }
     }
 

@@ -77,6 +77,8 @@ public final class Server: @unchecked Sendable {
     var inlayHintRefresh = false
     /// `capabilities.window.workDoneProgress`: the client shows `$/progress`.
     var workDoneProgress = false
+    /// The client applies `workspace/applyEdit` (its open buffers' link edits).
+    var applyEdit = false
     var inlayHintRefreshPending = false
     /// Results larger than this many bytes are streamed (`reply`): the
     /// server's memory, some 75 MB with a library of 100,000 files, stays
@@ -239,6 +241,7 @@ public final class Server: @unchecked Sendable {
         // A few changed files are counted before the rows go out, so clients
         // get the new words with the change rather than a blank between.
         workspace.recountWords(after: changes)
+        workspace.noteLinkChanges(changes)
         var counted: [Entry] = []
         if workspace.wordsToCount <= Server.inlineCountLimit { counted = workspace.countQueuedWords() }
         if extensions.didChange {

@@ -28,6 +28,10 @@ public final class Workspace {
     var wordCaches: [ObjectIdentifier: WordCacheState] = [:]
     /// Files whose open buffer's words are shown (`Workspace+Unsaved.swift`). Never written anywhere.
     var unsavedWords: [ObjectIdentifier: UnsavedWords] = [:]
+    /// Per library (by its root), its links once something needed them (`Workspace+Links.swift`).
+    var linkIndexes: [ObjectIdentifier: LinkIndex] = [:]
+    /// Open buffers' text, for their links. Never written anywhere.
+    var linkBuffers: [ObjectIdentifier: [UInt8]] = [:]
     public var sessions = Sessions()
     /// How much one duplicate may copy; tests lower it.
     public var copyLimits = Directory.CopyLimits()

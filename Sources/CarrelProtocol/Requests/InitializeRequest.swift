@@ -22,6 +22,8 @@ public enum InitializeRequest {
         /// `capabilities.window.workDoneProgress`: the client shows `$/progress`
         /// for a token the server creates (`window/workDoneProgress/create`).
         public var workDoneProgress = false
+        /// `capabilities.workspace.applyEdit`: open buffers' link edits can be sent.
+        public var applyEdit = false
 
         public init(
             folders: [String], locale: String?, extensions: Extensions = Extensions(),
@@ -48,6 +50,7 @@ public enum InitializeRequest {
             self.folders = folders
             inlayHintRefresh = json["capabilities"]?["workspace"]?["inlayHint"]?["refreshSupport"]?.boolValue ?? false
             workDoneProgress = json["capabilities"]?["window"]?["workDoneProgress"]?.boolValue ?? false
+            applyEdit = json["capabilities"]?["workspace"]?["applyEdit"]?.boolValue ?? false
             extensions = try Extensions(capabilities: json["capabilities"])
             if let options = f.object["initializationOptions"], !options.isNull {
                 let o = try Fields(options, name: "initializationOptions", prefix: "initializationOptions.")
@@ -66,11 +69,17 @@ public enum InitializeRequest {
             "capabilities": [
                 "workspaceSymbolProvider": true,
                 "executeCommandProvider": ["commands": .array(commands.map { .string($0) })],
-                "workspace": ["workspaceFolders": ["supported": true, "changeNotifications": true]],
+                "workspace": [
+                    "workspaceFolders": ["supported": true, "changeNotifications": true],
+                    "fileOperations": ["willRename": WillRenameFilesRequest.registration],
+                ],
                 // Full sync: unsaved text is counted whole on each change.
                 "textDocumentSync": ["openClose": true, "change": 1],
                 "documentSymbolProvider": true,
                 "inlayHintProvider": true,
+                "definitionProvider": true,
+                "referencesProvider": true,
+                "documentLinkProvider": ["resolveProvider": false],
                 "experimental": ["carrel": vocabulary.json],
             ],
             "serverInfo": ["name": "carrel", "version": .string(version)],

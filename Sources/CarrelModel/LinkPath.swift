@@ -1,0 +1,163 @@
+/// Paths inside a library, as links spell them: components from the
+/// library's folder (`["Novel", "Characters", "Ada.md"]`).
+public enum LinkPath {
+    /// Where a Markdown link's `target` leads from the file at `file`, or nil
+    /// when `..` climbs out of the library (such a link leaves the library
+    /// and is never rewritten or reported).
+    public static func resolve(_ target: String, from file: [String]) -> [String]? {
+        var out = Array(file.dropLast())
+        for part in target.split(separator: "/", omittingEmptySubsequences: true) {
+            switch part {
+            case ".": continue
+            case "..":
+                guard !out.isEmpty else { return nil }
+                out.removeLast()
+            default: out.append(String(part))
+            }
+        }
+        return out.isEmpty ? nil : out
+    }
+
+    /// The relative path from the file at `file` to `target`.
+    public static func relative(from file: [String], to target: [String]) -> String {
+        let folder = file.dropLast()
+        var common = 0
+        while common < folder.count, common < target.count - 1, folder[folder.startIndex + common] == target[common] {
+            common += 1
+        }
+        let ups = Array(repeating: "..", count: folder.count - common)
+        return (ups + target[common...]).joined(separator: "/")
+    }
+
+    /// `%XX` decoded to bytes, read as UTF-8 (an invalid sequence becomes
+    /// U+FFFD and then names no file). A `%` without two hex digits stays.
+    public static func percentDecoded(_ bytes: ArraySlice<UInt8>) -> String {
+        guard bytes.contains(UInt8(ascii: "%")) else { return String(decoding: bytes, as: UTF8.self) }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var i = bytes.startIndex
+        while i < bytes.endIndex {
+            if bytes[i] == UInt8(ascii: "%"), i + 2 < bytes.endIndex, let h = hex(bytes[i + 1]),
+                let l = hex(bytes[i + 2])
+            {
+                out.append(h << 4 | l)
+                i += 3
+            } else {
+                out.append(bytes[i])
+                i += 1
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// A path written into a Markdown destination: what would end it or
+    /// change its meaning is percent-encoded (inside `<…>` spaces may stay).
+    public static func encoded(_ path: String, angle: Bool) -> String {
+        var out: [UInt8] = []
+        for b in path.utf8 {
+            let escape: Bool
+            switch b {
+            case UInt8(ascii: " "): escape = !angle
+            case UInt8(ascii: "("), UInt8(ascii: ")"): escape = !angle
+            case UInt8(ascii: "%"), UInt8(ascii: "#"), UInt8(ascii: "?"), UInt8(ascii: "<"), UInt8(ascii: ">"),
+                UInt8(ascii: "\\"):
+                escape = true
+            default: escape = b < 0x20 || b == 0x7F
+            }
+            if escape {
+                out.append(UInt8(ascii: "%"))
+                out.append(digits[Int(b >> 4)])
+                out.append(digits[Int(b & 0xF)])
+            } else {
+                out.append(b)
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static let digits = Array("0123456789ABCDEF".utf8)
+
+    private static func hex(_ c: UInt8) -> UInt8? {
+        switch c {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return c - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+    }
+
+    /// The name without its last extension (`Ada.md` → `Ada`).
+    public static func stem(_ name: String) -> String {
+        guard NameRules.fileExtension(name) != nil, let dot = name.lastIndex(of: ".") else { return name }
+        return String(name[..<dot])
+    }
+}
+
+/// Which file a wikilink names. The rule: a name is a file's name without
+/// its extension (or with it), compared case-insensitively (`NameRules.key`:
+/// NFC, case-folded). A name with `/` is a path: first from the library's
+/// folder, else the end of a longer path. Of several files that fit, the
+/// nearest to the linking file wins: fewest steps up and down between their
+/// folders, then the shortest path, then the first path in byte order, so
+/// every machine resolves a link the same way.
+public struct WikiNames: Sendable {
+    private var byKey: [String: [[String]]] = [:]
+
+    /// `files`: every file a wikilink may name, as library paths.
+    public init(files: [[String]]) {
+        for f in files { add(f) }
+    }
+
+    public mutating func add(_ file: [String]) {
+        guard let name = file.last else { return }
+        byKey[NameRules.key(LinkPath.stem(name)), default: []].append(file)
+        let full = NameRules.key(name)
+        if full != NameRules.key(LinkPath.stem(name)) { byKey[full, default: []].append(file) }
+    }
+
+    /// The file `name` names from the file at `from`, or nil.
+    public func resolve(_ name: String, from: [String]) -> [String]? {
+        let parts = name.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        guard let last = parts.last, let candidates = byKey[NameRules.key(last)] else { return nil }
+        let folders = parts.dropLast().map(NameRules.key)
+        func fits(_ c: [String], exact: Bool) -> Bool {
+            let above = c.dropLast()
+            if exact {
+                return above.count == folders.count && zip(above, folders).allSatisfy { NameRules.key($0) == $1 }
+            }
+            return above.count >= folders.count
+                && zip(above.suffix(folders.count), folders).allSatisfy { NameRules.key($0) == $1 }
+        }
+        if !folders.isEmpty, let exact = candidates.filter({ fits($0, exact: true) }).min(by: Self.before) {
+            return exact
+        }
+        let folder = from.dropLast()
+        func distance(_ c: [String]) -> Int {
+            var common = 0
+            while common < folder.count, common < c.count - 1, folder[folder.startIndex + common] == c[common] {
+                common += 1
+            }
+            return (folder.count - common) + (c.count - 1 - common)
+        }
+        return candidates.filter { fits($0, exact: false) }.min { a, b in
+            let (da, db) = (distance(a), distance(b))
+            return da != db ? da < db : Self.before(a, b)
+        }
+    }
+
+    private static func before(_ a: [String], _ b: [String]) -> Bool {
+        a.count != b.count
+            ? a.count < b.count
+            : Array(a.joined(separator: "/").utf8).lexicographicallyPrecedes(
+                b.joined(separator: "/").utf8)
+    }
+
+    /// The shortest name that names `file` from `from`: its name without
+    /// extension (with it, when `withExtension`), else its path from the library.
+    public func name(for file: [String], from: [String], withExtension: Bool) -> String {
+        let last = file.last ?? ""
+        let short = withExtension ? last : LinkPath.stem(last)
+        if resolve(short, from: from) == file { return short }
+        return (file.dropLast() + [short]).joined(separator: "/")
+    }
+}

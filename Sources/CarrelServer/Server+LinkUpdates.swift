@@ -1,0 +1,96 @@
+import CarrelJSON
+import CarrelModel
+import CarrelProtocol
+import CarrelWorkspace
+
+/// After a rename or move made through Carrel, the links it broke: the
+/// writer is asked, then closed files are rewritten on disk (atomically,
+/// only when unchanged since read) and open buffers are edited through the
+/// client (`workspace/applyEdit`), never on disk.
+extension Server {
+    struct LinksBeforeMove {
+        let library: Library
+        let snapshot: Workspace.LinkSnapshot
+        /// Open buffers by library path before the move, with the client's URI.
+        let open: [[String]: (uri: String, text: [UInt8])]
+    }
+
+    /// What a move will need to find its edits, taken before it.
+    func linksBeforeMove(_ item: Workspace.Target) -> LinksBeforeMove? {
+        guard case .entry(let e, let library) = item, e !== library.root else { return nil }
+        return LinksBeforeMove(
+            library: library, snapshot: workspace.linkSnapshot(library), open: openDocuments(in: library))
+    }
+
+    func offerLinkUpdates(_ before: LinksBeforeMove?, _ outcome: Outcome) {
+        guard let before, let moved = outcome.changes.first(where: { $0.kind == .moved }), !moved.inTrash,
+            let old = moved.oldPath, let from = workspace.libraryPath(ofAbsolute: old, in: before.library),
+            let to = workspace.libraryPath(ofAbsolute: moved.path, in: before.library), from != to
+        else { return }
+        let fixes = workspace.linkEdits(
+            after: LinkMove(from: from, to: to), in: before.library, since: before.snapshot,
+            text: { before.open[$0]?.text })
+        guard !fixes.isEmpty else { return }
+        let links = fixes.reduce(0) { $0 + $1.edits.count }
+        let question = Message.confirmLinkUpdate(links: links, files: fixes.count, name: from.last ?? "")
+        let update = Message.actionUpdateLinks
+        let params = ShowMessageRequest.params(
+            message: question.text(language), actions: [Message.actionKeepLinks, update].map { $0.text(language) })
+        request(ShowMessageRequest.method, params) { [self] result in
+            let title = ShowMessageRequest.chosenTitle(result)
+            guard title == update.text(language) || title == update.text(.english) else { return }
+            updateLinks(fixes, before)
+        }
+    }
+
+    private func updateLinks(_ fixes: [LinkFileEdit], _ before: LinksBeforeMove) {
+        let closed = fixes.filter { before.open[$0.file] == nil }
+        let (_, refused) = workspace.writeLinkEdits(closed, in: before.library)
+        var notUpdated = refused.compactMap(\.last)
+        var updated = closed.filter { !refused.contains($0.newFile) }
+        // An open buffer gets its edits only if it still holds the text they were made on.
+        var open: [(fix: LinkFileEdit, uri: String)] = []
+        for fix in fixes {
+            guard let o = before.open[fix.file] else { continue }
+            if applyEdit, documents[o.uri]?.text == fix.text {
+                open.append((fix, o.uri))
+            } else {
+                notUpdated.append(fix.newFile.last ?? "")
+            }
+        }
+        guard !open.isEmpty else { return reportLinkUpdates(updated, notUpdated) }
+        let edit = WillRenameFilesRequest.edit(open.map { ($0.uri, Self.textEdits($0.fix)) })
+        let label = Message.actionUpdateLinks.text(language)
+        request(ApplyEditRequest.method, ApplyEditRequest.params(label: label, edit: edit)) { [self] result in
+            if ApplyEditRequest.applied(result) {
+                updated += open.map(\.fix)
+            } else {
+                notUpdated += open.map { $0.fix.newFile.last ?? "" }
+            }
+            reportLinkUpdates(updated, notUpdated)
+        }
+    }
+
+    static func textEdits(_ fix: LinkFileEdit) -> [JSONValue] {
+        fix.ranges.map { r in
+            WillRenameFilesRequest.textEdit(
+                startLine: r.startLine, startCharacter: r.startCharacter, endLine: r.endLine,
+                endCharacter: r.endCharacter, newText: r.newText)
+        }
+    }
+
+    private func reportLinkUpdates(_ updated: [LinkFileEdit], _ notUpdated: [String]) {
+        var messages: [Message] = []
+        if !updated.isEmpty {
+            messages.append(.linksUpdated(links: updated.reduce(0) { $0 + $1.edits.count }, files: updated.count))
+        }
+        if !notUpdated.isEmpty {
+            messages.append(.linksNotUpdated(names: notUpdated.map { "“\($0)”" }.joined(separator: ", ")))
+        }
+        for m in messages {
+            send(
+                Envelope.notification(
+                    ShowMessageNotification.method, ShowMessageNotification.params(message: m.text(language))))
+        }
+    }
+}
