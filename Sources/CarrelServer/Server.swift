@@ -108,6 +108,14 @@ public final class Server: @unchecked Sendable {
         return code
     }
 
+    /// Stops watching the disk, after the work already queued: an owner that
+    /// makes many servers in one process (the tests) gives each one's inotify
+    /// instance back instead of running out of them. It waits for nothing,
+    /// so it may be called from any thread, the work thread included.
+    public func stopWatching() {
+        work.async { self.workspace.stopWatching() }
+    }
+
     /// stdin closed: let queued work finish first.
     public func inputClosed() {
         let done = DispatchSemaphore(value: 0)

@@ -34,21 +34,57 @@ public final class Watcher: @unchecked Sendable {
     static let gatherMs: UInt32 = 10
 
     private let fd: Int32
+    /// A pipe whose write end `stop` writes to, waking the reading thread:
+    /// closing an fd another thread polls does not wake it.
+    private let stopRead: Int32
+    private let stopWrite: Int32
     private let deliver: @Sendable ([WatchEvent]) -> Void
     private var thread: Thread?
+    /// Read and written only on the reading thread.
+    private var stopped = false
 
     /// nil when inotify is unavailable; the owner then polls everything.
     public init?(deliver: @escaping @Sendable ([WatchEvent]) -> Void) {
         fd = inotify_init1(Int32(IN_CLOEXEC))
         guard fd >= 0 else { return nil }
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else {
+            close(fd)
+            return nil
+        }
+        for end in ends {
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(end, F_SETFL, O_NONBLOCK)
+        }
+        stopRead = ends[0]
+        stopWrite = ends[1]
         self.deliver = deliver
     }
 
     public func start() {
-        let t = Thread { [self] in self.run() }
+        let t = Thread { [self] in
+            self.run()
+            self.closeAll()
+        }
         t.name = "carrel-watcher"
         thread = t
         t.start()
+    }
+
+    /// Ends the reading thread and gives the inotify instance back. A user
+    /// has only 128 of them, and a process that makes many servers (the
+    /// tests) would otherwise run out and silently fall back to polling.
+    /// Watches added after this fail, and the owner polls those folders.
+    public func stop() {
+        guard thread != nil else { return closeAll() }
+        var one: UInt8 = 1
+        _ = write(stopWrite, &one, 1)
+    }
+
+    private func closeAll() {
+        close(fd)
+        close(stopRead)
+        close(stopWrite)
     }
 
     public enum AddResult {
@@ -73,7 +109,7 @@ public final class Watcher: @unchecked Sendable {
         var buffer = [UInt8](repeating: 0, count: 256 * 1024)
         while true {
             var batch: [WatchEvent] = []
-            guard readEvents(into: &buffer, &batch, timeoutMs: -1) else { return }
+            guard readEvents(into: &buffer, &batch, timeoutMs: -1), !stopped else { return }
             // Gather the rest of a burst, but never hold events back longer
             // than ~50 ms. Sleeping, not polling: while this thread sleeps,
             // events queue without waking it, so a command's own writes and
@@ -91,6 +127,7 @@ public final class Watcher: @unchecked Sendable {
             // A rename's two halves belong in one batch, or a move reads as delete + create.
             var tries = 0
             while tries < 5, Self.hasUnpairedMove(batch), readEvents(into: &buffer, &batch, timeoutMs: 4) { tries += 1 }
+            if stopped { return }
             if !batch.isEmpty { deliver(batch) }
         }
     }
@@ -105,10 +142,16 @@ public final class Watcher: @unchecked Sendable {
 
     /// Waits up to `timeoutMs` (-1: forever) and appends what is there. False when the fd is gone.
     private func readEvents(into buffer: inout [UInt8], _ out: inout [WatchEvent], timeoutMs: Int32) -> Bool {
-        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        let r = poll(&p, 1, timeoutMs)
+        var p = [
+            pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: stopRead, events: Int16(POLLIN), revents: 0),
+        ]
+        let r = poll(&p, 2, timeoutMs)
         if r < 0 { return errno == EINTR }
         if r == 0 { return timeoutMs >= 0 ? false : true }
+        if p[1].revents != 0 {
+            stopped = true
+            return false
+        }
         let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
         if n <= 0 { return n < 0 && errno == EINTR }
         buffer.withUnsafeBytes { raw in

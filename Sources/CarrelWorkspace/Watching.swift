@@ -169,13 +169,20 @@ extension Workspace {
     /// Starts watching every library. `deliver` is called on the watcher's
     /// thread; the owner hands the events back to `apply` on its own queue.
     public func startWatching(log: @escaping (String) -> Void, deliver: @escaping @Sendable ([WatchEvent]) -> Void) {
-        guard watching == nil else { return }
+        guard watching == nil, !watchingStopped else { return }
         let watcher = Watcher(deliver: deliver)
         if watcher == nil { log("warning: inotify unavailable; polling folders every 0.5 s") }
         let state = WatchState(watcher: watcher, log: log)
         watching = state
         for library in libraries { state.watchTree(library.root, library: library, workspace: self) }
         watcher?.start()
+    }
+
+    /// Stops the watcher's thread and gives its inotify instance back; the
+    /// model is no longer kept current by the kernel's events.
+    public func stopWatching() {
+        watchingStopped = true
+        watching?.watcher?.stop()
     }
 
     /// Reconciles folders that changed while they were being watched for the

@@ -12,6 +12,8 @@ public final class Workspace {
     public private(set) var libraries: [Library] = []
     /// Set by the owner; watching starts when it is.
     var watching: WatchState?
+    /// Set by `stopWatching`: a watch the first scan would start later never starts.
+    var watchingStopped = false
     /// Set by the owner: deep folders are then read in the background.
     var deepScan: DeepScanState?
     /// Where repairs are reported (the server's stderr). Silent by default.

@@ -138,8 +138,19 @@ public final class InProcessClient: LSPTestClient, MessageSink, @unchecked Senda
     private var server: Server!
 
     public init() {
-        server = Server(sink: self, log: Log()) { [weak self] code in self?.exitCode = code }
+        let forward = Forward()
+        server = Server(sink: forward, log: Log()) { [weak self] code in self?.exitCode = code }
+        forward.client = self
     }
+
+    /// The server holds its sink; through this one it does not hold the
+    /// client, so a test that drops its client ends its server's watching.
+    private final class Forward: MessageSink, @unchecked Sendable {
+        weak var client: InProcessClient?
+        func send(_ body: [UInt8]) { client?.send(body) }
+    }
+
+    deinit { server.stopWatching() }
 
     public func send(_ body: [UInt8]) {
         inbox.put((try? JSONParser.parse(body)) ?? .null)
