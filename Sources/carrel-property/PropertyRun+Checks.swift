@@ -51,8 +51,10 @@ extension PropertyRun {
             }
         }
         let top = r.contents.compactMap { ledger.all[$0] }.map { $0.split(separator: "/").map(String.init) }
-        guard !r.origins.isEmpty, r.contents.count == 1, let landed = top.first, landed.count >= 2 else { return }
-        let folder = landed.dropLast().joined(separator: "/")
+        guard !r.origins.isEmpty, r.contents.count == 1, let landed = top.first, landed.count >= 2 + r.innerDepth
+        else { return }
+        // The folder the item itself went to: above the content's own folders inside the item.
+        let folder = landed.dropLast(1 + r.innerDepth).joined(separator: "/")
         if !r.origins.contains(folder) {
             fail(
                 .misplaced,

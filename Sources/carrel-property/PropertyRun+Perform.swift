@@ -20,6 +20,9 @@ extension PropertyRun {
         var project: String
         var contents: [String]
         var origins: Set<String>
+        /// How many folders below the item its first content sits: 0 when
+        /// the item is that file, more when the item is a folder.
+        var innerDepth = 0
     }
 
     func perform(_ step: Step) -> Expect {
@@ -139,8 +142,13 @@ extension PropertyRun {
         if records.allSatisfy({ $0.name != parts[2] }), let original = withoutConflictMark(parts[2]) {
             origins = records.filter { $0.name == original }.compactMap { usableParent($0.from) }
         }
-        return RestoreExpect(
-            item: rel, project: p, contents: ledger.contents(under: rel), origins: Set(origins.map { p + "/" + $0 }))
+        let contents = ledger.contents(under: rel)
+        var expect = RestoreExpect(
+            item: rel, project: p, contents: contents, origins: Set(origins.map { p + "/" + $0 }))
+        if let first = contents.first, let place = ledger.all[first] {
+            expect.innerDepth = max(0, place.split(separator: "/").count - parts.count)
+        }
+        return expect
     }
 
     /// The records a project's `.carrel/trash` holds now, read as plain files only.

@@ -584,6 +584,20 @@ and keeps a modified one, saying the file no longer exists."
         (save-buffer)
         (should-not header-line-format)))))
 
+(ert-deftest carrel-test-trash-opened-after-a-delete-shows-the-item ()
+  "A delete while TRASH is closed, then opening TRASH whole with
+`carrel-expand-all', shows the deleted item, ready to restore."
+  (carrel-test--with-library
+    (carrel-test--project "My Poems" "poetry")
+    (carrel-test--file "My Poems" "Draft" "Ebb Tide")
+    (carrel-test--goto "My Poems" "Draft" "Ebb Tide.md")
+    (carrel-test--answering '("Delete")
+      (call-interactively #'carrel-delete))
+    (should (file-exists-p (carrel-test--path "My Poems" "Trash" "Ebb Tide.md")))
+    (carrel-test--goto-row "TRASH")
+    (call-interactively #'carrel-expand-all)
+    (carrel-test--wait (lambda () (carrel-test--row "Ebb Tide.md")) "the deleted item in the Trash")))
+
 (ert-deftest carrel-test-delete-with-all-open-lands-on-the-follower ()
   "With All open, a delete takes two rows away, one above point; point
 goes to the row that followed, so `d' again deletes the next file."
