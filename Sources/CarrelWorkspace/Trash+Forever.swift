@@ -42,11 +42,21 @@ extension Workspace {
         if trash.unreadable { _ = try open(trash, in: library) }
         var changes: [Change] = []
         var count = 0
+        var vanished = false
         for item in trash.sortedChildren(.byName) {
-            let o = try deleteForever(item, project, library)
+            // An item another program removed before the watcher told the
+            // model is already gone: refusing here, after deleting the
+            // ones before it, would say nothing changed.
+            let o: Outcome
+            do { o = try deleteForever(item, project, library) } catch {
+                guard error.reason == .notFound else { throw error }
+                vanished = true
+                continue
+            }
             changes += o.changes
             count += 1
         }
+        if vanished { changes += reconcile(trash) }
         for name in Array(project.metadata.trash.keys) { dropRecord(name, project) }
         return Outcome(
             result: .deleted(count), changes: changes,

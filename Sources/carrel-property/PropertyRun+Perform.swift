@@ -33,6 +33,7 @@ extension PropertyRun {
                 return expect
             }
             if let e = r["error"] {
+                if opts.verbose { say("    refused: \(box.relative(e.text()))") }
                 checkRefusal(e, of: command)
                 return Expect()
             }
