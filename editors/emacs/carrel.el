@@ -1390,6 +1390,10 @@ of a library that holds no project."
 (defvar-local carrel--render-queued nil
   "Non-nil when a redraw waits in `carrel--queue'.")
 
+(defvar-local carrel--opened nil
+  "The row the writer just expanded, while the rows it opens come in.
+Each drawing meanwhile scrolls them into view; see `carrel--show-opened'.")
+
 (defvar-local carrel--collect-timer nil
   "The timer of the next `carrel--collect-when-idle', or nil.")
 
@@ -1484,7 +1488,37 @@ in, do not hold Emacs up for the whole drawing."
                                 spots (cons (point) (mapcar #'window-point windows)))))
       (cl-mapc #'set-window-point windows (cdr positions))
       (goto-char (car positions)))
+    (when carrel--opened
+      (dolist (window windows)
+        (carrel--show-opened window))
+      ;; Once all it opens is drawn, later changes leave the window alone.
+      (unless (or (consp patched) carrel--expanding-all (> carrel--pending 0))
+        (setq carrel--opened nil)))
     (when (consp patched) (carrel--render-soon))))
+
+(defun carrel--show-opened (window)
+  "Scroll WINDOW to show the rows below `carrel--opened', if its point is on it.
+A row expanded on the window's last line, as TRASH is below a file
+being written, would otherwise open out of sight.  As many rows as
+fit are shown, the expanded row staying on the window's first line
+at most."
+  (save-excursion
+    (goto-char (window-point window))
+    (when (equal (carrel--row-id) carrel--opened)
+      (let ((row (line-beginning-position))
+            (indent (current-indentation))
+            (height (window-body-height window))
+            (last (line-beginning-position)))
+        ;; The rows below it are those indented further, up to the next
+        ;; that is not.
+        (while (and (zerop (forward-line 1)) (bolp) (not (eobp))
+                    (> (current-indentation) indent))
+          (setq last (point)))
+        ;; Rows never wrap, so lines counted are lines shown.
+        (when (>= (count-lines (window-start window) last) height)
+          (goto-char last)
+          (forward-line (- 1 height))
+          (set-window-start window (min (point) row)))))))
 
 (defun carrel--goto-follower (before line layout)
   "Move point to the row that followed LINE in BEFORE and is in LAYOUT.
@@ -1771,6 +1805,7 @@ On the line of a library that holds no project, make one there."
           (unless (equal (plist-get node :kind) "section")
             (carrel--forget-below id)))
       (puthash id t carrel--expanded)
+      (setq carrel--opened id)
       (carrel--with-collection-put-off (carrel--load)))
     (carrel--with-collection-put-off (carrel--render))
     (carrel--goto-id id)))
@@ -2104,13 +2139,15 @@ a time while you keep working."
                (when (carrel--expands-all-p id node)
                  (puthash id t carrel--expanded)))
              carrel--rows)
-    (carrel--render)
+    (setq carrel--opened (carrel--row-id))
     (let ((specs (delete-dups (delq nil (mapcar #'carrel--fetch-spec (carrel--unloaded))))))
-      (if specs
-          (carrel--fetch-async specs)
+      (unless specs
         ;; Everything below was held already: expanding all is done now,
         ;; not left to expand whatever a later change brings.
-        (setq carrel--expanding-all nil)))))
+        (setq carrel--expanding-all nil))
+      (carrel--render)
+      (when specs
+        (carrel--fetch-async specs)))))
 
 (defconst carrel--keys-help
   "\\<carrel-tree-mode-map>Keys of the Carrel binder:

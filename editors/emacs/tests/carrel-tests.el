@@ -134,6 +134,15 @@ no `carrel/tree' without a depth or deeper than two levels."
                                                     (line-end-position))
              do (forward-line 1))))
 
+;; Batch Emacs never redisplays, so `pos-visible-in-window-p' cannot be
+;; asked; the binder's lines never wrap, so counting them is the same.
+(defun carrel-test--in-window-p (window pos)
+  "Return non-nil if the line at POS lies in WINDOW's text area."
+  (let ((start (window-start window)))
+    (and (<= start pos)
+         (< (count-lines start (save-excursion (goto-char pos) (line-beginning-position)))
+            (window-body-height window)))))
+
 (defun carrel-test--rows ()
   "Return the titles of the visible rows, in order."
   (save-excursion
@@ -597,6 +606,36 @@ and keeps a modified one, saying the file no longer exists."
     (carrel-test--goto-row "TRASH")
     (call-interactively #'carrel-expand-all)
     (carrel-test--wait (lambda () (carrel-test--row "Ebb Tide.md")) "the deleted item in the Trash")))
+
+;; In a 40-line terminal the binder shares the frame with the file being
+;; written, so TRASH, the last section, sits on the window's last line.
+(ert-deftest carrel-test-expand-all-at-the-window-bottom-shows-what-opened ()
+  "`carrel-expand-all' on a section on the window's last line scrolls
+the rows it opened into view, the section staying in view too."
+  (carrel-test--with-library
+    (carrel-test--project "My Poems" "poetry")
+    (carrel-test--file "My Poems" "Draft" "Ebb Tide")
+    (carrel-test--goto "My Poems" "Draft" "Ebb Tide.md")
+    (carrel-test--answering '("Delete")
+      (call-interactively #'carrel-delete))
+    (let ((window (get-buffer-window (current-buffer))))
+      (should window)
+      (select-window window)
+      (split-window window 8)
+      (carrel-test--goto-row "TRASH")
+      (set-window-start window (save-excursion
+                                 (forward-line (- 1 (window-body-height window)))
+                                 (point)))
+      (let ((section (point)))
+        (should (carrel-test--in-window-p window section))
+        (call-interactively #'carrel-expand-all)
+        (carrel-test--wait (lambda ()
+                             (and (carrel-test--row "Ebb Tide.md")
+                                  (zerop carrel--pending) (null carrel--queue)))
+                           "the deleted item in the Trash")
+        (should (carrel-test--in-window-p window section))
+        (carrel-test--goto-row "Ebb Tide.md")
+        (should (carrel-test--in-window-p window (point)))))))
 
 (ert-deftest carrel-test-delete-with-all-open-lands-on-the-follower ()
   "With All open, a delete takes two rows away, one above point; point
