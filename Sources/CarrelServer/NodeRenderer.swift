@@ -24,6 +24,20 @@ public struct NodeRenderer {
         return n
     }
 
+    /// A row a change added or moved, with where it goes, for `carrel/didChange`.
+    public func placed(_ p: Placement) -> DidChangeNotification.Placed {
+        DidChangeNotification.Placed(parent: identity(p.parent), after: p.after.map(identity), node: node(p.item))
+    }
+
+    /// What a client knows a row by: its `id`, else its URI.
+    func identity(_ item: Item) -> [UInt8] {
+        switch item {
+        case .entry(let e, _): return Self.uri(e.path)
+        case .section: return Self.sectionID(item) ?? []
+        case .all(let project, _): return Self.uri(project.root.path + Array("/.carrel/all".utf8))
+        }
+    }
+
     static func uri(_ path: [UInt8]) -> [UInt8] {
         var u = Array("file://".utf8)
         FileURI.appendEncoded(path, to: &u)
