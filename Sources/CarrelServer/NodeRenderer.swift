@@ -76,6 +76,8 @@ public struct NodeRenderer {
         let uri = info.path.map(Self.uri)
         var allProject: Project?
         if case .all(let p, _) = item { allProject = p }
+        // A section lists its project root's items.
+        if depth > 0, case .section(let project, _, _) = item { project.root.listed = true }
         let children = depth > 0 ? workspace.children(item) : []
         writeFields(
             info, uri: uri, id: Self.sectionID(item), hasChildren: workspace.hasChildren(item), to: &w,
@@ -157,6 +159,7 @@ public struct NodeRenderer {
         guard let span = w.beginSpan() else { return }
         defer { w.endSpan(span) }
         workspace.noteShown(entry)
+        if depth > 0, entry.kind == .directory { entry.listed = true }
         let info = workspace.describe(entry, scope, language)
         let item = Item.entry(entry, scope.library)
         let hasChildren = workspace.hasChildren(item)

@@ -20,15 +20,17 @@ extension Workspace {
 
     /// The placements of the rows `changes` added or moved (`created`,
     /// `moved`) and of files whose times changed (`changed`: a sort by date
-    /// may move them), each listing's rows in its display order, so that
+    /// may move them), in listings a client was sent, each listing's rows in
+    /// its display order, so that
     /// every `after` is a row already there or one placed before it. Nil
     /// when they are more than `limit`, or when one cannot be placed.
     public func placedRows(_ changes: [Change], limit: Int = Workspace.placedLimit) -> [Placement]? {
         var targets: [ObjectIdentifier: (Entry, Library)] = [:]
         var order: [ObjectIdentifier] = []
         for change in changes where change.kind != .deleted {
+            // A row in a listing no client was sent has nowhere to go: its counts come in `updated`.
             guard let (entry, library) = deepestEntry(change.path), entry.path == change.path,
-                entry !== library.root
+                entry !== library.root, entry.parent?.listed == true
             else { continue }
             // A folder's own `changed` is a new order, or a project's a setting: the client fetches those.
             if change.kind == .changed, entry.kind == .directory { continue }

@@ -25,6 +25,9 @@ final class PlacedRowsTests: XCTestCase {
             """)
         client = InProcessClient()
         _ = try client.initialize([fx.uri()])
+        // What a client shows: the project's sections with their rows, and Letters open.
+        _ = try client.result("carrel/tree", ["uri": .string(fx.uri("Poems")), "depth": 2])
+        _ = try client.result("carrel/tree", ["uri": .string(fx.uri("Poems/Draft/Letters")), "depth": 1])
     }
 
     /// The next didChange whose changes match.
@@ -107,6 +110,15 @@ final class PlacedRowsTests: XCTestCase {
             }
         }
         XCTAssertTrue(anyUnplaced, "400 files at once come in one notification or two")
+    }
+
+    /// A folder no client was sent the children of is not sorted for a
+    /// change in it: its row has nowhere to go, and its counts come in `updated`.
+    func testARowInAListingNeverSentIsNotPlaced() throws {
+        try start()
+        Fixture.sh("echo x > '\(fx.path)/Poems/Ready/s.md'")
+        let params = try next { $0.contains { $0["type"] == "created" } }
+        XCTAssertEqual(params["placed"]?.arrayValue?.count, 0)
     }
 
     /// A deleted row needs no placement: the client removes it.
