@@ -53,7 +53,8 @@ class CarrelServer extends EventEmitter {
     });
     const connection = new Connection(child.stdout, child.stdin, trace);
     this.connection = connection;
-    connection.onNotification('carrel/didChange', (params) => this.emit('didChange', (params && params.changes) || [], (params && params.updated) || []));
+    connection.onNotification('carrel/didChange', (params) => this.emit('didChange', (params && params.changes) || [],
+      (params && params.updated) || [], params ? params.placed : undefined));
     connection.onRequest('window/showMessageRequest', (params) => this.confirm(params));
     connection.onNotification('window/showMessage', (params) => this.emit('showMessage', params));
     // The counts under the headings changed; the editor asks for them again.
