@@ -433,6 +433,8 @@ def ApplyChange(params: dict<any>)
   endfor
   var projects = keys(nodes)->filter((_, k) => nodes[k].kind == 'project' && has_key(nodes[k], 'uri'))
   var refetch: dict<bool> = {}
+  # With placed rows, the listings are patched: only "All" and new orders are fetched.
+  var placed = has_key(params, 'placed') && type(params.placed) == v:t_list
   # A burst names a thousand files in one folder: what a listing's change
   # touches depends on its folder alone, so each folder is weighed once.
   var weighed: dict<bool> = {}
@@ -451,7 +453,9 @@ def ApplyChange(params: dict<any>)
         continue
       endif
       weighed[folder] = true
-      Touch(folder, refetch)
+      if !placed
+        Touch(folder, refetch)
+      endif
       for project in projects
         if util.IsAtOrUnder(folder, nodes[project].uri)
           Touch(nodes[project].uri .. '/.carrel/all', refetch)
@@ -474,6 +478,9 @@ def ApplyChange(params: dict<any>)
       Forget(change.uri, true, true)
     endif
   endfor
+  if placed
+    Place(params.placed, refetch)
+  endif
   for key in keys(refetch)
     if has_key(nodes, key)
       Fetch(key)
@@ -481,6 +488,38 @@ def ApplyChange(params: dict<any>)
   endfor
   RetryReveal()
   binder.Draw()
+enddef
+
+# Puts each placed row in its listing, just after the row the server names.
+# A listing that lacks that row is behind, and is fetched instead; so is a
+# new project (it opens as in the first view), and a folder open at its new
+# place is fetched as when it was expanded.
+def Place(placed: list<any>, refetch: dict<bool>)
+  for p in placed
+    var parent: string = get(p, 'parent', '')
+    if !has_key(kids, parent) || type(get(p, 'node', v:none)) != v:t_dict
+      continue
+    endif
+    var key = Key(p.node)
+    var after: string = get(p, 'after', '')
+    var listing = kids[parent]->copy()->filter((_, k) => k != key)
+    var at = after == '' ? 0 : index(listing, after) + 1
+    if (after != '' && at == 0) || get(p.node, 'kind', '') == 'project'
+      # A section's listing comes with its project.
+      refetch[has_key(nodes[parent], 'uri') ? parent : get(parents, parent, parent)] = true
+      continue
+    endif
+    if has_key(kids, key) && get(parents, key, '') != parent
+      Forget(key, false)
+    endif
+    var fields = copy(p.node)
+    nodes[key] = fields
+    parents[key] = parent
+    kids[parent] = listing->insert(key, at)
+    if get(expanded, key, false) && !has_key(kids, key) && has_key(fields, 'uri')
+      refetch[key] = true
+    endif
+  endfor
 enddef
 
 # A folder renamed or moved stays open at its new place, and so does what
