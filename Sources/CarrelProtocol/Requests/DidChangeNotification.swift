@@ -40,7 +40,9 @@ public enum DidChangeNotification {
         }
 
         public var json: JSONValue {
-            var o: [String: JSONValue] = ["parent": .string(String(decoding: parent, as: UTF8.self)), "node": node.json]
+            var o: [String: JSONValue] = [
+                "parent": .string(String(decoding: parent, as: UTF8.self)), "node": node.json,
+            ]
             if let after { o["after"] = .string(String(decoding: after, as: UTF8.self)) }
             return .object(o)
         }

@@ -70,7 +70,7 @@ local function listed(folder)
   return titles
 end
 
-H.test('an outside create, rename and delete in an open folder are patched in place, in order, with no fetch', function()
+H.test('an outside create, rename and delete in an open folder are patched in, in order, no fetch', function()
   local project = H.setup() .. '/My Poems'
   H.project('My Poems', 'poetry')
   H.put(project .. '/Draft/Spring.md')
@@ -151,7 +151,7 @@ H.test('a workspace folder that is itself a project opens with its first section
   end
 end)
 
-H.test('without placed rows, one notification fetches each folder it names once, and only those that are open', function()
+H.test('without placed rows, a notification fetches each open folder it names once', function()
   local project = H.setup() .. '/My Poems'
   H.project('My Poems', 'poetry')
   H.put(project .. '/Draft/Spring.md')
