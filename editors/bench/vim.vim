@@ -144,9 +144,7 @@ if $BENCH_MODE == 'changes' && $BENCH_CHANGES_IN != ''
     cursor(row, 1)
     feedkeys("\<CR>", 'x')
     WaitFor('Letter 0000.md', 30.0)
-    if $BENCH_NOSLEEP == ''
-      sleep 1
-    endif
+    sleep 1
     into = library .. '/' .. $BENCH_CHANGES_IN
     result.changes_in = $BENCH_CHANGES_IN
   endif
