@@ -2,6 +2,7 @@ vim9script
 # Other programs' files in a big expanded folder: every one shows, however
 # fast they come.
 import './harness.vim' as h
+import autoload 'carrel/tree.vim'
 
 def Letters(count: number): string
   var files = h.Poetry('My Poems')
@@ -80,6 +81,38 @@ h.Run('an outside create, rename and delete in an open folder are patched in pla
   assert_equal(['. Letter 0000.md', '. Letter 0000a.md', '. Letter 0001a.md'], Listed())
   h.Settle(300)
   assert_equal([], TreeRequests()[before :])
+})
+
+def Uri(path: string): string
+  return 'file://' .. substitute(path, ' ', '%20', 'g')
+enddef
+
+def File(folder: string, name: string): dict<any>
+  return {uri: Uri(folder .. '/' .. name), name: name, title: name, kind: 'file', icon: 'doc.text'}
+enddef
+
+h.Run('rows placed in one notification go in as a chain, first included, in one pass; an unknown row fetches', () => {
+  var root = Letters(3)
+  var folder = root .. '/My Poems/Draft/Letters'
+  var l = Uri(folder)
+  var before = len(TreeRequests())
+  # As a burst would come: a row first, then two after an old row, the second after the first.
+  tree.OnDidChange({changes: [], updated: [], placed: [
+    {parent: l, node: File(folder, 'A.md')},
+    {parent: l, after: Uri(folder .. '/Letter 0000.md'), node: File(folder, 'Letter 0000a.md')},
+    {parent: l, after: Uri(folder .. '/Letter 0000a.md'), node: File(folder, 'Letter 0000b.md')},
+    {parent: l, after: Uri(folder .. '/Letter 0002.md'), node: File(folder, 'Z.md')}]})
+  h.WaitLine('. Z.md')
+  assert_equal(['. A.md', '. Letter 0000.md', '. Letter 0000a.md', '. Letter 0000b.md', '. Letter 0001.md',
+    '. Letter 0002.md', '. Z.md'], Listed())
+  h.Settle(100)
+  assert_equal([], TreeRequests()[before :])
+  # A row placed after one the listing lacks: the listing is behind, and is fetched.
+  tree.OnDidChange({changes: [], updated: [], placed: [
+    {parent: l, after: Uri(folder .. '/Nowhere.md'), node: File(folder, 'Y.md')}]})
+  h.Wait(() => len(TreeRequests()) > before, 'the listing fetched')
+  assert_equal([{uri: l, depth: 1}], TreeRequests()[before :])
+  h.WaitNoLine('. A.md')
 })
 
 h.Done()
