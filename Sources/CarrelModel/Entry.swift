@@ -20,6 +20,10 @@ public final class Entry {
     /// removing one must rebuild the index to find the other. Declared here
     /// to sit in the padding after the flags above: there are 130,000 entries.
     private var clashIndexHasDuplicates = false
+    /// A client was sent this folder's children, so a change in it says
+    /// where its row goes (`carrel/didChange`'s `placed`); a folder no
+    /// client lists is not sorted for each change in it. In the same padding.
+    public var listed = false
     /// On a root: bumped when a date of any entry below changes, so lists in
     /// date order are rebuilt. Sits in the same padding as the flags.
     public private(set) var datesGeneration: UInt32 = 0

@@ -24,6 +24,20 @@ public struct NodeRenderer {
         return n
     }
 
+    /// A row a change added or moved, with where it goes, for `carrel/didChange`.
+    public func placed(_ p: Placement) -> DidChangeNotification.Placed {
+        DidChangeNotification.Placed(parent: identity(p.parent), after: p.after.map(identity), node: node(p.item))
+    }
+
+    /// What a client knows a row by: its `id`, else its URI.
+    func identity(_ item: Item) -> [UInt8] {
+        switch item {
+        case .entry(let e, _): return Self.uri(e.path)
+        case .section: return Self.sectionID(item) ?? []
+        case .all(let project, _): return Self.uri(project.root.path + Array("/.carrel/all".utf8))
+        }
+    }
+
     static func uri(_ path: [UInt8]) -> [UInt8] {
         var u = Array("file://".utf8)
         FileURI.appendEncoded(path, to: &u)
@@ -62,6 +76,8 @@ public struct NodeRenderer {
         let uri = info.path.map(Self.uri)
         var allProject: Project?
         if case .all(let p, _) = item { allProject = p }
+        // A section lists its project root's items.
+        if depth > 0, case .section(let project, _, _) = item { project.root.listed = true }
         let children = depth > 0 ? workspace.children(item) : []
         writeFields(
             info, uri: uri, id: Self.sectionID(item), hasChildren: workspace.hasChildren(item), to: &w,
@@ -143,6 +159,7 @@ public struct NodeRenderer {
         guard let span = w.beginSpan() else { return }
         defer { w.endSpan(span) }
         workspace.noteShown(entry)
+        if depth > 0, entry.kind == .directory { entry.listed = true }
         let info = workspace.describe(entry, scope, language)
         let item = Item.entry(entry, scope.library)
         let hasChildren = workspace.hasChildren(item)

@@ -260,7 +260,8 @@ public final class Server: @unchecked Sendable {
             }
             let renderer = NodeRenderer(workspace: workspace, language: language)
             let updated = workspace.updatedRows(changes).map(renderer.node)
-            sendDidChange(DidChangeNotification.params(wire, updated: updated))
+            let placed = workspace.placedRows(changes)?.map(renderer.placed)
+            sendDidChange(DidChangeNotification.params(wire, updated: updated, placed: placed))
         }
         scheduleCounting()
         if !counted.isEmpty { refreshInlayHints() }

@@ -218,6 +218,22 @@ final class GoldenTests: XCTestCase {
             {"jsonrpc":"2.0","method":"carrel/didChange","params":{"changes":[{"inTrash":true,"oldUri":"file:///a","type":"moved","uri":"file:///b"},{"type":"created","uri":"file:///c"}],"updated":[{"fileCount":1,"folderCount":0,"hasChildren":false,"icon":"books.vertical","kind":"library","name":"l","permanent":false,"title":"l","uri":"file:///","virtual":false}]}}
             """#)
         golden(
+            Envelope.notification(
+                DidChangeNotification.method,
+                DidChangeNotification.params(
+                    [.init(type: "created", uri: "file:///l/c")], updated: [],
+                    placed: [
+                        .init(
+                            parent: Array("file:///l".utf8), after: Array("file:///l/b".utf8),
+                            node: Node(uri: "file:///l/c", name: "c", title: "c", kind: "file", icon: "doc.text")),
+                        .init(
+                            parent: Array("file:///p#section-0".utf8), after: nil,
+                            node: Node(uri: "file:///p/a", name: "a", title: "a", kind: "file", icon: "doc.text")),
+                    ])),
+            #"""
+            {"jsonrpc":"2.0","method":"carrel/didChange","params":{"changes":[{"type":"created","uri":"file:///l/c"}],"placed":[{"after":"file:///l/b","node":{"fileCount":0,"folderCount":0,"hasChildren":false,"icon":"doc.text","kind":"file","name":"c","permanent":false,"title":"c","uri":"file:///l/c","virtual":false},"parent":"file:///l"},{"node":{"fileCount":0,"folderCount":0,"hasChildren":false,"icon":"doc.text","kind":"file","name":"a","permanent":false,"title":"a","uri":"file:///p/a","virtual":false},"parent":"file:///p#section-0"}],"updated":[]}}
+            """#)
+        golden(
             Envelope.request(id: .int(1), ShowMessageRequest.method, ["type": 2]),
             #"{"id":1,"jsonrpc":"2.0","method":"window/showMessageRequest","params":{"type":2}}"#)
         // JSON-RPC allows `params` to be left out, never to be null.

@@ -169,8 +169,18 @@
       (call-interactively (key-binding (kbd "RET")))
       (let ((at (bench-wait "Letter 0000.md" 30)))
         (bench-put 'expand_ms (and at (- at t0))))))
+  ;; BENCH_CHANGES_IN: the changes go into that folder, expanded first.
+  (when (and (equal (bench-env "BENCH_MODE") "changes")
+             (not (member (bench-env "BENCH_CHANGES_IN") '(nil "")))
+             (bench-goto-row (bench-env "BENCH_CHANGES_IN")))
+    (call-interactively (key-binding (kbd "RET")))
+    (bench-wait "Letter 0000.md" 30)
+    (bench-sleep 1.0)
+    (bench-put 'changes_in (bench-env "BENCH_CHANGES_IN")))
   (when (equal (bench-env "BENCH_MODE") "changes")
-    (let ((times nil) (bytes nil))
+    (let ((times nil) (bytes nil)
+          (into (if (member (bench-env "BENCH_CHANGES_IN") '(nil "")) bench-library
+                  (expand-file-name (bench-env "BENCH_CHANGES_IN") bench-library))))
       (dotimes (j (string-to-number (bench-env "BENCH_CHANGES")))
         (let* ((name (format "Outside %d.md" (1+ j)))
                (staging (expand-file-name name (bench-env "BENCH_STAGING")))
@@ -179,7 +189,7 @@
           ;; Written elsewhere and renamed in: one step, as another program saves.
           (write-region "words\n" nil staging nil 'silent)
           (setq t0 (bench-now))
-          (rename-file staging (expand-file-name name bench-library))
+          (rename-file staging (expand-file-name name into))
           (setq at (bench-wait name 5))
           (bench-sleep 0.1)
           (push (if at (- at t0) -1) times)

@@ -173,6 +173,17 @@ local function count()
   return n
 end
 
+-- BENCH_CHANGES_IN: the changes go into that folder, expanded first.
+local into = library
+if mode == 'changes' and (env.BENCH_CHANGES_IN or '') ~= '' and goto_row(env.BENCH_CHANGES_IN) then
+  watching['Letter 0000.md'] = true
+  vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes('<CR>', true, false, true), 'x', false)
+  assert(wait_for('Letter 0000.md', 30000), 'the folder to expand')
+  vim.wait(1000, function() return false end, 10)
+  into = library .. '/' .. env.BENCH_CHANGES_IN
+  result.changes_in = env.BENCH_CHANGES_IN
+end
+
 if mode == 'changes' then
   result.change_ms, result.change_bytes = {}, {}
   local changes = tonumber(env.BENCH_CHANGES)
@@ -185,7 +196,7 @@ if mode == 'changes' then
     file:write('words\n')
     file:close()
     local t = now()
-    assert(uv.fs_rename(staging, library .. '/' .. name))
+    assert(uv.fs_rename(staging, into .. '/' .. name))
     local at = wait_for(name, 5000)
     vim.wait(100, function() return false end, 10) -- anything the plugin asks after drawing
     result.change_ms[i] = at and at - t or -1

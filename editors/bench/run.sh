@@ -5,7 +5,7 @@
 #
 # Usage: bash editors/bench/run.sh [--entries 110000|10000|10000,110000]
 #          [--editors nvim,vim,emacs,vscode] [--opens N] [--changes N] [--burst N]
-#          [--bursts N] [--peers DIR] [--peer-changes N] [--preload]
+#          [--bursts N] [--peers DIR] [--peer-changes N] [--preload] [--changes-in FOLDER]
 # --peers DIR also measures, in the same run, the tree plugins writers use
 # instead, found checked out in DIR (nvim-tree.lua, neo-tree.nvim with
 # plenary.nvim and nui.nvim, oil.nvim, treemacs with its dependencies), and
@@ -15,6 +15,8 @@
 # --preload opens Carrel as a writer finds it when the plugin preloads at the
 # editor's start: the server started and the first view fetched (timed, with
 # its stall, as "preload"), then the open timed.
+# --changes-in Letters makes the outside changes in the expanded 1,000-file
+# Letters folder instead of the library's top: a listing of a thousand rows.
 # Env: CARREL (server; default <repo>/.build/release/carrel),
 #      CARREL_BENCH_CACHE (where generated libraries are kept between runs),
 #      CARREL_BENCH_RESULTS (where the raw figures are kept; read them with report.py).
@@ -36,7 +38,8 @@ while [ $# -gt 0 ]; do
     --peers) peers=$(cd "$2" && pwd) || exit 2; shift 2 ;;
     --peer-changes) peer_changes=$2; shift 2 ;;
     --preload) export BENCH_PRELOAD=1; shift ;;
-    -h|--help) sed -n 2,22p "$0"; exit 0 ;;
+    --changes-in) export BENCH_CHANGES_IN=$2; shift 2 ;;
+    -h|--help) sed -n 2,24p "$0"; exit 0 ;;
     *) echo "run.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -141,7 +144,7 @@ run() {
 }
 
 clean_library() {
-  find "$BENCH_LIBRARY" -maxdepth 1 \( -name 'Outside *.md' -o -name 'Burst *.md' \) -delete
+  find "$BENCH_LIBRARY" -maxdepth 2 \( -name 'Outside *.md' -o -name 'Burst *.md' \) -delete
   rm -rf "$BENCH_LIBRARY.staging"
 }
 

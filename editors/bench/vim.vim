@@ -135,6 +135,21 @@ if $BENCH_MODE == 'open'
   endif
 endif
 
+# BENCH_CHANGES_IN: the changes go into that folder, expanded first.
+var into = library
+if $BENCH_MODE == 'changes' && $BENCH_CHANGES_IN != ''
+  var row = index(getbufline(binder.Buffer(), 1, '$')->map((_, l) => stridx(l, $BENCH_CHANGES_IN) >= 0), true) + 1
+  if row > 0 && binder.Window() != 0
+    win_gotoid(binder.Window())
+    cursor(row, 1)
+    feedkeys("\<CR>", 'x')
+    WaitFor('Letter 0000.md', 30.0)
+    sleep 1
+    into = library .. '/' .. $BENCH_CHANGES_IN
+    result.changes_in = $BENCH_CHANGES_IN
+  endif
+endif
+
 if $BENCH_MODE == 'changes'
   result.change_ms = []
   result.change_bytes = []
@@ -145,7 +160,7 @@ if $BENCH_MODE == 'changes'
     var staging = $BENCH_STAGING .. '/' .. name
     writefile(['words'], staging)
     var t = Now()
-    rename(staging, library .. '/' .. name)
+    rename(staging, into .. '/' .. name)
     var at = WaitFor(name, 5.0)
     sleep 100m
     result.change_ms->add(at < 0 ? -1 : at - t)

@@ -78,12 +78,24 @@ async function main() {
     if (kids.some((key) => (binder.node(key) || {}).name === 'Letter 0000.md')) result.expand_ms = now() - t0;
   }
 
+  // BENCH_CHANGES_IN: the changes go into that folder, expanded first.
+  let into = library;
+  let holder = roots[0];
+  const folder = env.BENCH_CHANGES_IN && rows.find((key) => (binder.node(key) || {}).name === env.BENCH_CHANGES_IN);
+  if (env.BENCH_MODE === 'changes' && folder) {
+    await binder.shownChildren(folder);
+    binder.setExpanded(folder, true);
+    await sleep(1000);
+    into = path.join(library, env.BENCH_CHANGES_IN);
+    holder = folder;
+    result.changes_in = env.BENCH_CHANGES_IN;
+  }
   let waiting = null;   // { uri, resolve }
-  const listed = (uri) => binder.entries.has(uri) && (binder.entries.get(roots[0]).childKeys || []).includes(uri);
-  server.on('didChange', (changes, updated) => {
+  const listed = (uri) => binder.entries.has(uri) && (binder.entries.get(holder).childKeys || []).includes(uri);
+  server.on('didChange', (changes, updated, placed) => {
     binder.applyNotification(changes, updated, () => {
       if (waiting && listed(waiting.uri)) { const w = waiting; waiting = null; w.resolve(now()); }
-    });
+    }, placed);
   });
   const shows = (uri, ms) => new Promise((resolve) => {
     waiting = { uri, resolve };
@@ -100,7 +112,7 @@ async function main() {
       // Written elsewhere and renamed in: one step, as another program saves.
       const staging = path.join(env.BENCH_STAGING, name);
       fs.writeFileSync(staging, 'words\n');
-      const target = path.join(library, name);
+      const target = path.join(into, name);
       const shown = shows(toUri(target), 5000);
       const t = now();
       fs.renameSync(staging, target);

@@ -662,10 +662,13 @@ what stays in *Messages*."
            (puthash :any t (carrel--seen conn))
            (carrel--follow-changes changes)
            (let ((buffer (carrel--tree-buffer conn))
-                 (updated (append (plist-get params :updated) nil)))
+                 (updated (append (plist-get params :updated) nil))
+                 ;; A vector, even empty, when present: absent (too many
+                 ;; rows to place) is not the same as none.
+                 (placed (plist-get params :placed)))
              (when (buffer-live-p buffer)
                (with-current-buffer buffer
-                 (carrel--later (lambda () (carrel--apply-change changes updated))))))))
+                 (carrel--later (lambda () (carrel--apply-change changes updated placed))))))))
         ('window/showMessage (message "%s" (plist-get params :message)))
         ('$/progress (carrel--show-progress (plist-get params :token) (plist-get params :value))))
     (error (message "Carrel: %s" (error-message-string err)))))
@@ -1132,8 +1135,10 @@ answers to changes, so Emacs goes on meanwhile; the first view is
            while parent
            when (equal (carrel--kind parent) "project") return parent))
 
-(defun carrel--listings-changed (change)
-  "Return the identities of rows whose listing CHANGE alters."
+(defun carrel--listings-changed (change &optional placed)
+  "Return the identities of rows whose listing CHANGE alters.
+With PLACED non-nil, the rows it adds and moves are patched in: its
+folders' listings are left out, \"All\" and new orders kept."
   (let* ((uri (plist-get change :uri))
          (old (plist-get change :oldUri))
          (owner (carrel--node uri)))
@@ -1148,7 +1153,7 @@ answers to changes, so Emacs goes on meanwhile; the first view is
                        (push id ids)))
                    carrel--rows)
           ids)
-      (let ((ids (delq nil (list (carrel--parent-uri uri) (carrel--parent-uri old)))))
+      (let ((ids (and (not placed) (delq nil (list (carrel--parent-uri uri) (carrel--parent-uri old))))))
         ;; A folder's own `changed' means its order changed: its listing too.
         (when (and (equal (plist-get change :type) "changed")
                    (equal (plist-get owner :kind) "folder"))
@@ -1176,19 +1181,81 @@ A project seen at OLD counts as seen at NEW."
   (when (gethash old carrel--projects-seen)
     (puthash new t carrel--projects-seen)))
 
-(defun carrel--apply-change (change-list updated)
+(defun carrel--unlist (id)
+  "Take the row ID out of its parent's listing, and forget it."
+  (let ((parent (gethash id carrel--parents)))
+    (when (and parent (carrel--loaded-p parent))
+      (puthash parent (delete id (gethash parent carrel--kids)) carrel--kids))
+    (carrel--forget id)))
+
+(defun carrel--place (placed)
+  "Put each row of PLACED in its listing, just after the row it names.
+One pass per listing: a burst places two hundred rows in a listing of
+a thousand.  Return the rows to fetch instead: a listing that lacks a
+row named (it is behind), one where a new project appears (it opens as
+in the first view), and a folder open at its new place."
+  (let ((fetch nil) (groups nil))
+    (dolist (p placed)
+      (let ((parent (plist-get p :parent)) (node (plist-get p :node)))
+        (when (and node (carrel--loaded-p parent))
+          (if (equal (plist-get node :kind) "project")
+              (push parent fetch)
+            (let ((group (assoc parent groups)))
+              (if group (push p (cdr group)) (push (list parent p) groups)))))))
+    (dolist (group groups)
+      (let ((parent (car group))
+            (moving (make-hash-table :test #'equal))
+            (following (make-hash-table :test #'equal))
+            (first nil) (out nil) (kept 0))
+        (dolist (p (reverse (cdr group)))
+          (let* ((node (plist-get p :node)) (id (carrel--id node)) (after (plist-get p :after)))
+            (puthash id t moving)
+            (if after (puthash after (append (gethash after following) (list id)) following)
+              (setq first (append first (list id))))
+            (unless (equal (gethash id carrel--parents) parent) (carrel--forget id))
+            (carrel--store node parent)
+            (when (and (gethash id carrel--expanded) (not (carrel--loaded-p id)))
+              (push id fetch))))
+        (cl-flet ((chain (start)
+                    ;; Each row, then the rows placed after it, and so on.
+                    (let ((stack start))
+                      (while stack
+                        (let ((id (pop stack)))
+                          (push id out)
+                          (setq stack (append (gethash id following) stack)))))))
+          (chain first)
+          (dolist (id (gethash parent carrel--kids))
+            (unless (gethash id moving)
+              (cl-incf kept)
+              (chain (list id)))))
+        (unless (= (length out) (+ kept (hash-table-count moving)))
+          (push parent fetch))
+        (puthash parent (nreverse out) carrel--kids)))
+    fetch))
+
+(defun carrel--apply-change (change-list updated &optional placed)
   "Follow a change notice in this tree: its CHANGE-LIST and UPDATED rows.
-Rows in UPDATED are replaced as they are; only the shown folders
-whose listing changed are fetched again, each once, without waiting."
+Rows in UPDATED are replaced as they are.  With PLACED (a vector of
+the rows the changes add and move, and where), the listings held are
+patched; without it, the shown folders whose listing changed are
+fetched again, each once, without waiting."
   (dolist (node updated)
     (let ((id (carrel--id node)))
       (when (gethash id carrel--rows)
         (puthash id (carrel--bare node) carrel--rows))))
-  (let ((specs nil))
+  (let ((specs nil)
+        (patch (and placed t)))
+    (setq placed (append placed nil))
     (dolist (change change-list)
       (when (plist-get change :oldUri)
         (carrel--remap-expansion (plist-get change :oldUri) (plist-get change :uri)))
-      (dolist (id (carrel--listings-changed change))
+      (when patch
+        (let ((gone (pcase (plist-get change :type)
+                      ("deleted" (plist-get change :uri))
+                      ("moved" (plist-get change :oldUri)))))
+          (when (and gone (gethash gone carrel--rows))
+            (carrel--unlist gone))))
+      (dolist (id (carrel--listings-changed change patch))
         (cond ((carrel--shown-container-p id)
                (push (carrel--fetch-spec id) specs))
               ;; Held out of sight, under a collapsed section: not fetched
@@ -1196,6 +1263,12 @@ whose listing changed are fetched again, each once, without waiting."
               ;; instead of showing what no longer is.
               ((and (carrel--loaded-p id) (not (equal (carrel--kind id) "section")))
                (carrel--forget-below id)))))
+    (dolist (id (carrel--place placed))
+      ;; A folder open at its new place is fetched though it holds nothing yet.
+      (cond ((and (gethash id carrel--rows) (gethash id carrel--expanded) (carrel--visible-p id))
+             (push (carrel--fetch-spec id) specs))
+            ((and (carrel--loaded-p id) (not (equal (carrel--kind id) "section")))
+             (carrel--forget-below id))))
     (setq specs (delete-dups (delq nil specs)))
     ;; Parents first, so that a vanished child is dropped before it is asked for.
     (setq specs (sort specs (lambda (a b) (< (carrel--depth (car a)) (carrel--depth (car b))))))

@@ -155,8 +155,9 @@ async function activate(context) {
 
   wireDocuments(server, subscriptions);
 
-  server.on('didChange', async (changes, updated) => {
-    const applied = binder.applyNotification(changes, updated, (keys) => ui.refresh(keys === null ? undefined : keys))
+  server.on('didChange', async (changes, updated, placed) => {
+    const applied = binder.applyNotification(changes, updated, (keys) => ui.refresh(keys === null ? undefined : keys),
+      placed)
       .catch((error) => output.appendLine(`Could not apply ${JSON.stringify(changes)}: ${error && error.message}`));
     try {
       await followEditors(changes);

@@ -1052,7 +1052,8 @@ and opens nothing by itself, as `carrel-library-directory' says."
                                    (carrel-test--path "Saga" "Chapters" "Part 1"))))
       (carrel-test--wait (lambda () (carrel-test--row "Part 1")) "the moved folder in the tree")
       (should-not (carrel-test--row "Part One"))
-      (should (carrel-test--row "Opening.md"))
+      ;; Its rows follow, fetched once it is placed open.
+      (carrel-test--wait (lambda () (carrel-test--row "Opening.md")) "its rows under the moved folder")
       (should (equal (plist-get (carrel--node-at-point) :title) "Research"))
       (carrel-test--wait (lambda () (equal (buffer-file-name buffer)
                                            (carrel-test--path "Saga" "Chapters" "Part 1" "Opening.md")))
@@ -1292,7 +1293,7 @@ more, and shows the projects and their first section expanded."
       (should (equal (nreverse events) '(asked answered asked asked answered answered))))))
 
 (ert-deftest carrel-test-changes-fetch-only-shown-folders ()
-  "An outside change fetches only the expanded folder it touches, at depth 1;
+  "An outside change in an expanded folder is patched in with no fetch;
 a collapsed folder learns its count from the notification alone."
   (carrel-test--with-library
     (carrel-test--project "My Poems" "poetry")
@@ -1319,14 +1320,39 @@ a collapsed folder learns its count from the notification alone."
                          (carrel-test--wait (lambda () (carrel-test--row "Dawn.md")) "the new file shown")
                          (carrel-test--settled))
                      (advice-remove 'carrel--handle-notification count)))))
-      (should (carrel-test--tree-requests sent))
-      ;; Never twice for one notification.
-      (should (<= (length (carrel-test--tree-requests sent)) notices))
-      (dolist (params (carrel-test--tree-requests sent))
-        (should (equal params (list :uri (carrel--path-to-uri (carrel-test--path "My Poems" "Draft"))
-                                    :depth 1)))))
+      (should (> notices 0))
+      ;; The row comes placed in the notification: Draft is not fetched.
+      (should (null (carrel-test--tree-requests sent))))
     (should (equal (carrel-test--row "Draft") "      📝 Draft  1 file · 0 words"))
     (should (equal (carrel-test--row "My Poems") "  🗂 My Poems  2 files · 0 words"))))
+
+(ert-deftest carrel-test-outside-changes-patched-in-order ()
+  "An outside create, rename and delete in an expanded folder are
+patched in place, in the folder's order, with no `carrel/tree'."
+  (carrel-test--with-library
+    (carrel-test--project "My Poems" "poetry")
+    (carrel-test--file "My Poems" "Draft" "Spring")
+    (carrel-test--file "My Poems" "Draft" "Winter")
+    (carrel-test--goto "My Poems" "Draft" "Spring.md")
+    (carrel-test--settled)
+    (let* ((draft (carrel--path-to-uri (carrel-test--path "My Poems" "Draft")))
+           (listed (lambda ()
+                     (mapcar (lambda (id) (plist-get (carrel--node id) :title)) (gethash draft carrel--kids))))
+           (sent (carrel-test--recording
+                   (write-region "" nil (carrel-test--path "My Poems" "Draft" "Autumn.md"))
+                   (carrel-test--wait (lambda () (carrel-test--row "Autumn.md")) "Autumn.md shown")
+                   (should (equal (funcall listed) '("Autumn.md" "Spring.md" "Winter.md")))
+                   (rename-file (carrel-test--path "My Poems" "Draft" "Winter.md")
+                                (carrel-test--path "My Poems" "Draft" "Baker.md"))
+                   (carrel-test--wait (lambda () (carrel-test--row "Baker.md")) "Baker.md shown")
+                   (should (equal (funcall listed) '("Autumn.md" "Baker.md" "Spring.md")))
+                   (delete-file (carrel-test--path "My Poems" "Draft" "Autumn.md"))
+                   (carrel-test--wait (lambda () (not (carrel-test--row "Autumn.md"))) "Autumn.md gone")
+                   (should (equal (funcall listed) '("Baker.md" "Spring.md")))
+                   (carrel-test--settled))))
+      (should (null (carrel-test--tree-requests sent)))
+      (let ((rows (carrel-test--rows)))
+        (should (< (cl-position "Baker.md" rows :test #'equal) (cl-position "Spring.md" rows :test #'equal)))))))
 
 (ert-deftest carrel-test-collapsed-section-shows-no-stale-rows ()
   "A change under a collapsed section is not fetched, and reopening

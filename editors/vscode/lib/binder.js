@@ -279,11 +279,11 @@ class Binder {
   // Serializes notifications: each one is applied once, in order, and
   // drawn (draw(keys), keys null for the whole view) before any command
   // waiting for it goes on.
-  applyNotification(changes, updated, draw = () => {}) {
+  applyNotification(changes, updated, draw = () => {}, placed = undefined) {
     const number = ++this.received;
     const run = this.queue.then(async () => {
       try {
-        draw(await this.applyChanges(changes, updated));
+        draw(await this.applyChanges(changes, updated, placed));
       } finally {
         this.waiters = this.waiters.filter((waiter) => (waiter.after < number ? (waiter.resolve(), false) : true));
       }
@@ -305,7 +305,9 @@ class Binder {
 
   // Returns the keys whose rows changed, or null when the roots themselves
   // must be drawn again (the first project appeared or the last one went).
-  async applyChanges(changes, updated = []) {
+  // With `placed`, rows added, moved and removed are patched into the
+  // listings held; only what cannot be patched is fetched.
+  async applyChanges(changes, updated = [], placed = undefined) {
     if (!this.rootKeys) return [];
     const redraw = new Set();
     for (const row of updated) if (this.replaceRow(row)) redraw.add(keyOf(row));
@@ -327,7 +329,7 @@ class Binder {
         try { places.push(toPath(change.oldUri)); } catch (_) { /* not a file URI */ }
       }
       for (const place of places) {
-        this.diskKeysAt(path.dirname(place)).forEach(mark);
+        if (!placed) this.diskKeysAt(path.dirname(place)).forEach(mark);
         this.allKeysOver(place).forEach(mark);
       }
       // A folder's own `changed` means its order changed: its listing too.
@@ -339,11 +341,13 @@ class Binder {
       const gone = change.type === 'moved' ? places[1] : change.type === 'deleted' ? fsPath : null;
       // Only a held row at that path can have held rows below it.
       if (gone && this.byPath.has(gone)) {
+        if (placed) this.diskKeysAt(gone).forEach((key) => redraw.add(this.unlist(key)));
         for (const [key, entry] of [...this.entries]) {
           if (isDiskRow(entry.node) && entry.path && isSameOrUnder(entry.path, gone) && this.entries.has(key)) this.forget(key);
         }
       }
     }
+    if (placed) this.place(placed, mark, redraw);
     const refetch = [];
     for (const key of listings) {
       if (!this.entries.has(key)) continue;
@@ -373,6 +377,40 @@ class Binder {
     this.hasProjects = this.countProjects();
     if (hadProjects !== this.hasProjects) return null;
     return [...redraw].filter((key) => this.entries.has(key));
+  }
+
+  // Takes a row out of the listing that holds it; returns that listing's key.
+  unlist(key) {
+    const entry = this.entries.get(key);
+    const parent = entry && this.entries.get(entry.parentKey);
+    if (parent && parent.childKeys) parent.childKeys = parent.childKeys.filter((child) => child !== key);
+    return entry && entry.parentKey;
+  }
+
+  // Puts each placed row in its listing, just after the row the server
+  // names. A listing that lacks that row is behind and is fetched instead,
+  // as is a new project (it opens as in the first view) and a folder open
+  // at its new place.
+  place(placed, mark, redraw) {
+    for (const p of placed) {
+      const parent = this.entries.get(p.parent);
+      if (!parent || !parent.childKeys || !p.node) continue;
+      const key = keyOf(p.node);
+      const at = p.after === undefined ? 0 : parent.childKeys.indexOf(p.after) + 1;
+      if ((at === 0 && p.after !== undefined) || p.node.kind === 'project') {
+        mark(p.parent);
+        continue;
+      }
+      const previous = this.entries.get(key);
+      if (previous && previous.parentKey !== p.parent) this.forget(key);
+      else if (previous) this.unlist(key);
+      this.store(p.node, p.parent);
+      const keys = parent.childKeys.filter((child) => child !== key);
+      keys.splice(p.after === undefined ? 0 : keys.indexOf(p.after) + 1, 0, key);
+      parent.childKeys = keys;
+      redraw.add(p.parent);
+      if (this.expanded.has(key) && !this.entries.get(key).childKeys) mark(key);
+    }
   }
 
   // A folder renamed or moved stays open at its new place, and so does

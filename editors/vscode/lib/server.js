@@ -55,7 +55,8 @@ class CarrelServer extends EventEmitter {
     });
     const connection = new Connection(child.stdout, child.stdin, trace);
     this.connection = connection;
-    connection.onNotification('carrel/didChange', (params) => this.emit('didChange', (params && params.changes) || [], (params && params.updated) || []));
+    connection.onNotification('carrel/didChange', (params) => this.emit('didChange', (params && params.changes) || [],
+      (params && params.updated) || [], params ? params.placed : undefined));
     connection.onRequest('window/showMessageRequest', (params) => this.confirm(params));
     connection.onNotification('window/showMessage', (params) => this.emit('showMessage', params));
     // A compile's progress, under the token its request carried.

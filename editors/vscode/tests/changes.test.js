@@ -18,7 +18,7 @@ function dropIn(ext, fsPath) {
   fs.renameSync(staging, fsPath);
 }
 
-test('an outside change fetches only the expanded folders it names, once each, at depth 1', async (t) => {
+test('an outside change fetches only the project’s expanded All; its folder is patched from the placed rows', async (t) => {
   const ext = await activate(t, { withStory: true });
   await newFile(ext, DRAFT, 'Opening');
   await newFile(ext, READY, 'Finished');
@@ -31,8 +31,9 @@ test('an outside change fetches only the expanded folders it names, once each, a
   await waitFor('Notes.md to appear in Draft', async () => (await childLabels(ext.provider, draft)).includes('Notes.md'), { log: ext.record.output });
   await settle();
   const requests = treeRequests(ext, mark).map(({ uri, depth }) => `${uri} ${depth}`).sort();
-  assert.deepEqual(requests, [`${uriOf(story(ext.box))}/.carrel/all 1`, `${uriOf(story(ext.box, 'Draft'))} 1`],
-    'Draft and the project’s All, each once; the rows above learn their counts from `updated`');
+  assert.deepEqual(requests, [`${uriOf(story(ext.box))}/.carrel/all 1`],
+    'the project’s All, once; Draft takes the placed row, the rows above their counts from `updated`');
+  assert.deepEqual(await childLabels(ext.provider, draft), ['Notes.md', 'Opening.md']);
   assert.ok(!fired.includes(undefined), 'not the whole tree');
   // Rows above the change were redrawn with the server's new summaries.
   assert.equal((await ext.provider.getTreeItem(await keyAt(ext.provider, STORY))).description, '3 files · 1 word');
@@ -41,7 +42,29 @@ test('an outside change fetches only the expanded folders it names, once each, a
   assert.equal((await ext.provider.getTreeItem(draft)).description, '2 files · 1 word');
 });
 
-test('a change in a collapsed library fetches nothing and keeps the binder; expanding it fetches its rows', async (t) => {
+test('an outside create, rename and delete in an open folder are patched in place, in order, with no fetch', async (t) => {
+  const ext = await activate(t, { withStory: true });
+  await newFile(ext, DRAFT, 'Spring');
+  await newFile(ext, DRAFT, 'Winter');
+  const draft = await keyAt(ext.provider, DRAFT);
+  assert.deepEqual(await childLabels(ext.provider, draft), ['Spring.md', 'Winter.md']);
+  await settle();
+  const mark = sent(ext).length;
+  const labels = () => childLabels(ext.provider, draft);
+  dropIn(ext, story(ext.box, 'Draft', 'Autumn.md'));
+  await waitFor('Autumn.md', async () => (await labels()).includes('Autumn.md'), { log: ext.record.output });
+  assert.deepEqual(await labels(), ['Autumn.md', 'Spring.md', 'Winter.md'], 'a new file in its place');
+  fs.renameSync(story(ext.box, 'Draft', 'Winter.md'), story(ext.box, 'Draft', 'Baker.md'));
+  await waitFor('Baker.md', async () => (await labels()).includes('Baker.md'), { log: ext.record.output });
+  assert.deepEqual(await labels(), ['Autumn.md', 'Baker.md', 'Spring.md'], 'a renamed file in its new place');
+  fs.unlinkSync(story(ext.box, 'Draft', 'Autumn.md'));
+  await waitFor('Autumn.md to go', async () => !(await labels()).includes('Autumn.md'), { log: ext.record.output });
+  assert.deepEqual(await labels(), ['Baker.md', 'Spring.md'], 'a deleted file gone');
+  await settle();
+  assert.deepEqual(treeRequests(ext, mark), [], 'no listing fetched');
+});
+
+test('a change in a collapsed library fetches nothing and keeps the binder; its held rows are patched', async (t) => {
   const ext = await activate(t, { withStory: true });
   const library = await keyAt(ext.provider, ['Writing']);
   const before = ext.api.binder.node(library).summary;
@@ -54,10 +77,10 @@ test('a change in a collapsed library fetches nothing and keeps the binder; expa
   assert.deepEqual(await ext.provider.getChildren(undefined), [library], 'the binder, not the welcome');
   assert.equal(ext.record.contexts['carrel.noProjects'], false);
   assert.deepEqual(await childLabels(ext.provider, library), ['My Story', 'notes.md']);
-  assert.deepEqual(treeRequests(ext, mark), [{ uri: uriOf(ext.box.library), depth: 1 }]);
+  assert.deepEqual(treeRequests(ext, mark), [], 'the held listing took the placed row');
 });
 
-test('a change inside a collapsed folder fetches nothing; expanding it fetches its rows', async (t) => {
+test('a change inside a collapsed folder fetches nothing; its held rows are patched', async (t) => {
   const ext = await activate(t, { withStory: true });
   ext.answers.input.push('Part');
   await ext.run('carrel.newFolder', await keyAt(ext.provider, DRAFT));
@@ -72,10 +95,10 @@ test('a change inside a collapsed folder fetches nothing; expanding it fetches i
   await settle();
   assert.deepEqual(treeRequests(ext, mark), [], 'a collapsed folder learns its count from `updated` alone');
   assert.deepEqual(await childLabels(ext.provider, part), ['One.md', 'Two.md']);
-  assert.deepEqual(treeRequests(ext, mark), [{ uri: uriOf(story(ext.box, 'Draft', 'Part')), depth: 1 }]);
+  assert.deepEqual(treeRequests(ext, mark), [], 'the held listing took the placed row');
 });
 
-test('a command’s own change is fetched once, from the server’s notification', async (t) => {
+test('a command’s own change is patched from the server’s notification, with no fetch', async (t) => {
   const ext = await activate(t, { withStory: true });
   await newFile(ext, DRAFT, 'Opening');
   const draft = await keyAt(ext.provider, DRAFT);
@@ -86,7 +109,7 @@ test('a command’s own change is fetched once, from the server’s notification
   await settle();
   assert.deepEqual(await childLabels(ext.provider, draft), ['Dawn.md']);
   const draftFetches = treeRequests(ext, mark).filter((params) => params.uri === uriOf(story(ext.box, 'Draft')));
-  assert.equal(draftFetches.length, 1, JSON.stringify(treeRequests(ext, mark)));
+  assert.equal(draftFetches.length, 0, JSON.stringify(treeRequests(ext, mark)));
 });
 
 test('no request asks for the whole tree or more than two levels, whatever the writer does', async (t) => {

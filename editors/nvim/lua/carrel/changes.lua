@@ -32,8 +32,10 @@ local function owner_of_settings(uri)
   return entry and (entry.node.kind == 'project' or entry.node.kind == 'library')
 end
 
---- The fetched folders whose listing the changes alter.
-local function folders_to_fetch(changes)
+--- The fetched folders whose listing the changes alter. With `placed`, the
+--- rows added and moved are patched in, so only "All", a folder's new order
+--- and a setting's folders are fetched.
+local function folders_to_fetch(changes, placed)
   local wanted = {}
   local function want_parent(uri)
     local parent = parent_uri(uri)
@@ -47,8 +49,10 @@ local function folders_to_fetch(changes)
         if below then wanted[key] = true end
       end
     else
-      want_parent(change.uri)
-      if change.oldUri then want_parent(change.oldUri) end
+      if not placed then
+        want_parent(change.uri)
+        if change.oldUri then want_parent(change.oldUri) end
+      end
       -- A `changed` on a folder means its order changed: its own listing too.
       local own = change.type == 'changed' and state.entries[change.uri]
       if own and own.children and own.node.kind == 'folder' then wanted[change.uri] = true end
@@ -63,8 +67,45 @@ local function folders_to_fetch(changes)
   return wanted
 end
 
---- Applies `carrel/didChange`: rows in `updated` are replaced in place; only
---- expanded folders whose listing changed are fetched, once each.
+local function index_of(list, value)
+  for i, item in ipairs(list) do
+    if item == value then return i end
+  end
+end
+
+--- Takes a row out of the listing that holds it.
+local function unlist(key)
+  local entry = state.entries[key]
+  local parent = entry and state.entries[entry.parent]
+  local at = parent and parent.children and index_of(parent.children, key)
+  if at then table.remove(parent.children, at) end
+end
+
+--- Puts each placed row in its listing, just after the row the server
+--- names; a listing that lacks that row is behind, and is fetched instead.
+local function place(placed, wanted)
+  for _, p in ipairs(placed) do
+    local parent = state.entries[p.parent]
+    if parent and parent.children then
+      local key = tree.key_of(p.node)
+      local previous = state.entries[key]
+      if previous then unlist(key) end
+      local at = p.after and index_of(parent.children, p.after) or (not p.after and 0)
+      if not at or p.node.kind == 'project' then
+        -- A section's listing is fetched with its project.
+        wanted[parent.node.kind == 'section' and parent.parent or p.parent] = true
+      else
+        table.insert(parent.children, at + 1, key)
+        local kept = previous and previous.parent == p.parent and previous.children or nil
+        state.entries[key] = { node = tree.bare(p.node), parent = p.parent, children = kept }
+      end
+    end
+  end
+end
+
+--- Applies `carrel/didChange`: rows in `updated` are replaced in place, rows
+--- added, moved and removed are patched into the listings (`placed`); only
+--- expanded folders whose listing cannot be patched are fetched, once each.
 function M.apply(params)
   if not state.roots then return end
   for _, node in ipairs(params.updated or {}) do
@@ -72,15 +113,19 @@ function M.apply(params)
     if entry then entry.node = tree.bare(node) end
   end
   local changes = params.changes or {}
-  local wanted = folders_to_fetch(changes)
+  local placed = params.placed
+  local wanted = folders_to_fetch(changes, placed)
   for _, change in ipairs(changes) do
     if change.type == 'moved' and change.oldUri then
       remap_expanded(change.oldUri, change.uri)
+      if placed then unlist(change.oldUri) end
       forget_under(change.oldUri)
     elseif change.type == 'deleted' then
+      if placed then unlist(change.uri) end
       forget_under(change.uri)
     end
   end
+  if placed then place(placed, wanted) end
   for key in pairs(wanted) do
     local entry = state.entries[key]
     if entry then

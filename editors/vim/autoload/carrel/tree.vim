@@ -433,6 +433,8 @@ def ApplyChange(params: dict<any>)
   endfor
   var projects = keys(nodes)->filter((_, k) => nodes[k].kind == 'project' && has_key(nodes[k], 'uri'))
   var refetch: dict<bool> = {}
+  # With placed rows, the listings are patched: only "All" and new orders are fetched.
+  var placed = has_key(params, 'placed') && type(params.placed) == v:t_list
   # A burst names a thousand files in one folder: what a listing's change
   # touches depends on its folder alone, so each folder is weighed once.
   var weighed: dict<bool> = {}
@@ -451,7 +453,9 @@ def ApplyChange(params: dict<any>)
         continue
       endif
       weighed[folder] = true
-      Touch(folder, refetch)
+      if !placed
+        Touch(folder, refetch)
+      endif
       for project in projects
         if util.IsAtOrUnder(folder, nodes[project].uri)
           Touch(nodes[project].uri .. '/.carrel/all', refetch)
@@ -474,6 +478,9 @@ def ApplyChange(params: dict<any>)
       Forget(change.uri, true, true)
     endif
   endfor
+  if placed
+    Place(params.placed, refetch)
+  endif
   for key in keys(refetch)
     if has_key(nodes, key)
       Fetch(key)
@@ -481,6 +488,80 @@ def ApplyChange(params: dict<any>)
   endfor
   RetryReveal()
   binder.Draw()
+enddef
+
+# Puts each placed row in its listing, just after the row the server names,
+# one pass per listing: a burst places two hundred rows in a listing of a
+# thousand. A listing that lacks a row named is behind, and is fetched
+# instead; so is one where a project appears (it opens as in the first
+# view), and a folder open at its new place is fetched as when expanded.
+def Place(placed: list<any>, refetch: dict<bool>)
+  var groups: dict<list<dict<any>>> = {}
+  var order: list<string> = []
+  for p in placed
+    var parent: string = get(p, 'parent', '')
+    if !has_key(kids, parent) || type(get(p, 'node', v:none)) != v:t_dict
+      continue
+    endif
+    if get(p.node, 'kind', '') == 'project'
+      refetch[Listing(parent)] = true
+      continue
+    endif
+    if !has_key(groups, parent)
+      groups[parent] = []
+      order->add(parent)
+    endif
+    groups[parent]->add(p)
+  endfor
+  for parent in order
+    var moving: dict<bool> = {}
+    var first: list<string> = []
+    var following: dict<list<string>> = {}
+    for p in groups[parent]
+      var key = Key(p.node)
+      moving[key] = true
+      var after: string = get(p, 'after', '')
+      if after == ''
+        first->add(key)
+      else
+        following[after] = get(following, after, [])->add(key)
+      endif
+      if has_key(kids, key) && get(parents, key, '') != parent
+        Forget(key, false)
+      endif
+      nodes[key] = copy(p.node)
+      parents[key] = parent
+      if get(expanded, key, false) && !has_key(kids, key) && has_key(p.node, 'uri')
+        refetch[key] = true
+      endif
+    endfor
+    var listing: list<string> = []
+    Chain(first, following, listing)
+    for key in kids[parent]
+      if !has_key(moving, key)
+        Chain([key], following, listing)
+      endif
+    endfor
+    if len(listing) != len(filter(copy(kids[parent]), (_, k) => !has_key(moving, k))) + len(moving)
+      refetch[Listing(parent)] = true
+    endif
+    kids[parent] = listing
+  endfor
+enddef
+
+# Adds `start` to `out`, each followed by the rows placed after it, and so on.
+def Chain(start: list<string>, following: dict<list<string>>, out: list<string>)
+  var stack = reverse(copy(start))
+  while !empty(stack)
+    var key = remove(stack, -1)
+    out->add(key)
+    stack->extend(reverse(copy(get(following, key, []))))
+  endwhile
+enddef
+
+# The row to fetch for a listing: a section's comes with its project.
+def Listing(key: string): string
+  return has_key(get(nodes, key, {}), 'uri') ? key : get(parents, key, key)
 enddef
 
 # A folder renamed or moved stays open at its new place, and so does what
