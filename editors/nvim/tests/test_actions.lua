@@ -41,14 +41,13 @@ H.test('a: New File asks a name, creates it on disk and opens it in insert mode'
   H.open()
   H.go('Draft')
   H.answer('Spring')
-  H.press('a')
+  -- The first words come in the same keystrokes as `a`, before the server
+  -- has answered: they wait, then land in the new file, in insert mode.
+  H.press('aHello<Esc>')
   local path = project .. '/Draft/Spring.md'
   H.wait(function() return H.exists(path) end, 'Draft/Spring.md on disk')
   H.eq(H.prompts, { 'New file name: ' }, 'prompts')
   H.wait(function() return vim.api.nvim_buf_get_name(0) == path end, 'the new file to open')
-  -- In insert mode, typed text lands in the file as is. The editor enters it
-  -- on its next main-loop turn, which an empty <Cmd> stands for here.
-  H.press('<Cmd><CR>Hello<Esc>')
   H.eq(vim.api.nvim_buf_get_lines(0, 0, -1, false), { 'Hello' }, 'text typed right after creating the file')
   H.wait(function() return H.row('Spring.md', 'Draft') end, 'the tree to show Spring.md')
 end)

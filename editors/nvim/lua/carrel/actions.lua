@@ -95,11 +95,19 @@ function M.new_file(row)
   local parent = container(row)
   if not parent then return needs_row(nil) end
   prompts.input({ prompt = 'New file name: ' }, function(name)
-    client.execute('carrel.newFile', { parentUri = parent.node.uri, name = name }, function(node)
-      tree.set_expanded(parent.id, true)
-      refresh_onto(node)
-      M.edit(util.path_of(node.uri), true)
-    end)
+    local answered = false
+    local arguments = { parentUri = parent.node.uri, name = name }
+    client.request('workspace/executeCommand', { command = 'carrel.newFile', arguments = { arguments } },
+      function(err, node)
+        answered = true
+        if err then return client.report(err) end
+        tree.set_expanded(parent.id, true)
+        refresh_onto(node)
+        M.edit(util.path_of(node.uri), true)
+      end)
+    -- A writer types the first words right after Enter: until the file is
+    -- open, keys wait in typeahead instead of reaching the sidebar.
+    vim.wait(5000, function() return answered end, 5)
   end)
 end
 
