@@ -11,10 +11,10 @@ H.test('a new writer makes a Poetry project, drafts, moves, renames, trashes and
   H.go('Draft', 'My Poems')
 
   H.answer('Spring')
-  H.press('a')
+  -- Typed as a writer types: the first words right after the name.
+  H.press('aRoses are red<Esc>')
   local draft = project .. '/Draft/Spring.md'
   H.wait(function() return vim.api.nvim_buf_get_name(0) == draft end, 'the new draft to open')
-  H.press('<Cmd><CR>Roses are red<Esc>')
   vim.cmd('write')
   H.eq(H.read(draft), 'Roses are red', 'the draft on disk')
   local buf = vim.api.nvim_get_current_buf()
