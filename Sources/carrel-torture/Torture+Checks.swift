@@ -40,6 +40,10 @@ extension Torture {
                 }
                 if bytes.isEmpty { continue }  // a new empty file
                 let text = String(decoding: bytes, as: UTF8.self)
+                // A compiled document, wherever later commands took it: its
+                // text is Carrel's, made whole in a hidden temporary and
+                // renamed into view, so only its name is checked.
+                if contents[text] == nil, text.hasPrefix(Self.compiledFrontMatter) { continue }
                 if contents[text] == nil {
                     violation(
                         "\(phase): \(label)/\(n.rel) holds content the harness never wrote (truncated or garbled): \(text.prefix(60).debugDescription)"
@@ -86,7 +90,11 @@ extension Torture {
                 if places.count > 1 + (copyAllowance[c] ?? 0) {
                     violation("\(phase): content #\(id) is duplicated: \(places)")
                 }
-                if !inPurge.isEmpty {
+                // A copy the harness asked for may be deleted for good on its
+                // own while the content lives on elsewhere; the content itself
+                // never may.
+                let copied = (copyAllowance[c] ?? 0) > 0
+                if !inPurge.isEmpty && (!copied || inPurge.count == places.count) {
                     violation("\(phase): content #\(id), never deleted for good, is in a purge folder: \(places)")
                 }
             case .doomed:
@@ -111,6 +119,10 @@ extension Torture {
         }
     }
 
+    /// How every document the torture compiles (Markdown, with the
+    /// project's title page) begins.
+    static let compiledFrontMatter = "---\ntitle: \""
+
     /// The harness's names, with the server's clash suffix (" 2") and a duplicate's (" copy", " copy 2").
     static let namePattern = try! NSRegularExpression(pattern: #"^[a-zA-Z]+[0-9]+( copy| [0-9]+)*(\.md)?$"#)
 
@@ -119,11 +131,19 @@ extension Torture {
         for n in Disk.walk(lib, includeHidden: false) {
             // The server's clash suffix (" 2") can follow any name it was given.
             let base = n.name.replacingOccurrences(of: #"( copy| [0-9]+)+$"#, with: "", options: .regularExpression)
+            // A file renamed after a folder beside it (a clash tried that is
+            // none: "Compiled.md" beside the folder "Compiled").
+            let stem = base.hasSuffix(".md") ? String(base.dropLast(3)) : base
             let ok =
                 Templates.allNames.contains(base) || ["notes", "poems", "novel", "blank"].contains(base.lowercased())
+                || Templates.allNames.contains(stem) || stem == "Compiled"
                 || Self.namePattern.firstMatch(in: n.name, range: NSRange(n.name.startIndex..., in: n.name)) != nil
-                // Compiled documents, in the folder the first compile makes.
+                // Compiled documents, in the folder the first compile makes,
+                // or wherever later commands took them (named after their project).
                 || n.rel.split(separator: "/").dropFirst().first == "Compiled"
+                || (Disk.read(lib + "/" + n.rel).map {
+                    String(decoding: $0, as: UTF8.self).hasPrefix(Self.compiledFrontMatter)
+                } ?? false)
             if !ok {
                 violation(
                     "\(phase): unexpected visible name \(n.rel.debugDescription) (a temporary file left in view?)")
