@@ -7,7 +7,7 @@
 # figure is on its own line); a property run is one test per seed. A part
 # prints a line at least every 30 s. Exits non-zero when any part fails.
 # Tunable: TORTURE_KILLS (300), FUZZ_SECONDS (60 per target), PROPERTY_SEED,
-# PROPERTY_RUNS (150), PROPERTY_STEPS (60), ROBUSTNESS_PARTS ("torture fuzz
+# PROPERTY_RUNS (80), PROPERTY_STEPS (60), ROBUSTNESS_PARTS ("torture fuzz
 # tsan property"). Tests/Robustness/REPORT.md explains what each part proves.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -93,8 +93,8 @@ for part in $parts; do
     ;;
   property)
     seed=${PROPERTY_SEED:-$(( $(date +%s) % 1000000 ))}
-    echo "== robustness: carrel-property, seed $seed, ${PROPERTY_RUNS:-150} runs of ${PROPERTY_STEPS:-60} steps"
-    PROPERTY_SEED=$seed PROPERTY_RUNS=${PROPERTY_RUNS:-150} PROPERTY_STEPS=${PROPERTY_STEPS:-60} \
+    echo "== robustness: carrel-property, seed $seed, ${PROPERTY_RUNS:-80} runs of ${PROPERTY_STEPS:-60} steps"
+    PROPERTY_SEED=$seed PROPERTY_RUNS=${PROPERTY_RUNS:-80} PROPERTY_STEPS=${PROPERTY_STEPS:-60} \
       bash Tests/property.sh 2>&1 | tee "$log/property.txt" | grep --line-buffered -vE "^[0-9]+ passed, "
     [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
     count "$log/property.txt"
