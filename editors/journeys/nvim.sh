@@ -3,6 +3,7 @@
 # the plugin installed as editors/nvim/README.md says (without a plugin
 # manager), in an empty home, Neovim started in an empty library folder.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/vimkeys.sh"
 name=nvim
 journey_needs 'Neovim 0.10 or later' 'see editors/nvim/README.md' \
   nvim --headless -u NONE -c 'if !has("nvim-0.10") | cquit | endif' -c q
@@ -40,13 +41,6 @@ to_binder() {
   keys Enter
 }
 
-# Puts the cursor on the first binder row showing `text`, searching from the top.
-to_row() {
-  keys g g
-  type_text "/\\V$1"
-  keys Enter
-}
-
 recover() {
   keys Escape Escape
   # A float left open (a picker, the keys) closes on q; the binder is then shown again.
@@ -75,78 +69,6 @@ first_project() {
   keys Enter
   wait_screen 'YOUR POETRY' || return
   wait_exists "$project/.carrel/project.json" && wait_exists "$draft"
-}
-
-new_folder() {
-  to_row '= Draft'
-  keys A
-  wait_screen 'New folder name:' || return
-  type_text 'Sea Cycle'
-  keys Enter
-  wait_exists "$draft/Sea Cycle" && wait_screen 'Sea Cycle'
-}
-
-# Enter on an empty name is refused in the server's words; Esc says nothing.
-empty_name() {
-  to_binder
-  to_row '= Draft'
-  keys A
-  wait_screen 'New folder name:' || return
-  keys Enter
-  wait_screen 'A name cannot be empty.' || return
-  type_text ':messages clear'
-  keys Enter
-  to_row '= Draft'
-  keys A
-  wait_screen 'New folder name:' || return
-  keys Escape
-  type_text ':echomsg "after Esc" | messages'
-  keys Enter
-  wait_screen 'after Esc' || return
-  if screen | grep -qF 'A name cannot be empty.'; then
-    fail 'Esc was refused as an empty name'
-  fi
-}
-
-# The name, Enter, then the first words at once, as a writer types: not
-# one letter may go anywhere but into the new file.
-new_file_and_first_words() {
-  to_row '= Draft'
-  keys a
-  wait_screen 'New file name:' || return
-  type_text 'Ebb'
-  keys Enter
-  type_text 'The tide comes in.'
-  keys Escape
-  type_text ':w'
-  keys Enter
-  wait_content "$draft/Ebb.md" 'The tide comes in.'
-}
-
-second_file() {
-  to_binder
-  to_row '= Draft'
-  keys a
-  wait_screen 'New file name:' || return
-  type_text 'Anchor'
-  keys Enter
-  type_text 'Hello world'
-  keys Escape
-  type_text ':w'
-  keys Enter
-  wait_content "$draft/Anchor.md" 'Hello world'
-}
-
-rename() {
-  to_binder
-  to_row 'Ebb.md'
-  keys r
-  wait_screen 'Rename to: Ebb.md' || return
-  keys C-u
-  type_text 'Ebb Tide.md'
-  keys Enter
-  wait_exists "$draft/Ebb Tide.md" || return
-  wait_gone "$draft/Ebb.md"
 }
 
 # Move, "New folder…", its name, where to make it: the folder is made
@@ -186,47 +108,6 @@ sort() {
   wait_for_order 'Anchor.md' 'Ebb Tide.md'
 }
 
-# Waits until the binder shows `first` above `second`.
-wait_for_order() {
-  local deadline=$((SECONDS + JOURNEY_TIMEOUT))
-  while [ "$SECONDS" -le "$deadline" ]; do
-    local a b
-    a=$(screen_line ". $1")
-    b=$(screen_line ". $2")
-    [ "$a" -gt 0 ] && [ "$b" -gt 0 ] && [ "$a" -lt "$b" ] && return 0
-    sleep 0.1
-  done
-  fail "the binder never showed “$1” above “$2”"
-}
-
-reorder() {
-  to_binder
-  to_row 'Ebb Tide.md'
-  keys K
-  wait_for_order 'Ebb Tide.md' 'Anchor.md' || return
-  wait_exists "$draft/.carrel-order" || return
-  grep -q 'Ebb Tide' "$draft/.carrel-order" || fail '.carrel-order does not name Ebb Tide.md'
-}
-
-target() {
-  to_binder
-  to_row '@ My Poems'
-  keys T
-  wait_screen 'Word target for “My Poems”' || return
-  type_text '500'
-  keys Enter
-  local deadline=$((SECONDS + JOURNEY_TIMEOUT))
-  until grep -q '500' "$project/.carrel/project.json"; do
-    [ "$SECONDS" -le "$deadline" ] || fail 'project.json never held the target 500' || return
-    sleep 0.1
-  done
-}
-
-# Where Ebb Tide.md is now, outside the Trash.
-ebb_tide() {
-  find "$library" -name 'Ebb Tide.md' -not -path '*/Trash/*' -print -quit
-}
-
 delete_asking() {
   to_binder
   origin=$(ebb_tide)
@@ -241,16 +122,6 @@ delete_asking() {
   wait_exists "$project/Trash/Ebb Tide.md" && wait_gone "$origin"
 }
 
-restore() {
-  to_binder
-  to_row 'TRASH'
-  keys z o j z o
-  wait_screen '. Ebb Tide.md' || return
-  to_row 'Ebb Tide.md'
-  keys u
-  wait_exists "$origin" && wait_gone "$project/Trash/Ebb Tide.md"
-}
-
 delete_and_dont_ask_again() {
   to_binder
   to_row 'Ebb Tide.md'
@@ -262,16 +133,6 @@ delete_and_dont_ask_again() {
   wait_exists "$project/Trash/Ebb Tide.md"
 }
 
-delete_without_asking() {
-  to_binder
-  to_row 'Anchor.md'
-  keys d
-  wait_exists "$project/Trash/Anchor.md" || return
-  if screen | grep -qF 'Move “Anchor.md” to the Trash?'; then
-    fail 'it asked again'
-  fi
-}
-
 empty_trash() {
   to_binder
   to_row '@ My Poems'
@@ -281,12 +142,6 @@ empty_trash() {
   type_text '2'
   keys Enter
   wait_gone "$project/Trash/Anchor.md" && wait_gone "$project/Trash/Ebb Tide.md"
-}
-
-outside_change() {
-  to_binder
-  printf 'Written elsewhere\n' > "$draft/Outside.md"
-  wait_screen '. Outside.md'
 }
 
 step 'onboarding: :Carrel in an empty library says how to begin' onboarding
