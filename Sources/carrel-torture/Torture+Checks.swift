@@ -134,9 +134,10 @@ extension Torture {
             // A file renamed after a folder beside it (a clash tried that is
             // none: "Compiled.md" beside the folder "Compiled").
             let stem = base.hasSuffix(".md") ? String(base.dropLast(3)) : base
+            let folderNames = ["notes", "poems", "novel", "blank"]
             let ok =
-                Templates.allNames.contains(base) || ["notes", "poems", "novel", "blank"].contains(base.lowercased())
-                || Templates.allNames.contains(stem) || stem == "Compiled"
+                Templates.allNames.contains(base) || folderNames.contains(base.lowercased())
+                || Templates.allNames.contains(stem) || folderNames.contains(stem.lowercased()) || stem == "Compiled"
                 || Self.namePattern.firstMatch(in: n.name, range: NSRange(n.name.startIndex..., in: n.name)) != nil
                 // Compiled documents, in the folder the first compile makes,
                 // or wherever later commands took them (named after their project).
