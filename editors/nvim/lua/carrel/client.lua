@@ -85,7 +85,12 @@ function M.with_client(ready, failed)
       experimental = { carrel = { didChange = true, folderSymbols = true } },
     }),
     before_init = function(params) params.locale = util.locale() end,
-    on_init = function(started) vim.schedule(function() flush(started) end) end,
+    on_init = function(started)
+      vim.schedule(function()
+        require('carrel.documents').start(started.id, running_libraries or {})
+        flush(started)
+      end)
+    end,
     on_exit = function(code, _, exited_id)
       -- A client stopped by setup() may exit after its successor started.
       if exited_id ~= client_id then return end
