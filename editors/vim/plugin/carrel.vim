@@ -7,3 +7,8 @@ endif
 g:loaded_carrel = true
 
 command! -nargs=? -complete=customlist,carrel#actions#Complete Carrel call carrel#actions#Command(<q-args>)
+# Links, for the writer to map in Markdown and Fountain buffers (see
+# :help carrel-links); Carrel maps no key of its own there.
+nnoremap <silent> <Plug>(carrel-definition) <Cmd>Carrel definition<CR>
+nnoremap <silent> <Plug>(carrel-backlinks) <Cmd>Carrel backlinks<CR>
+nnoremap <silent> <Plug>(carrel-brokenlinks) <Cmd>Carrel brokenlinks<CR>

@@ -9,6 +9,7 @@ import autoload 'carrel/ui.vim'
 import autoload 'carrel/util.vim'
 import autoload 'carrel/config.vim'
 import autoload 'carrel/preload.vim'
+import autoload 'carrel/links.vim'
 
 const NEW_FOLDER = 'New folder…'
 
@@ -41,7 +42,8 @@ export const KEYS: list<list<string>> = [
 ]
 
 # :Carrel subcommands beyond the keys' actions.
-const COMMANDS = ['toggle', 'preload', 'ask_before_deleting', 'log', 'stop']
+const COMMANDS = ['toggle', 'preload', 'ask_before_deleting', 'log', 'stop', 'definition', 'backlinks',
+  'brokenlinks']
 
 # The row an action is about: the binder's row, else the current file.
 def Target(): dict<any>
@@ -615,6 +617,27 @@ export def OpenBinder()
   endif
 enddef
 
+# The link commands work in the writer's buffers, with or without the binder:
+# the server starts as a preload would, where a library holds a project.
+def LinkCommand(name: string)
+  if !rpc.IsRunning()
+    preload.Preload()
+  endif
+  if !rpc.IsRunning()
+    util.Show(2, 'Carrel is not running: :Carrel starts it in a library.')
+    return
+  endif
+  # The buffers are sent once the server is ready.
+  rpc.WaitFor((): bool => rpc.IsReady(), 5.0)
+  if name == 'definition'
+    links.Definition()
+  elseif name == 'backlinks'
+    links.Backlinks()
+  else
+    links.ListBroken()
+  endif
+enddef
+
 # :Carrel [subcommand]
 export def Command(arguments: string)
   var name = trim(arguments)
@@ -633,6 +656,8 @@ export def Command(arguments: string)
   elseif name == 'stop'
     rpc.Stop()
     tree.Reset()
+  elseif index(['definition', 'backlinks', 'brokenlinks'], name) >= 0
+    LinkCommand(name)
   elseif index(KEYS->mapnew((_, k) => k[1]) + COMMANDS, name) >= 0
     # The target is chosen before the binder opens and takes the cursor.
     var row = Target()

@@ -7,6 +7,8 @@ import autoload 'carrel/util.vim'
 import autoload 'carrel/tree.vim'
 import autoload 'carrel/follow.vim'
 import autoload 'carrel/ui.vim'
+import autoload 'carrel/documents.vim'
+import autoload 'carrel/links.vim'
 
 var server: job
 var running = false
@@ -16,6 +18,7 @@ var vocabulary: dict<any> = {}
 var traffic: list<string> = []
 var pending = 0
 var generation = 0
+var folders: list<string> = []
 
 export def Traffic(): list<string>
   return traffic
@@ -33,6 +36,11 @@ enddef
 
 export def IsRunning(): bool
   return running
+enddef
+
+# Whether the server has answered `initialize`.
+export def IsReady(): bool
+  return running && ready
 enddef
 
 # Off by default: encoding every message costs about 2 ms each, which a
@@ -94,10 +102,11 @@ export def Start(OnReady: func): bool
   pending = 0
   generation += 1
   waiting = [OnReady]
-  var workspace = config.Folders()->mapnew((_, f) => ({uri: util.Uri(f), name: fnamemodify(f, ':t')}))
+  folders = config.Folders()
+  var workspace = folders->mapnew((_, f) => ({uri: util.Uri(f), name: fnamemodify(f, ':t')}))
   var locale = options.locale != '' ? options.locale : (v:lang =~ '^fr' ? 'fr' : 'en')
   var params = {processId: getpid(), locale: locale, rootUri: workspace[0].uri,
-    workspaceFolders: workspace, capabilities: {window: {showMessage: {}},
+    workspaceFolders: workspace, capabilities: {window: {showMessage: {}}, workspace: {applyEdit: true},
     experimental: {carrel: {didChange: true, folderSymbols: true}}}}
   if options.question_timeout > 0
     params.initializationOptions = {confirmationTimeout: options.question_timeout}
@@ -110,6 +119,7 @@ def Initialized(result: any)
   vocabulary = get(get(get(result, 'capabilities', {}), 'experimental', {}), 'carrel', {})
   Notify('initialized', {})
   ready = true
+  documents.Start(folders)
   var callbacks = waiting
   waiting = []
   for Callback in callbacks
@@ -121,6 +131,7 @@ export def Stop()
   if !running
     return
   endif
+  documents.Stop()
   if ready
     ch_evalexpr(server, {method: 'shutdown'}, {timeout: 2000})
     Notify('exit', {})
@@ -134,6 +145,9 @@ def Ignore(_: any)
 enddef
 
 def Send(method: string, params: dict<any>, Callback: func, Failed: func(any))
+  # What the server answers, and what a rename's link updates are made on,
+  # is the text the writer sees.
+  documents.Sync()
   var mine = generation
   var sent = ch_sendexpr(server, {method: method, params: params},
     {callback: (_, reply) => Replied(reply, Callback, Failed, mine)})
@@ -210,7 +224,10 @@ export def Execute(command: string, argument: dict<any>, Callback: func)
   Request('workspace/executeCommand', {command: command, arguments: [argument]}, Callback)
 enddef
 
-def Notify(method: string, params: dict<any>)
+export def Notify(method: string, params: dict<any>)
+  if !running
+    return
+  endif
   var message = {method: method, params: params}
   ch_sendexpr(server, message)
   Record('→', message)
@@ -236,6 +253,8 @@ def OnMessage(channel: channel, message: dict<any>)
   if has_key(message, 'id') && method != ''
     if method == 'window/showMessageRequest'
       ui.Question(message.id, params)
+    elseif method == 'workspace/applyEdit'
+      Respond(message.id, links.ApplyEdit(params))
     else
       var refusal = {id: message.id, error: {code: -32601, message: 'Carrel for Vim does not handle ' .. method}}
       ch_sendexpr(server, refusal)
@@ -244,6 +263,8 @@ def OnMessage(channel: channel, message: dict<any>)
   elseif method == 'carrel/didChange'
     follow.Apply(get(params, 'changes', []))
     tree.OnDidChange(params)
+  elseif method == 'textDocument/publishDiagnostics'
+    links.Diagnostics(params)
   elseif method == 'window/showMessage'
     util.Show(get(params, 'type', 3), get(params, 'message', ''))
   elseif method == '$/progress'
@@ -281,6 +302,7 @@ def OnExit(job: job, status: number)
     return
   endif
   var expected = !running
+  documents.Stop()
   running = false
   ready = false
   if !expected
