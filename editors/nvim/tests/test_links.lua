@@ -56,6 +56,7 @@ H.test('in a scene, definition goes to the character, references list the scene,
     H.wait(function() return carrel_client(buf) ~= nil end, 'the Carrel client to attach to the scene')
     vim.cmd('wincmd p')
     H.eq(vim.api.nvim_get_current_buf(), buf, 'back in the scene')
+    H.eq(vim.bo[buf].tagfunc, 'v:lua.vim.lsp.tagfunc', 'CTRL-] goes to definitions')
     vim.api.nvim_win_set_cursor(0, { 1, 10 })
     vim.lsp.buf.definition()
     H.wait(function() return vim.api.nvim_buf_get_name(0) == ada end, 'definition to open the character')
