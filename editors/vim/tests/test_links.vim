@@ -137,4 +137,29 @@ h.Run('a buffer that follows its renamed file is closed under the old URI and op
   assert_true(getbufvar(buffer, '&modified'))
 })
 
+h.Run('a hidden buffer''s link is updated too, from the binder''s window, and the binder stays', () => {
+  var root = Novel()
+  var scene = root .. '/Winter/Novel/One.md'
+  wincmd p
+  execute 'edit' fnameescape(scene)
+  var buffer = bufnr()
+  append(0, 'Words not saved yet.')
+  set hidden
+  enew
+  assert_equal([], win_findbuf(buffer))
+  h.Press('= Characters', 'zo')
+  var binder_window = win_getid()
+  h.Press('. Ada.md', "r\<C-U>Ada Lovelace\<CR>")
+  h.Choose('Update Links')
+  h.Wait(() => getbufline(buffer, 2)[0] =~ 'Ada%20Lovelace', 'the link to follow')
+  assert_equal(['Words not saved yet.', 'She met [Ada](../Characters/Ada%20Lovelace.md) at the ball.'],
+    getbufline(buffer, 1, '$'))
+  assert_true(getbufvar(buffer, '&modified'))
+  assert_equal([SCENE], readfile(scene))
+  assert_equal([], win_findbuf(buffer))
+  assert_equal(binder_window, win_getid())
+  h.WaitLine('. Ada Lovelace.md')
+  set nohidden
+})
+
 h.Done()
