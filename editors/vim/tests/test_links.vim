@@ -162,4 +162,15 @@ h.Run('a hidden buffer''s link is updated too, from the binder''s window, and th
   set nohidden
 })
 
+h.Run(':Carrel definition starts the server, without the binder, in a library that holds a project', () => {
+  var root = h.Library({'Winter/.carrel/project.json': '{"type":"novel","version":1}',
+    'Winter/Characters/Ada.md': "# Ada", 'Winter/Novel/One.md': SCENE})
+  g:carrel = {folders: [root], cmd: [$CARREL, 'lsp'], log_size: 2000}
+  execute 'edit' fnameescape(root .. '/Winter/Novel/One.md')
+  cursor(1, 11)
+  Carrel definition
+  assert_equal(root .. '/Winter/Characters/Ada.md', expand('%:p'))
+  assert_equal(1, winnr('$'))
+})
+
 h.Done()
