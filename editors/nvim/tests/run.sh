@@ -37,6 +37,10 @@ passed=0
 failed=0
 # `run.sh test_render` (or a path) runs only the files named.
 files=("$here"/test_*.lua)
+# Tests beside another plugin (beside_*.lua) run only when its checkout is
+# named, since no package registry CI reaches carries it and it is never kept
+# here: CARREL_OILNVIM=/path/to/oil.nvim run.sh beside_oil
+[ -n "${CARREL_OILNVIM:-}" ] && files+=("$here"/beside_oil.lua)
 if [ $# -gt 0 ]; then
   files=()
   for name in "$@"; do

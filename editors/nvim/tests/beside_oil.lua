@@ -7,7 +7,7 @@ local H = require('harness')
 local function oil()
   local checkout = vim.env.CARREL_OILNVIM
   if not checkout or checkout == '' then
-    H.skip('CARREL_OILNVIM does not name a checkout of oil.nvim')
+    H.fail('CARREL_OILNVIM does not name a checkout of oil.nvim: run.sh runs this file only when it does')
   end
   if not H.exists(checkout .. '/lua/oil/init.lua') then
     H.fail('CARREL_OILNVIM=' .. checkout .. ' holds no lua/oil/init.lua')
