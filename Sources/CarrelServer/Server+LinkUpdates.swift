@@ -13,17 +13,21 @@ extension Server {
         let snapshot: Workspace.LinkSnapshot
         /// Open buffers by library path before the move, with the client's URI.
         let open: [[String]: (uri: String, text: [UInt8])]
+        /// The setting of the project (or library) the item left.
+        let mode: LinkUpdates
     }
 
     /// What a move will need to find its edits, taken before it.
     func linksBeforeMove(_ item: Workspace.Target) -> LinksBeforeMove? {
         guard case .entry(let e, let library) = item, e !== library.root else { return nil }
         return LinksBeforeMove(
-            library: library, snapshot: workspace.linkSnapshot(library), open: openDocuments(in: library))
+            library: library, snapshot: workspace.linkSnapshot(library), open: openDocuments(in: library),
+            mode: workspace.linkUpdates(of: e, in: library))
     }
 
     func offerLinkUpdates(_ before: LinksBeforeMove?, _ outcome: Outcome) {
-        guard let before, let moved = outcome.changes.first(where: { $0.kind == .moved }), !moved.inTrash,
+        guard let before, before.mode != .never, let moved = outcome.changes.first(where: { $0.kind == .moved }),
+            !moved.inTrash,
             let old = moved.oldPath, let from = workspace.libraryPath(ofAbsolute: old, in: before.library),
             let to = workspace.libraryPath(ofAbsolute: moved.path, in: before.library), from != to
         else { return }
@@ -31,6 +35,7 @@ extension Server {
             after: LinkMove(from: from, to: to), in: before.library, since: before.snapshot,
             text: { before.open[$0]?.text })
         guard !fixes.isEmpty else { return }
+        if before.mode == .always { return updateLinks(fixes, before) }
         let links = fixes.reduce(0) { $0 + $1.edits.count }
         let question = Message.confirmLinkUpdate(links: links, files: fixes.count, name: from.last ?? "")
         let update = Message.actionUpdateLinks
