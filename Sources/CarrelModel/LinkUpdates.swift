@@ -21,6 +21,8 @@ public enum LinkMessage: Sendable, Equatable {
     case notAMode(given: String)
     /// A move's links would break and were left: the CLI had no terminal to ask on.
     case leftAlone(links: Int, files: Int, name: String)
+    /// Another program on this machine moved `items` items (one: `name`).
+    case outsideMove(links: Int, files: Int, name: String?, items: Int)
     /// `--dry-run`: the move, then the links it would change.
     case wouldMove(from: String, to: String)
     case willChange(links: Int, files: Int)
@@ -55,6 +57,17 @@ public enum LinkMessage: Sendable, Equatable {
                     + "terminal to ask on. `carrel links PATH always` updates them without asking.",
                 "\(counted.1) pointe\(links == 1 ? "" : "nt") encore vers l’ancien emplacement de « \(name) » : "
                     + "aucun terminal pour demander. `carrel links CHEMIN always` les met à jour sans demander."
+            )
+        case .outsideMove(let links, let files, let name, let items):
+            let counted = Self.counted(links, files)
+            let verb = (links == 1 ? "points" : "point", links == 1 ? "pointe" : "pointent")
+            let them = (links == 1 ? "it" : "them", links == 1 ? "le" : "les")
+            let place =
+                name.map { ("the old place of “\($0)”", "l’ancien emplacement de « \($0) »") }
+                ?? ("the old places of \(items) moved items", "les anciens emplacements de \(items) éléments déplacés")
+            return (
+                "\(counted.0) \(verb.0) to \(place.0): update \(them.0)?",
+                "\(counted.1) \(verb.1) vers \(place.1) : \(them.1) mettre à jour ?"
             )
         case .wouldMove(let from, let to):
             return ("Would move \(from) to \(to).", "Déplacerait \(from) vers \(to).")

@@ -26,21 +26,28 @@ extension Server {
     }
 
     func offerLinkUpdates(_ before: LinksBeforeMove?, _ outcome: Outcome) {
-        guard let before, before.mode != .never, let moved = outcome.changes.first(where: { $0.kind == .moved }),
-            !moved.inTrash,
+        guard let before, let moved = outcome.changes.first(where: { $0.kind == .moved }), !moved.inTrash,
             let old = moved.oldPath, let from = workspace.libraryPath(ofAbsolute: old, in: before.library),
             let to = workspace.libraryPath(ofAbsolute: moved.path, in: before.library), from != to
         else { return }
+        offerLinkUpdates(before, LinkMove(from: from, to: to)) { links, files in
+            .confirmLinkUpdate(links: links, files: files, name: from.last ?? "")
+        }
+    }
+
+    /// Finds the edits `move` makes, then asks with `question` (links,
+    /// files), updates at once, or does nothing, as the setting says.
+    func offerLinkUpdates(_ before: LinksBeforeMove, _ move: LinkMove, question: (Int, Int) -> Message) {
+        guard before.mode != .never else { return }
         let fixes = workspace.linkEdits(
-            after: LinkMove(from: from, to: to), in: before.library, since: before.snapshot,
-            text: { before.open[$0]?.text })
+            after: move, in: before.library, since: before.snapshot, text: { before.open[$0]?.text })
         guard !fixes.isEmpty else { return }
         if before.mode == .always { return updateLinks(fixes, before) }
         let links = fixes.reduce(0) { $0 + $1.edits.count }
-        let question = Message.confirmLinkUpdate(links: links, files: fixes.count, name: from.last ?? "")
         let update = Message.actionUpdateLinks
         let params = ShowMessageRequest.params(
-            message: question.text(language), actions: [Message.actionKeepLinks, update].map { $0.text(language) })
+            message: question(links, fixes.count).text(language),
+            actions: [Message.actionKeepLinks, update].map { $0.text(language) })
         request(ShowMessageRequest.method, params) { [self] result in
             let title = ShowMessageRequest.chosenTitle(result)
             guard title == update.text(language) || title == update.text(.english) else { return }
