@@ -14,6 +14,8 @@ extension Workspace {
         /// The absolute paths, for showing.
         public let oldPath: [UInt8]
         public let newPath: [UInt8]
+        /// A move into a Trash: links to it are left, as a delete leaves them.
+        public let intoTrash: Bool
     }
 
     public func planRename(_ target: Target, to raw: String) throws(Failure) -> MovePlan {
@@ -51,7 +53,9 @@ extension Workspace {
         var newPath = folder.path
         if newPath.last != UInt8(ascii: "/") { newPath.append(UInt8(ascii: "/")) }
         newPath.append(contentsOf: name.utf8)
+        let trash = library.project(containing: folder)?.trash
         return MovePlan(
-            library: library, entry: entry, from: from, to: above + [name], oldPath: entry.path, newPath: newPath)
+            library: library, entry: entry, from: from, to: above + [name], oldPath: entry.path, newPath: newPath,
+            intoTrash: trash.map { folder === $0 || folder.isDescendant(of: $0) } ?? false)
     }
 }

@@ -65,7 +65,7 @@ extension CLI {
     static func dryRun(_ ws: Workspace, _ plan: Workspace.MovePlan, _ move: LinkMove, _ language: Language) {
         let from = Workspace.display(plan.oldPath)
         print(Message.links(.wouldMove(from: from, to: Workspace.display(plan.newPath))).text(language))
-        let fixes = plan.from == plan.to ? [] : ws.linkEdits(for: move, in: plan.library)
+        let fixes = plan.from == plan.to || plan.intoTrash ? [] : ws.linkEdits(for: move, in: plan.library)
         guard !fixes.isEmpty else {
             print(Message.links(.noLinkChanges).text(language))
             return

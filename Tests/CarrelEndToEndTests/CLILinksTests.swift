@@ -74,6 +74,11 @@ final class CLILinksTests: XCTestCase {
         XCTAssertTrue(mv.stdout.contains("1 link in 1 file will change:\n  P/Novel/One.md\n"), mv.stdout)
         XCTAssertTrue(mv.stdout.contains("1: Characters/Ada.md → ../Characters/Ada.md"), mv.stdout)
         XCTAssertEqual(fx.digest(), before, "a dry run changes nothing")
+        // Into the Trash, as a delete: links are left to show what went.
+        let trash = cli.run(["mv", "P/Novel/Characters/Ada.md", "P/Trash", "--dry-run"], in: fx.path)
+        XCTAssertEqual(trash.status, 0, trash.stderr)
+        XCTAssertTrue(trash.stdout.hasSuffix("No link would change.\n"), trash.stdout)
+        XCTAssertEqual(fx.digest(), before, "a dry run changes nothing")
     }
 
     func testDryRunRefusesWhatTheMoveWouldRefuse() throws {
