@@ -37,6 +37,8 @@ public struct ProjectMetadata: Sendable, Equatable {
     public var folderSorts: [String: SortSetting]
     /// False once the writer chose "Delete and Don't Ask Again".
     public var confirmDelete: Bool
+    /// Whether a rename or move through Carrel updates the links it would break.
+    public var linkUpdates: LinkUpdates
     public var defaultExtension: String
     /// Word targets by path relative to the project root ("Draft/Spring.md");
     /// the project's own total target under `projectTargetKey`.
@@ -64,6 +66,7 @@ public struct ProjectMetadata: Sendable, Equatable {
         self.folderSorts = Dictionary(
             uniqueKeysWithValues: type.directories.filter(\.startsInBinderOrder).map { ($0.diskName!, .manual) })
         self.confirmDelete = true
+        self.linkUpdates = .ask
         self.defaultExtension = Self.standardExtension
         self.targets = [:]
         self.leftOut = []

@@ -98,6 +98,8 @@ extension Server {
                 references(id, try TextDocumentPosition(json: params))
             case DocumentLinkRequest.method:
                 documentLinks(id, try DocumentLinkRequest.Params(json: params))
+            case CompletionRequest.method:
+                completion(id, try TextDocumentPosition(json: params))
             case WillRenameFilesRequest.method:
                 willRenameFiles(id, try WillRenameFilesRequest.Params(json: params))
             default:

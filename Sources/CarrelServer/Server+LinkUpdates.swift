@@ -13,13 +13,16 @@ extension Server {
         let snapshot: Workspace.LinkSnapshot
         /// Open buffers by library path before the move, with the client's URI.
         let open: [[String]: (uri: String, text: [UInt8])]
+        /// The setting of the project (or library) the item left.
+        let mode: LinkUpdates
     }
 
     /// What a move will need to find its edits, taken before it.
     func linksBeforeMove(_ item: Workspace.Target) -> LinksBeforeMove? {
         guard case .entry(let e, let library) = item, e !== library.root else { return nil }
         return LinksBeforeMove(
-            library: library, snapshot: workspace.linkSnapshot(library), open: openDocuments(in: library))
+            library: library, snapshot: workspace.linkSnapshot(library), open: openDocuments(in: library),
+            mode: workspace.linkUpdates(of: e, in: library))
     }
 
     func offerLinkUpdates(_ before: LinksBeforeMove?, _ outcome: Outcome) {
@@ -27,15 +30,24 @@ extension Server {
             let old = moved.oldPath, let from = workspace.libraryPath(ofAbsolute: old, in: before.library),
             let to = workspace.libraryPath(ofAbsolute: moved.path, in: before.library), from != to
         else { return }
+        offerLinkUpdates(before, LinkMove(from: from, to: to)) { links, files in
+            .confirmLinkUpdate(links: links, files: files, name: from.last ?? "")
+        }
+    }
+
+    /// Finds the edits `move` makes, then asks with `question` (links,
+    /// files), updates at once, or does nothing, as the setting says.
+    func offerLinkUpdates(_ before: LinksBeforeMove, _ move: LinkMove, question: (Int, Int) -> Message) {
+        guard before.mode != .never else { return }
         let fixes = workspace.linkEdits(
-            after: LinkMove(from: from, to: to), in: before.library, since: before.snapshot,
-            text: { before.open[$0]?.text })
+            after: move, in: before.library, since: before.snapshot, text: { before.open[$0]?.text })
         guard !fixes.isEmpty else { return }
+        if before.mode == .always { return updateLinks(fixes, before) }
         let links = fixes.reduce(0) { $0 + $1.edits.count }
-        let question = Message.confirmLinkUpdate(links: links, files: fixes.count, name: from.last ?? "")
         let update = Message.actionUpdateLinks
         let params = ShowMessageRequest.params(
-            message: question.text(language), actions: [Message.actionKeepLinks, update].map { $0.text(language) })
+            message: question(links, fixes.count).text(language),
+            actions: [Message.actionKeepLinks, update].map { $0.text(language) })
         request(ShowMessageRequest.method, params) { [self] result in
             let title = ShowMessageRequest.chosenTitle(result)
             guard title == update.text(language) || title == update.text(.english) else { return }

@@ -61,7 +61,12 @@ extension Server {
             log: { [log] in log.line($0) },
             deliver: { [weak self] events in
                 guard let self else { return }
-                self.work.async { self.hold(self.workspace.apply(events)) }
+                self.work.async {
+                    let changes = self.workspace.apply(events)
+                    let moves = self.outsideMovesOfLastBatch()
+                    self.hold(changes)
+                    self.offerLinkUpdates(moves)
+                }
             })
         notifyChanges(workspace.settle())
         let timer = DispatchSource.makeTimerSource(queue: DispatchQueue.global())

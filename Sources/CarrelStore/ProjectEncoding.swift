@@ -13,7 +13,8 @@ import CarrelModel
 extension ProjectFile {
     /// Where each setting sits: its group, then its key.
     static let settingPaths = [
-        ("preferences", "confirmDelete"), ("preferences", "defaultExtension"), ("sort", "by"), ("sort", "descending"),
+        ("preferences", "confirmDelete"), ("preferences", "defaultExtension"), ("preferences", "linkUpdates"),
+        ("sort", "by"), ("sort", "descending"),
     ]
 
     /// A setting's value, in its own object or bare as older files keep it.
@@ -67,6 +68,9 @@ extension ProjectFile {
         if let prefs = raw["preferences"] {
             if let c = settingValue(prefs["confirmDelete"])?.boolValue { meta.confirmDelete = c }
             if let ext = settingValue(prefs["defaultExtension"])?.stringValue { meta.defaultExtension = ext }
+            if let mode = settingValue(prefs["linkUpdates"])?.stringValue.flatMap(LinkUpdates.init(rawValue:)) {
+                meta.linkUpdates = mode
+            }
         }
         for (path, stored) in raw["targets"]?.objectValue ?? [:] {
             if let n = settingValue(stored)?.intValue, n > 0, n <= ProjectMetadata.maxTarget { meta.targets[path] = n }
@@ -102,7 +106,8 @@ extension ProjectFile {
         out["folders"] = .object(folders)
         let values: [String: JSONValue] = [
             "confirmDelete": .bool(meta.confirmDelete), "defaultExtension": .string(meta.defaultExtension),
-            "by": .string(meta.sort.by.rawValue), "descending": .bool(meta.sort.descending),
+            "linkUpdates": .string(meta.linkUpdates.rawValue), "by": .string(meta.sort.by.rawValue),
+            "descending": .bool(meta.sort.descending),
         ]
         // A setting the file does not hold yet reads as its default: still
         // at it, it was never changed, and must not outweigh another
@@ -110,7 +115,8 @@ extension ProjectFile {
         let standard = ProjectMetadata(type: meta.type, created: 0)
         let defaults: [String: JSONValue] = [
             "confirmDelete": .bool(standard.confirmDelete), "defaultExtension": .string(standard.defaultExtension),
-            "by": .string(standard.sort.by.rawValue), "descending": .bool(standard.sort.descending),
+            "linkUpdates": .string(standard.linkUpdates.rawValue), "by": .string(standard.sort.by.rawValue),
+            "descending": .bool(standard.sort.descending),
         ]
         for (group, key) in settingPaths {
             var object = out[group]?.objectValue ?? [:]

@@ -7,6 +7,7 @@ import Glibc
 public struct LibrarySettings: Sendable, Equatable {
     public var sort = SortSetting.byName
     public var confirmDelete = true
+    public var linkUpdates = LinkUpdates.ask
     public init() {}
 }
 
@@ -42,6 +43,7 @@ public enum StateFiles {
         if let by = entry["sort"]?["by"]?.stringValue, let key = SortKey(rawValue: by) { s.sort.by = key }
         if let d = entry["sort"]?["descending"]?.boolValue { s.sort.descending = d }
         if let c = entry["confirmDelete"]?.boolValue { s.confirmDelete = c }
+        if let m = entry["linkUpdates"]?.stringValue.flatMap(LinkUpdates.init(rawValue:)) { s.linkUpdates = m }
         return s
     }
 
@@ -52,6 +54,7 @@ public enum StateFiles {
         all[BytePath.display(library)] = [
             "sort": ["by": .string(settings.sort.by.rawValue), "descending": .bool(settings.sort.descending)],
             "confirmDelete": .bool(settings.confirmDelete),
+            "linkUpdates": .string(settings.linkUpdates.rawValue),
         ]
         writeJSON(.object(all), to: "libraries.json")
     }

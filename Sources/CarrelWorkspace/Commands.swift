@@ -158,13 +158,7 @@ extension Workspace {
         guard let parent = entry.parent else {
             throw Failure(.permanentFolder, .libraryRoot(name: library.displayName))
         }
-        var name = try NameRules.validate(raw)
-        if !entry.isFolderLike, let ext = NameRules.fileExtension(entry.name.string) {
-            name = NameRules.withDefaultExtension(name, ext)
-            if name.utf8.count > NameRules.maxBytes {
-                throw Failure(.invalidName, .nameTooLongWithExtension(bytes: name.utf8.count, ext: ext))
-            }
-        }
+        let name = try newName(for: entry, raw)
         if name.utf8.elementsEqual(entry.name.string.utf8) && entry.name.isValidUTF8 {
             return Outcome(result: .item(.entry(entry, library)), changes: [])
         }
@@ -192,10 +186,23 @@ extension Workspace {
             changes: [Change(.moved, entry.path, from: oldPath, inTrash: inTrashFlag(entry, library))])
     }
 
+    /// The name a rename of `entry` to `raw` gives it: checked, and a file
+    /// keeps its extension when none is typed.
+    func newName(for entry: Entry, _ raw: String) throws(Failure) -> String {
+        var name = try NameRules.validate(raw)
+        if !entry.isFolderLike, let ext = NameRules.fileExtension(entry.name.string) {
+            name = NameRules.withDefaultExtension(name, ext)
+            if name.utf8.count > NameRules.maxBytes {
+                throw Failure(.invalidName, .nameTooLongWithExtension(bytes: name.utf8.count, ext: ext))
+            }
+        }
+        return name
+    }
+
     /// A Trash takes only what is deleted from its own project, with a
     /// record of where it came from; a folder inside a Trash takes nothing,
     /// since a move there would leave no record to restore by.
-    private func checkTrashDestination(_ dest: Entry, for entry: Entry, _ library: Library) throws(Failure) {
+    func checkTrashDestination(_ dest: Entry, for entry: Entry, _ library: Library) throws(Failure) {
         guard let project = library.project(containing: dest), let trash = project.trash,
             dest.isDescendant(of: trash), entry.parent !== dest
         else { return }
@@ -323,7 +330,7 @@ extension Workspace {
 
     /// A setting kept in `project.json` for a project, or in the user's state
     /// folder for a library outside projects. Answers the project or library.
-    private func changeSettings(
+    func changeSettings(
         of target: Target, project change: (inout ProjectMetadata) -> Void,
         library changeLibrary: (inout LibrarySettings) -> Void
     ) throws(Failure) -> Outcome {

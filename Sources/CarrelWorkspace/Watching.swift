@@ -20,6 +20,9 @@ final class WatchState {
     /// Where this batch's identity moves went: a `created` there, told in
     /// the same batch, was the move's other side.
     var identityMoved: Set<[UInt8]> = []
+    /// Renames another program made on this machine, for the owner to offer
+    /// their links' update (`takeOutsideMoves`).
+    var outsideMoves: [Change] = []
     /// How many folders `reconcile` has read, for tests of what it skips.
     var folderReads = 0
     var warned = false
@@ -227,6 +230,7 @@ extension Workspace {
         var syncMade: [ObjectIdentifier: Entry] = [:]
         var fromTemporary: [UInt32: SyncRenames.Held] = [:]
         var renamedInPlace: [(folder: Entry, old: EntryName, new: EntryName)] = []
+        var pairedMoves: [(change: Change, from: Entry, to: Entry)] = []
         for ev in events {
             if ev.watchGone {
                 if let e = state.entryOf.removeValue(forKey: ev.watch) { state.watchOf[ObjectIdentifier(e)] = nil }
@@ -266,6 +270,7 @@ extension Workspace {
             if ev.isMovedTo, let (fromDir, fromName) = movedFrom.removeValue(forKey: ev.cookie) {
                 if let change = applyMove(fromDir, fromName, to: dir, ev.name) {
                     changes.append(change)
+                    pairedMoves.append((change, fromDir, dir))
                     if fromDir === dir {
                         renamedInPlace.append((dir, EntryName(bytes: fromName), EntryName(bytes: ev.name)))
                     }
@@ -295,6 +300,7 @@ extension Workspace {
                 state.identityMoves.hold(gone, nowMs: nowMs)
             }
         }
+        state.outsideMoves += Self.outsideMoves(pairedMoves, syncMade: syncMade)
         for (folder, old, new) in renamedInPlace where syncMade[ObjectIdentifier(folder)] == nil {
             orderAfterOutsideRename(folder, from: old, to: new)
         }

@@ -76,6 +76,8 @@ enum CLI {
         case "include": try include(&options, language)
         case "byline": try byline(&options, language)
         case "rm": try remove(&options, language)
+        case "links": try links(&options, language)
+        case "rename", "mv": try moveUpdatingLinks(sub, &options, language)
         case "empty-trash": try emptyTrash(&options, language)
         default: try mutate(sub, &options, language)
         }
@@ -140,8 +142,9 @@ struct Syntax {
         "conflicts": Syntax(usage: "carrel conflicts [PATH] [--json]", arguments: 0...1, flags: ["--json"]),
         "new-folder": Syntax(usage: "carrel new-folder PARENT NAME", arguments: 2...2),
         "new-file": Syntax(usage: "carrel new-file PARENT NAME", arguments: 2...2),
-        "rename": Syntax(usage: "carrel rename PATH NEW-NAME", arguments: 2...2),
-        "mv": Syntax(usage: "carrel mv PATH DESTINATION-FOLDER", arguments: 2...2),
+        "rename": Syntax(usage: "carrel rename PATH NEW-NAME [--dry-run]", arguments: 2...2, flags: ["--dry-run"]),
+        "mv": Syntax(usage: "carrel mv PATH DESTINATION-FOLDER [--dry-run]", arguments: 2...2, flags: ["--dry-run"]),
+        "links": Syntax(usage: "carrel links PATH always|ask|never", arguments: 2...2),
         "rm": Syntax(
             usage: "carrel rm PATH [--yes] [--system-trash]", arguments: 1...1,
             flags: ["--yes", "--system-trash"]),

@@ -209,8 +209,6 @@ extension CLI {
         switch sub {
         case "new-folder": outcome = try ws.newFolder(in: try argument(ws, p[0]), name: p[1])
         case "new-file": outcome = try ws.newFile(in: try argument(ws, p[0]), name: p[1])
-        case "rename": outcome = try ws.rename(try argument(ws, p[0]), to: p[1])
-        case "mv": outcome = try ws.move(try argument(ws, p[0]), to: try argument(ws, p[1]))
         case "restore": outcome = try ws.restore(try argument(ws, p[0]))
         case "duplicate": outcome = try ws.duplicate(try argument(ws, p[0]))
         default: throw Usage(.unknownSubcommand(name: sub))

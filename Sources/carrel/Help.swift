@@ -15,8 +15,8 @@ enum Help {
           conflicts [PATH] [--json]    List the conflict copies sync engines left, with their originals.
           new-folder PARENT NAME       Create a folder.
           new-file PARENT NAME         Create an empty file (".md" added when NAME has no extension).
-          rename PATH NEW-NAME         Rename a file or folder.
-          mv PATH DESTINATION-FOLDER   Move a file or folder into another folder.
+          rename PATH NEW-NAME         Rename a file or folder (--dry-run: show what it would change).
+          mv PATH DESTINATION-FOLDER   Move a file or folder into another folder (--dry-run too).
           rm PATH [--yes]              Move to the project's Trash (inside Trash: delete for good).
           restore PATH                 Put an item in Trash back where it came from.
           duplicate PATH               Copy a file or folder beside itself ("Spring copy.md").
@@ -26,6 +26,7 @@ enum Help {
                                        Place an item before or after another of its folder.
           ask-before-deleting PATH yes|no
                                        Whether the editors ask before deleting in PATH's project.
+          links PATH always|ask|never  Whether renames and moves in PATH's project update links.
           target PATH N|none [--daily] Set or clear a word target (--daily: a project's, per day).
           compile PROJECT [--recipe R] [--to FORMAT] [-o FILE]
                                        Make the manuscript or packet, in binder order.
@@ -160,16 +161,22 @@ enum Help {
         project's default (".md") is added, and counts towards the 255-byte limit.
         """,
         "rename": """
-        USAGE: carrel rename PATH NEW-NAME
+        USAGE: carrel rename PATH NEW-NAME [--dry-run]
 
         Renames a file or folder. Permanent folders cannot be renamed. Nothing
-        is ever overwritten.
+        is ever overwritten. Links to it (and its own relative links) are
+        updated as carrel links sets for its project: always; ask (the
+        default: asked on a terminal, else left and said so on stderr); never.
+        With --dry-run nothing changes: it prints the rename and each link it
+        would change, by file and line.
         """,
         "mv": """
-        USAGE: carrel mv PATH DESTINATION-FOLDER
+        USAGE: carrel mv PATH DESTINATION-FOLDER [--dry-run]
 
         Moves a file or folder (with everything in it) into DESTINATION-FOLDER in
-        the same library. A name clash is an error, never an overwrite.
+        the same library. A name clash is an error, never an overwrite. Links
+        are updated as for carrel rename; --dry-run prints the move and each
+        link it would change, and changes nothing.
         """,
         "rm": """
         USAGE: carrel rm PATH [--yes] [--system-trash]
@@ -230,6 +237,15 @@ enum Help {
         projects, in the library), as the editors' "Ask before deleting" does.
         "yes" undoes "Delete and Don't Ask Again". The CLI itself asks only
         before deleting for good.
+        """,
+        "links": """
+        USAGE: carrel links PATH always|ask|never
+
+        Whether a rename or move through Carrel (an editor or this CLI) in the
+        project PATH is in updates the links it would break: always, without
+        asking; ask (the default); never. It is kept in the project's
+        project.json, so it travels with the library; outside projects it is
+        the library's, kept on this computer only.
         """,
         "target": """
         USAGE: carrel target PATH N|none [--daily]

@@ -29,7 +29,7 @@ final class GoldenTests: XCTestCase {
         golden(
             InitializeRequest.result(version: "0.1.0", vocabulary: vocabulary),
             #"""
-            {"capabilities":{"definitionProvider":true,"documentLinkProvider":{"resolveProvider":false},"documentSymbolProvider":true,"executeCommandProvider":{"commands":["carrel.newProject","carrel.newFolder","carrel.newFile","carrel.rename","carrel.moveTo","carrel.delete","carrel.restore","carrel.emptyTrash","carrel.setSort","carrel.setConfirmDelete","carrel.reorder","carrel.setTarget","carrel.duplicate","carrel.compile","carrel.setCompileIncluded"]},"experimental":{"carrel":{"compile":{"formats":[],"recipes":{}},"names":{"defaultExtension":"md","maxBytes":255},"projectTypes":[{"id":"poetry","title":"Poésie"}],"sorts":[{"by":"name","descending":true,"title":"Nom, de Z à A"}]}},"inlayHintProvider":true,"referencesProvider":true,"textDocumentSync":{"change":1,"openClose":true},"workspace":{"fileOperations":{"willRename":{"filters":[{"pattern":{"glob":"**/*.md","matches":"file"}},{"pattern":{"glob":"**/*.fountain","matches":"file"}},{"pattern":{"glob":"**","matches":"folder"}}]}},"workspaceFolders":{"changeNotifications":true,"supported":true}},"workspaceSymbolProvider":true},"serverInfo":{"name":"carrel","version":"0.1.0"}}
+            {"capabilities":{"completionProvider":{"resolveProvider":false,"triggerCharacters":["[","(","/"]},"definitionProvider":true,"documentLinkProvider":{"resolveProvider":false},"documentSymbolProvider":true,"executeCommandProvider":{"commands":["carrel.newProject","carrel.newFolder","carrel.newFile","carrel.rename","carrel.moveTo","carrel.delete","carrel.restore","carrel.emptyTrash","carrel.setSort","carrel.setConfirmDelete","carrel.reorder","carrel.setTarget","carrel.duplicate","carrel.compile","carrel.setCompileIncluded"]},"experimental":{"carrel":{"compile":{"formats":[],"recipes":{}},"names":{"defaultExtension":"md","maxBytes":255},"projectTypes":[{"id":"poetry","title":"Poésie"}],"sorts":[{"by":"name","descending":true,"title":"Nom, de Z à A"}]}},"inlayHintProvider":true,"referencesProvider":true,"textDocumentSync":{"change":1,"openClose":true},"workspace":{"fileOperations":{"willRename":{"filters":[{"pattern":{"glob":"**/*.md","matches":"file"}},{"pattern":{"glob":"**/*.fountain","matches":"file"}},{"pattern":{"glob":"**","matches":"folder"}}]}},"workspaceFolders":{"changeNotifications":true,"supported":true}},"workspaceSymbolProvider":true},"serverInfo":{"name":"carrel","version":"0.1.0"}}
             """#)
     }
 
@@ -130,6 +130,16 @@ final class GoldenTests: XCTestCase {
             ).json,
             #"""
             {"containerName":"P › Draft","kind":1,"location":{"range":{"end":{"character":0,"line":0},"start":{"character":0,"line":0}},"uri":"file:///l/P/Draft/Spring.md"},"name":"Spring.md"}
+            """#)
+    }
+
+    func testCompletionItem() {
+        golden(
+            CompletionRequest.item(
+                label: "Characters/Ada%20Lovelace.md", detail: "P/Characters/Ada Lovelace.md", line: 3, start: 11,
+                end: 14, rank: 2),
+            #"""
+            {"detail":"P/Characters/Ada Lovelace.md","filterText":"Characters/Ada%20Lovelace.md","kind":17,"label":"Characters/Ada%20Lovelace.md","sortText":"00002","textEdit":{"newText":"Characters/Ada%20Lovelace.md","range":{"end":{"character":14,"line":3},"start":{"character":11,"line":3}}}}
             """#)
     }
 

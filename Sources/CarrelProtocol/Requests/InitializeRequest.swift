@@ -80,6 +80,7 @@ public enum InitializeRequest {
                 "definitionProvider": true,
                 "referencesProvider": true,
                 "documentLinkProvider": ["resolveProvider": false],
+                "completionProvider": CompletionRequest.registration,
                 "experimental": ["carrel": vocabulary.json],
             ],
             "serverInfo": ["name": "carrel", "version": .string(version)],
