@@ -26,15 +26,28 @@ extension Workspace {
         public var counts: Manuscript.Counts
     }
 
-    /// The recipes a project offers: its type's, then its own files'.
-    public func recipes(of target: Target) throws(Failure) -> [CompileRecipe] {
+    /// A recipe a project offers, as a picker shows it; `recipe` is nil
+    /// for a recipe file that cannot be used (compiling it says why).
+    public struct RecipeOffer: Sendable {
+        public var name: String
+        public var recipe: CompileRecipe?
+    }
+
+    /// The recipes a project offers: its type's (as its own file of the
+    /// same name changes them), then its other files', in name order.
+    public func recipes(of target: Target) throws(Failure) -> [RecipeOffer] {
         let (project, _) = try compiledProject(target)
-        var out = project.type.recipes
+        let builtIn = project.type.recipes.map(\.name)
         let own = (try? RecipeFile.names(project.root.path)) ?? []
-        for name in own where !out.contains(where: { $0.name == name }) {
-            if let r = try? RecipeFile.recipe(name, of: project.type, at: project.root.path) { out.append(r) }
+        return (builtIn + own.filter { !builtIn.contains($0) }).map { name in
+            RecipeOffer(name: name, recipe: try? RecipeFile.recipe(name, of: project.type, at: project.root.path))
         }
-        return out
+    }
+
+    /// The title page's byline as project.json holds it.
+    public func byline(of target: Target) throws(Failure) -> (author: String?, contact: [String]) {
+        let (project, _) = try compiledProject(target)
+        return (project.metadata.author, project.metadata.contact)
     }
 
     func compiledProject(_ target: Target) throws(Failure) -> (Project, Library) {

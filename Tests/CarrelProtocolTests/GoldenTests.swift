@@ -121,6 +121,24 @@ final class GoldenTests: XCTestCase {
             """#)
     }
 
+    func testCompileOptions() throws {
+        XCTAssertEqual(
+            try CompileOptionsRequest.Params(json: ["projectUri": "file:///l/P"]),
+            CompileOptionsRequest.Params(projectUri: "file:///l/P"))
+        XCTAssertThrowsError(try CompileOptionsRequest.Params(json: ["uri": "file:///l/P"])) {
+            XCTAssertEqual($0 as? ParamError, ParamError("projectUri", .missing))
+        }
+        golden(
+            CompileOptionsRequest.result(
+                recipes: [
+                    .init(name: "manuscript", title: "Standard manuscript", format: "docx"),
+                    .init(name: "broken", title: "broken", format: nil),
+                ], author: "Ada", contact: ["ada@example.com"]),
+            #"""
+            {"byline":{"author":"Ada","contact":["ada@example.com"]},"recipes":[{"format":"docx","name":"manuscript","title":"Standard manuscript"},{"name":"broken","title":"broken"}]}
+            """#)
+    }
+
     func testWorkspaceSymbol() throws {
         XCTAssertEqual(
             try WorkspaceSymbolRequest.Params(json: ["query": "spr"]), WorkspaceSymbolRequest.Params(query: "spr"))

@@ -26,6 +26,7 @@ final class ProtocolDocTests: XCTestCase {
             DidChangeNotification.method, DidOpenTextDocumentNotification.method,
             DidChangeTextDocumentNotification.method, DidCloseTextDocumentNotification.method,
             DocumentSymbolRequest.method, InlayHintRequest.method, InlayHintRefreshRequest.method,
+            CompileOptionsRequest.method,
         ] {
             XCTAssertTrue(doc.contains(method), method)
         }

@@ -2085,12 +2085,14 @@ words it."
 
 (defun carrel--compile-choices (project)
   "Return the choices for compiling PROJECT, as (RECIPES . FORMATS).
-Both come from `initialize', in its words: the recipes of PROJECT's
-type, the default first, and every format."
-  (let ((compile (plist-get (carrel--capabilities (carrel--tree-connection)) :compile)))
-    (cons (append (plist-get (plist-get compile :recipes)
-                             (intern (concat ":" (plist-get project :projectType))))
-                  nil)
+Both come from the server, in its words: the recipes PROJECT offers
+from `carrel/compileOptions' (its type's, the default first, then its
+own), and every format from `initialize'."
+  (let* ((conn (carrel--tree-connection))
+         (compile (plist-get (carrel--capabilities conn) :compile))
+         (options (carrel--request conn 'carrel/compileOptions
+                                   (list :projectUri (plist-get project :uri)))))
+    (cons (append (plist-get options :recipes) nil)
           (append (plist-get compile :formats) nil))))
 
 (defun carrel--by-title (title entries)
@@ -2106,11 +2108,11 @@ type, the default first, and every format."
 (defun carrel-compile (recipe format)
   "Compile the project at point with RECIPE into FORMAT.
 RECIPE is the title of one of the recipes the server offers for the
-project's type, FORMAT the title of one of its formats; asked, the
-recipe's own format comes first, so RET keeps it.  The document goes
-to the project's Compiled folder and point to its row; a format
-Carrel writes itself (Markdown, plain text, HTML, Fountain) is
-visited, and for the others the server's message says where it is."
+project (its type's and its own), FORMAT the title of one of its
+formats; asked, the recipe's own format comes first, so RET keeps
+it.  The document goes to the project's Compiled folder and point to
+its row; a format Carrel writes itself (Markdown, plain text, HTML,
+Fountain) is visited, and for the others the server's message says where it is."
   (interactive
    (let* ((choices (carrel--compile-choices (carrel--project-at-point)))
           (recipe (carrel--read-choice "Recipe: " (mapcar (lambda (r) (plist-get r :title)) (car choices))

@@ -55,4 +55,21 @@ h.Run('C picks a recipe and a format from initialize and opens the compiled Mark
   h.Wait(() => h.Messages() =~ 'Compiled Compiled/Story.md: ', 'the server''s report')
 })
 
+h.Run('C offers the project''s own recipes after its type''s, by their titles, and compiles one', () => {
+  var root = Story()
+  h.Write(root .. '/Story/.carrel/recipes/beta.json', '{"title":"Beta readers","format":"markdown","fileTitles":true}')
+  h.Press('. Opening.md', 'C')
+  h.Wait(() => !empty(h.Popups()), 'the recipe menu')
+  assert_equal(['Standard manuscript', 'Beta readers'], h.Popups()[0].items)
+  h.Choose('Beta readers')
+  h.Wait(() => !empty(h.Popups()) && h.Popups()[0].title =~ 'Format', 'the format menu')
+  assert_equal('Markdown', h.Popups()[0].items[0], 'the recipe''s own format first')
+  h.Choose('Markdown')
+  var compiled = root .. '/Story/Compiled/Story (beta).md'
+  h.Wait(() => filereadable(compiled), 'the compiled document')
+  assert_equal([{projectUri: Uri(root .. '/Story'), recipe: 'beta', format: 'markdown'}],
+    h.CommandsSent('carrel.compile'))
+  assert_match('# Opening', join(readfile(compiled), "\n"))
+})
+
 h.Done()

@@ -394,15 +394,17 @@ class Flows {
     return choice && choice.key;
   }
 
-  // Compile…: one of the recipes `initialize` gives for the project's type,
-  // then a format (the recipe's own first), with the server's progress.
+  // Compile…: one of the recipes the project offers (its type's and its
+  // own, from carrel/compileOptions), then a format from `initialize` (the
+  // recipe's own first), with the server's progress.
   // The document's row is selected, and the server's report offers "Open".
   async compile(arg) {
     const projectKey = await this.projectOf(arg);
     if (!projectKey) return undefined;
     const project = this.binder.node(projectKey);
     const offered = this.server.catalog.compile || {};
-    const recipes = ((offered.recipes || {})[project.projectType] || []).map((recipe) => ({ label: recipe.title, recipe }));
+    const options = await this.server.compileOptions(project.uri);
+    const recipes = (options.recipes || []).map((recipe) => ({ label: recipe.title, recipe }));
     const recipe = await this.ui.pick(recipes, { placeholder: 'Recipe: ' });
     if (!recipe) return undefined;
     const all = offered.formats || [];

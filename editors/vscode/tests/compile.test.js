@@ -104,3 +104,23 @@ test('Compile… offers the server’s recipes and formats, shows its progress, 
   await waitFor('the document to open', () => ext.writer.activePath() === compiled);
   assert.deepEqual(ext.record.errors, []);
 });
+
+test('Compile… offers the project’s own recipes after its type’s, by their titles, and compiles one', async (t) => {
+  const ext = await storyWithNotes(t);
+  fs.mkdirSync(story(ext.box, '.carrel', 'recipes'), { recursive: true });
+  fs.writeFileSync(story(ext.box, '.carrel', 'recipes', 'beta.json'), '{"title":"Beta readers","format":"markdown","fileTitles":true}');
+  const project = await keyAt(ext.provider, STORY);
+  ext.answers.pick.push(({ items, placeHolder }) => {
+    assert.equal(placeHolder, 'Recipe: ');
+    assert.deepEqual(items.map((item) => item.label), ['Standard manuscript', 'Beta readers']);
+    return items.find((item) => item.label === 'Beta readers');
+  });
+  ext.answers.pick.push(({ items }) => {
+    assert.equal(items[0].label, 'Markdown', 'the recipe’s own format first');
+    return items[0];
+  });
+  await ext.run('carrel.compile', project);
+  assert.deepEqual(commandsSent(ext, 'carrel.compile'), [{ projectUri: ext.api.binder.node(project).uri, recipe: 'beta', format: 'markdown' }]);
+  assert.match(fs.readFileSync(story(ext.box, 'Compiled', 'My Story (beta).md'), 'utf8'), /# Opening/);
+  assert.deepEqual(ext.record.errors, []);
+});

@@ -301,33 +301,36 @@ local function open_compiled(result)
   tree.reveal(result.path)
 end
 
---- Compile…: picks one of the project's recipes and a format, both from
---- what `initialize` offers, then compiles and opens the document. The
---- server reports what it wrote and counted (window/showMessage).
+--- Compile…: picks one of the recipes the project offers (its type's and
+--- its own, from `carrel/compileOptions`) and a format (from what
+--- `initialize` offers), then compiles and opens the document. The server
+--- reports what it wrote and counted (window/showMessage).
 function M.compile(row)
   local project = project_of(row)
   if not project then
     util.notify('Put the cursor in a project to compile it.', vim.log.levels.WARN)
     return
   end
-  client.offers(function(offers)
-    local compile = offers.compile or {}
-    local recipes = (compile.recipes or {})[project.node.projectType] or {}
-    prompts.select(recipes, {
-      prompt = 'Recipe: ',
-      format_item = function(item) return item.title end,
-    }, function(recipe)
-      -- The recipe's own format first, so Enter keeps it.
-      local formats = {}
-      for _, f in ipairs(compile.formats or {}) do
-        if f.id == recipe.format then table.insert(formats, 1, f) else table.insert(formats, f) end
-      end
-      prompts.select(formats, {
-        prompt = 'Format: ',
+  client.request('carrel/compileOptions', { projectUri = project.node.uri }, function(err, options)
+    if err then return client.report(err) end
+    client.offers(function(offers)
+      local compile = offers.compile or {}
+      prompts.select((options or {}).recipes or {}, {
+        prompt = 'Recipe: ',
         format_item = function(item) return item.title end,
-      }, function(format)
-        local arguments = { projectUri = project.node.uri, recipe = recipe.name, format = format.id }
-        client.execute('carrel.compile', arguments, open_compiled)
+      }, function(recipe)
+        -- The recipe's own format first, so Enter keeps it.
+        local formats = {}
+        for _, f in ipairs(compile.formats or {}) do
+          if f.id == recipe.format then table.insert(formats, 1, f) else table.insert(formats, f) end
+        end
+        prompts.select(formats, {
+          prompt = 'Format: ',
+          format_item = function(item) return item.title end,
+        }, function(format)
+          local arguments = { projectUri = project.node.uri, recipe = recipe.name, format = format.id }
+          client.execute('carrel.compile', arguments, open_compiled)
+        end)
       end)
     end)
   end)

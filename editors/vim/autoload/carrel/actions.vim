@@ -416,9 +416,10 @@ def SetTarget(row: dict<any>)
   rpc.Execute('carrel.setTarget', {uri: node.uri, words: words}, (_) => 0)
 enddef
 
-# Compile…: one of the project type's recipes, then a format, both as
-# `initialize` gave them (the recipe's own format first, so Enter keeps it).
-# The server shows its progress and says where the document went.
+# Compile…: one of the recipes the project offers (its type's and its own,
+# from `carrel/compileOptions`), then a format as `initialize` gave them
+# (the recipe's own first, so Enter keeps it). The server shows its
+# progress and says where the document went.
 def Compile(row: dict<any>)
   var key = ProjectOf(row)
   if key == ''
@@ -426,13 +427,22 @@ def Compile(row: dict<any>)
     return
   endif
   var project = tree.Node(key)
+  # The picker opens before the next key is read, so keys typed meanwhile go to it.
+  var answer = rpc.Await('carrel/compileOptions', {projectUri: project.uri},
+    (late) => PickRecipe(project, late))
+  if answer.answered
+    PickRecipe(project, answer.result)
+  endif
+enddef
+
+def PickRecipe(project: dict<any>, options: dict<any>)
   var compile: dict<any> = get(rpc.Vocabulary(), 'compile', {})
-  var recipes: list<dict<any>> = get(get(compile, 'recipes', {}), get(project, 'projectType', ''), [])
+  var recipes: list<dict<any>> = get(options, 'recipes', [])
   ui.Pick('Recipe', recipes->mapnew((_, r) => r.title), (index) => {
     var recipe = recipes[index]
+    var own = get(recipe, 'format', '')
     var all: list<dict<any>> = get(compile, 'formats', [])
-    var formats = all->copy()->filter((_, f) => f.id == recipe.format)
-      + all->copy()->filter((_, f) => f.id != recipe.format)
+    var formats = all->copy()->filter((_, f) => f.id == own) + all->copy()->filter((_, f) => f.id != own)
     ui.Pick('Format', formats->mapnew((_, f) => f.title), (chosen) => {
       var format = formats[chosen]
       rpc.Request('workspace/executeCommand', {command: 'carrel.compile', workDoneToken: 'carrel-vim-compile',
