@@ -90,5 +90,29 @@
       (should (file-exists-p compiled))
       (should (string-match-p "# Opening" (with-temp-buffer (insert-file-contents compiled) (buffer-string)))))))
 
+(ert-deftest carrel-test-set-byline ()
+  "B asks the author, then the contact lines, each holding what the project has, and sends them."
+  (carrel-test--with-library
+    (carrel-test--story)
+    (carrel-test--goto "Story" "Draft" "Opening.md")
+    (let* ((project (carrel--path-to-uri (carrel-test--path "Story")))
+           (sent (carrel-test--recording
+                   (carrel-test--answering '("Ada Lovelace" " 12 Any Street | ada@example.com ")
+                     (carrel-test--press "B")))))
+      (should (equal (carrel-test--commands-sent sent "carrel.setByline")
+                     (list (list :projectUri project :author "Ada Lovelace"
+                                 :contact ["12 Any Street" "ada@example.com"]))))
+      (carrel-test--wait (lambda () (string-match-p "^Title page of “Story”: by Ada Lovelace, 2 contact lines\\."
+                                                    (carrel-test--messages)))
+                         "the server's report")
+      (carrel-test--goto "Story" "Draft" "Opening.md")
+      (setq sent (carrel-test--recording
+                   (carrel-test--answering '("Ada King" "")
+                     (carrel-test--press "B"))))
+      (should (equal (carrel-test--asked "Author: ") "Ada Lovelace"))
+      (should (equal (carrel-test--asked "Contact lines, separated by |: ") "12 Any Street | ada@example.com"))
+      (should (equal (carrel-test--commands-sent sent "carrel.setByline")
+                     (list (list :projectUri project :author "Ada King" :contact [])))))))
+
 (provide 'carrel-compile-tests)
 ;;; carrel-compile-tests.el ends here

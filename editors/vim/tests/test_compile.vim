@@ -72,4 +72,19 @@ h.Run('C offers the project''s own recipes after its type''s, by their titles, a
   assert_match('# Opening', join(readfile(compiled), "\n"))
 })
 
+h.Run('B sets the byline: the author, then the contact lines, each holding what the project has', () => {
+  var root = Story()
+  var project = Uri(root .. '/Story')
+  h.Press('. Opening.md', "B\<C-U>Ada Lovelace\<CR>\<C-U> 12 Any Street | ada@example.com \<CR>")
+  h.Wait(() => len(h.CommandsSent('carrel.setByline')) == 1, 'carrel.setByline')
+  assert_equal({projectUri: project, author: 'Ada Lovelace', contact: ['12 Any Street', 'ada@example.com']},
+    h.CommandsSent('carrel.setByline')[0])
+  h.Wait(() => h.Messages() =~ 'Title page of “Story”: by Ada Lovelace, 2 contact lines.', 'the server''s report')
+  # Enter keeps the author it now holds; an emptied contact clears.
+  h.Press('. Opening.md', "B\<CR>\<C-U>\<CR>")
+  h.Wait(() => len(h.CommandsSent('carrel.setByline')) == 2, 'the second carrel.setByline')
+  assert_equal({projectUri: project, author: 'Ada Lovelace', contact: []}, h.CommandsSent('carrel.setByline')[1])
+  h.Wait(() => h.Messages() =~ 'Title page of “Story”: by Ada Lovelace, no contact lines.', 'the second report')
+})
+
 h.Done()

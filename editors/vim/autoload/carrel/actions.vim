@@ -34,6 +34,7 @@ export const KEYS: list<list<string>> = [
   ['T', 'settarget', 'Set Word Target (empty clears it)'],
   ['C', 'compile', 'Compile… the project (a recipe, a format), then open it'],
   ['X', 'togglecompile', 'Leave out of compile / Include in compile'],
+  ['B', 'setbyline', 'Set byline… of the project: its author, then its contact lines'],
   ['R', 'refresh', 'Refresh'],
   ['-', 'parent', 'Go to the parent'],
   ['?', 'help', 'Show these keys'],
@@ -465,6 +466,40 @@ def Compiled(result: any, text: bool)
   endif
 enddef
 
+# Set byline…: the compiled title page's author, then its contact lines
+# (joined by " | "), each question holding what the project has now
+# (`carrel/compileOptions`); an empty answer clears, and only dismissing a
+# question (Esc) sends nothing.
+def SetByline(row: dict<any>)
+  var key = ProjectOf(row)
+  if key == ''
+    Warn('Put the cursor in a project to set its byline.')
+    return
+  endif
+  var project = tree.Node(key)
+  var answer = rpc.Await('carrel/compileOptions', {projectUri: project.uri}, (late) => AskByline(project, late))
+  if answer.answered
+    AskByline(project, answer.result)
+  endif
+enddef
+
+def AskByline(project: dict<any>, options: dict<any>)
+  const cancelled = "\x01"
+  var byline: dict<any> = get(options, 'byline', {})
+  var author = get(byline, 'author', '')
+  var name = inputdialog('Author: ', type(author) == v:t_string ? author : '', cancelled)
+  if name == cancelled
+    return
+  endif
+  var lines = join(get(byline, 'contact', []), ' | ')
+  var text = inputdialog('Contact lines, separated by |: ', lines, cancelled)
+  if text == cancelled
+    return
+  endif
+  var contact = split(text, '|')->map((_, l) => trim(l))->filter((_, l) => l != '')
+  rpc.Execute('carrel.setByline', {projectUri: project.uri, author: trim(name), contact: contact}, (_) => 0)
+enddef
+
 # Leave out of compile, or Include in compile again: the opposite of the row's `leftOut`.
 def ToggleCompile(row: dict<any>)
   var node = NeedUri(row)
@@ -596,6 +631,8 @@ def DoOn(action: string, row: dict<any>)
     Compile(row)
   elseif action == 'togglecompile'
     ToggleCompile(row)
+  elseif action == 'setbyline'
+    SetByline(row)
   elseif action == 'ask_before_deleting'
     AskBeforeDeleting(row)
   elseif action == 'refresh'
