@@ -194,6 +194,19 @@ extension Workspace {
         return (Compiled(path: path, recipe: recipe.name, format: recipe.format, counts: counts), outcome)
     }
 
+    /// A compile a crash cut short left its hidden temporaries in the
+    /// project's Compiled folder: they go at open. A writer's own output
+    /// folder, outside the library, is never cleaned.
+    func removeCompileLeftovers(_ project: Project) {
+        guard let root = try? Directory.open(project.root.path),
+            let compiled = try? root.realSubdirectory(Array(PermanentFolder.compiled.diskName!.utf8))
+        else { return }
+        let removed = compiled.removeCompileLeftovers()
+        if removed > 0 {
+            log("repair: removed \(removed) unfinished compile temporary(ies) in \(BytePath.display(compiled.path))")
+        }
+    }
+
     /// The pieces of the recipe's folders in binder order, each file read
     /// and checked: a link, a pipe, an unreadable, huge, binary or non-UTF-8
     /// file stops the compile, named, unless the writer left it out.
