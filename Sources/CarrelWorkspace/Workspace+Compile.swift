@@ -133,6 +133,7 @@ extension Workspace {
         let folder: Directory
         let preferred: String
         var madeCompiled = false
+        var createdCompiled = false
         if let output = request.output {
             let (dir, last) = BytePath.split(output)
             guard let name = String(validating: last, as: UTF8.self), !name.isEmpty, !name.hasPrefix(".") else {
@@ -143,7 +144,10 @@ extension Workspace {
         } else {
             if project.compiled == nil {
                 let root = try open(project.root, in: library)
-                do { try root.makeDirectory(Array(PermanentFolder.compiled.diskName!.utf8)) } catch {
+                do {
+                    try root.makeDirectory(Array(PermanentFolder.compiled.diskName!.utf8))
+                    createdCompiled = true
+                } catch {
                     if error.code != EEXIST { throw failure(for: error) }
                 }
                 root.sync()
@@ -158,6 +162,12 @@ extension Workspace {
         }
         progress("Writing", 70)
         let written: String
+        // A failed write leaves nothing: the temporaries go with it, and a
+        // Compiled folder this compile made goes too (only while empty).
+        func undoCompiledFolder() {
+            guard createdCompiled, let root = try? open(project.root, in: library) else { return }
+            if (try? root.removeEmptyDirectory(Array(PermanentFolder.compiled.diskName!.utf8))) != nil { root.sync() }
+        }
         do {
             if let pandoc {
                 written = try runPandoc(
@@ -168,10 +178,17 @@ extension Workspace {
                 written = try folder.publish(temporary, as: preferred)
             }
         } catch let failure as Failure {
+            undoCompiledFolder()
             throw failure
         } catch let error as SysError {
+            undoCompiledFolder()
+            if [ENOSPC, EFBIG, EDQUOT].contains(error.code) {
+                let place = request.output == nil ? PermanentFolder.compiled.diskName! : BytePath.display(folder.path)
+                throw Failure(.io, .compile(.noRoom(folder: place, why: error.message)))
+            }
             throw failure(for: error)
         } catch {
+            undoCompiledFolder()
             throw Failure(.io, .io(path: BytePath.display(folder.path), detail: "\(error)"))
         }
         progress("Done", 100)
