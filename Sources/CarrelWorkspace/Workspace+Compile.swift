@@ -296,7 +296,7 @@ extension Workspace {
     ) throws -> String {
         let input = Directory.temporaryName("in.md")
         let output = Directory.temporaryName("out.\(recipe.format.fileExtension)")
-        let reference = Directory.temporaryName("reference.docx")
+        let reference = Directory.temporaryName("reference.\(recipe.format.fileExtension)")
         defer {
             folder.removeTemporary(input)
             folder.removeTemporary(output)
@@ -309,9 +309,12 @@ extension Workspace {
             "--output", full(output), full(input),
         ]
         if recipe.format == .pdf, let engine { arguments[3] = "pdf"; arguments += ["--pdf-engine", engine] }
-        if recipe.format == .docx, recipe.style == .manuscript {
+        if recipe.style == .manuscript, recipe.format == .docx || recipe.format == .odt {
             let header = byline.surname.map { "\($0) / \(byline.title) / " } ?? "\(byline.title) / "
-            try folder.writeTemporary(reference, ReferenceDocument.manuscript(header: header))
+            let document =
+                recipe.format == .docx
+                ? ReferenceDocument.manuscript(header: header) : ReferenceDocument.manuscriptODT(header: header)
+            try folder.writeTemporary(reference, document)
             arguments += ["--reference-doc", full(reference)]
         }
         if recipe.format == .epub { arguments += ["--metadata", "lang=en"] }
