@@ -1,6 +1,7 @@
 /// What the server tells the writer after a command that moved writing out
-/// of sight or back, or changed whether deleting asks first: every client
-/// shows these words, and adds none.
+/// of sight or back, changed whether deleting asks first, compiled, or set
+/// what no row shows (the byline): every client shows these words, and
+/// adds none.
 public enum Report: Sendable, Equatable {
     case movedToTrash(name: String)
     case movedToSystemTrash(name: String)

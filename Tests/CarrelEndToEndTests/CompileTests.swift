@@ -86,6 +86,7 @@ final class CompileTests: XCTestCase {
             ["byline", "Story", "--author", "Ada Lovelace", "--contact", "12 Any Street | ada@example.com"],
             in: fx.path)
         XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stdout, "Title page of “Story”: by Ada Lovelace, 2 contact lines.\n", "what the page reads")
         return (fx, cli)
     }
 
