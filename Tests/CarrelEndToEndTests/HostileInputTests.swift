@@ -622,6 +622,8 @@ final class HostileInputTests: XCTestCase {
             ("carrel/tree", ["depth": 1.5], "depth"),
             ("carrel/tree", ["uri": 5], "uri"),
             ("workspace/symbol", ["query": ["a"]], "query"),
+            ("carrel/compileOptions", ["projectUri": 5], "projectUri"),
+            ("carrel/compileOptions", [:], "projectUri"),
         ]
         for (method, params, field) in shapes {
             let r = try c.request(method, params)
