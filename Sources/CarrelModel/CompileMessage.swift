@@ -10,6 +10,8 @@ public enum CompileMessage: Sendable, Equatable {
     case pandocMissing(format: String)
     case pandocFailed(status: Int32, detail: String)
     case noPDFEngine
+    /// The disk (or the writer's quota, or a file size limit) had no room for the document.
+    case noRoom(folder: String, why: String)
     case nothingToCompile(project: String, folders: String)
     case leftOut(path: String, leftOut: Bool)
 
@@ -82,6 +84,11 @@ public enum CompileMessage: Sendable, Equatable {
             return (
                 "PDF needs a PDF engine for pandoc (pdflatex, xelatex, lualatex, wkhtmltopdf or weasyprint), and none is installed. Compile to DOCX or ODT and export a PDF from your word processor; nothing was written.",
                 "Le PDF demande un moteur PDF pour pandoc (pdflatex, xelatex, lualatex, wkhtmltopdf ou weasyprint), et aucun n’est installé. Compilez en DOCX ou ODT et exportez le PDF depuis votre traitement de texte ; rien n’a été écrit."
+            )
+        case .noRoom(let folder, let why):
+            return (
+                "There is no room to write the compiled document in “\(folder)” (\(why)). Free some space and compile again; nothing was written.",
+                "Il n’y a pas la place d’écrire le document compilé dans « \(folder) » (\(why)). Libérez de l’espace et recompilez ; rien n’a été écrit."
             )
         case .nothingToCompile(let project, let folders):
             return (

@@ -263,7 +263,16 @@ public enum Manuscript {
             switch block {
             case .prose(let t): parts.append(t)
             case .lines(let ls):
-                if pandoc != nil {
+                if pandoc == .odt {
+                    // Pandoc sets a line block as a body paragraph, whose first
+                    // line a manuscript indents; lines (a contact block, a
+                    // poem) go flush left in a style of their own.
+                    // XML holds no control characters but the tab.
+                    let text = ls.map { escape(String($0.unicodeScalars.filter { $0.value >= 0x20 || $0 == "\t" })) }
+                        .joined(separator: "<text:line-break/>")
+                    parts.append(
+                        "```{=opendocument}\n<text:p text:style-name=\"Line_20_Block\">\(text)</text:p>\n```")
+                } else if pandoc != nil {
                     parts.append(ls.map { "| " + $0 }.joined(separator: "\n"))
                 } else {
                     // Two trailing spaces keep each line a line in any Markdown reader.

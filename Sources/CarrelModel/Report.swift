@@ -1,6 +1,7 @@
 /// What the server tells the writer after a command that moved writing out
-/// of sight or back, or changed whether deleting asks first: every client
-/// shows these words, and adds none.
+/// of sight or back, changed whether deleting asks first, compiled, or set
+/// what no row shows (the byline): every client shows these words, and
+/// adds none.
 public enum Report: Sendable, Equatable {
     case movedToTrash(name: String)
     case movedToSystemTrash(name: String)
@@ -18,6 +19,9 @@ public enum Report: Sendable, Equatable {
     /// A compile wrote its document: where (`Compiled/My Novel.docx`, or the
     /// writer's own path), and what it counted: a packet's lines, else words.
     case compiled(path: String, words: Int, lines: Int?)
+    /// The title page's byline was set: the project's name, its author (nil
+    /// for none) and how many contact lines it holds now.
+    case bylineSet(project: String, author: String?, contactLines: Int)
 
     public func text(_ language: Language) -> String {
         let (en, fr) = texts
@@ -36,6 +40,15 @@ public enum Report: Sendable, Equatable {
                 lines.map { "\(CountWords.number($0, .french)) vers" }
                 ?? "\(CountWords.number(words, .french)) \(words == 1 ? "mot" : "mots")"
             return ("Compiled \(path): \(en).", "Compilé \(path) : \(fr).")
+        case .bylineSet(let project, let author, let lines):
+            let en = lines == 1 ? "1 contact line" : "\(lines == 0 ? "no" : "\(lines)") contact lines"
+            let fr =
+                lines == 0
+                ? "aucune ligne de contact" : lines == 1 ? "1 ligne de contact" : "\(lines) lignes de contact"
+            return (
+                "Title page of “\(project)”: \(author.map { "by \($0)" } ?? "no author"), \(en).",
+                "Page de titre de « \(project) » : \(author.map { "par \($0)" } ?? "aucun auteur"), \(fr)."
+            )
         case .movedToTrash(let name):
             return ("Moved “\(name)” to the Trash.", "« \(name) » est dans la Corbeille.")
         case .movedToSystemTrash(let name):

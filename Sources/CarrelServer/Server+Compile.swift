@@ -78,3 +78,20 @@ extension Server {
         }
     }
 }
+
+/// `carrel/compileOptions`: the rows of a client's Compile… and what its
+/// Set Byline… starts from, read when asked, so a recipe file the writer
+/// just added is offered at once.
+extension Server {
+    func compileOptions(_ id: RequestID, _ params: CompileOptionsRequest.Params) throws(Failure) {
+        finishScan()
+        let project = try target(params.projectUri)
+        let recipes = try workspace.recipes(of: project).map { offer in
+            CompileOptionsRequest.Recipe(
+                name: offer.name, title: offer.recipe?.title(language) ?? offer.name,
+                format: offer.recipe?.format.rawValue)
+        }
+        let byline = try workspace.byline(of: project)
+        reply(id, CompileOptionsRequest.result(recipes: recipes, author: byline.author, contact: byline.contact))
+    }
+}

@@ -6,9 +6,54 @@ import Glibc
 /// renamed no-replace to the first free name ("Manuscript.docx",
 /// "Manuscript 2.docx", …); a failure removes the temporary.
 extension Directory {
+    static let compileTemporaryPrefix = ".carrel-compile-"
+
     /// A hidden name for a temporary of this process, unique in this folder.
+    /// `purpose` is `out`, `in.md`, `out.<extension>` or `reference.<extension>`.
     public static func temporaryName(_ purpose: String) -> [UInt8] {
-        Array(".carrel-compile-\(getpid())-\(Clock.nowMs())-\(UInt32.random(in: 0...UInt32.max))-\(purpose)".utf8)
+        Array(
+            "\(compileTemporaryPrefix)\(getpid())-\(Clock.nowMs())-\(UInt32.random(in: 0...UInt32.max))-\(purpose)".utf8
+        )
+    }
+
+    /// The pid that made `name`, when `name` is exactly a name
+    /// `temporaryName` gives, so a writer's file that only looks like one
+    /// is never taken for it.
+    static func compileTemporaryOwner(_ name: [UInt8]) -> Int32? {
+        guard let text = String(validating: name, as: UTF8.self), text.hasPrefix(compileTemporaryPrefix) else {
+            return nil
+        }
+        let parts = text.dropFirst(compileTemporaryPrefix.count).split(separator: "-", maxSplits: 3)
+        func digits(_ s: Substring) -> Bool { !s.isEmpty && s.count <= 20 && s.allSatisfy { $0 >= "0" && $0 <= "9" } }
+        guard parts.count == 4, digits(parts[0]), digits(parts[1]), digits(parts[2]), let pid = Int32(parts[0])
+        else { return nil }
+        let purpose = parts[3]
+        let (head, dot, ext) =
+            purpose.firstIndex(of: ".").map { (purpose[..<$0], true, purpose[purpose.index(after: $0)...]) }
+            ?? (purpose, false, "")
+        let lower = !ext.isEmpty && ext.count <= 8 && ext.allSatisfy { $0 >= "a" && $0 <= "z" }
+        switch head {
+        case "out": return !dot || lower ? pid : nil
+        case "in": return dot && ext == "md" ? pid : nil
+        case "reference": return dot && lower ? pid : nil
+        default: return nil
+        }
+    }
+
+    /// Removes the temporaries a compile cut short left here: those of a
+    /// process that no longer runs. A live process's are a compile under
+    /// way (another Carrel's), and are left alone; so is anything that is
+    /// not exactly a temporary's name, or is a folder. A link is unlinked,
+    /// never followed. Returns how many were removed.
+    @discardableResult
+    public func removeCompileLeftovers() -> Int {
+        var removed = 0
+        for (name, _) in (try? list()) ?? [] {
+            guard let pid = Self.compileTemporaryOwner(name), pid > 0 else { continue }
+            if pid != getpid(), kill(pid, 0) == 0 || errno == EPERM { continue }
+            if BytePath.withCString(name, { unlinkat(fd, $0, 0) }) == 0 { removed += 1 }
+        }
+        return removed
     }
 
     /// Writes `bytes` to a new temporary `name` (`O_EXCL`, no-follow) and fsyncs it.

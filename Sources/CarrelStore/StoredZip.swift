@@ -1,5 +1,6 @@
-/// A ZIP archive whose entries are stored, not compressed: all a DOCX
-/// reference document needs, written without any compression library.
+/// A ZIP archive whose entries are stored, not compressed: all a DOCX or
+/// ODT reference document needs (an ODT's mimetype must be stored),
+/// written without any compression library.
 /// Local headers, CRC-32, the central directory and its end record
 /// (APPNOTE 4.3), in that order.
 public enum StoredZip {

@@ -17,6 +17,10 @@ extension Workspace {
             if let cleanAuthor { meta.author = cleanAuthor.isEmpty ? nil : cleanAuthor }
             if let cleanContact { meta.contact = cleanContact.filter { !$0.isEmpty } }
         }
-        return Outcome(result: .item(.entry(project.root, library)), changes: [Change(.changed, project.root.path)])
+        let meta = project.metadata
+        return Outcome(
+            result: .item(.entry(project.root, library)), changes: [Change(.changed, project.root.path)],
+            report: .bylineSet(project: project.root.name.string, author: meta.author, contactLines: meta.contact.count)
+        )
     }
 }

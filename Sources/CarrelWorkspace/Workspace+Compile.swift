@@ -26,15 +26,28 @@ extension Workspace {
         public var counts: Manuscript.Counts
     }
 
-    /// The recipes a project offers: its type's, then its own files'.
-    public func recipes(of target: Target) throws(Failure) -> [CompileRecipe] {
+    /// A recipe a project offers, as a picker shows it; `recipe` is nil
+    /// for a recipe file that cannot be used (compiling it says why).
+    public struct RecipeOffer: Sendable {
+        public var name: String
+        public var recipe: CompileRecipe?
+    }
+
+    /// The recipes a project offers: its type's (as its own file of the
+    /// same name changes them), then its other files', in name order.
+    public func recipes(of target: Target) throws(Failure) -> [RecipeOffer] {
         let (project, _) = try compiledProject(target)
-        var out = project.type.recipes
+        let builtIn = project.type.recipes.map(\.name)
         let own = (try? RecipeFile.names(project.root.path)) ?? []
-        for name in own where !out.contains(where: { $0.name == name }) {
-            if let r = try? RecipeFile.recipe(name, of: project.type, at: project.root.path) { out.append(r) }
+        return (builtIn + own.filter { !builtIn.contains($0) }).map { name in
+            RecipeOffer(name: name, recipe: try? RecipeFile.recipe(name, of: project.type, at: project.root.path))
         }
-        return out
+    }
+
+    /// The title page's byline as project.json holds it.
+    public func byline(of target: Target) throws(Failure) -> (author: String?, contact: [String]) {
+        let (project, _) = try compiledProject(target)
+        return (project.metadata.author, project.metadata.contact)
     }
 
     func compiledProject(_ target: Target) throws(Failure) -> (Project, Library) {
@@ -120,6 +133,7 @@ extension Workspace {
         let folder: Directory
         let preferred: String
         var madeCompiled = false
+        var createdCompiled = false
         if let output = request.output {
             let (dir, last) = BytePath.split(output)
             guard let name = String(validating: last, as: UTF8.self), !name.isEmpty, !name.hasPrefix(".") else {
@@ -130,7 +144,10 @@ extension Workspace {
         } else {
             if project.compiled == nil {
                 let root = try open(project.root, in: library)
-                do { try root.makeDirectory(Array(PermanentFolder.compiled.diskName!.utf8)) } catch {
+                do {
+                    try root.makeDirectory(Array(PermanentFolder.compiled.diskName!.utf8))
+                    createdCompiled = true
+                } catch {
                     if error.code != EEXIST { throw failure(for: error) }
                 }
                 root.sync()
@@ -145,6 +162,12 @@ extension Workspace {
         }
         progress("Writing", 70)
         let written: String
+        // A failed write leaves nothing: the temporaries go with it, and a
+        // Compiled folder this compile made goes too (only while empty).
+        func undoCompiledFolder() {
+            guard createdCompiled, let root = try? open(project.root, in: library) else { return }
+            if (try? root.removeEmptyDirectory(Array(PermanentFolder.compiled.diskName!.utf8))) != nil { root.sync() }
+        }
         do {
             if let pandoc {
                 written = try runPandoc(
@@ -155,10 +178,17 @@ extension Workspace {
                 written = try folder.publish(temporary, as: preferred)
             }
         } catch let failure as Failure {
+            undoCompiledFolder()
             throw failure
         } catch let error as SysError {
+            undoCompiledFolder()
+            if [ENOSPC, EFBIG, EDQUOT].contains(error.code) {
+                let place = request.output == nil ? PermanentFolder.compiled.diskName! : BytePath.display(folder.path)
+                throw Failure(.io, .compile(.noRoom(folder: place, why: error.message)))
+            }
             throw failure(for: error)
         } catch {
+            undoCompiledFolder()
             throw Failure(.io, .io(path: BytePath.display(folder.path), detail: "\(error)"))
         }
         progress("Done", 100)
@@ -179,6 +209,19 @@ extension Workspace {
             result: .item(.entry(project.root, library)), changes: changes,
             report: .compiled(path: display, words: counts.words, lines: counts.lines))
         return (Compiled(path: path, recipe: recipe.name, format: recipe.format, counts: counts), outcome)
+    }
+
+    /// A compile a crash cut short left its hidden temporaries in the
+    /// project's Compiled folder: they go at open. A writer's own output
+    /// folder, outside the library, is never cleaned.
+    func removeCompileLeftovers(_ project: Project) {
+        guard let root = try? Directory.open(project.root.path),
+            let compiled = try? root.realSubdirectory(Array(PermanentFolder.compiled.diskName!.utf8))
+        else { return }
+        let removed = compiled.removeCompileLeftovers()
+        if removed > 0 {
+            log("repair: removed \(removed) unfinished compile temporary(ies) in \(BytePath.display(compiled.path))")
+        }
     }
 
     /// The pieces of the recipe's folders in binder order, each file read
@@ -253,7 +296,7 @@ extension Workspace {
     ) throws -> String {
         let input = Directory.temporaryName("in.md")
         let output = Directory.temporaryName("out.\(recipe.format.fileExtension)")
-        let reference = Directory.temporaryName("reference.docx")
+        let reference = Directory.temporaryName("reference.\(recipe.format.fileExtension)")
         defer {
             folder.removeTemporary(input)
             folder.removeTemporary(output)
@@ -266,9 +309,12 @@ extension Workspace {
             "--output", full(output), full(input),
         ]
         if recipe.format == .pdf, let engine { arguments[3] = "pdf"; arguments += ["--pdf-engine", engine] }
-        if recipe.format == .docx, recipe.style == .manuscript {
+        if recipe.style == .manuscript, recipe.format == .docx || recipe.format == .odt {
             let header = byline.surname.map { "\($0) / \(byline.title) / " } ?? "\(byline.title) / "
-            try folder.writeTemporary(reference, ReferenceDocument.manuscript(header: header))
+            let document =
+                recipe.format == .docx
+                ? ReferenceDocument.manuscript(header: header) : ReferenceDocument.manuscriptODT(header: header)
+            try folder.writeTemporary(reference, document)
             arguments += ["--reference-doc", full(reference)]
         }
         if recipe.format == .epub { arguments += ["--metadata", "lang=en"] }

@@ -40,6 +40,13 @@ func selfTest(_ options: Options) -> Int32 {
             }
         ),
         (
+            "leave a compile's temporary", "compile's temporary",
+            { t in
+                mkdir(t.lib + "/Poems/Compiled", 0o755)
+                _ = Disk.write(t.lib + "/Poems/Compiled/.carrel-compile-1-2-3-out", Array("---\ntitle: \"".utf8))
+            }
+        ),
+        (
             "truncate a file", "never wrote",
             { t in
                 let f = t.someContentFile()

@@ -20,6 +20,15 @@ extension Torture {
                     }
                     continue
                 }
+                // A compile a kill cut short: a hidden temporary in the Compiled
+                // folder, removed when the library is opened again (unless
+                // another server, still running, is compiling).
+                if parts.count >= 2, parts[parts.count - 2] == "Compiled", parts.last!.hasPrefix(".carrel-compile-") {
+                    if afterRestart, base == lib, opts.servers == 1 {
+                        violation("\(phase): a compile's temporary \(label)/\(n.rel) is left after a restart")
+                    }
+                    continue
+                }
                 // Carrel's metadata, but for what waits in purge to be deleted.
                 if let i = parts.firstIndex(of: ".carrel"), i + 1 < parts.count, parts[i + 1] != "purge" { continue }
                 if n.rel == ".gitattributes" {

@@ -162,6 +162,12 @@ extension Torture {
                     args: ["projectUri": .string(uri(p.rel)), "format": "markdown"])
             case 96..<97:
                 guard let item = pick(v.movable) else { continue }
+                if chance(0.5), let p = pick(v.projects) {
+                    // The byline is a setting of project.json, rewritten whole or not at all.
+                    return Op(
+                        name: "setByline", command: "carrel.setByline",
+                        args: ["projectUri": .string(uri(p.rel)), "author": "Ada", "contact": ["a@example.com"]])
+                }
                 return Op(
                     name: "setCompileIncluded", command: "carrel.setCompileIncluded",
                     args: ["uri": .string(uri(item.rel)), "included": .bool(chance(0.5))])

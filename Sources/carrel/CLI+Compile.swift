@@ -45,6 +45,7 @@ extension CLI {
         let contact = options.value("--contact").map {
             $0.split(separator: "|").map { String($0.trimmingPrefix(" ").reversed().drop { $0 == " " }.reversed()) }
         }
-        _ = try ws.setByline(try target(ws, path), author: options.value("--author"), contact: contact)
+        let outcome = try ws.setByline(try target(ws, path), author: options.value("--author"), contact: contact)
+        if let report = outcome.report { print(report.text(language)) }
     }
 }

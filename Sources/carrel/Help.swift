@@ -286,7 +286,9 @@ enum Help {
 
         Sets the author's name and contact lines (address, email, split at
         "|") that a compiled manuscript's title page shows, kept in the
-        project's project.json. An empty value clears it.
+        project's project.json, as the editors' "Set byline…" does. An
+        empty value clears it; one left out stays as it is. Says what the
+        title page now reads.
         """,
         "help": """
         USAGE: carrel help [SUBCOMMAND]

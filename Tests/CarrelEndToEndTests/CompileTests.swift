@@ -42,6 +42,23 @@ final class CompileTests: XCTestCase {
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// "ok" when each named part of a ZIP parses as XML, else Python's complaint.
+    func wellFormed(_ path: String, _ names: [String]) -> String {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        let script =
+            "import sys,zipfile,xml.dom.minidom as m\nz=zipfile.ZipFile(sys.argv[1])\n"
+            + "for n in sys.argv[2:]: m.parseString(z.read(n))\nprint('ok')"
+        p.arguments = ["python3", "-c", script, path] + names
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = out
+        try? p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     func json(_ r: CLIRunner.Result) throws -> JSONValue { try JSONParser.parse(r.stdout) }
 
     /// Each needle once, in this order.
@@ -69,6 +86,7 @@ final class CompileTests: XCTestCase {
             ["byline", "Story", "--author", "Ada Lovelace", "--contact", "12 Any Street | ada@example.com"],
             in: fx.path)
         XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stdout, "Title page of “Story”: by Ada Lovelace, 2 contact lines.\n", "what the page reads")
         return (fx, cli)
     }
 
@@ -105,6 +123,38 @@ final class CompileTests: XCTestCase {
         XCTAssertTrue(
             cli.run(["tree", "Story", "--depth", "0"], in: fx.path).stdout.contains("17 words"),
             cli.run(["tree", "Story", "--depth", "0"], in: fx.path).stdout)
+    }
+
+    func testShortStoryManuscriptODTIsStyledAsTheDOCXIs() throws {
+        let (fx, cli) = try story()
+        let r = cli.run(["compile", "Story", "--to", "odt", "--json"], in: fx.path)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let path = fx.path + "/Story/Compiled/Story.odt"
+        assertInOrder(
+            plain(path),
+            [
+                "Ada Lovelace\n12 Any Street", "ada@example.com", "about 100 words", "Story", "by Ada Lovelace",
+                "The sea was calm that night.", "#", "The storm came at dawn, loud, grey.",
+            ])
+        let styles = part(path, "styles.xml")
+        XCTAssertEqual(wellFormed(path, ["styles.xml", "content.xml", "META-INF/manifest.xml"]), "ok", "XML")
+        XCTAssertTrue(styles.contains("style:font-name=\"Courier New\""), "Courier")
+        XCTAssertTrue(styles.contains("fo:font-size=\"12pt\""), "12 pt")
+        XCTAssertTrue(styles.contains("fo:line-height=\"200%\""), "double spaced")
+        XCTAssertTrue(styles.contains("fo:text-indent=\"0.5in\""), "first lines indented half an inch")
+        XCTAssertTrue(
+            styles.contains("fo:margin-left=\"1in\"") && styles.contains("fo:margin-top=\"1in\""), "1-inch margins")
+        XCTAssertTrue(styles.contains("Lovelace / Story / <text:page-number"), "running header")
+        XCTAssertTrue(styles.contains("<style:header-first"), "no header on the title page")
+        let content = part(path, "content.xml")
+        XCTAssertTrue(
+            content.contains("text:style-name=\"Line_20_Block\">Ada Lovelace<text:line-break/>12 Any Street"),
+            "the contact block flush left, its lines kept")
+        XCTAssertTrue(styles.contains("style:name=\"Line_20_Block\""))
+        for style in ["Word Count", "Manuscript Title", "Byline", "Scene Break", "Pagebreak"] {
+            XCTAssertTrue(content.contains("text:style-name=\"\(style)\""), style)
+            XCTAssertTrue(styles.contains("style:name=\"\(style)\""), "\(style) is defined")
+        }
     }
 
     func testOtherFormatsReadBack() throws {

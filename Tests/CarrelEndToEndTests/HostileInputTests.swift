@@ -449,6 +449,7 @@ final class HostileInputTests: XCTestCase {
             ("carrel.duplicate", ["uri": u("P/Draft/a.md")]),
             ("carrel.setCompileIncluded", ["uri": u("P/Draft/a.md"), "included": false]),
             ("carrel.compile", ["projectUri": u("P"), "format": "markdown"]),
+            ("carrel.setByline", ["projectUri": u("P"), "author": "Ada"]),
             ("carrel.newFile", ["parentUri": u("Plain"), "name": "n"]),
             ("carrel.rename", ["uri": u("Plain/b.md"), "newName": "c.md"]),
         ]
@@ -585,8 +586,11 @@ final class HostileInputTests: XCTestCase {
             "carrel.duplicate": ["uri": u],
             "carrel.setCompileIncluded": ["uri": u, "included": false],
             "carrel.compile": ["projectUri": u, "recipe": "manuscript", "format": "markdown", "output": "/tmp/x.md"],
+            "carrel.setByline": ["projectUri": u, "author": "Ada", "contact": ["a@x.org"]],
         ]
-        let optional: Set<String> = ["confirmed", "descending", "before", "after", "recipe", "format", "output"]
+        let optional: Set<String> = [
+            "confirmed", "descending", "before", "after", "recipe", "format", "output", "author", "contact",
+        ]
         XCTAssertEqual(Set(full.keys), Set(InitializeRequest.commands), "every command has a row")
         for (command, args) in full {
             for field in args.keys {
@@ -618,6 +622,8 @@ final class HostileInputTests: XCTestCase {
             ("carrel/tree", ["depth": 1.5], "depth"),
             ("carrel/tree", ["uri": 5], "uri"),
             ("workspace/symbol", ["query": ["a"]], "query"),
+            ("carrel/compileOptions", ["projectUri": 5], "projectUri"),
+            ("carrel/compileOptions", [:], "projectUri"),
         ]
         for (method, params, field) in shapes {
             let r = try c.request(method, params)

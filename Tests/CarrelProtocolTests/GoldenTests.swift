@@ -29,7 +29,7 @@ final class GoldenTests: XCTestCase {
         golden(
             InitializeRequest.result(version: "0.1.0", vocabulary: vocabulary),
             #"""
-            {"capabilities":{"completionProvider":{"resolveProvider":false,"triggerCharacters":["[","(","/"]},"definitionProvider":true,"documentLinkProvider":{"resolveProvider":false},"documentSymbolProvider":true,"executeCommandProvider":{"commands":["carrel.newProject","carrel.newFolder","carrel.newFile","carrel.rename","carrel.moveTo","carrel.delete","carrel.restore","carrel.emptyTrash","carrel.setSort","carrel.setConfirmDelete","carrel.reorder","carrel.setTarget","carrel.duplicate","carrel.compile","carrel.setCompileIncluded"]},"experimental":{"carrel":{"compile":{"formats":[],"recipes":{}},"names":{"defaultExtension":"md","maxBytes":255},"projectTypes":[{"id":"poetry","title":"Poésie"}],"sorts":[{"by":"name","descending":true,"title":"Nom, de Z à A"}]}},"inlayHintProvider":true,"referencesProvider":true,"textDocumentSync":{"change":1,"openClose":true},"workspace":{"fileOperations":{"willRename":{"filters":[{"pattern":{"glob":"**/*.md","matches":"file"}},{"pattern":{"glob":"**/*.fountain","matches":"file"}},{"pattern":{"glob":"**","matches":"folder"}}]}},"workspaceFolders":{"changeNotifications":true,"supported":true}},"workspaceSymbolProvider":true},"serverInfo":{"name":"carrel","version":"0.1.0"}}
+            {"capabilities":{"completionProvider":{"resolveProvider":false,"triggerCharacters":["[","(","/"]},"definitionProvider":true,"documentLinkProvider":{"resolveProvider":false},"documentSymbolProvider":true,"executeCommandProvider":{"commands":["carrel.newProject","carrel.newFolder","carrel.newFile","carrel.rename","carrel.moveTo","carrel.delete","carrel.restore","carrel.emptyTrash","carrel.setSort","carrel.setConfirmDelete","carrel.reorder","carrel.setTarget","carrel.duplicate","carrel.compile","carrel.setCompileIncluded","carrel.setByline"]},"experimental":{"carrel":{"compile":{"formats":[],"recipes":{}},"names":{"defaultExtension":"md","maxBytes":255},"projectTypes":[{"id":"poetry","title":"Poésie"}],"sorts":[{"by":"name","descending":true,"title":"Nom, de Z à A"}]}},"inlayHintProvider":true,"referencesProvider":true,"textDocumentSync":{"change":1,"openClose":true},"workspace":{"fileOperations":{"willRename":{"filters":[{"pattern":{"glob":"**/*.md","matches":"file"}},{"pattern":{"glob":"**/*.fountain","matches":"file"}},{"pattern":{"glob":"**","matches":"folder"}}]}},"workspaceFolders":{"changeNotifications":true,"supported":true}},"workspaceSymbolProvider":true},"serverInfo":{"name":"carrel","version":"0.1.0"}}
             """#)
     }
 
@@ -121,6 +121,24 @@ final class GoldenTests: XCTestCase {
             """#)
     }
 
+    func testCompileOptions() throws {
+        XCTAssertEqual(
+            try CompileOptionsRequest.Params(json: ["projectUri": "file:///l/P"]),
+            CompileOptionsRequest.Params(projectUri: "file:///l/P"))
+        XCTAssertThrowsError(try CompileOptionsRequest.Params(json: ["uri": "file:///l/P"])) {
+            XCTAssertEqual($0 as? ParamError, ParamError("projectUri", .missing))
+        }
+        golden(
+            CompileOptionsRequest.result(
+                recipes: [
+                    .init(name: "manuscript", title: "Standard manuscript", format: "docx"),
+                    .init(name: "broken", title: "broken", format: nil),
+                ], author: "Ada", contact: ["ada@example.com"]),
+            #"""
+            {"byline":{"author":"Ada","contact":["ada@example.com"]},"recipes":[{"format":"docx","name":"manuscript","title":"Standard manuscript"},{"name":"broken","title":"broken"}]}
+            """#)
+    }
+
     func testWorkspaceSymbol() throws {
         XCTAssertEqual(
             try WorkspaceSymbolRequest.Params(json: ["query": "spr"]), WorkspaceSymbolRequest.Params(query: "spr"))
@@ -174,6 +192,11 @@ final class GoldenTests: XCTestCase {
             (.duplicate, ["uri": "u"], .duplicate(uri: "u")),
             (.setCompileIncluded, ["uri": "u", "included": false], .setCompileIncluded(uri: "u", included: false)),
             (.compile, ["projectUri": "p"], .compile(projectUri: "p", recipe: nil, format: nil, output: nil)),
+            (.setByline, ["projectUri": "p", "author": "A"], .setByline(projectUri: "p", author: "A", contact: nil)),
+            (
+                .setByline, ["projectUri": "p", "contact": ["1 Quay St", "a@x.org"]],
+                .setByline(projectUri: "p", author: nil, contact: ["1 Quay St", "a@x.org"])
+            ),
             (
                 .compile, ["projectUri": "p", "recipe": "packet", "format": "docx", "output": "/o.docx"],
                 .compile(projectUri: "p", recipe: "packet", format: "docx", output: "/o.docx")

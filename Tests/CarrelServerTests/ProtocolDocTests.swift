@@ -26,6 +26,7 @@ final class ProtocolDocTests: XCTestCase {
             DidChangeNotification.method, DidOpenTextDocumentNotification.method,
             DidChangeTextDocumentNotification.method, DidCloseTextDocumentNotification.method,
             DocumentSymbolRequest.method, InlayHintRequest.method, InlayHintRefreshRequest.method,
+            CompileOptionsRequest.method,
         ] {
             XCTAssertTrue(doc.contains(method), method)
         }
@@ -130,7 +131,7 @@ final class ProtocolDocTests: XCTestCase {
             .duplicateLibrary(name: "\u{1}"), .copyTooMany(name: "\u{1}", limit: 50_000),
             .invalidParam(field: "\u{1}", expected: "a positive integer up to 100000000, or null", found: "number"),
             .compile(.pieceUnusable(path: "\u{1}", why: .binary)), .compile(.pandocMissing(format: "\u{1}")),
-            .compile(.noPDFEngine),
+            .compile(.noPDFEngine), .compile(.noRoom(folder: "\u{1}", why: "\u{1}")),
         ]
         return samples.map { m in
             let text = m.text(.english)

@@ -127,6 +127,21 @@ final class ReportsTests: XCTestCase {
             "Compiled Compiled/P.md: 1 line.", "a packet counts the lines of its poems")
     }
 
+    func testSettingTheBylineSaysWhatTheTitlePageNowReads() throws {
+        try start()
+        XCTAssertEqual(
+            try report(
+                "carrel.setByline",
+                ["projectUri": .string(fx.uri("P")), "author": "Ada Lovelace", "contact": ["1 Quay St", "ada@x.org"]]),
+            "Title page of “P”: by Ada Lovelace, 2 contact lines.")
+        XCTAssertEqual(
+            try report("carrel.setByline", ["projectUri": .string(fx.uri("P")), "contact": ["ada@x.org"]]),
+            "Title page of “P”: by Ada Lovelace, 1 contact line.", "the author left as it was")
+        XCTAssertEqual(
+            try report("carrel.setByline", ["projectUri": .string(fx.uri("P")), "author": "", "contact": []]),
+            "Title page of “P”: no author, no contact lines.", "empty clears")
+    }
+
     /// Turning asking on or off says where, and so does asking for what is
     /// already so: the writer learns the command was heard.
     func testAskingBeforeDeletingIsReported() throws {

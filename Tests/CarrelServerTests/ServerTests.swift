@@ -168,6 +168,11 @@ final class ServerTests: XCTestCase {
         XCTAssertEqual(leftOut["leftOut"], true)
         _ = try client.command(
             "carrel.setCompileIncluded", ["uri": .string(fx.uri("My Poems/Draft")), "included": true])
+        let byline = try client.command(
+            "carrel.setByline", ["projectUri": .string(fx.uri("My Poems")), "author": "Ada", "contact": ["a@x.org"]])
+        XCTAssertEqual(byline["result"]?["kind"], "project")
+        let options = try client.result("carrel/compileOptions", ["projectUri": .string(fx.uri("My Poems"))])
+        XCTAssertEqual(options["byline"], ["author": "Ada", "contact": ["a@x.org"]])
         _ = try client.command("carrel.newFile", ["parentUri": .string(fx.uri("My Poems/Ready")), "name": "Ode"])
         let compiled = try client.command(
             "carrel.compile", ["projectUri": .string(fx.uri("My Poems")), "recipe": "packet", "format": "markdown"])

@@ -2085,12 +2085,14 @@ words it."
 
 (defun carrel--compile-choices (project)
   "Return the choices for compiling PROJECT, as (RECIPES . FORMATS).
-Both come from `initialize', in its words: the recipes of PROJECT's
-type, the default first, and every format."
-  (let ((compile (plist-get (carrel--capabilities (carrel--tree-connection)) :compile)))
-    (cons (append (plist-get (plist-get compile :recipes)
-                             (intern (concat ":" (plist-get project :projectType))))
-                  nil)
+Both come from the server, in its words: the recipes PROJECT offers
+from `carrel/compileOptions' (its type's, the default first, then its
+own), and every format from `initialize'."
+  (let* ((conn (carrel--tree-connection))
+         (compile (plist-get (carrel--capabilities conn) :compile))
+         (options (carrel--request conn 'carrel/compileOptions
+                                   (list :projectUri (plist-get project :uri)))))
+    (cons (append (plist-get options :recipes) nil)
           (append (plist-get compile :formats) nil))))
 
 (defun carrel--by-title (title entries)
@@ -2098,19 +2100,21 @@ type, the default first, and every format."
   (or (seq-find (lambda (entry) (equal (plist-get entry :title) title)) entries)
       (user-error "Carrel offers no “%s” here" title)))
 
-(defun carrel--project-at-point ()
-  "Return the project at point, or signal a user error."
+(defun carrel--project-at-point (&optional purpose)
+  "Return the project at point, or signal a user error.
+PURPOSE is `byline' for setting its byline, else compiling."
   (or (carrel--nearest (carrel--kind-p "project"))
-      (user-error "Put point in a project to compile it")))
+      (user-error (if (eq purpose 'byline) "Put point in a project to set its byline"
+                    "Put point in a project to compile it"))))
 
 (defun carrel-compile (recipe format)
   "Compile the project at point with RECIPE into FORMAT.
 RECIPE is the title of one of the recipes the server offers for the
-project's type, FORMAT the title of one of its formats; asked, the
-recipe's own format comes first, so RET keeps it.  The document goes
-to the project's Compiled folder and point to its row; a format
-Carrel writes itself (Markdown, plain text, HTML, Fountain) is
-visited, and for the others the server's message says where it is."
+project (its type's and its own), FORMAT the title of one of its
+formats; asked, the recipe's own format comes first, so RET keeps
+it.  The document goes to the project's Compiled folder and point to
+its row; a format Carrel writes itself (Markdown, plain text, HTML,
+Fountain) is visited, and for the others the server's message says where it is."
   (interactive
    (let* ((choices (carrel--compile-choices (carrel--project-at-point)))
           (recipe (carrel--read-choice "Recipe: " (mapcar (lambda (r) (plist-get r :title)) (car choices))
@@ -2144,6 +2148,25 @@ visited, and for the others the server's message says where it is."
     (when (and path (not (eq (plist-get format :pandoc) t)))
       (funcall carrel-visit-function path))
     result))
+
+(defun carrel-set-byline (author contact)
+  "Set the byline of the project at point to AUTHOR and CONTACT.
+The compiled title page shows them.  AUTHOR is a name, CONTACT the
+contact lines separated by |; asked, each holds what the project has
+now, and an empty answer clears it."
+  (interactive
+   (let* ((project (carrel--project-at-point 'byline))
+          (options (carrel--request (carrel--tree-connection) 'carrel/compileOptions
+                                    (list :projectUri (plist-get project :uri))))
+          (byline (plist-get options :byline))
+          (author (plist-get byline :author)))
+     (list (read-string "Author: " (and (stringp author) author))
+           (read-string "Contact lines, separated by |: "
+                        (mapconcat #'identity (plist-get byline :contact) " | ")))))
+  (let ((project (carrel--project-at-point 'byline))
+        (lines (seq-remove #'string-empty-p (mapcar #'string-trim (split-string (or contact "") "|")))))
+    (carrel--command t nil "carrel.setByline" :projectUri (plist-get project :uri)
+                     :author (string-trim (or author "")) :contact (vconcat lines))))
 
 (defun carrel-toggle-compile ()
   "Leave the file or folder at point out of compile, or include it again.
@@ -2243,6 +2266,7 @@ M-n, M-<down>	Move Down among the siblings
 \\[carrel-set-target]	Set Word Target (empty clears it)
 \\[carrel-compile]	Compile…: a recipe, then a format
 \\[carrel-toggle-compile]	Leave out of compile / Include in compile
+\\[carrel-set-byline]	Set byline…: the project's author, then its contact lines
 \\[carrel-refresh]	Refresh
 \\[carrel-up]	up to the parent row
 \\[carrel-help]	these keys
@@ -2280,6 +2304,7 @@ M-n, M-<down>	Move Down among the siblings
     (define-key map "T" #'carrel-set-target)
     (define-key map "C" #'carrel-compile)
     (define-key map "X" #'carrel-toggle-compile)
+    (define-key map "B" #'carrel-set-byline)
     (define-key map "g" #'carrel-refresh)
     (define-key map "^" #'carrel-up)
     (define-key map "?" #'carrel-help)

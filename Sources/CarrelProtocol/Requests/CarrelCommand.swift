@@ -18,6 +18,7 @@ public enum CarrelCommand: Equatable {
         case duplicate = "carrel.duplicate"
         case compile = "carrel.compile"
         case setCompileIncluded = "carrel.setCompileIncluded"
+        case setByline = "carrel.setByline"
     }
 
     /// Which target `carrel.setTarget` sets: the item's words, or a project's words per day.
@@ -47,6 +48,9 @@ public enum CarrelCommand: Equatable {
     /// its format; `output` is an absolute path or `file:` URI the writer named.
     case compile(projectUri: String, recipe: String?, format: String?, output: String?)
     case setCompileIncluded(uri: String, included: Bool)
+    /// The title page's author and contact lines; one left out stays as it
+    /// is, an empty one clears it. At least one of them.
+    case setByline(projectUri: String, author: String?, contact: [String]?)
 
     /// Decodes the argument object of the named command.
     public init(_ name: Name, _ argument: JSONValue) throws(ParamError) {
@@ -81,6 +85,21 @@ public enum CarrelCommand: Equatable {
                 format: try f.optionalString("format"), output: try f.optionalString("output"))
         case .setCompileIncluded:
             self = .setCompileIncluded(uri: try f.string("uri"), included: try f.bool("included"))
+        case .setByline:
+            let projectUri = try f.string("projectUri")
+            let author = try f.optionalString("author")
+            var contact: [String]?
+            if let items = try f.optionalArray("contact") {
+                contact = []
+                for item in items {
+                    guard let line = item.stringValue else {
+                        throw ParamError("contact", .wrongType(expected: "an array of strings", found: item.typeName))
+                    }
+                    contact?.append(line)
+                }
+            }
+            if author == nil && contact == nil { throw ParamError("author", .missing) }
+            self = .setByline(projectUri: projectUri, author: author, contact: contact)
         case .setTarget:
             let uri = try f.string("uri")
             let words = try f.positiveIntOrNull("words", max: Self.maxTarget)

@@ -3,7 +3,8 @@
 ;;; Commentary:
 
 ;; Loaded by tests/run.sh after carrel-order-tests.el, whose helpers these
-;; use.  C asks a recipe and a format, both from `initialize', and sends
+;; use.  C asks a recipe (from `carrel/compileOptions') and a format
+;; (from `initialize'), and sends
 ;; `carrel.compile'; X sends `carrel.setCompileIncluded' with the opposite
 ;; of the row's `leftOut'.  Both run against the real server.
 
@@ -68,6 +69,50 @@
       ;; Visiting the document made its buffer current; point stays on its row in the binder.
       (with-current-buffer (carrel--tree-buffer carrel-test--conn)
         (should (equal (plist-get (carrel--node-at-point) :uri) (carrel--path-to-uri compiled)))))))
+
+(ert-deftest carrel-test-compile-own-recipe ()
+  "C offers the project's own recipes after its type's, by their titles, and compiles one."
+  (carrel-test--with-library
+    (carrel-test--story)
+    (make-directory (carrel-test--path "Story" ".carrel" "recipes") t)
+    (write-region "{\"title\":\"Beta readers\",\"format\":\"markdown\",\"fileTitles\":true}" nil
+                  (carrel-test--path "Story" ".carrel" "recipes" "beta.json"))
+    (carrel-test--goto "Story" "Draft" "Opening.md")
+    (let* ((compiled (carrel-test--path "Story" "Compiled" "Story (beta).md"))
+           (sent (carrel-test--recording
+                   (carrel-test--answering '("Beta readers" "Markdown")
+                     (carrel-test--press "C")))))
+      (should (equal (carrel-test--asked "Recipe: ") '("Standard manuscript" "Beta readers")))
+      (should (equal (car (carrel-test--asked "Format: ")) "Markdown"))
+      (should (equal (carrel-test--commands-sent sent "carrel.compile")
+                     (list (list :projectUri (carrel--path-to-uri (carrel-test--path "Story"))
+                                 :recipe "beta" :format "markdown"))))
+      (should (file-exists-p compiled))
+      (should (string-match-p "# Opening" (with-temp-buffer (insert-file-contents compiled) (buffer-string)))))))
+
+(ert-deftest carrel-test-set-byline ()
+  "B asks the author, then the contact lines, each holding what the project has, and sends them."
+  (carrel-test--with-library
+    (carrel-test--story)
+    (carrel-test--goto "Story" "Draft" "Opening.md")
+    (let* ((project (carrel--path-to-uri (carrel-test--path "Story")))
+           (sent (carrel-test--recording
+                   (carrel-test--answering '("Ada Lovelace" " 12 Any Street | ada@example.com ")
+                     (carrel-test--press "B")))))
+      (should (equal (carrel-test--commands-sent sent "carrel.setByline")
+                     (list (list :projectUri project :author "Ada Lovelace"
+                                 :contact ["12 Any Street" "ada@example.com"]))))
+      (carrel-test--wait (lambda () (string-match-p "^Title page of “Story”: by Ada Lovelace, 2 contact lines\\."
+                                                    (carrel-test--messages)))
+                         "the server's report")
+      (carrel-test--goto "Story" "Draft" "Opening.md")
+      (setq sent (carrel-test--recording
+                   (carrel-test--answering '("Ada King" "")
+                     (carrel-test--press "B"))))
+      (should (equal (carrel-test--asked "Author: ") "Ada Lovelace"))
+      (should (equal (carrel-test--asked "Contact lines, separated by |: ") "12 Any Street | ada@example.com"))
+      (should (equal (carrel-test--commands-sent sent "carrel.setByline")
+                     (list (list :projectUri project :author "Ada King" :contact [])))))))
 
 (provide 'carrel-compile-tests)
 ;;; carrel-compile-tests.el ends here

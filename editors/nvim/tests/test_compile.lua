@@ -44,3 +44,39 @@ H.test('C picks a recipe and a format from initialize and opens the compiled Mar
   H.truthy(not text:find('Only for me', 1, true), 'the left-out piece')
   H.wait(function() return vim.api.nvim_buf_get_name(0) == project .. '/Compiled/Story.md' end, 'opened')
 end)
+
+H.test("C offers the project's own recipes after its type's, by their titles, and compiles one", function()
+  local project = story()
+  H.write(project .. '/.carrel/recipes/beta.json', '{"title":"Beta readers","format":"markdown","fileTitles":true}')
+  H.answer('Beta readers', 'Markdown')
+  H.go('Opening.md', 'Draft')
+  H.press('C')
+  H.wait(function() return H.exists(project .. '/Compiled/Story (beta).md') end, 'the compiled document')
+  H.eq(H.prompts[#H.prompts - 1], 'Recipe: ', 'the recipe prompt')
+  H.eq(H.commands_sent('carrel.compile')[1], { projectUri = H.uri(project), recipe = 'beta', format = 'markdown' },
+    'arguments')
+  H.eq(H.last_select.labels[1], 'Markdown', "the recipe's own format first")
+  H.truthy(H.read(project .. '/Compiled/Story (beta).md'):find('# Opening', 1, true), "the recipe's file titles")
+end)
+
+H.test('B sets the byline: the author, then the contact lines, each holding what the project has', function()
+  local project = story()
+  H.answer('Ada Lovelace', ' 12 Any Street | ada@example.com ')
+  H.go('Opening.md', 'Draft')
+  H.press('B')
+  H.wait(function() return #H.commands_sent('carrel.setByline') == 1 end, 'the command')
+  H.eq(H.prompts, { 'Author: ', 'Contact lines, separated by |: ' }, 'the prompts')
+  local contact = { '12 Any Street', 'ada@example.com' }
+  local sent = { projectUri = H.uri(project), author = 'Ada Lovelace', contact = contact }
+  H.eq(H.commands_sent('carrel.setByline')[1], sent, 'arguments')
+  H.wait_note('Title page of “Story”: by Ada Lovelace, 2 contact lines.')
+  H.answer('Ada King', '')
+  H.go('Opening.md', 'Draft')
+  H.press('B')
+  H.wait(function() return #H.commands_sent('carrel.setByline') == 2 end, 'the second command')
+  H.eq({ H.inputs[3].default, H.inputs[4].default }, { 'Ada Lovelace', '12 Any Street | ada@example.com' },
+    'what the project has, to edit')
+  H.eq(H.commands_sent('carrel.setByline')[2], { projectUri = H.uri(project), author = 'Ada King', contact = {} },
+    'an empty answer clears')
+  H.wait_note('Title page of “Story”: by Ada King, no contact lines.')
+end)

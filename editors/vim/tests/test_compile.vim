@@ -55,4 +55,36 @@ h.Run('C picks a recipe and a format from initialize and opens the compiled Mark
   h.Wait(() => h.Messages() =~ 'Compiled Compiled/Story.md: ', 'the server''s report')
 })
 
+h.Run('C offers the project''s own recipes after its type''s, by their titles, and compiles one', () => {
+  var root = Story()
+  h.Write(root .. '/Story/.carrel/recipes/beta.json', '{"title":"Beta readers","format":"markdown","fileTitles":true}')
+  h.Press('. Opening.md', 'C')
+  h.Wait(() => !empty(h.Popups()), 'the recipe menu')
+  assert_equal(['Standard manuscript', 'Beta readers'], h.Popups()[0].items)
+  h.Choose('Beta readers')
+  h.Wait(() => !empty(h.Popups()) && h.Popups()[0].title =~ 'Format', 'the format menu')
+  assert_equal('Markdown', h.Popups()[0].items[0], 'the recipe''s own format first')
+  h.Choose('Markdown')
+  var compiled = root .. '/Story/Compiled/Story (beta).md'
+  h.Wait(() => filereadable(compiled), 'the compiled document')
+  assert_equal([{projectUri: Uri(root .. '/Story'), recipe: 'beta', format: 'markdown'}],
+    h.CommandsSent('carrel.compile'))
+  assert_match('# Opening', join(readfile(compiled), "\n"))
+})
+
+h.Run('B sets the byline: the author, then the contact lines, each holding what the project has', () => {
+  var root = Story()
+  var project = Uri(root .. '/Story')
+  h.Press('. Opening.md', "B\<C-U>Ada Lovelace\<CR>\<C-U> 12 Any Street | ada@example.com \<CR>")
+  h.Wait(() => len(h.CommandsSent('carrel.setByline')) == 1, 'carrel.setByline')
+  assert_equal({projectUri: project, author: 'Ada Lovelace', contact: ['12 Any Street', 'ada@example.com']},
+    h.CommandsSent('carrel.setByline')[0])
+  h.Wait(() => h.Messages() =~ 'Title page of “Story”: by Ada Lovelace, 2 contact lines.', 'the server''s report')
+  # Enter keeps the author it now holds; an emptied contact clears.
+  h.Press('. Opening.md', "B\<CR>\<C-U>\<CR>")
+  h.Wait(() => len(h.CommandsSent('carrel.setByline')) == 2, 'the second carrel.setByline')
+  assert_equal({projectUri: project, author: 'Ada Lovelace', contact: []}, h.CommandsSent('carrel.setByline')[1])
+  h.Wait(() => h.Messages() =~ 'Title page of “Story”: by Ada Lovelace, no contact lines.', 'the second report')
+})
+
 h.Done()

@@ -56,6 +56,7 @@ class Flows {
       'carrel.compile': (arg) => this.compile(arg),
       'carrel.leaveOutOfCompile': (arg) => this.setCompileIncluded(arg, false),
       'carrel.includeInCompile': (arg) => this.setCompileIncluded(arg, true),
+      'carrel.setByline': (arg) => this.setByline(arg),
       'carrel.refresh': () => this.refresh(),
       'carrel.collapseAll': () => this.ui.collapseAll(),
       'carrel.reveal': () => this.reveal(),
@@ -378,8 +379,9 @@ class Flows {
     return result;
   }
 
-  // The project a compile is about: the row's, else the only one, else the writer's choice.
-  async projectOf(arg) {
+  // The project a compile (or a byline) is about: the row's, else the only
+  // one, else the writer's choice.
+  async projectOf(arg, placeholder = 'Compile which project: ') {
     const ownerKey = this.binder.ownerOf(this.target(arg));
     if (ownerKey && this.binder.node(ownerKey).kind === 'project') return ownerKey;
     if (!this.binder.rootKeys) await this.binder.roots();
@@ -390,19 +392,21 @@ class Flows {
       return projects[0];
     }
     const choice = await this.ui.pick(projects.map((key) => ({ label: this.binder.node(key).title, key })),
-      { placeholder: 'Compile which project: ' });
+      { placeholder });
     return choice && choice.key;
   }
 
-  // Compile…: one of the recipes `initialize` gives for the project's type,
-  // then a format (the recipe's own first), with the server's progress.
+  // Compile…: one of the recipes the project offers (its type's and its
+  // own, from carrel/compileOptions), then a format from `initialize` (the
+  // recipe's own first), with the server's progress.
   // The document's row is selected, and the server's report offers "Open".
   async compile(arg) {
     const projectKey = await this.projectOf(arg);
     if (!projectKey) return undefined;
     const project = this.binder.node(projectKey);
     const offered = this.server.catalog.compile || {};
-    const recipes = ((offered.recipes || {})[project.projectType] || []).map((recipe) => ({ label: recipe.title, recipe }));
+    const options = await this.server.compileOptions(project.uri);
+    const recipes = (options.recipes || []).map((recipe) => ({ label: recipe.title, recipe }));
     const recipe = await this.ui.pick(recipes, { placeholder: 'Recipe: ' });
     if (!recipe) return undefined;
     const all = offered.formats || [];
@@ -476,6 +480,26 @@ class Flows {
       if (found !== undefined || Date.now() > deadline) return found;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
+  }
+
+  // Set Byline…: the compiled title page's author, then its contact lines
+  // (joined by " | "), each holding what the project has now
+  // (carrel/compileOptions); an empty answer clears, Escape sends nothing.
+  async setByline(arg) {
+    const projectKey = await this.projectOf(arg, 'Set the byline of which project: ');
+    if (!projectKey) return undefined;
+    const project = this.binder.node(projectKey);
+    const byline = (await this.server.compileOptions(project.uri)).byline || {};
+    const author = await this.ui.input({
+      prompt: 'Author: ', value: typeof byline.author === 'string' ? byline.author : '',
+    });
+    if (author === undefined) return undefined;
+    const lines = await this.ui.input({
+      prompt: 'Contact lines, separated by |: ', value: (byline.contact || []).join(' | '),
+    });
+    if (lines === undefined) return undefined;
+    const contact = lines.split('|').map((line) => line.trim()).filter((line) => line !== '');
+    return this.execute('carrel.setByline', { projectUri: project.uri, author: author.trim(), contact });
   }
 
   // Leave Out of Compile (included: false) and Include in Compile (true);

@@ -117,6 +117,12 @@ class CarrelServer extends EventEmitter {
     return this.request('carrel/destinations', { uri, purpose });
   }
 
+  // What compiling a project offers (its type's recipes and its own) and
+  // its byline (carrel/compileOptions).
+  compileOptions(projectUri) {
+    return this.request('carrel/compileOptions', { projectUri });
+  }
+
   // What the server declares for clients to offer, in its locale: project
   // types, sort choices and name limits (PROTOCOL.md, "Lifecycle").
   get catalog() {

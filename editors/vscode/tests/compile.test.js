@@ -1,6 +1,6 @@
 'use strict';
-// Compile… and Leave Out of Compile / Include in Compile, against the real
-// server: what the extension asks, sends and shows.
+// Compile…, Leave Out of Compile / Include in Compile and Set Byline…,
+// against the real server: what the extension asks, sends and shows.
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
@@ -56,7 +56,9 @@ test('the menus offer Leave Out or Include by the row’s leftOut, and Compile�
       if (!entry.command.endsWith('Compile')) assert.equal(offered(leftOut, entry.command), offered(viewItem, entry.command), `${leftOut}: ${entry.command}`);
     }
   }
-  for (const viewItem of [CONTEXT.project, CONTEXT.projectNotAsking]) assert.ok(offered(viewItem, 'carrel.compile'), viewItem);
+  for (const viewItem of [CONTEXT.project, CONTEXT.projectNotAsking]) {
+    assert.ok(offered(viewItem, 'carrel.compile') && offered(viewItem, 'carrel.setByline'), viewItem);
+  }
   assert.ok(!offered(CONTEXT.file, 'carrel.compile'));
   for (const viewItem of [CONTEXT.library, CONTEXT.section, CONTEXT.trash, CONTEXT.trashItem, CONTEXT.virtualFolder]) {
     assert.ok(!offered(viewItem, 'carrel.compile'), viewItem);
@@ -102,5 +104,46 @@ test('Compile… offers the server’s recipes and formats, shows its progress, 
   assert.deepEqual(report.items, ['Open']);
   assert.equal(ext.record.infos.filter((info) => info.message === report.message).length, 1, 'the report is shown once');
   await waitFor('the document to open', () => ext.writer.activePath() === compiled);
+  assert.deepEqual(ext.record.errors, []);
+});
+
+test('Compile… offers the project’s own recipes after its type’s, by their titles, and compiles one', async (t) => {
+  const ext = await storyWithNotes(t);
+  fs.mkdirSync(story(ext.box, '.carrel', 'recipes'), { recursive: true });
+  fs.writeFileSync(story(ext.box, '.carrel', 'recipes', 'beta.json'), '{"title":"Beta readers","format":"markdown","fileTitles":true}');
+  const project = await keyAt(ext.provider, STORY);
+  ext.answers.pick.push(({ items, placeHolder }) => {
+    assert.equal(placeHolder, 'Recipe: ');
+    assert.deepEqual(items.map((item) => item.label), ['Standard manuscript', 'Beta readers']);
+    return items.find((item) => item.label === 'Beta readers');
+  });
+  ext.answers.pick.push(({ items }) => {
+    assert.equal(items[0].label, 'Markdown', 'the recipe’s own format first');
+    return items[0];
+  });
+  await ext.run('carrel.compile', project);
+  assert.deepEqual(commandsSent(ext, 'carrel.compile'), [{ projectUri: ext.api.binder.node(project).uri, recipe: 'beta', format: 'markdown' }]);
+  assert.match(fs.readFileSync(story(ext.box, 'Compiled', 'My Story (beta).md'), 'utf8'), /# Opening/);
+  assert.deepEqual(ext.record.errors, []);
+});
+
+test('Set Byline… asks the author, then the contact lines, each holding what the project has; Escape sends nothing', async (t) => {
+  const ext = await storyWithNotes(t);
+  const project = await keyAt(ext.provider, STORY);
+  const projectUri = ext.api.binder.node(project).uri;
+  ext.answers.input.push('Ada Lovelace', ' 12 Any Street | ada@example.com ');
+  await ext.run('carrel.setByline', project);
+  assert.deepEqual(ext.record.asked.slice(-2).map((asked) => [asked.prompt, asked.value]),
+    [['Author: ', ''], ['Contact lines, separated by |: ', '']]);
+  await waitFor('the server’s report', () => ext.record.infos.find((info) => info.message === 'Title page of “My Story”: by Ada Lovelace, 2 contact lines.'));
+  ext.answers.input.push('Ada King', '');
+  await ext.run('carrel.setByline', project);
+  assert.deepEqual(ext.record.asked.slice(-2).map((asked) => asked.value), ['Ada Lovelace', '12 Any Street | ada@example.com']);
+  ext.answers.input.push(undefined);
+  await ext.run('carrel.setByline', project);
+  assert.deepEqual(commandsSent(ext, 'carrel.setByline'), [
+    { projectUri, author: 'Ada Lovelace', contact: ['12 Any Street', 'ada@example.com'] },
+    { projectUri, author: 'Ada King', contact: [] },
+  ]);
   assert.deepEqual(ext.record.errors, []);
 });

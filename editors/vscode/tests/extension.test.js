@@ -16,7 +16,7 @@ test('every declared command is registered, and every registered command is decl
   const declared = manifest.contributes.commands.map((c) => c.command).sort();
   assert.deepEqual([...record.commands.keys()].sort(), declared);
   const wanted = ['newProject', 'newFolder', 'newFile', 'rename', 'moveTo', 'duplicate', 'delete', 'restore', 'emptyTrash', 'sort',
-    'moveUp', 'moveDown', 'setTarget', 'askBeforeDeleting', 'compile', 'leaveOutOfCompile', 'includeInCompile',
+    'moveUp', 'moveDown', 'setTarget', 'askBeforeDeleting', 'compile', 'leaveOutOfCompile', 'includeInCompile', 'setByline',
     'refresh', 'collapseAll', 'reveal', 'showLog'].map((name) => `carrel.${name}`).sort();
   assert.deepEqual(declared, wanted);
   for (const command of manifest.contributes.commands) {

@@ -10,7 +10,7 @@ local M = {}
 M.order = {
   'open', 'new_file', 'new_folder', 'rename', 'move', 'duplicate', 'delete', 'restore', 'empty_trash', 'new_project',
   'sort', 'move_up', 'move_down', 'set_target', 'expand', 'collapse', 'expand_all', 'collapse_all', 'refresh', 'parent',
-  'help', 'close', 'ask_before_deleting', 'compile', 'toggle_compile',
+  'help', 'close', 'ask_before_deleting', 'compile', 'toggle_compile', 'set_byline',
 }
 
 M.descriptions = {
@@ -39,6 +39,7 @@ M.descriptions = {
   ask_before_deleting = 'Ask before deleting again, in this project (or library)',
   compile = 'Compile… the project (a recipe and a format), then open the result',
   toggle_compile = 'Leave out of compile / Include in compile',
+  set_byline = 'Set byline… of the project: its author, then its contact lines',
 }
 
 --- The nearest row, from `row` up, whose node matches.
@@ -301,35 +302,69 @@ local function open_compiled(result)
   tree.reveal(result.path)
 end
 
---- Compile…: picks one of the project's recipes and a format, both from
---- what `initialize` offers, then compiles and opens the document. The
---- server reports what it wrote and counted (window/showMessage).
+--- Compile…: picks one of the recipes the project offers (its type's and
+--- its own, from `carrel/compileOptions`) and a format (from what
+--- `initialize` offers), then compiles and opens the document. The server
+--- reports what it wrote and counted (window/showMessage).
 function M.compile(row)
   local project = project_of(row)
   if not project then
     util.notify('Put the cursor in a project to compile it.', vim.log.levels.WARN)
     return
   end
-  client.offers(function(offers)
-    local compile = offers.compile or {}
-    local recipes = (compile.recipes or {})[project.node.projectType] or {}
-    prompts.select(recipes, {
-      prompt = 'Recipe: ',
-      format_item = function(item) return item.title end,
-    }, function(recipe)
-      -- The recipe's own format first, so Enter keeps it.
-      local formats = {}
-      for _, f in ipairs(compile.formats or {}) do
-        if f.id == recipe.format then table.insert(formats, 1, f) else table.insert(formats, f) end
-      end
-      prompts.select(formats, {
-        prompt = 'Format: ',
+  client.request('carrel/compileOptions', { projectUri = project.node.uri }, function(err, options)
+    if err then return client.report(err) end
+    client.offers(function(offers)
+      local compile = offers.compile or {}
+      prompts.select((options or {}).recipes or {}, {
+        prompt = 'Recipe: ',
         format_item = function(item) return item.title end,
-      }, function(format)
-        local arguments = { projectUri = project.node.uri, recipe = recipe.name, format = format.id }
-        client.execute('carrel.compile', arguments, open_compiled)
+      }, function(recipe)
+        -- The recipe's own format first, so Enter keeps it.
+        local formats = {}
+        for _, f in ipairs(compile.formats or {}) do
+          if f.id == recipe.format then table.insert(formats, 1, f) else table.insert(formats, f) end
+        end
+        prompts.select(formats, {
+          prompt = 'Format: ',
+          format_item = function(item) return item.title end,
+        }, function(format)
+          local arguments = { projectUri = project.node.uri, recipe = recipe.name, format = format.id }
+          client.execute('carrel.compile', arguments, open_compiled)
+        end)
       end)
     end)
+  end)
+end
+
+--- Set byline…: the compiled title page's author, then its contact lines
+--- (joined by " | "), each prompt holding what the project has now
+--- (`carrel/compileOptions`); an empty answer clears, dismissing sends nothing.
+function M.set_byline(row)
+  local project = project_of(row)
+  if not project then
+    util.notify('Put the cursor in a project to set its byline.', vim.log.levels.WARN)
+    return
+  end
+  local uri = project.node.uri
+  client.request('carrel/compileOptions', { projectUri = uri }, function(err, options)
+    if err then return client.report(err) end
+    local byline = (options or {}).byline or {}
+    local author = type(byline.author) == 'string' and byline.author or ''
+    local lines = table.concat(type(byline.contact) == 'table' and byline.contact or {}, ' | ')
+    -- Not prompts.input: an empty answer means something here (clear it); only dismissing does nothing.
+    vim.ui.input({ prompt = 'Author: ', default = author }, util.guard(function(name)
+      if name == nil then return end
+      vim.ui.input({ prompt = 'Contact lines, separated by |: ', default = lines }, util.guard(function(text)
+        if text == nil then return end
+        local contact = {}
+        for line in text:gmatch('[^|]+') do
+          line = vim.trim(line)
+          if line ~= '' then table.insert(contact, line) end
+        end
+        client.execute('carrel.setByline', { projectUri = uri, author = vim.trim(name), contact = contact })
+      end))
+    end))
   end)
 end
 

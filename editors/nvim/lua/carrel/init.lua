@@ -63,6 +63,7 @@ M.defaults = {
     ['T'] = 'set_target', -- word target; empty clears it
     ['C'] = 'compile', -- Compile… the project: a recipe, a format, then open it
     ['X'] = 'toggle_compile', -- leave out of compile, or include again
+    ['B'] = 'set_byline', -- the title page's author, then its contact lines
     ['R'] = 'refresh',
     ['-'] = 'parent', -- up to the parent row
     ['?'] = 'help', -- the keys, in a window

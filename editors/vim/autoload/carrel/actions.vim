@@ -35,6 +35,7 @@ export const KEYS: list<list<string>> = [
   ['T', 'settarget', 'Set Word Target (empty clears it)'],
   ['C', 'compile', 'Compile… the project (a recipe, a format), then open it'],
   ['X', 'togglecompile', 'Leave out of compile / Include in compile'],
+  ['B', 'setbyline', 'Set byline… of the project: its author, then its contact lines'],
   ['R', 'refresh', 'Refresh'],
   ['-', 'parent', 'Go to the parent'],
   ['?', 'help', 'Show these keys'],
@@ -418,9 +419,10 @@ def SetTarget(row: dict<any>)
   rpc.Execute('carrel.setTarget', {uri: node.uri, words: words}, (_) => 0)
 enddef
 
-# Compile…: one of the project type's recipes, then a format, both as
-# `initialize` gave them (the recipe's own format first, so Enter keeps it).
-# The server shows its progress and says where the document went.
+# Compile…: one of the recipes the project offers (its type's and its own,
+# from `carrel/compileOptions`), then a format as `initialize` gave them
+# (the recipe's own first, so Enter keeps it). The server shows its
+# progress and says where the document went.
 def Compile(row: dict<any>)
   var key = ProjectOf(row)
   if key == ''
@@ -428,13 +430,22 @@ def Compile(row: dict<any>)
     return
   endif
   var project = tree.Node(key)
+  # The picker opens before the next key is read, so keys typed meanwhile go to it.
+  var answer = rpc.Await('carrel/compileOptions', {projectUri: project.uri},
+    (late) => PickRecipe(project, late))
+  if answer.answered
+    PickRecipe(project, answer.result)
+  endif
+enddef
+
+def PickRecipe(project: dict<any>, options: dict<any>)
   var compile: dict<any> = get(rpc.Vocabulary(), 'compile', {})
-  var recipes: list<dict<any>> = get(get(compile, 'recipes', {}), get(project, 'projectType', ''), [])
+  var recipes: list<dict<any>> = get(options, 'recipes', [])
   ui.Pick('Recipe', recipes->mapnew((_, r) => r.title), (index) => {
     var recipe = recipes[index]
+    var own = get(recipe, 'format', '')
     var all: list<dict<any>> = get(compile, 'formats', [])
-    var formats = all->copy()->filter((_, f) => f.id == recipe.format)
-      + all->copy()->filter((_, f) => f.id != recipe.format)
+    var formats = all->copy()->filter((_, f) => f.id == own) + all->copy()->filter((_, f) => f.id != own)
     ui.Pick('Format', formats->mapnew((_, f) => f.title), (chosen) => {
       var format = formats[chosen]
       rpc.Request('workspace/executeCommand', {command: 'carrel.compile', workDoneToken: 'carrel-vim-compile',
@@ -455,6 +466,40 @@ def Compiled(result: any, text: bool)
   if text
     Edit(result.path)
   endif
+enddef
+
+# Set byline…: the compiled title page's author, then its contact lines
+# (joined by " | "), each question holding what the project has now
+# (`carrel/compileOptions`); an empty answer clears, and only dismissing a
+# question (Esc) sends nothing.
+def SetByline(row: dict<any>)
+  var key = ProjectOf(row)
+  if key == ''
+    Warn('Put the cursor in a project to set its byline.')
+    return
+  endif
+  var project = tree.Node(key)
+  var answer = rpc.Await('carrel/compileOptions', {projectUri: project.uri}, (late) => AskByline(project, late))
+  if answer.answered
+    AskByline(project, answer.result)
+  endif
+enddef
+
+def AskByline(project: dict<any>, options: dict<any>)
+  const cancelled = "\x01"
+  var byline: dict<any> = get(options, 'byline', {})
+  var author = get(byline, 'author', '')
+  var name = inputdialog('Author: ', type(author) == v:t_string ? author : '', cancelled)
+  if name == cancelled
+    return
+  endif
+  var lines = join(get(byline, 'contact', []), ' | ')
+  var text = inputdialog('Contact lines, separated by |: ', lines, cancelled)
+  if text == cancelled
+    return
+  endif
+  var contact = split(text, '|')->map((_, l) => trim(l))->filter((_, l) => l != '')
+  rpc.Execute('carrel.setByline', {projectUri: project.uri, author: trim(name), contact: contact}, (_) => 0)
 enddef
 
 # Leave out of compile, or Include in compile again: the opposite of the row's `leftOut`.
@@ -588,6 +633,8 @@ def DoOn(action: string, row: dict<any>)
     Compile(row)
   elseif action == 'togglecompile'
     ToggleCompile(row)
+  elseif action == 'setbyline'
+    SetByline(row)
   elseif action == 'ask_before_deleting'
     AskBeforeDeleting(row)
   elseif action == 'refresh'

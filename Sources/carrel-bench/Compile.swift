@@ -1,0 +1,113 @@
+import CarrelClient
+import CarrelJSON
+import Foundation
+import Glibc
+
+/// `carrel-bench --compile`: compiling the manuscript of a 100,000-word
+/// novel in 60 scene files, by the real server over pipes, against what
+/// the same work costs without Carrel: `cat` of the files into one
+/// (Markdown) and pandoc alone on the same Markdown (DOCX).
+enum CompileBenchmark {
+    static let chapters = 20
+    static let scenesPerChapter = 3
+    static let words = 100_000
+    static let vocabulary = WordsBenchmark.vocabulary
+
+    /// A scene's prose: sentences of ten words, paragraphs of a hundred.
+    static func scene(_ seed: Int, words: Int) -> String {
+        var out = ""
+        out.reserveCapacity(words * 7)
+        for i in 0..<words {
+            out += vocabulary[(i &* 7 &+ seed &* 13) % vocabulary.count]
+            out += i % 100 == 99 ? ".\n\n" : i % 10 == 9 ? ". " : " "
+        }
+        return out
+    }
+
+    static func run(binary: String, base: String, scale: Double, peakOut: inout Int) -> [Figure] {
+        func iterations(_ n: Int) -> Int { max(3, Int(Double(n) * scale)) }
+        let root = base + "/Compile"
+        let project = root + "/The Tide"
+        let compiled = project + "/Compiled"
+        let scratch = base + "/scratch"
+        for dir in [root, project, project + "/.carrel", project + "/Chapters", scratch] { mkdir(dir, 0o755) }
+        try! #"{"type":"novel","version":1}"#.write(
+            toFile: project + "/.carrel/project.json", atomically: false, encoding: .utf8)
+        var paths: [String] = []
+        let perScene = words / (chapters * scenesPerChapter)
+        for chapter in 0..<chapters {
+            let folder = project + "/Chapters/Chapter \(chapter + 1)"
+            mkdir(folder, 0o755)
+            for scene in 0..<scenesPerChapter {
+                let path = folder + "/Scene \(scene + 1).md"
+                try! self.scene(chapter * 10 + scene, words: perScene).write(
+                    toFile: path, atomically: false, encoding: .utf8)
+                paths.append(path)
+            }
+        }
+        sync()
+        /// Each compile writes a new document; it goes before the next, untimed.
+        func clearCompiled() {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: compiled)) ?? [] {
+                unlink(compiled + "/" + name)
+            }
+        }
+        var figures: [Figure] = []
+        let joined = scratch + "/joined.md"
+        figures.append(
+            Figure(
+                name: "cat of the 60 files into one (reference)",
+                samples: measure(iterations(21), pausingMs: 50) { _ in
+                    runToExit("/bin/sh", ["-c", "cat \"$@\" > '\(joined)'", "sh"] + paths)
+                }))
+
+        let server = try! BenchClient(
+            binary: binary, environment: ["XDG_STATE_HOME": base + "/state", "HOME": base + "/state"])
+        server.send(Initialize(folders: [uri(root)], name: "Compile"))
+        server.send(["jsonrpc": "2.0", "method": "initialized", "params": [:]])
+        _ = server.request("carrel/tree", ["depth": 1])
+        let projectURI = JSONValue.string(uri(project))
+        var counted = 0
+        func compile(_ format: String) -> [Double] {
+            measure(iterations(21)) { i in
+                if i > 0 {
+                    clearCompiled()
+                    usleep(50_000)
+                    server.dropNotifications()
+                }
+                let result = server.request(
+                    "workspace/executeCommand",
+                    [
+                        "command": "carrel.compile",
+                        "arguments": [["projectUri": projectURI, "format": .string(format)]],
+                    ])
+                counted = result["words"]?.intValue ?? -1
+            }
+        }
+        figures.append(Figure(name: "carrel.compile to Markdown", samples: compile("markdown")))
+        figures[figures.count - 1].extra["words"] = .int(counted)
+        // Pandoc alone, from the Markdown Carrel wrote, to a DOCX.
+        clearCompiled()
+        _ = server.request(
+            "workspace/executeCommand",
+            ["command": "carrel.compile", "arguments": [["projectUri": projectURI, "format": "markdown"]]])
+        let markdown = scratch + "/The Tide.md"
+        rename(compiled + "/The Tide.md", markdown)
+        let searched = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        let pandoc = searched.map { "\($0)/pandoc" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        if let pandoc {
+            figures.append(
+                Figure(
+                    name: "pandoc alone, that Markdown to DOCX (reference)",
+                    samples: measure(iterations(11), pausingMs: 50) { _ in
+                        runToExit(
+                            pandoc, ["--from", "markdown", "--to", "docx", "-o", scratch + "/out.docx", markdown])
+                    }))
+            figures.append(Figure(name: "carrel.compile to DOCX (manuscript)", samples: compile("docx")))
+        }
+        clearCompiled()
+        peakOut = server.peakRSSKiB
+        server.stop()
+        return figures
+    }
+}
