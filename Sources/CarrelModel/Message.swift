@@ -129,6 +129,8 @@ public enum Message: Sendable, Equatable {
     case copyTooMany(name: String, limit: Int)
     // Compiling
     case compile(CompileMessage)
+    // Snapshots
+    case snapshot(SnapshotMessage)
 
     /// The JSON type words of parameter errors.
     static let frenchTypeWords = [
@@ -666,6 +668,8 @@ public enum Message: Sendable, Equatable {
         case .deletedForever(let path):
             return ("Deleted \(path) for good.", "\(path) a été supprimé définitivement.")
         case .compile(let m):
+            return m.pair
+        case .snapshot(let m):
             return m.pair
         case .projectToSystemTrashNotNamed(let path):
             return (

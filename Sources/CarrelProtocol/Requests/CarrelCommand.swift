@@ -18,6 +18,10 @@ public enum CarrelCommand: Equatable {
         case duplicate = "carrel.duplicate"
         case compile = "carrel.compile"
         case setCompileIncluded = "carrel.setCompileIncluded"
+        case snapshot = "carrel.snapshot"
+        case snapshots = "carrel.snapshots"
+        case compareSnapshot = "carrel.compareSnapshot"
+        case rollBack = "carrel.rollBack"
     }
 
     /// Which target `carrel.setTarget` sets: the item's words, or a project's words per day.
@@ -47,6 +51,14 @@ public enum CarrelCommand: Equatable {
     /// its format; `output` is an absolute path or `file:` URI the writer named.
     case compile(projectUri: String, recipe: String?, format: String?, output: String?)
     case setCompileIncluded(uri: String, included: Bool)
+    /// A snapshot of a file, or of each file in a folder; `title` is the writer's.
+    case snapshot(uri: String, title: String?)
+    /// A file's snapshots, newest first.
+    case snapshots(uri: String)
+    /// `snapshot` and `other` are snapshot names from `carrel.snapshots`;
+    /// without `other`, the snapshot is compared with the file on disk.
+    case compareSnapshot(uri: String, snapshot: String, other: String?)
+    case rollBack(uri: String, snapshot: String)
 
     /// Decodes the argument object of the named command.
     public init(_ name: Name, _ argument: JSONValue) throws(ParamError) {
@@ -81,6 +93,12 @@ public enum CarrelCommand: Equatable {
                 format: try f.optionalString("format"), output: try f.optionalString("output"))
         case .setCompileIncluded:
             self = .setCompileIncluded(uri: try f.string("uri"), included: try f.bool("included"))
+        case .snapshot: self = .snapshot(uri: try f.string("uri"), title: try f.optionalString("title"))
+        case .snapshots: self = .snapshots(uri: try f.string("uri"))
+        case .compareSnapshot:
+            self = .compareSnapshot(
+                uri: try f.string("uri"), snapshot: try f.string("snapshot"), other: try f.optionalString("other"))
+        case .rollBack: self = .rollBack(uri: try f.string("uri"), snapshot: try f.string("snapshot"))
         case .setTarget:
             let uri = try f.string("uri")
             let words = try f.positiveIntOrNull("words", max: Self.maxTarget)
