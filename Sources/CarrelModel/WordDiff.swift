@@ -17,7 +17,7 @@ public enum WordDiff {
     /// Past this many differing words the exact count would cost too much
     /// time for a summary; the words each side has more of are counted
     /// instead, which never says more than the exact diff.
-    public static let exactLimit = 20_000
+    public static let exactLimit = 5_000
 
     public static func compare(_ old: [UInt8], _ new: [UInt8]) -> Summary {
         var ids: [Substring: Int] = [:]

@@ -16,6 +16,10 @@ public struct SnapshotInfo: Equatable {
 public struct SkippedSnapshot: Equatable {
     public let name: String
     public let why: SnapshotMessage.Problem
+    public init(name: String, why: SnapshotMessage.Problem) {
+        self.name = name
+        self.why = why
+    }
 }
 
 /// Snapshots: a dated, titled copy of a file's text, kept in its project's
