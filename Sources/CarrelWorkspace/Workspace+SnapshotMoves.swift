@@ -55,6 +55,22 @@ extension Workspace {
             fromProject: carry.project.root, carry.parts.map(\.bytes), toProject: p.root, parts.map(\.bytes), library)
     }
 
+    /// Another program on this device renamed an item, both halves seen:
+    /// its snapshots follow, as after Carrel's own rename. Not a sync
+    /// engine's rename (paired through its temporary) nor one paired by
+    /// identity, which may be Syncthing's too: the machine that renamed
+    /// moved the snapshots, and sync brings that move, which a move here
+    /// would race. No note: a crash leaves them under the old path.
+    func snapshotsBeforeWatchedMove(_ fromDir: Entry, _ fromName: [UInt8]) -> SnapshotCarry? {
+        guard let e = fromDir.child(EntryName(bytes: fromName)), let library = library(of: e) else { return nil }
+        return snapshotsBeforeMove(e, library)
+    }
+
+    func carrySnapshots(_ carry: SnapshotCarry?, to dir: Entry, _ name: [UInt8]) {
+        guard let carry, let e = dir.child(EntryName(bytes: name)), let library = library(of: e) else { return }
+        carrySnapshots(carry, to: e, library)
+    }
+
     private func moveSnapshotFolder(
         fromProject: Entry, _ from: [[UInt8]], toProject: Entry, _ to: [[UInt8]], _ library: Library
     ) {
