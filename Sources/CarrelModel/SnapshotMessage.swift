@@ -33,7 +33,8 @@ public enum SnapshotMessage: Sendable, Equatable {
             switch self {
             case .notASnapshotName:
                 return ("its name is not a snapshot’s", "son nom n’est pas celui d’un instantané")
-            case .notAFile(let kind): return ("it is \(kind.words.en), not a file", "c’est \(kind.words.fr), pas un fichier")
+            case .notAFile(let kind):
+                return ("it is \(kind.words.en), not a file", "c’est \(kind.words.fr), pas un fichier")
             case .tooLarge(let limit):
                 return (
                     "it is larger than \(limit / (1 << 20)) MiB", "il dépasse \(limit / (1 << 20)) Mio"

@@ -99,8 +99,7 @@ public struct SnapshotName: Equatable, Sendable {
     public static func checkTitle(_ raw: String) throws(Failure) -> String? {
         let t = raw.trimmingWhitespace
         if t.isEmpty { return nil }
-        if t.unicodeScalars.contains(where: { $0 == "/" || $0 == "\0" || $0.properties.generalCategory == .control })
-        {
+        if t.unicodeScalars.contains(where: { $0 == "/" || $0 == "\0" || $0.properties.generalCategory == .control }) {
             throw Failure(.invalidName, .snapshot(.titleUnusable(title: raw)))
         }
         if t.utf8.count > maxTitleBytes {

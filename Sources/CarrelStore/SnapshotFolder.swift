@@ -26,7 +26,7 @@ public enum SnapshotFolder {
         for part in [Array(".carrel".utf8), name] + path {
             if dir.kind(of: part) == nil {
                 guard create else { return nil }
-                do { try dir.makeDirectory(part) } catch where error.code == EEXIST {}
+                do { try dir.makeDirectory(part) } catch  where error.code == EEXIST {}
                 dir.sync()
             }
             dir = try dir.realSubdirectory(part)
@@ -108,11 +108,15 @@ public enum SnapshotFolder {
         return left
     }
 
-    /// Removes `name` and the folders below it that hold nothing, never following a link.
-    static func removeEmptyFolders(_ name: [UInt8], in parent: Directory) {
-        guard parent.kind(of: name) == .folder, let dir = try? parent.realSubdirectory(name) else { return }
+    /// Removes `name` and the folders below it that hold nothing, never
+    /// following a link. A forged tree may be deep: below 64 levels,
+    /// folders are left as they are (rmdir refuses a folder that holds any).
+    static func removeEmptyFolders(_ name: [UInt8], in parent: Directory, depth: Int = 0) {
+        guard depth < 64, parent.kind(of: name) == .folder, let dir = try? parent.realSubdirectory(name) else {
+            return
+        }
         for (child, _) in (try? dir.list()) ?? [] where dir.kind(of: child) == .folder {
-            removeEmptyFolders(child, in: dir)
+            removeEmptyFolders(child, in: dir, depth: depth + 1)
         }
         try? parent.removeEmptyDirectory(name)
     }

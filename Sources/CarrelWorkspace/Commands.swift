@@ -175,7 +175,8 @@ extension Workspace {
         let targets = targetsBelow(entry, library)
         let dir = try open(parent, in: library)
         let snapshots = snapshotsBeforeMove(entry, library)
-        noteSnapshotMove(snapshots, to: (parent.components(below: project?.root ?? parent) ?? []) + [EntryName(name)], in: project)
+        noteSnapshotMove(
+            snapshots, to: (parent.components(below: project?.root ?? parent) ?? []) + [EntryName(name)], in: project)
         if let p = project, let t = p.trash, parent === t, p.metadata.trash[oldName] != nil {
             try renameWithRecord(entry, to: name, in: dir, p, library)
         } else {

@@ -48,7 +48,8 @@ final class CLISnapshotsTests: XCTestCase {
         let compared = cli.run(["compare", "P/Draft/Spring.md", name], in: fx.path)
         XCTAssertEqual(compared.status, 0, compared.stderr)
         XCTAssertEqual(compared.stdout, "+2 −1 words\n\(path)\n")
-        XCTAssertEqual(cli.run(["compare", "P/Draft/Spring.md", path], in: fx.path).stdout, compared.stdout,
+        XCTAssertEqual(
+            cli.run(["compare", "P/Draft/Spring.md", path], in: fx.path).stdout, compared.stdout,
             "a path to the snapshot names it too")
 
         let rolled = cli.run(["rollback", "P/Draft/Spring.md", name], in: fx.path)
@@ -77,7 +78,8 @@ final class CLISnapshotsTests: XCTestCase {
         XCTAssertEqual(
             r.stderr,
             "Skipped “2026-01-02T03-04-05.006Z 00000000-00000001 3w.md”: it is a named pipe (FIFO), not a file.\n")
-        let refused = cli.run(["rollback", "P/Draft/Spring.md", "2026-01-02T03-04-05.006Z 00000000-00000001 3w.md"], in: fx.path)
+        let refused = cli.run(
+            ["rollback", "P/Draft/Spring.md", "2026-01-02T03-04-05.006Z 00000000-00000001 3w.md"], in: fx.path)
         XCTAssertEqual(refused.status, 1)
         XCTAssertTrue(refused.stderr.contains("cannot be used: it is a named pipe (FIFO), not a file"), refused.stderr)
     }

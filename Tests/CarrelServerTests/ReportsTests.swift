@@ -117,14 +117,18 @@ final class ReportsTests: XCTestCase {
         XCTAssertEqual(
             try report("carrel.snapshot", ["uri": .string(fx.uri("P/Draft"))]),
             "Took a snapshot of each of the 2 files in “Draft”.")
-        let list = try client.result("workspace/executeCommand", [
-            "command": "carrel.snapshots", "arguments": [["uri": .string(fx.uri("P/Draft/a.md"))]],
-        ])
+        let list = try client.result(
+            "workspace/executeCommand",
+            [
+                "command": "carrel.snapshots", "arguments": [["uri": .string(fx.uri("P/Draft/a.md"))]],
+            ])
         let name = list["snapshots"]?[0]?["name"]?.stringValue ?? ""
         XCTAssertNil(try report("carrel.snapshots", ["uri": .string(fx.uri("P/Draft/a.md"))]))
         let said =
             try report("carrel.rollBack", ["uri": .string(fx.uri("P/Draft/a.md")), "snapshot": .string(name)]) ?? ""
-        XCTAssertTrue(said.hasPrefix("Rolled “a.md” back to the snapshot “\(name)”; the text it replaced is the snapshot “"), said)
+        XCTAssertTrue(
+            said.hasPrefix("Rolled “a.md” back to the snapshot “\(name)”; the text it replaced is the snapshot “"), said
+        )
         XCTAssertTrue(said.hasSuffix(" 1w Before rolling back.md”."), said)
     }
 

@@ -74,10 +74,10 @@ final class SnapshotsTests: XCTestCase {
 
     func testAFolderGetsOneOfEachFileButNotOfItsTrash() throws {
         let taken = try ws.takeSnapshot(try t("P/Draft/Cycle"), title: "Cycle done")
-        XCTAssertEqual(taken.map { BytePathTail($0.of) }, ["a.md", "b.txt"])
+        XCTAssertEqual(taken.map { pathTail($0.of) }, ["a.md", "b.txt"])
         XCTAssertEqual(try ws.snapshots(of: try t("P/Draft/Cycle/b.txt")).list.first?.name.fileExtension, ".txt")
         let project = try ws.takeSnapshot(try t("P"), title: nil)
-        XCTAssertFalse(project.contains { BytePathTail($0.of) == "old.md" }, "the Trash is out of the writing")
+        XCTAssertFalse(project.contains { pathTail($0.of) == "old.md" }, "the Trash is out of the writing")
         XCTAssertEqual(project.count, 3)
     }
 
@@ -188,7 +188,8 @@ final class SnapshotsTests: XCTestCase {
     }
 
     func testALinkWhereTheSnapshotFolderGoesIsNeverFollowed() throws {
-        try FileManager.default.createDirectory(atPath: fx.path + "/P/.carrel/snapshots", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: fx.path + "/P/.carrel/snapshots", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: fx.path + "/elsewhere", withIntermediateDirectories: true)
         XCTAssertEqual(symlink(fx.path + "/elsewhere", fx.path + "/P/.carrel/snapshots/Draft"), 0)
         XCTAssertEqual(
@@ -201,6 +202,6 @@ final class SnapshotsTests: XCTestCase {
 }
 
 /// The last component of a path, as a string.
-func BytePathTail(_ path: [UInt8]) -> String {
+func pathTail(_ path: [UInt8]) -> String {
     String(decoding: path.split(separator: UInt8(ascii: "/")).last ?? [], as: UTF8.self)
 }
