@@ -38,8 +38,8 @@ extension Workspace {
         return (try open(p.root, in: library), parts.map(\.bytes), p)
     }
 
-    /// A snapshot of a file, or of each file in a folder (its Trash left
-    /// out). Every file is checked before the first is written, so a file
+    /// A snapshot of a file, or of each file in a folder (its Trash and
+    /// compiled documents left out: neither is the writing). Every file is checked before the first is written, so a file
     /// too large or not readable refuses the whole command.
     public func takeSnapshot(_ target: Target, title raw: String?) throws(Failure) -> [SnapshotInfo] {
         let (entry, library) = try entryTarget(target)
@@ -54,7 +54,7 @@ extension Workspace {
         case .file: files = [entry]
         case .directory:
             entry.walk { e in
-                if e === project.trash { return false }
+                if e === project.trash || e === project.compiled { return false }
                 if e.kind == .file { files.append(e) }
                 return e.kind == .directory
             }

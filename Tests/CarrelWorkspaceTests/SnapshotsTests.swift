@@ -20,6 +20,7 @@ final class SnapshotsTests: XCTestCase {
             P/Draft/Cycle/a.md = a
             P/Draft/Cycle/b.txt = b b
             P/Trash/old.md = gone
+            P/Compiled/P.md = compiled
             Loose/note.md = outside
             """)
         ws = Workspace()
@@ -72,12 +73,13 @@ final class SnapshotsTests: XCTestCase {
         XCTAssertEqual(try ws.snapshots(of: try t("P/Draft/Spring.md")).list.count, 3)
     }
 
-    func testAFolderGetsOneOfEachFileButNotOfItsTrash() throws {
+    func testAFolderGetsOneOfEachFileButNotOfItsTrashOrCompiledDocuments() throws {
         let taken = try ws.takeSnapshot(try t("P/Draft/Cycle"), title: "Cycle done")
         XCTAssertEqual(taken.map { pathTail($0.of) }, ["a.md", "b.txt"])
         XCTAssertEqual(try ws.snapshots(of: try t("P/Draft/Cycle/b.txt")).list.first?.name.fileExtension, ".txt")
         let project = try ws.takeSnapshot(try t("P"), title: nil)
         XCTAssertFalse(project.contains { pathTail($0.of) == "old.md" }, "the Trash is out of the writing")
+        XCTAssertFalse(project.contains { pathTail($0.of) == "P.md" }, "so are compiled documents")
         XCTAssertEqual(project.count, 3)
     }
 
@@ -94,7 +96,7 @@ final class SnapshotsTests: XCTestCase {
             return true
         }
         XCTAssertFalse(names.contains("snapshots"), "the scanner never shows .carrel")
-        XCTAssertEqual(root.fileTotal, 4, "snapshots are not files of the project")
+        XCTAssertEqual(root.fileTotal, 5, "the five files of the fixture, and no snapshot")
     }
 
     func testRefusalsChangeNothing() throws {
