@@ -31,13 +31,13 @@ public enum SnapshotMoves {
 
     /// Writes the move down durably; the name to pass to `done`, or nil
     /// when there is no state folder (the move then has no crash repair).
-    public static func begin(_ move: Move) -> [UInt8]? {
+    public static func begin(_ move: Move, pid: Int32 = getpid()) -> [UInt8]? {
         guard let dir = folder(create: true) else { return nil }
         let value: JSONValue = [
             "fromProject": .string(BytePath.display(move.fromProject)), "from": .array(move.from.map { .string($0) }),
             "toProject": .string(BytePath.display(move.toProject)), "to": .array(move.to.map { .string($0) }),
         ]
-        let name = Array("\(Clock.nowMs())-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).json".utf8)
+        let name = Array("\(Clock.nowMs())-\(pid)-\(UInt32.random(in: 0...UInt32.max)).json".utf8)
         let fd = BytePath.withCString(name) {
             openat(dir.fd, $0, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         }
@@ -58,10 +58,11 @@ public enum SnapshotMoves {
     }
 
     /// Every move a crash left unfinished, read untrusted (a file that is
-    /// not one is listed with nil, to be removed).
+    /// not one is listed with nil, to be removed). A note of a process
+    /// still running is its move under way, not a crash's: it is left to it.
     public static func pending() -> [(name: [UInt8], move: Move?)] {
         guard let dir = folder(create: false), let names = try? dir.list() else { return [] }
-        return names.filter { $0.name.first != UInt8(ascii: ".") }.map { entry in
+        return names.filter { $0.name.first != UInt8(ascii: ".") && !ofARunningProcess($0.name) }.map { entry in
             guard let bytes = try? dir.readPlainFile(entry.name, limit: 64 << 10),
                 let json = try? JSONParser.parse(bytes),
                 let fromProject = json["fromProject"]?.stringValue, fromProject.hasPrefix("/"),
@@ -75,5 +76,14 @@ public enum SnapshotMoves {
                 Move(fromProject: Array(fromProject.utf8), from: from, toProject: Array(toProject.utf8), to: to)
             )
         }
+    }
+
+    /// The pid in `<ms>-<pid>-<random>.json`, when that process runs.
+    static func ofARunningProcess(_ name: [UInt8]) -> Bool {
+        let parts = name.split(separator: UInt8(ascii: "-"))
+        guard parts.count == 3, let pid = Int32(String(decoding: parts[1], as: UTF8.self)), pid > 0 else {
+            return false
+        }
+        return kill(pid, 0) == 0 || errno == EPERM
     }
 }

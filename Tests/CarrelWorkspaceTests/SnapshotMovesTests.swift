@@ -39,6 +39,15 @@ final class SnapshotMovesTests: XCTestCase {
 
     func t(_ relative: String) throws -> Workspace.Target { try ws.locate(fx.bytes(relative), uri: relative) }
 
+    /// The pid of a process that ran and is gone: a crashed Carrel's.
+    func deadPid() throws -> Int32 {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/true")
+        try p.run()
+        p.waitUntilExit()
+        return p.processIdentifier
+    }
+
     func snapshot(_ relative: String) throws -> String {
         try ws.takeSnapshot(try t(relative), title: nil)[0].name.fileName
     }
@@ -107,7 +116,7 @@ final class SnapshotMovesTests: XCTestCase {
         let note = SnapshotMoves.begin(
             SnapshotMoves.Move(
                 fromProject: fx.bytes("P"), from: ["Draft", "Spring.md"], toProject: fx.bytes("P"),
-                to: ["Ready", "Spring.md"]))
+                to: ["Ready", "Spring.md"]), pid: try deadPid())
         XCTAssertNotNil(note)
         try FileManager.default.moveItem(
             atPath: fx.path + "/P/Draft/Spring.md", toPath: fx.path + "/P/Ready/Spring.md")
@@ -122,17 +131,35 @@ final class SnapshotMovesTests: XCTestCase {
         let note = SnapshotMoves.begin(
             SnapshotMoves.Move(
                 fromProject: fx.bytes("P"), from: ["Draft", "Cycle", "a.md"], toProject: fx.bytes("P"),
-                to: ["Ready", "a.md"]))
+                to: ["Ready", "a.md"]), pid: try deadPid())
         reopen()
         XCTAssertEqual(try names("P/Draft/Cycle/a.md"), [a], "the file never moved, nor do its snapshots")
         XCTAssertFalse(SnapshotMoves.pending().contains { $0.name == note })
     }
 
+    func testANoteOfAMoveStillUnderWayIsLeftToItsProcess() throws {
+        _ = try snapshot("P/Draft/Spring.md")
+        let note = SnapshotMoves.begin(
+            SnapshotMoves.Move(
+                fromProject: fx.bytes("P"), from: ["Draft", "Spring.md"], toProject: fx.bytes("P"),
+                to: ["Ready", "Spring.md"]))
+        try FileManager.default.moveItem(
+            atPath: fx.path + "/P/Draft/Spring.md", toPath: fx.path + "/P/Ready/Spring.md")
+        reopen()
+        XCTAssertTrue(fx.exists("\(snaps)/Draft/Spring.md"), "this process is moving them")
+        SnapshotMoves.done(try XCTUnwrap(note))
+    }
+
     func testARefusedMoveLeavesNoNoteBehind() throws {
         _ = try snapshot("P/Draft/Spring.md")
         try "taken".write(toFile: fx.path + "/P/Ready/Spring.md", atomically: false, encoding: .utf8)
-        let before = SnapshotMoves.pending().count
+        // Every note, this process's too.
+        let notes = { () -> [String] in
+            let folder = String(decoding: StateFiles.directory() ?? [], as: UTF8.self) + "/snapshot-moves"
+            return (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        }
+        let before = notes()
         XCTAssertThrowsError(try ws.move(try t("P/Draft/Spring.md"), to: try t("P/Ready")))
-        XCTAssertEqual(SnapshotMoves.pending().count, before)
+        XCTAssertEqual(notes(), before)
     }
 }
