@@ -131,6 +131,8 @@ public enum Message: Sendable, Equatable {
     case compile(CompileMessage)
     // Links
     case links(LinkMessage)
+    // Snapshots
+    case snapshot(SnapshotMessage)
 
     /// The JSON type words of parameter errors.
     static let frenchTypeWords = [
@@ -670,6 +672,8 @@ public enum Message: Sendable, Equatable {
         case .compile(let m):
             return m.pair
         case .links(let m):
+            return m.pair
+        case .snapshot(let m):
             return m.pair
         case .projectToSystemTrashNotNamed(let path):
             return (

@@ -22,6 +22,10 @@ public enum Report: Sendable, Equatable {
     /// The title page's byline was set: the project's name, its author (nil
     /// for none) and how many contact lines it holds now.
     case bylineSet(project: String, author: String?, contactLines: Int)
+    /// Snapshots taken: of one file (`name` is the file), or of each file in a folder.
+    case snapshotTaken(name: String, files: Int)
+    /// A file's text is a snapshot's again; `saved` is the snapshot of the text it replaced.
+    case rolledBack(name: String, to: String, saved: String)
 
     public func text(_ language: Language) -> String {
         let (en, fr) = texts
@@ -88,6 +92,18 @@ public enum Report: Sendable, Equatable {
             return (
                 "Deleting in “\(name)” no longer asks first.",
                 "Supprimer dans « \(name) » ne demande plus confirmation."
+            )
+        case .snapshotTaken(let name, let files):
+            return files == 1
+                ? ("Took a snapshot of “\(name)”.", "Instantané de « \(name) » pris.")
+                : (
+                    "Took a snapshot of each of the \(files) files in “\(name)”.",
+                    "Instantané de chacun des \(files) fichiers de « \(name) » pris."
+                )
+        case .rolledBack(let name, let to, let saved):
+            return (
+                "Rolled “\(name)” back to the snapshot “\(to)”; the text it replaced is the snapshot “\(saved)”.",
+                "« \(name) » est revenu à l’instantané « \(to) » ; le texte remplacé est l’instantané « \(saved) »."
             )
         case .duplicatedLeavingOut(let name, let copy, let count):
             return (

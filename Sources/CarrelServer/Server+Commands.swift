@@ -60,6 +60,8 @@ extension Server {
             finish(id, try workspace.setCompileIncluded(try target(uri), included))
         case .setByline(let projectUri, let author, let contact):
             finish(id, try workspace.setByline(try target(projectUri), author: author, contact: contact))
+        case .snapshot, .snapshots, .compareSnapshot, .rollBack:
+            try snapshotCommand(id, command)
         case .compile(let projectUri, let recipe, let format, let output):
             try compile(
                 id, projectUri: projectUri, recipe: recipe, format: format, output: output, token: params.workDoneToken)

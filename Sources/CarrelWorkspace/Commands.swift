@@ -168,6 +168,9 @@ extension Workspace {
         let oldName = entry.name.string
         let targets = targetsBelow(entry, library)
         let dir = try open(parent, in: library)
+        let snapshots = snapshotsBeforeMove(entry, library)
+        noteSnapshotMove(
+            snapshots, to: (parent.components(below: project?.root ?? parent) ?? []) + [EntryName(name)], in: project)
         if let p = project, let t = p.trash, parent === t, p.metadata.trash[oldName] != nil {
             try renameWithRecord(entry, to: name, in: dir, p, library)
         } else {
@@ -179,6 +182,7 @@ extension Workspace {
             orderAfterRename(entry.name, in: parent, library)
         }
         entry.rename(to: EntryName(name))
+        carrySnapshots(snapshots, to: entry, library)
         movedFolderSorts(from: oldPath, entry, library)
         carryTargets(entry, from: targets, library)
         return Outcome(
@@ -246,11 +250,17 @@ extension Workspace {
         let (from, to) = try open(parent, dest, in: library)
         let oldPath = entry.path
         let targets = targetsBelow(entry, library)
+        let snapshots = snapshotsBeforeMove(entry, library)
+        let destinationProject = library.project(containing: dest)
+        noteSnapshotMove(
+            snapshots, to: (dest.components(below: destinationProject?.root ?? dest) ?? []) + [entry.name],
+            in: destinationProject)
         do { try from.move(entry.name.bytes, to: to, as: entry.name.bytes) } catch {
             throw failure(for: error, target: entry.name.string, in: dest, library)
         }
         Directory.sync(to, from)
         entry.move(to: dest, as: entry.name)
+        carrySnapshots(snapshots, to: entry, library)
         carryTargets(entry, from: targets, library)
         if let p = source, let n = trashItemName, p.metadata.trash[n] != nil { dropRecord(n, p) }
         movedFolderSorts(from: oldPath, entry, library)

@@ -15,6 +15,7 @@ extension Workspace {
             throw failure(for: error, name: entry.name.string)
         }
         Directory.sync(purge, from)
+        removeSnapshots(of: entry, library)
         let topName = parent === project.trash ? entry.name.string : nil
         parent.remove(entry)
         watching?.unwatchTree(entry)

@@ -59,6 +59,10 @@ extension Workspace {
         let oldPath = entry.path
         let wasTop = entry === top
         let topName = top.name.string
+        let snapshots = snapshotsBeforeMove(entry, library)
+        noteSnapshotMove(
+            snapshots, to: (destination.components(below: project.root) ?? []) + [EntryName(originalName)],
+            in: project)
         var moved = FreeNameMove.noFreeName
         // The item moves out first, then its record goes, under one lock
         // as for a delete (see `moveToTrash`).
@@ -72,6 +76,7 @@ extension Workspace {
         case .noFreeName: throw Failure(.conflict, .appeared(name: originalName, parent: destination.name.string))
         case .moved(let newName): entry.move(to: destination, as: newName)
         }
+        carrySnapshots(snapshots, to: entry, library)
         created = []
         changes.append(Change(.moved, entry.path, from: oldPath))
         let into =

@@ -76,6 +76,8 @@ extension Workspace {
         // before the move, so whichever half a crash keeps, the item's
         // origin is never lost.
         let records = try recordsFolder(project, forItem: entry.name.string)
+        let snapshots = snapshotsBeforeMove(entry, library)
+        noteSnapshotMove(snapshots, to: [trash.name, entry.name], in: project)
         var moved = FreeNameMove.noFreeName
         var unrecorded: SysError?
         var recorded: ProjectMetadata.TrashRecord?
@@ -107,6 +109,7 @@ extension Workspace {
         case .moved(let newName):
             entry.move(to: trash, as: newName)
             project.metadata.trash[newName.string] = recorded
+            carrySnapshots(snapshots, to: entry, library)
         }
         return Outcome(
             result: .item(.entry(entry, library)), changes: [Change(.moved, entry.path, from: oldPath, inTrash: true)],

@@ -312,6 +312,7 @@ extension Workspace {
                 continue
             }
             let text = LinkRewrite.apply(fix.edits, to: fix.text)
+            snapshotBeforeReplacing(e, in: library, text: now.bytes, title: .titleBeforeLinkUpdate)
             do throws(Directory.ReplaceRefusal) {
                 try dir.replaceText(e.name.bytes, readAs: now.stamp, with: text)
                 written += 1

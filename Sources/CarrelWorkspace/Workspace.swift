@@ -147,6 +147,7 @@ public final class Workspace {
     /// Repairs after a crash or tampering. Each step only adds what is
     /// missing or removes what can no longer be true.
     func repair(_ project: Project, in library: Library) {
+        finishSnapshotMoves(in: library)
         let root = project.root
         let rootPath = root.path
         guard let dir = try? Directory.open(rootPath) else { return }

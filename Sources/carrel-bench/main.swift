@@ -17,6 +17,7 @@ struct Options {
     var scale = 1.0
     var words = false
     var compile = false
+    var snapshots = false
 
     init(_ args: [String]) {
         var i = 0
@@ -31,10 +32,11 @@ struct Options {
             case "--keep": keep = true
             case "--words": words = true
             case "--compile": compile = true
+            case "--snapshots": snapshots = true
             case "--iterations": scale = Double(value()) ?? 1
             case "--help", "-h":
                 print(
-                    "USAGE: carrel-bench [--files N] [--folders N] [--depth N] [--iterations SCALE] [--carrel PATH] [--json] [--keep] [--words] [--compile]"
+                    "USAGE: carrel-bench [--files N] [--folders N] [--depth N] [--iterations SCALE] [--carrel PATH] [--json] [--keep] [--words] [--compile] [--snapshots]"
                 )
                 exit(0)
             default:
@@ -71,6 +73,18 @@ guard FileManager.default.isExecutableFile(atPath: binary) else {
 func iterations(_ n: Int) -> Int { max(3, Int(Double(n) * options.scale)) }
 
 let base = NSTemporaryDirectory() + "carrel-bench-\(getpid())"
+
+// `--snapshots`: a snapshot of a long chapter, and a comparison, alone (see Snapshots.swift).
+if options.snapshots {
+    mkdir(base, 0o755)
+    let figures = SnapshotsBenchmark.run(binary: binary, base: base, scale: options.scale)
+    if !options.keep { try? FileManager.default.removeItem(atPath: base) }
+    for f in figures {
+        let label = f.name.padding(toLength: 44, withPad: " ", startingAt: 0)
+        print(label + String(format: " median %9.3f ms   p99 %9.3f ms", f.median, f.p99) + "   n \(f.samples.count)")
+    }
+    exit(0)
+}
 
 // `--words`: the counting figures alone, on their own library (see Words.swift).
 if options.words {

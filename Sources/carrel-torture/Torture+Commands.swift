@@ -37,6 +37,11 @@ extension Torture {
         }
     }
 
+    /// Snapshots are not chosen yet: `carrel.snapshot` and `carrel.rollBack`
+    /// copy a file's text under `.carrel/snapshots`, and deleting the file
+    /// for good removes those copies, which the count of each content's
+    /// places (`copyAllowance`, `doomedUnder`) does not know of; and
+    /// `carrel.snapshots` and `carrel.compareSnapshot` only read.
     func chooseOp(_ v: View) -> Op {
         let parent = { (rel: String) -> String in rel.split(separator: "/").dropLast().joined(separator: "/") }
         while true {

@@ -79,6 +79,10 @@ enum CLI {
         case "links": try links(&options, language)
         case "rename", "mv": try moveUpdatingLinks(sub, &options, language)
         case "empty-trash": try emptyTrash(&options, language)
+        case "snapshot": try snapshot(&options, language)
+        case "snapshots": try snapshots(&options, language)
+        case "compare": try compare(&options, language)
+        case "rollback": try rollback(&options, language)
         default: try mutate(sub, &options, language)
         }
         return 0
@@ -150,6 +154,10 @@ struct Syntax {
             flags: ["--yes", "--system-trash"]),
         "restore": Syntax(usage: "carrel restore PATH", arguments: 1...1),
         "duplicate": Syntax(usage: "carrel duplicate PATH", arguments: 1...1),
+        "snapshot": Syntax(usage: "carrel snapshot PATH [--title T]", arguments: 1...1, valued: ["--title"]),
+        "snapshots": Syntax(usage: "carrel snapshots PATH [--json]", arguments: 1...1, flags: ["--json"]),
+        "compare": Syntax(usage: "carrel compare PATH SNAPSHOT", arguments: 2...2),
+        "rollback": Syntax(usage: "carrel rollback PATH SNAPSHOT", arguments: 2...2),
         "empty-trash": Syntax(usage: "carrel empty-trash PROJECT [--yes]", arguments: 1...1, flags: ["--yes"]),
         "sort": Syntax(
             usage: "carrel sort PATH manual|name|modified|created [--descending]", arguments: 2...2,

@@ -21,6 +21,10 @@ enum Help {
           restore PATH                 Put an item in Trash back where it came from.
           duplicate PATH               Copy a file or folder beside itself ("Spring copy.md").
           empty-trash PROJECT [--yes]  Delete everything in a project's Trash for good.
+          snapshot PATH [--title T]    Keep a dated copy of a file's text (of each file, for a folder).
+          snapshots PATH [--json]      List a file's snapshots, newest first: date, words, title, name.
+          compare PATH SNAPSHOT        Words the file adds to a snapshot and removes ("+120 −40 words").
+          rollback PATH SNAPSHOT       Put a snapshot's text back, keeping the current text as a snapshot.
           sort PATH ORDER              Sort a project or folder: manual, name, modified, created [--descending].
           reorder PATH --before|--after SIBLING
                                        Place an item before or after another of its folder.
@@ -194,6 +198,39 @@ enum Help {
         went. An item with no usable record of where it came from goes to
         the project's top, and a record matched to sync's conflict copy is a
         guess: either way it says so on stderr.
+        """,
+        "snapshot": """
+        USAGE: carrel snapshot PATH [--title T]
+
+        Keeps a dated copy of a file's text, with an optional title, in the
+        project's .carrel/snapshots/ under the file's own path; of a folder,
+        one of each file in it. Prints each snapshot's path. A snapshot is a
+        plain file, never changed, named by its date (UTC), this device, a
+        random part, its words and its title. Refused for a file larger than
+        16 MiB or outside a project; nothing is ever overwritten.
+        """,
+        "snapshots": """
+        USAGE: carrel snapshots PATH [--json]
+
+        Lists a file's snapshots, newest first: date, words, title and name,
+        separated by tabs. What its snapshot folder holds that is not a
+        usable snapshot (a link, a pipe, a file too large, a name of another
+        shape) is skipped, and stderr says why.
+        """,
+        "compare": """
+        USAGE: carrel compare PATH SNAPSHOT
+
+        Compares a snapshot (its name, or a path to it) with the file's text
+        now, word by word: prints the words the file adds and removes
+        ("+120 −40 words"), then the snapshot's path for a diff program.
+        """,
+        "rollback": """
+        USAGE: carrel rollback PATH SNAPSHOT
+
+        Puts a snapshot's text back in the file. The text it replaces is
+        first kept as a snapshot of its own ("Before rolling back"), and the
+        file is replaced in one atomic step, only if nothing changed it since
+        Carrel read it. Prints the file's path; stderr names both snapshots.
         """,
         "duplicate": """
         USAGE: carrel duplicate PATH

@@ -410,6 +410,8 @@ final class HostileInputTests: XCTestCase {
         XCTAssertTrue(c.process.isRunning)
     }
 
+    let readOnlySnapshot = "2026-01-01T00-00-00.000Z 00000000-00000001 1w.md"
+
     func testReadOnlyLibraryGivesEveryCommandAClearError() throws {
         let launcher = try unprivileged()
         let fx = try Fixture(
@@ -419,6 +421,7 @@ final class HostileInputTests: XCTestCase {
             P/Draft/F/
             P/Ready/r.md = r
             P/Trash/t.md = t
+            P/.carrel/snapshots/Draft/a.md/2026-01-01T00-00-00.000Z 00000000-00000001 1w.md = s
             Plain/b.md = b
             """)
         chmod(fx.path, 0o755)
@@ -452,11 +455,21 @@ final class HostileInputTests: XCTestCase {
             ("carrel.setByline", ["projectUri": u("P"), "author": "Ada"]),
             ("carrel.newFile", ["parentUri": u("Plain"), "name": "n"]),
             ("carrel.rename", ["uri": u("Plain/b.md"), "newName": "c.md"]),
+            ("carrel.snapshot", ["uri": u("P/Draft/a.md")]),
+            ("carrel.rollBack", ["uri": u("P/Draft/a.md"), "snapshot": .string(readOnlySnapshot)]),
+            ("carrel.snapshots", ["uri": u("P/Draft/a.md")]),
+            ("carrel.compareSnapshot", ["uri": u("P/Draft/a.md"), "snapshot": .string(readOnlySnapshot)]),
         ]
+        // Reading snapshots writes nothing, so a read-only library answers them.
+        let reads: Set<String> = ["carrel.snapshots", "carrel.compareSnapshot"]
         XCTAssertEqual(
             Set(rows.map(\.0)), Set(InitializeRequest.commands), "every command is tried on a read-only library")
         for (command, args) in rows {
             let r = try c.command(command, args)
+            if reads.contains(command) {
+                XCTAssertNotNil(r["result"], "\(command) \(r.text())")
+                continue
+            }
             XCTAssertEqual(reason(r), "io", "\(command) \(args.text())")
             XCTAssertTrue(
                 r["error"]?["message"]?.stringValue?.contains("Permission denied") ?? false, "\(command): \(r.text())")
@@ -587,9 +600,13 @@ final class HostileInputTests: XCTestCase {
             "carrel.setCompileIncluded": ["uri": u, "included": false],
             "carrel.compile": ["projectUri": u, "recipe": "manuscript", "format": "markdown", "output": "/tmp/x.md"],
             "carrel.setByline": ["projectUri": u, "author": "Ada", "contact": ["a@x.org"]],
+            "carrel.snapshot": ["uri": u, "title": "T"],
+            "carrel.snapshots": ["uri": u],
+            "carrel.compareSnapshot": ["uri": u, "snapshot": "S", "other": "O"],
+            "carrel.rollBack": ["uri": u, "snapshot": "S"],
         ]
         let optional: Set<String> = [
-            "confirmed", "descending", "before", "after", "recipe", "format", "output", "author", "contact",
+            "confirmed", "descending", "before", "after", "recipe", "format", "output", "author", "contact", "title", "other",
         ]
         XCTAssertEqual(Set(full.keys), Set(InitializeRequest.commands), "every command has a row")
         for (command, args) in full {

@@ -29,7 +29,7 @@ final class GoldenTests: XCTestCase {
         golden(
             InitializeRequest.result(version: "0.1.0", vocabulary: vocabulary),
             #"""
-            {"capabilities":{"completionProvider":{"resolveProvider":false,"triggerCharacters":["[","(","/"]},"definitionProvider":true,"documentLinkProvider":{"resolveProvider":false},"documentSymbolProvider":true,"executeCommandProvider":{"commands":["carrel.newProject","carrel.newFolder","carrel.newFile","carrel.rename","carrel.moveTo","carrel.delete","carrel.restore","carrel.emptyTrash","carrel.setSort","carrel.setConfirmDelete","carrel.reorder","carrel.setTarget","carrel.duplicate","carrel.compile","carrel.setCompileIncluded","carrel.setByline"]},"experimental":{"carrel":{"compile":{"formats":[],"recipes":{}},"names":{"defaultExtension":"md","maxBytes":255},"projectTypes":[{"id":"poetry","title":"Poésie"}],"sorts":[{"by":"name","descending":true,"title":"Nom, de Z à A"}]}},"inlayHintProvider":true,"referencesProvider":true,"textDocumentSync":{"change":1,"openClose":true},"workspace":{"fileOperations":{"willRename":{"filters":[{"pattern":{"glob":"**/*.md","matches":"file"}},{"pattern":{"glob":"**/*.fountain","matches":"file"}},{"pattern":{"glob":"**","matches":"folder"}}]}},"workspaceFolders":{"changeNotifications":true,"supported":true}},"workspaceSymbolProvider":true},"serverInfo":{"name":"carrel","version":"0.1.0"}}
+            {"capabilities":{"completionProvider":{"resolveProvider":false,"triggerCharacters":["[","(","/"]},"definitionProvider":true,"documentLinkProvider":{"resolveProvider":false},"documentSymbolProvider":true,"executeCommandProvider":{"commands":["carrel.newProject","carrel.newFolder","carrel.newFile","carrel.rename","carrel.moveTo","carrel.delete","carrel.restore","carrel.emptyTrash","carrel.setSort","carrel.setConfirmDelete","carrel.reorder","carrel.setTarget","carrel.duplicate","carrel.compile","carrel.setCompileIncluded","carrel.setByline","carrel.snapshot","carrel.snapshots","carrel.compareSnapshot","carrel.rollBack"]},"experimental":{"carrel":{"compile":{"formats":[],"recipes":{}},"names":{"defaultExtension":"md","maxBytes":255},"projectTypes":[{"id":"poetry","title":"Poésie"}],"sorts":[{"by":"name","descending":true,"title":"Nom, de Z à A"}]}},"inlayHintProvider":true,"referencesProvider":true,"textDocumentSync":{"change":1,"openClose":true},"workspace":{"fileOperations":{"willRename":{"filters":[{"pattern":{"glob":"**/*.md","matches":"file"}},{"pattern":{"glob":"**/*.fountain","matches":"file"}},{"pattern":{"glob":"**","matches":"folder"}}]}},"workspaceFolders":{"changeNotifications":true,"supported":true}},"workspaceSymbolProvider":true},"serverInfo":{"name":"carrel","version":"0.1.0"}}
             """#)
     }
 
@@ -197,6 +197,18 @@ final class GoldenTests: XCTestCase {
                 .setByline, ["projectUri": "p", "contact": ["1 Quay St", "a@x.org"]],
                 .setByline(projectUri: "p", author: nil, contact: ["1 Quay St", "a@x.org"])
             ),
+            (.snapshot, ["uri": "u"], .snapshot(uri: "u", title: nil)),
+            (.snapshot, ["uri": "u", "title": "t"], .snapshot(uri: "u", title: "t")),
+            (.snapshots, ["uri": "u"], .snapshots(uri: "u")),
+            (
+                .compareSnapshot, ["uri": "u", "snapshot": "s"],
+                .compareSnapshot(uri: "u", snapshot: "s", other: nil)
+            ),
+            (
+                .compareSnapshot, ["uri": "u", "snapshot": "s", "other": "o"],
+                .compareSnapshot(uri: "u", snapshot: "s", other: "o")
+            ),
+            (.rollBack, ["uri": "u", "snapshot": "s"], .rollBack(uri: "u", snapshot: "s")),
             (
                 .compile, ["projectUri": "p", "recipe": "packet", "format": "docx", "output": "/o.docx"],
                 .compile(projectUri: "p", recipe: "packet", format: "docx", output: "/o.docx")

@@ -132,6 +132,10 @@ final class ProtocolDocTests: XCTestCase {
             .invalidParam(field: "\u{1}", expected: "a positive integer up to 100000000, or null", found: "number"),
             .compile(.pieceUnusable(path: "\u{1}", why: .binary)), .compile(.pandocMissing(format: "\u{1}")),
             .compile(.noPDFEngine), .compile(.noRoom(folder: "\u{1}", why: "\u{1}")),
+            .snapshot(.outsideProject(name: "\u{1}")), .snapshot(.tooLarge(name: "\u{1}", limit: 1 << 24)),
+            .snapshot(.titleUnusable(title: "\u{1}")), .snapshot(.noSuchSnapshot(name: "\u{1}", snapshot: "\u{1}")),
+            .snapshot(.snapshotUnusable(snapshot: "\u{1}", why: .notAFile(.link))),
+            .snapshot(.unsavedChanges(name: "\u{1}")), .snapshot(.changedMeanwhile(name: "\u{1}")),
         ]
         return samples.map { m in
             let text = m.text(.english)

@@ -108,6 +108,30 @@ final class ReportsTests: XCTestCase {
         XCTAssertFalse(fx.exists("P/Draft/Cycle copy/pipe"))
     }
 
+    /// A snapshot says what it kept; a rollback names both snapshots, the
+    /// one it went back to and the one keeping the text it replaced.
+    func testSnapshotsAndRollBacksAreReported() throws {
+        try start()
+        XCTAssertEqual(
+            try report("carrel.snapshot", ["uri": .string(fx.uri("P/Draft/a.md"))]), "Took a snapshot of “a.md”.")
+        XCTAssertEqual(
+            try report("carrel.snapshot", ["uri": .string(fx.uri("P/Draft"))]),
+            "Took a snapshot of each of the 2 files in “Draft”.")
+        let list = try client.result(
+            "workspace/executeCommand",
+            [
+                "command": "carrel.snapshots", "arguments": [["uri": .string(fx.uri("P/Draft/a.md"))]],
+            ])
+        let name = list["snapshots"]?[0]?["name"]?.stringValue ?? ""
+        XCTAssertNil(try report("carrel.snapshots", ["uri": .string(fx.uri("P/Draft/a.md"))]))
+        let said =
+            try report("carrel.rollBack", ["uri": .string(fx.uri("P/Draft/a.md")), "snapshot": .string(name)]) ?? ""
+        XCTAssertTrue(
+            said.hasPrefix("Rolled “a.md” back to the snapshot “\(name)”; the text it replaced is the snapshot “"), said
+        )
+        XCTAssertTrue(said.hasSuffix(" 1w Before rolling back.md”."), said)
+    }
+
     /// A compile says where the document went and what it counted, in the
     /// words the writer reads the binder in: words, or a packet's lines.
     func testACompileSaysWhereTheDocumentWentAndItsWords() throws {

@@ -194,6 +194,16 @@ final class ServerTests: XCTestCase {
         XCTAssertEqual(copy["uri"], .string(fx.uri("My Poems/Draft/Spring copy.md")))
         XCTAssertEqual(titles(try tree("My Poems/Draft")), ["Autumn.md", "Spring.md", "Spring copy.md"])
         XCTAssertEqual(fx.read("My Poems/Draft/.carrel-order"), "Autumn.md\nSpring.md\nSpring copy.md\n")
+        let spring = JSONValue.string(fx.uri("My Poems/Draft/Spring.md"))
+        let taken = try client.command("carrel.snapshot", ["uri": spring, "title": "Before"])["result"]!
+        let snapshot = taken["snapshots"]?[0]?["name"] ?? .null
+        XCTAssertEqual(taken["snapshots"]?[0]?["title"], "Before")
+        let listed = try client.command("carrel.snapshots", ["uri": spring])["result"]!
+        XCTAssertEqual(listed["snapshots"]?[0]?["name"], snapshot)
+        let compared = try client.command("carrel.compareSnapshot", ["uri": spring, "snapshot": snapshot])["result"]!
+        XCTAssertEqual(compared["summary"], "+0 −0 words")
+        let rolledBack = try client.command("carrel.rollBack", ["uri": spring, "snapshot": snapshot])["result"]!
+        XCTAssertEqual(rolledBack["name"], "Spring.md")
         let empty = try client.command(
             "carrel.emptyTrash", ["projectUri": .string(fx.uri("My Poems")), "confirmed": true])["result"]!
         XCTAssertEqual(empty, ["deleted": 0])

@@ -19,6 +19,10 @@ public enum CarrelCommand: Equatable {
         case compile = "carrel.compile"
         case setCompileIncluded = "carrel.setCompileIncluded"
         case setByline = "carrel.setByline"
+        case snapshot = "carrel.snapshot"
+        case snapshots = "carrel.snapshots"
+        case compareSnapshot = "carrel.compareSnapshot"
+        case rollBack = "carrel.rollBack"
     }
 
     /// Which target `carrel.setTarget` sets: the item's words, or a project's words per day.
@@ -51,6 +55,14 @@ public enum CarrelCommand: Equatable {
     /// The title page's author and contact lines; one left out stays as it
     /// is, an empty one clears it. At least one of them.
     case setByline(projectUri: String, author: String?, contact: [String]?)
+    /// A snapshot of a file, or of each file in a folder; `title` is the writer's.
+    case snapshot(uri: String, title: String?)
+    /// A file's snapshots, newest first.
+    case snapshots(uri: String)
+    /// `snapshot` and `other` are snapshot names from `carrel.snapshots`;
+    /// without `other`, the snapshot is compared with the file on disk.
+    case compareSnapshot(uri: String, snapshot: String, other: String?)
+    case rollBack(uri: String, snapshot: String)
 
     /// Decodes the argument object of the named command.
     public init(_ name: Name, _ argument: JSONValue) throws(ParamError) {
@@ -100,6 +112,12 @@ public enum CarrelCommand: Equatable {
             }
             if author == nil && contact == nil { throw ParamError("author", .missing) }
             self = .setByline(projectUri: projectUri, author: author, contact: contact)
+        case .snapshot: self = .snapshot(uri: try f.string("uri"), title: try f.optionalString("title"))
+        case .snapshots: self = .snapshots(uri: try f.string("uri"))
+        case .compareSnapshot:
+            self = .compareSnapshot(
+                uri: try f.string("uri"), snapshot: try f.string("snapshot"), other: try f.optionalString("other"))
+        case .rollBack: self = .rollBack(uri: try f.string("uri"), snapshot: try f.string("snapshot"))
         case .setTarget:
             let uri = try f.string("uri")
             let words = try f.positiveIntOrNull("words", max: Self.maxTarget)

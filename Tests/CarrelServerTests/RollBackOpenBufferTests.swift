@@ -1,0 +1,53 @@
+import CarrelJSON
+import CarrelTestSupport
+import Foundation
+import XCTest
+
+/// A rollback over the wire is refused while the client holds the file
+/// open with unsaved changes (the server knows them from didChange), and
+/// goes ahead once they are saved or closed.
+final class RollBackOpenBufferTests: XCTestCase {
+    var fx: Fixture!
+    var client: InProcessClient!
+    var home: Fixture!
+
+    override func setUpWithError() throws {
+        home = try Fixture()
+        setenv("XDG_STATE_HOME", home.path + "/state", 1)
+        fx = try Fixture(
+            """
+            P/.carrel/project.json = {"type":"poetry"}
+            P/Draft/Spring.md = the first line
+            """)
+        client = InProcessClient()
+        _ = try client.initialize([fx.uri()])
+        client.notify("initialized")
+    }
+
+    override func tearDown() {
+        unsetenv("XDG_STATE_HOME")
+        client = nil
+        fx = nil
+        home = nil
+    }
+
+    func testUnsavedChangesRefuseThenClosingAllows() throws {
+        let spring = JSONValue.string(fx.uri("P/Draft/Spring.md"))
+        let taken = try client.command("carrel.snapshot", ["uri": spring])["result"]!
+        let name = taken["snapshots"]?[0]?["name"] ?? .null
+        try "the second line".write(toFile: fx.path + "/P/Draft/Spring.md", atomically: false, encoding: .utf8)
+        client.notify(
+            "textDocument/didOpen",
+            ["textDocument": ["uri": spring, "languageId": "markdown", "version": 1, "text": "the second line, more"]])
+        let refused = try client.command("carrel.rollBack", ["uri": spring, "snapshot": name])
+        XCTAssertEqual(refused["error"]?["data"]?["reason"], "conflict", "\(refused)")
+        XCTAssertEqual(
+            refused["error"]?["message"],
+            "“Spring.md” has unsaved changes in your editor. Save or discard them, then roll back.")
+        XCTAssertEqual(fx.read("P/Draft/Spring.md"), "the second line")
+        client.notify("textDocument/didClose", ["textDocument": ["uri": spring]])
+        let rolled = try client.command("carrel.rollBack", ["uri": spring, "snapshot": name])
+        XCTAssertNil(rolled["error"], "\(rolled)")
+        XCTAssertEqual(fx.read("P/Draft/Spring.md"), "the first line")
+    }
+}
