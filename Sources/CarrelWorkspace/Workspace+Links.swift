@@ -298,10 +298,14 @@ extension Workspace {
     /// Makes the edits of closed files (those read from disk), each where
     /// its file is now, atomically, and only when the file still holds the
     /// text the edits were made on: the files whose links were not updated
-    /// are returned, nothing written to them.
+    /// are returned, nothing written to them. The edits are first recorded,
+    /// durably, in the state folder (`LinkUpdateRecord`), so a stop at any
+    /// point leaves each file old or new and the next open finishes the
+    /// rest; without a record no file is written.
     public func writeLinkEdits(_ fixes: [LinkFileEdit], in library: Library) -> (written: Int, refused: [[String]]) {
         var written = 0
         var refused: [[String]] = []
+        var ready: [(fix: LinkFileEdit, entry: Entry, dir: Directory, stamp: FileStamp)] = []
         for fix in fixes {
             guard fix.stamp != nil, let e = entry(at: fix.newFile, in: library), let parent = e.parent,
                 let below = parent.components(below: library.root)?.map(\.bytes),
@@ -311,9 +315,20 @@ extension Workspace {
                 refused.append(fix.newFile)
                 continue
             }
+            ready.append((fix, e, dir, now.stamp))
+        }
+        guard !ready.isEmpty else { return (0, refused) }
+        let record = LinkUpdateRecord(
+            library: library.realPath,
+            files: ready.map { .init(path: $0.fix.newFile, before: $0.stamp, text: $0.fix.text, edits: $0.fix.edits) })
+        guard let recorded = record.write(for: library.realPath) else {
+            log("link updates not made: their record could not be written")
+            return (0, refused + ready.map(\.fix.newFile))
+        }
+        for (fix, e, dir, stamp) in ready {
             let text = LinkRewrite.apply(fix.edits, to: fix.text)
             do throws(Directory.ReplaceRefusal) {
-                try dir.replaceText(e.name.bytes, readAs: now.stamp, with: text)
+                try dir.replaceText(e.name.bytes, readAs: stamp, with: text)
                 written += 1
                 if let index = linkIndexes[ObjectIdentifier(library.root)] {
                     index.files[fix.newFile] =
@@ -323,6 +338,7 @@ extension Workspace {
                 refused.append(fix.newFile)
             }
         }
+        recorded.remove()
         return (written, refused)
     }
 

@@ -56,6 +56,7 @@ public final class Workspace {
             defer { free(r) }
             return Array(UnsafeRawBufferPointer(start: r, count: strlen(r)))
         }
+        finishLinkUpdates(libraryPath: path, realPath: real)
         let library = Library(path: path, realPath: real)
         if let st = Scanner.stat(path) {
             library.root.created = st.birth_ms
