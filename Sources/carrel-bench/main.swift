@@ -16,6 +16,7 @@ struct Options {
     var keep = false
     var scale = 1.0
     var words = false
+    var links = false
 
     init(_ args: [String]) {
         var i = 0
@@ -29,10 +30,11 @@ struct Options {
             case "--carrel": carrel = value()
             case "--keep": keep = true
             case "--words": words = true
+            case "--links": links = true
             case "--iterations": scale = Double(value()) ?? 1
             case "--help", "-h":
                 print(
-                    "USAGE: carrel-bench [--files N] [--folders N] [--depth N] [--iterations SCALE] [--carrel PATH] [--json] [--keep] [--words]"
+                    "USAGE: carrel-bench [--files N] [--folders N] [--depth N] [--iterations SCALE] [--carrel PATH] [--json] [--keep] [--words] [--links]"
                 )
                 exit(0)
             default:
@@ -91,6 +93,22 @@ if options.words {
                 + " every count %.2f× the cold start's   peak RSS: %.1f MiB",
             figures[3].median / wc, figures[5].median / figures[2].median,
             figures[4].median / (figures[2].median + figures[3].median), Double(peak) / 1024))
+    exit(0)
+}
+// `--links`: the links figures alone, on their own library (see Links.swift).
+if options.links {
+    mkdir(base, 0o755)
+    var peak = 0
+    let figures = LinksBenchmark.run(binary: binary, base: base, scale: options.scale, peakOut: &peak)
+    if !options.keep { try? FileManager.default.removeItem(atPath: base) }
+    for f in figures {
+        let extra = f.extra.keys.sorted().map { " \($0) \(f.extra[$0]!.text())" }.joined()
+        let label = f.name.padding(toLength: 48, withPad: " ", startingAt: 0)
+        print(
+            label + String(format: " median %9.3f ms   p99 %9.3f ms", f.median, f.p99) + "   n \(f.samples.count)"
+                + extra)
+    }
+    print(String(format: "peak RSS: %.1f MiB", Double(peak) / 1024))
     exit(0)
 }
 let library = SyntheticLibrary(
