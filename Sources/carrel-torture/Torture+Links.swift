@@ -123,11 +123,23 @@ extension Torture {
     }
 
     /// A link the harness itself left dangling: one end was ever out of
-    /// view (the Trash, deleted), and no move's update follows it there.
+    /// view (the Trash, deleted, or one of its copies so), and no move's
+    /// update follows it there.
     func noteLinksOutOfView(_ inView: [Int: [String]]) {
+        // Every place, hidden and trashed ones too: a content copied, one
+        // copy of which went to a Trash, has links to that copy's old place.
+        var places: [Int: Int] = [:]
+        for base in [lib, dataHome + "/Trash/files"] {
+            for n in Disk.walk(base, includeHidden: true) where !n.isDir && !n.isLink {
+                guard let bytes = Disk.read(base + "/" + n.rel), let id = Self.contentID(content(of: bytes)) else {
+                    continue
+                }
+                places[id, default: 0] += 1
+            }
+        }
         for (c, s) in contents {
             guard let id = Self.contentID(c) else { continue }
-            if s != .alive || inView[id] == nil { linksOutOfView.insert(id) }
+            if s != .alive || inView[id] == nil || places[id] != inView[id]?.count { linksOutOfView.insert(id) }
         }
     }
 
