@@ -47,6 +47,8 @@ public enum Message: Sendable, Equatable {
     case actionKeepLinks
     case linksUpdated(links: Int, files: Int)
     case linksNotUpdated(names: String)
+    case linkUpdatesFinished(files: Int)
+    case linkRecordRefused(path: String, because: LinkRecordFlaw)
     case brokenLink(target: String)
     // Disk
     case conflict(path: String)
@@ -327,6 +329,18 @@ public enum Message: Sendable, Equatable {
             return (
                 "Updated \(links) link\(links == 1 ? "" : "s") in \(files) file\(files == 1 ? "" : "s").",
                 "\(links) lien\(links == 1 ? "" : "s") mis à jour dans \(files) fichier\(files == 1 ? "" : "s")."
+            )
+        case .linkUpdatesFinished(let files):
+            return (
+                "Carrel stopped while updating links after a move; it has now finished updating \(files) "
+                    + "file\(files == 1 ? "" : "s").",
+                "Carrel s’est arrêté pendant la mise à jour des liens après un déplacement ; il vient de finir de "
+                    + "mettre à jour \(files) fichier\(files == 1 ? "" : "s")."
+            )
+        case .linkRecordRefused(let path, let because):
+            return (
+                "Carrel left \(path) as it was and updated no link from it: \(because.words.en).",
+                "Carrel a laissé \(path) tel quel et n’a mis à jour aucun lien d’après lui : \(because.words.fr)."
             )
         case .brokenLink(let target):
             return (

@@ -13,11 +13,17 @@ public final class CountingPool: Sendable {
         public let format: WordCount.Format
         /// Return the text too (an open buffer's file, compared with it).
         public let keepText: Bool
-        public init(folder: Int32, name: [UInt8], format: WordCount.Format, keepText: Bool) {
+        /// Return the text when it may hold a link, so the links are
+        /// parsed from this read rather than from a second one.
+        public let keepLinkText: Bool
+        public init(
+            folder: Int32, name: [UInt8], format: WordCount.Format, keepText: Bool, keepLinkText: Bool = false
+        ) {
             self.folder = folder
             self.name = name
             self.format = format
             self.keepText = keepText
+            self.keepLinkText = keepLinkText
         }
     }
 
@@ -25,6 +31,8 @@ public final class CountingPool: Sendable {
         public var words = 0
         public var stamp: FileStamp?
         public var text: [UInt8]?
+        /// With `keepLinkText`: the text, or nil when it has no `[`, so no link.
+        public var linkText: [UInt8]?
         public var bytes = 0
     }
 
@@ -101,6 +109,7 @@ public final class CountingPool: Sendable {
             return Result()
         }
         return Result(
-            words: WordCount.count(text, job.format), stamp: stamp, text: job.keepText ? text : nil, bytes: text.count)
+            words: WordCount.count(text, job.format), stamp: stamp, text: job.keepText ? text : nil,
+            linkText: job.keepLinkText && text.contains(UInt8(ascii: "[")) ? text : nil, bytes: text.count)
     }
 }

@@ -24,6 +24,9 @@ final class LinkIndex {
     var files: [[String]: [IndexedLink]] = [:]
     /// Which file each name means, rebuilt after any change.
     var wiki: WikiNames?
+    /// Every file is in `files`. Until the first need, it holds only what
+    /// counting read: the rest is read then, once.
+    var complete = false
 }
 
 /// A file's link edits for one move, made on `text` (the open buffer's or
@@ -83,9 +86,10 @@ extension Workspace {
 
     func linkIndex(_ library: Library) -> LinkIndex {
         let id = ObjectIdentifier(library.root)
-        if let index = linkIndexes[id] { return index }
-        let index = LinkIndex()
+        if let index = linkIndexes[id], index.complete { return index }
+        let index = linkIndexes[id] ?? LinkIndex()
         linkIndexes[id] = index
+        index.complete = true
         var folders: [Entry] = [library.root]
         while let folder = folders.popLast() {
             var dir: Directory?
@@ -95,18 +99,37 @@ extension Workspace {
                     continue
                 }
                 guard child.kind == .file, Self.hasLinks(child.name.string),
-                    let path = libraryPath(of: child, in: library)
+                    let path = libraryPath(of: child, in: library), index.files[path] == nil
                 else { continue }
                 if dir == nil {
                     let below = folder.components(below: library.root)?.map(\.bytes) ?? []
                     dir = try? Directory.open(root: library.path, components: below)
                 }
-                if let text = bufferText(child) ?? dir?.readText(child.name.bytes)?.bytes {
+                if let text = bufferText(child) ?? readForLinks(child.name.bytes, in: dir) {
                     index.files[path] = Self.indexed(text, from: path)
                 }
             }
         }
         return index
+    }
+
+    private func readForLinks(_ name: [UInt8], in dir: Directory?) -> [UInt8]? {
+        linkIndexReads += 1
+        return dir?.readText(name)?.bytes
+    }
+
+    /// Counting read `entry` (`text` nil: it holds no `[`): its links come
+    /// from that read, so the index's first need reads only what counting
+    /// did not (files whose words came from the cache).
+    func indexCountedLinks(_ entry: Entry, text: [UInt8]?) {
+        guard Self.hasLinks(entry.name.string), bufferText(entry) == nil, let library = library(of: entry),
+            let path = libraryPath(of: entry, in: library)
+        else { return }
+        let id = ObjectIdentifier(library.root)
+        let index = linkIndexes[id] ?? LinkIndex()
+        linkIndexes[id] = index
+        index.files[path] = text.map { Self.indexed($0, from: path) } ?? []
+        index.wiki = nil
     }
 
     static func indexed(_ text: [UInt8], from file: [String]) -> [IndexedLink] {
@@ -132,6 +155,11 @@ extension Workspace {
         guard let library = library(of: entry), let index = linkIndexes[ObjectIdentifier(library.root)],
             let path = libraryPath(of: entry, in: library), Self.hasLinks(entry.name.string)
         else { return }
+        // Until the first need, the buffer (or, closed, the disk) is read then.
+        guard index.complete else {
+            index.files.removeValue(forKey: path)
+            return
+        }
         if let t = text ?? savedText(of: entry) { index.files[path] = Self.indexed(t, from: path) }
     }
 
@@ -150,7 +178,11 @@ extension Workspace {
                 if change.kind == .deleted || change.kind == .moved {
                     for key in index.files.keys where key.starts(with: to) { index.files.removeValue(forKey: key) }
                 }
-                guard change.kind != .deleted, let top = entry(at: to, in: library) else { continue }
+                // Until the first need, a changed file is dropped and read again then (or by counting).
+                guard change.kind != .deleted, index.complete, let top = entry(at: to, in: library) else {
+                    if change.kind == .changed { index.files.removeValue(forKey: to) }
+                    continue
+                }
                 // A folder "changed" is its order or settings: its files' text is as it was.
                 if change.kind == .changed, top.kind != .file { continue }
                 top.walk { e in
@@ -298,10 +330,14 @@ extension Workspace {
     /// Makes the edits of closed files (those read from disk), each where
     /// its file is now, atomically, and only when the file still holds the
     /// text the edits were made on: the files whose links were not updated
-    /// are returned, nothing written to them.
+    /// are returned, nothing written to them. The edits are first recorded,
+    /// durably, in the state folder (`LinkUpdateRecord`), so a stop at any
+    /// point leaves each file old or new and the next open finishes the
+    /// rest; without a record no file is written.
     public func writeLinkEdits(_ fixes: [LinkFileEdit], in library: Library) -> (written: Int, refused: [[String]]) {
         var written = 0
         var refused: [[String]] = []
+        var ready: [(fix: LinkFileEdit, entry: Entry, dir: Directory, stamp: FileStamp)] = []
         for fix in fixes {
             guard fix.stamp != nil, let e = entry(at: fix.newFile, in: library), let parent = e.parent,
                 let below = parent.components(below: library.root)?.map(\.bytes),
@@ -311,10 +347,21 @@ extension Workspace {
                 refused.append(fix.newFile)
                 continue
             }
+            ready.append((fix, e, dir, now.stamp))
+        }
+        guard !ready.isEmpty else { return (0, refused) }
+        let record = LinkUpdateRecord(
+            library: library.realPath,
+            files: ready.map { .init(path: $0.fix.newFile, before: $0.stamp, text: $0.fix.text, edits: $0.fix.edits) })
+        guard let recorded = record.write(for: library.realPath) else {
+            log("link updates not made: their record could not be written")
+            return (0, refused + ready.map(\.fix.newFile))
+        }
+        for (fix, e, dir, stamp) in ready {
             let text = LinkRewrite.apply(fix.edits, to: fix.text)
             snapshotBeforeReplacing(e, in: library, text: now.bytes, title: .titleBeforeLinkUpdate)
             do throws(Directory.ReplaceRefusal) {
-                try dir.replaceText(e.name.bytes, readAs: now.stamp, with: text)
+                try dir.replaceText(e.name.bytes, readAs: stamp, with: text)
                 written += 1
                 if let index = linkIndexes[ObjectIdentifier(library.root)] {
                     index.files[fix.newFile] =
@@ -324,6 +371,7 @@ extension Workspace {
                 refused.append(fix.newFile)
             }
         }
+        recorded.remove()
         return (written, refused)
     }
 

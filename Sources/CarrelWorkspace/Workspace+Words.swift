@@ -79,6 +79,7 @@ extension Workspace {
                     wordCaches[p.cache]?.readAny = true
                 }
                 read += r.bytes
+                if r.stamp != nil { indexCountedLinks(p.entry, text: r.linkText) }
                 setDiskWords(p.entry, r.words, text: r.text)
                 counted.append(p.entry)
             }
@@ -118,7 +119,7 @@ extension Workspace {
             jobs.append(
                 CountingPool.Job(
                     folder: dir.fd, name: e.name.bytes, format: WordCount.Format(fileName: e.name.string),
-                    keepText: open))
+                    keepText: open, keepLinkText: Self.hasLinks(e.name.string)))
             if jobs.count >= 32 { readPending() }
         }
         readPending()

@@ -34,6 +34,8 @@ public final class Workspace {
     var linkIndexes: [ObjectIdentifier: LinkIndex] = [:]
     /// Open buffers' text, for their links. Never written anywhere.
     var linkBuffers: [ObjectIdentifier: [UInt8]] = [:]
+    /// Files the link index read itself, not through counting (for the tests).
+    var linkIndexReads = 0
     public var sessions = Sessions()
     /// How much one duplicate may copy; tests lower it.
     public var copyLimits = Directory.CopyLimits()
@@ -56,6 +58,7 @@ public final class Workspace {
             defer { free(r) }
             return Array(UnsafeRawBufferPointer(start: r, count: strlen(r)))
         }
+        finishLinkUpdates(libraryPath: path, realPath: real)
         let library = Library(path: path, realPath: real)
         if let st = Scanner.stat(path) {
             library.root.created = st.birth_ms

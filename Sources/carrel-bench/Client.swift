@@ -13,6 +13,9 @@ final class BenchClient {
     private var notifications: [JSONValue] = []
     private var responses: [Int: JSONValue] = [:]
     private var nextID = 1
+    /// The title the server's questions are answered with: confirmations
+    /// are accepted, and the links question gets "Update Links" when set so.
+    var answer = "Delete"
 
     init(binary: String, environment: [String: String]) throws {
         server = try ServerProcess(binary: binary, environment: ServerProcess.inheriting(environment))
@@ -58,7 +61,7 @@ final class BenchClient {
         guard let m = try? JSONParser.parse(body) else { return }
         if m["method"] != nil {
             if let id = m["id"] {
-                send(["jsonrpc": "2.0", "id": id, "result": ["title": "Delete"]])
+                send(["jsonrpc": "2.0", "id": id, "result": ["title": .string(answer)]])
             } else {
                 notifications.append(m)
             }

@@ -18,6 +18,7 @@ struct Options {
     var words = false
     var compile = false
     var snapshots = false
+    var links = false
 
     init(_ args: [String]) {
         var i = 0
@@ -33,10 +34,11 @@ struct Options {
             case "--words": words = true
             case "--compile": compile = true
             case "--snapshots": snapshots = true
+            case "--links": links = true
             case "--iterations": scale = Double(value()) ?? 1
             case "--help", "-h":
                 print(
-                    "USAGE: carrel-bench [--files N] [--folders N] [--depth N] [--iterations SCALE] [--carrel PATH] [--json] [--keep] [--words] [--compile] [--snapshots]"
+                    "USAGE: carrel-bench [--files N] [--folders N] [--depth N] [--iterations SCALE] [--carrel PATH] [--json] [--keep] [--words] [--compile] [--snapshots] [--links]"
                 )
                 exit(0)
             default:
@@ -128,6 +130,22 @@ if options.compile {
                 format: "Markdown / cat: %.1f×   DOCX / pandoc alone: %.2f×   server peak RSS: %.1f MiB",
                 figures[1].median / figures[0].median, figures[3].median / figures[2].median, Double(peak) / 1024))
     }
+    exit(0)
+}
+// `--links`: the links figures alone, on their own library (see Links.swift).
+if options.links {
+    mkdir(base, 0o755)
+    var peak = 0
+    let figures = LinksBenchmark.run(binary: binary, base: base, scale: options.scale, peakOut: &peak)
+    if !options.keep { try? FileManager.default.removeItem(atPath: base) }
+    for f in figures {
+        let extra = f.extra.keys.sorted().map { " \($0) \(f.extra[$0]!.text())" }.joined()
+        let label = f.name.padding(toLength: 48, withPad: " ", startingAt: 0)
+        print(
+            label + String(format: " median %9.3f ms   p99 %9.3f ms", f.median, f.p99) + "   n \(f.samples.count)"
+                + extra)
+    }
+    print(String(format: "peak RSS: %.1f MiB", Double(peak) / 1024))
     exit(0)
 }
 let library = SyntheticLibrary(

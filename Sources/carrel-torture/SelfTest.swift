@@ -27,7 +27,7 @@ func selfTest(_ options: Options) -> Int32 {
             "copy a file once more than asked", "duplicated",
             { t in
                 let f = t.someContentFile()
-                t.copyAllowance[String(decoding: Disk.read(f)!, as: UTF8.self)] = 1
+                t.copyAllowance[t.content(of: Disk.read(f)!)] = 1
                 _ = Disk.write(f + ".copy1.md", Disk.read(f)!)
                 _ = Disk.write(f + ".copy2.md", Disk.read(f)!)
             }
@@ -107,10 +107,36 @@ func selfTest(_ options: Options) -> Int32 {
             }
         ),
         (
+            "leave a link pointing where its content is not", "does not resolve",
+            { t in
+                let rel = t.newName("s") + ".md"
+                let target = t.someContentFile()
+                let id = Torture.contentID(t.content(of: Disk.read(target)!))!
+                let c = t.newContent()
+                _ = Disk.write(t.lib + "/Notes/" + rel, Array((c + "[#\(id)](nowhere/\(rel))\n").utf8))
+            }
+        ),
+        (
+            "rewrite one file's links of a move and not another's", "half done",
+            { t in
+                let target = t.someContentFile()
+                let rel = String(target.dropFirst(t.lib.count + 1))
+                let id = Torture.contentID(t.content(of: Disk.read(target)!))!
+                let a = t.newContent()
+                let b = t.newContent()
+                _ = Disk.write(t.lib + "/Notes/ha.md", Array((a + "[#\(id)](../\(rel))\n").utf8))
+                _ = Disk.write(t.lib + "/Notes/hb.md", Array((b + "[#\(id)](../\(rel))\n").utf8))
+                t.interruptedLinks = t.linkStates()
+                // The target moves; one file follows it, the other keeps the old path.
+                _ = rename(target, t.lib + "/Notes/moved.md")
+                _ = Disk.write(t.lib + "/Notes/ha.md", Array((a + "[#\(id)](moved.md)\n").utf8))
+            }
+        ),
+        (
             "bring back a deleted content", "is back",
             { t in
                 let f = t.someContentFile()
-                t.contents[String(decoding: Disk.read(f)!, as: UTF8.self)] = .gone
+                t.contents[t.content(of: Disk.read(f)!)] = .gone
             }
         ),
     ]
@@ -129,6 +155,7 @@ func selfTest(_ options: Options) -> Int32 {
         t.checkRepairedLibrary(nil)
         t.checkContents(phase: "self-test", afterRestart: true)
         t.checkSyncCopiesMerged([], phase: "self-test")
+        t.checkLinks(phase: "self-test")
         if t.violations.contains(where: { $0.contains(expected) }) {
             passed += 1
             say("self-test: \(what): caught (\(t.violations.first { $0.contains(expected) }!))")

@@ -48,7 +48,14 @@ extension Torture {
                     continue
                 }
                 if bytes.isEmpty { continue }  // a new empty file
-                let text = String(decoding: bytes, as: UTF8.self)
+                let whole = String(decoding: bytes, as: UTF8.self)
+                // A content line, then links: a link update rewrites the file whole or not at all.
+                guard let text = Self.split(whole)?.content else {
+                    violation(
+                        "\(phase): \(label)/\(n.rel) has a line after its content that is no link (torn?): \(whole.prefix(120).debugDescription)"
+                    )
+                    continue
+                }
                 // A compiled document, wherever later commands took it: its
                 // text is Carrel's, made whole in a hidden temporary and
                 // renamed into view, so only its name is checked.

@@ -28,12 +28,12 @@ extension Torture {
     func contentsUnder(_ rel: String) -> [String] {
         let base = lib + "/" + rel
         if !Disk.isDirectory(base) {
-            if let b = Disk.read(base), !b.isEmpty { return [String(decoding: b, as: UTF8.self)] }
+            if let b = Disk.read(base), !b.isEmpty { return [content(of: b)] }
             return []
         }
         return Disk.walk(base, includeHidden: true).filter { !$0.isDir }.compactMap {
             guard let b = Disk.read(base + "/" + $0.rel), !b.isEmpty else { return nil }
-            return String(decoding: b, as: UTF8.self)
+            return content(of: b)
         }
     }
 

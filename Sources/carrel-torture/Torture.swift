@@ -41,6 +41,18 @@ final class Torture: @unchecked Sendable {
     let state = NSLock()
     /// The self-test plants faults in the seed projects, so they must stay put.
     var protectSeedProjects = false
+    /// Contents that were ever out of view (a Trash, deleted): links from
+    /// or to them may dangle, since nothing updates links into the Trash.
+    var linksOutOfView = Set<Int>()
+    /// Links a move killed before its update left old, as the writer would
+    /// find them after "Don't Update".
+    var linksLeftDangling = Set<LinkKey>()
+    /// The links before the last rename or move, while its update is not
+    /// yet reported; kept for the next restart's check when a kill cut it.
+    var linksBeforeMove: (links: [LinkKey: LinkState], inView: [Int: [String]])?
+    var moveFinished = true
+    var interruptedLinks: (links: [LinkKey: LinkState], inView: [Int: [String]])?
+    var linkUpdates = 0
 
     init(_ opts: Options) {
         self.opts = opts
@@ -92,14 +104,15 @@ final class Torture: @unchecked Sendable {
         let files = Disk.walk(lib, includeHidden: false).filter { !$0.isDir }.map { lib + "/" + $0.rel }
         return files.first {
             guard let bytes = Disk.read($0), bytes.count > 1 else { return false }
-            return (copyAllowance[String(decoding: bytes, as: UTF8.self)] ?? 0) == 0
+            return (copyAllowance[content(of: bytes)] ?? 0) == 0
         }!
     }
 
     func uri(_ rel: String) -> String { Disk.uri(rel.isEmpty ? lib : lib + "/" + rel) }
 
-    func spawn() throws -> LanguageClient {
-        LanguageClient(try ServerProcess(binary: opts.carrel, environment: env, errors: .append(path: errLog)))
+    func spawn(_ answers: LinkAnswers = LinkAnswers()) throws -> LanguageClient {
+        let process = try ServerProcess(binary: opts.carrel, environment: env, errors: .append(path: errLog))
+        return LanguageClient(process, other: answers.handler(process))
     }
 
     // MARK: The library as the disk has it
@@ -171,9 +184,9 @@ final class Torture: @unchecked Sendable {
         let folders = v.folders.filter { !$0.hasSuffix("/Trash") }
         for _ in alive..<target {
             guard let f = pick(folders) else { return }
-            let path = (f.isEmpty ? lib : lib + "/" + f) + "/" + newName("s") + ".md"
+            let rel = (f.isEmpty ? "" : f + "/") + newName("s") + ".md"
             let c = newContent()
-            if !Disk.write(path, Array(c.utf8)) { contents[c] = nil }
+            if !Disk.write(lib + "/" + rel, Array((c + newLinks(from: rel)).utf8)) { contents[c] = nil }
         }
     }
 
@@ -204,11 +217,16 @@ final class Torture: @unchecked Sendable {
     /// and is killed. With `--servers 2`, two of these run at once.
     final class Run: @unchecked Sendable {
         let server: LanguageClient
+        let answers: LinkAnswers
+        var questionsSeen = 0
         let killer = Killer()
         var killDuringStartup = false
         var killAt = 0
         var delay: UInt32 = 0
-        init(_ server: LanguageClient) { self.server = server }
+        init(_ server: LanguageClient, _ answers: LinkAnswers) {
+            self.server = server
+            self.answers = answers
+        }
     }
 
     func runCycle() {
@@ -218,7 +236,8 @@ final class Torture: @unchecked Sendable {
         if plants { syncCopyRestarts += 1 }
         var runs: [Run] = []
         for _ in 0..<opts.servers {
-            do { runs.append(Run(try spawn())) } catch { violation("\(error)"); return }
+            let answers = LinkAnswers()
+            do { runs.append(Run(try spawn(answers), answers)) } catch { violation("\(error)"); return }
         }
         for run in runs {
             // Half the restarts with copies to merge are killed in the middle of it.
@@ -252,6 +271,7 @@ final class Torture: @unchecked Sendable {
             checkRepairedLibrary(run.server)
             if !run.server.isDead { restartsChecked += 1 }
         }
+        if !initialized.isEmpty { checkLinks(phase: "after restart") }
         if !initialized.isEmpty { checkSyncCopiesMerged(planted, phase: "after restart") }
         // Repair runs inside initialize: a restart killed before answering it
         // may have left purges unfinished, which the next restart finishes.
@@ -281,6 +301,7 @@ final class Torture: @unchecked Sendable {
             if run.killDuringStartup { startupKills += 1 }
             if run.killDuringStartup && plants { syncCopyStartupKills += 1 }
             if let what = run.killer.inFlight { inFlightKills[what, default: 0] += 1 }
+            if !moveFinished, let before = linksBeforeMove { interruptedLinks = before }
             if status & 0x7f != SIGKILL {
                 violation(
                     "the server ended on its own (wait status \(status)) before the SIGKILL: a crash? See \(errLog)")
@@ -298,6 +319,11 @@ final class Torture: @unchecked Sendable {
         while !server.isDead && i < run.killAt + 60 {
             state.lock()
             let op = chooseOp(view())
+            let linkOp = opts.servers == 1 && (op.name == "rename" || op.name.hasPrefix("moveTo"))
+            if linkOp {
+                linksBeforeMove = linkStates()
+                moveFinished = false
+            }
             for c in op.doomed where contents[c] == .alive { contents[c] = .doomed }
             // A kill during the copy may leave it whole: it is allowed from the moment it is asked for.
             for c in op.copies where contents[c] != nil { copyAllowance[c, default: 0] += 1 }
@@ -322,6 +348,10 @@ final class Torture: @unchecked Sendable {
             let failed = !violations.isEmpty
             state.unlock()
             if failed { break }
+            if linkOp {
+                guard followLinkUpdate(run) else { break }
+                moveFinished = true
+            }
         }
     }
 
@@ -380,6 +410,7 @@ final class Torture: @unchecked Sendable {
             if let r = initialize(server), r["result"] != nil {
                 checkRepairedLibrary(server)
                 checkContents(phase: "after the last restart", afterRestart: true)
+                checkLinks(phase: "after the last restart")
                 restartsChecked += 1
             } else {
                 violation("the last restart failed to initialize")
@@ -404,6 +435,9 @@ final class Torture: @unchecked Sendable {
             "torture: kills in flight: \(inFlight) of \(kills) ("
                 + inFlightKills.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
                 + "), \(startupKills) aimed at startup; \(String(format: "%.1f", seconds)) s")
+        say(
+            "torture: \(linkUpdates) renames and moves answered “Update Links”, \(linksLeftDangling.count) links left "
+                + "old by a kill before the update, \(linksOutOfView.count) contents ever out of view")
         say(
             "torture: \(syncCopyRestarts) restarts merged planted conflict copies of project.json and Trash records, "
                 + "\(syncCopyStartupKills) of them killed during startup")

@@ -1,0 +1,152 @@
+import CCarrelSys
+import CarrelJSON
+import CarrelModel
+import Glibc
+
+/// The link updates a move is about to make to closed files, written and
+/// fsynced before the first file changes, removed once the last has: a
+/// Carrel stopped in between finds it at the next open and finishes the
+/// files that still hold the text the edits were made on.
+///
+/// Device-local, in the state folder (`links/library-<FNV-1a of the real
+/// path>-<pid>-<ms>-<random>.json`), never in the library: it describes
+/// files as this device read them (device, inode, mtime), a sync engine
+/// already carries every file that was rewritten, and a record that
+/// travelled would let another machine replay edits on files sync is
+/// still bringing. It is untrusted when read all the same.
+public struct LinkUpdateRecord: Equatable, Sendable {
+    public struct File: Equatable, Sendable {
+        /// Library path (names from the library's folder) where the file is now.
+        public var path: [String]
+        /// The file as read when the edits were made on it.
+        public var before: FileStamp
+        public var beforeHash: UInt64
+        /// The text the edits make, to recognise a file already rewritten.
+        public var afterSize: UInt64
+        public var afterHash: UInt64
+        public var edits: [TextEdit]
+
+        public init(path: [String], before: FileStamp, text: [UInt8], edits: [TextEdit]) {
+            self.path = path
+            self.before = before
+            beforeHash = LinkUpdateRecord.hash(text)
+            let after = LinkRewrite.apply(edits, to: text)
+            afterSize = UInt64(after.count)
+            afterHash = LinkUpdateRecord.hash(after)
+            self.edits = edits.sorted { $0.start < $1.start }
+        }
+
+        init(
+            path: [String], before: FileStamp, beforeHash: UInt64, afterSize: UInt64, afterHash: UInt64,
+            edits: [TextEdit]
+        ) {
+            self.path = path
+            self.before = before
+            self.beforeHash = beforeHash
+            self.afterSize = afterSize
+            self.afterHash = afterHash
+            self.edits = edits
+        }
+    }
+
+    /// The library's real path, as the file name's hash was taken of.
+    public var library: String
+    public var files: [File]
+
+    public init(library: [UInt8], files: [File]) {
+        self.library = BytePath.display(library)
+        self.files = files
+    }
+
+    static let folderName = Array("links".utf8)
+    static let suffix = ".json"
+    /// Far above what a move of 500 links in 300 files writes.
+    public static let sizeLimit = 16 << 20
+    static let fileLimit = 1_000_000
+    static let nameLimit = 255
+
+    /// FNV-1a 64: a fingerprint of the text, to recognise it again, not a defence.
+    public static func hash(_ bytes: [UInt8]) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in bytes {
+            h ^= UInt64(b)
+            h = h &* 0x100_0000_01b3
+        }
+        return h
+    }
+
+    static func prefix(_ realPath: [UInt8]) -> String {
+        let hex = String(hash(realPath), radix: 16)
+        return "library-" + String(repeating: "0", count: 16 - hex.count) + hex + "-"
+    }
+
+    /// `links` in the state folder, made when `create`.
+    static func folder(create: Bool) -> Directory? {
+        guard let state = StateFiles.directory() else { return nil }
+        let path = BytePath.join(state, folderName)
+        if let d = try? Directory.open(path) { return d }
+        guard create, StateFiles.makeFolders(path) else { return nil }
+        return try? Directory.open(path)
+    }
+
+    // MARK: Writing
+
+    /// A record written where the next open of its library finds it.
+    public struct Written: Sendable {
+        let name: [UInt8]
+        /// Removes it: every file it names is done (or was refused).
+        public func remove() {
+            guard let d = LinkUpdateRecord.folder(create: false) else { return }
+            _ = BytePath.withCString(name) { unlinkat(d.fd, $0, 0) }
+        }
+    }
+
+    /// Writes the record whole and durably: a hidden temporary, fsynced,
+    /// renamed no-replace to its name, the folder fsynced. Nil when it could
+    /// not be (no state folder, a full disk): then no file may be changed.
+    public func write(for realPath: [UInt8]) -> Written? {
+        guard let dir = Self.folder(create: true) else { return nil }
+        var bytes = encoded()
+        bytes.append(0x0A)
+        guard bytes.count <= Self.sizeLimit else { return nil }
+        let ms = Clock.nowMs()
+        let random = String(UInt64.random(in: 0...UInt64.max), radix: 16)
+        let name = Array((Self.prefix(realPath) + "\(getpid())-\(ms)-\(random)" + Self.suffix).utf8)
+        let tmp = [UInt8(ascii: ".")] + name + Array(".tmp".utf8)
+        let flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC
+        let fd = BytePath.withCString(tmp) { openat(dir.fd, $0, flags, 0o600) }
+        guard fd >= 0 else { return nil }
+        let ok = FileDescriptor.writeAll(fd, bytes) == 0 && fsync(fd) == 0
+        close(fd)
+        let renamed =
+            ok
+            && BytePath.withCString(tmp) { t in
+                BytePath.withCString(name) { n in carrel_rename_noreplace(dir.fd, t, dir.fd, n) }
+            } == 0
+        guard renamed else {
+            _ = BytePath.withCString(tmp) { unlinkat(dir.fd, $0, 0) }
+            return nil
+        }
+        dir.sync()
+        return Written(name: name)
+    }
+
+    /// The record's JSON, one line.
+    public func encoded() -> [UInt8] {
+        let files: [JSONValue] = files.map { f in
+            [
+                "path": .array(f.path.map { .string($0) }),
+                "before": [
+                    "device": .string(String(f.before.device)), "inode": .string(String(f.before.inode)),
+                    "size": .string(String(f.before.size)), "modifiedNs": .string(String(f.before.modifiedNs)),
+                    "hash": .string(String(f.beforeHash, radix: 16)),
+                ],
+                "after": ["size": .string(String(f.afterSize)), "hash": .string(String(f.afterHash, radix: 16))],
+                "edits": .array(
+                    f.edits.map { ["start": .int($0.start), "end": .int($0.end), "newText": .string($0.newText)] }),
+            ]
+        }
+        let value: JSONValue = ["carrelLinkUpdate": .int(1), "library": .string(library), "files": .array(files)]
+        return value.encoded(pretty: false)
+    }
+}
