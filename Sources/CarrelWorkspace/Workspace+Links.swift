@@ -359,7 +359,7 @@ extension Workspace {
         }
         for (fix, e, dir, stamp) in ready {
             let text = LinkRewrite.apply(fix.edits, to: fix.text)
-            snapshotBeforeReplacing(e, in: library, text: now.bytes, title: .titleBeforeLinkUpdate)
+            snapshotBeforeReplacing(e, in: library, text: fix.text, title: .titleBeforeLinkUpdate)
             do throws(Directory.ReplaceRefusal) {
                 try dir.replaceText(e.name.bytes, readAs: stamp, with: text)
                 written += 1
