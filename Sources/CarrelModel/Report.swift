@@ -18,6 +18,19 @@ public enum Report: Sendable, Equatable {
     /// A compile wrote its document: where (`Compiled/My Novel.docx`, or the
     /// writer's own path), and what it counted: a packet's lines, else words.
     case compiled(path: String, words: Int, lines: Int?)
+    /// Undo, in the words of the operation taken back.
+    case renamedBack(name: String, to: String)
+    case movedBack(name: String, to: String)
+    case putBackFromTrash(name: String)
+    case putBackInTrash(name: String)
+    case newItemToTrash(name: String)
+    /// Redo, in the words of the operation done again.
+    case renamedAgain(name: String, to: String)
+    case movedAgain(name: String, to: String)
+    case trashedAgain(name: String)
+    case restoredAgain(name: String, to: String)
+    case nothingToUndo
+    case nothingToRedo
 
     public func text(_ language: Language) -> String {
         let (en, fr) = texts
@@ -76,6 +89,31 @@ public enum Report: Sendable, Equatable {
                 "Deleting in “\(name)” no longer asks first.",
                 "Supprimer dans « \(name) » ne demande plus confirmation."
             )
+        case .renamedBack(let name, let to):
+            return ("Renamed “\(name)” back to “\(to)”.", "« \(name) » a repris son nom « \(to) ».")
+        case .movedBack(let name, let to):
+            return ("Moved “\(name)” back to “\(to)”.", "« \(name) » est revenu dans « \(to) ».")
+        case .putBackFromTrash(let name):
+            return ("Put “\(name)” back from the Trash.", "« \(name) » est ressorti de la Corbeille.")
+        case .putBackInTrash(let name):
+            return ("Put “\(name)” back in the Trash.", "« \(name) » est retourné dans la Corbeille.")
+        case .newItemToTrash(let name):
+            return (
+                "Moved the new “\(name)” to the Trash; Redo brings it back.",
+                "Le nouvel élément « \(name) » est dans la Corbeille ; Rétablir le ramène."
+            )
+        case .renamedAgain(let name, let to):
+            return ("Renamed “\(name)” to “\(to)” again.", "« \(name) » est de nouveau renommé « \(to) ».")
+        case .movedAgain(let name, let to):
+            return ("Moved “\(name)” to “\(to)” again.", "« \(name) » est de nouveau dans « \(to) ».")
+        case .trashedAgain(let name):
+            return ("Moved “\(name)” to the Trash again.", "« \(name) » est de nouveau dans la Corbeille.")
+        case .restoredAgain(let name, let to):
+            return ("Restored “\(name)” to “\(to)” again.", "« \(name) » est de nouveau restauré dans « \(to) ».")
+        case .nothingToUndo:
+            return ("Nothing to undo.", "Rien à annuler.")
+        case .nothingToRedo:
+            return ("Nothing to redo.", "Rien à rétablir.")
         case .duplicatedLeavingOut(let name, let copy, let count):
             return (
                 "Duplicated “\(name)” as “\(copy)”, leaving out \(count) \(count == 1 ? "item that is" : "items that are") not a file, folder or link.",

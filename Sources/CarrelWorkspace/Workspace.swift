@@ -35,6 +35,8 @@ public final class Workspace {
     /// Open buffers' text, for their links. Never written anywhere.
     var linkBuffers: [ObjectIdentifier: [UInt8]] = [:]
     public var sessions = Sessions()
+    /// The library of the last operation journaled, which undo takes back in when none is named.
+    var undoLibraryPath: [UInt8]?
     /// How much one duplicate may copy; tests lower it.
     public var copyLimits = Directory.CopyLimits()
 

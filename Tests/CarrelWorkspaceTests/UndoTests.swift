@@ -1,0 +1,259 @@
+import CarrelModel
+import CarrelStore
+import CarrelTestSupport
+import CarrelWorkspace
+import Foundation
+import XCTest
+
+/// Undo and redo of binder operations: each operation comes back, and goes
+/// again, through the journal in the state folder; a step the disk no
+/// longer matches is refused and changes nothing.
+final class UndoTests: XCTestCase {
+    var fx: Fixture!
+    var state: Fixture!
+    var ws: Workspace!
+
+    override func tearDown() {
+        unsetenv("XDG_STATE_HOME")
+        ws = nil
+        fx = nil
+        state = nil
+    }
+
+    func open(_ tree: String = UndoTests.tree) throws {
+        state = try Fixture()
+        setenv("XDG_STATE_HOME", state.path, 1)
+        fx = try Fixture(tree)
+        reopen()
+    }
+
+    /// A new workspace, as after a restart: only the journal remembers.
+    func reopen() {
+        ws = Workspace()
+        ws.addLibrary(fx.bytes())
+    }
+
+    static let tree = """
+        P/.carrel/project.json = {"type":"novel"}
+        P/Manuscript/Scenes/Rain.md = rain
+        P/Manuscript/Chapters/
+        P/Notes/
+        """
+
+    func at(_ relative: String) throws -> Workspace.Target { try ws.locate(fx.bytes(relative), uri: relative) }
+
+    @discardableResult
+    func undo() throws -> String? { try ws.undo(in: nil).report?.text(.english) }
+    @discardableResult
+    func redo() throws -> String? { try ws.redo(in: nil).report?.text(.english) }
+
+    func refusal(_ body: () throws -> Void) -> Failure? {
+        do {
+            try body()
+            return nil
+        } catch { return error as? Failure }
+    }
+
+    func testRenameComesBackAndGoesAgainAcrossARestart() throws {
+        try open()
+        ws.noteForUndo(.rename, try ws.rename(try at("P/Manuscript/Scenes/Rain.md"), to: "Storm"))
+        reopen()
+        XCTAssertEqual(try undo(), "Renamed “Storm.md” back to “Rain.md”.")
+        XCTAssertEqual(fx.listing("P/Manuscript/Scenes"), ["Rain.md"])
+        XCTAssertEqual(try redo(), "Renamed “Rain.md” to “Storm.md” again.")
+        XCTAssertEqual(fx.listing("P/Manuscript/Scenes"), ["Storm.md"])
+        reopen()
+        XCTAssertEqual(try undo(), "Renamed “Storm.md” back to “Rain.md”.")
+        XCTAssertEqual(fx.read("P/Manuscript/Scenes/Rain.md"), "rain")
+    }
+
+    func testMoveComesBackToItsFolder() throws {
+        try open()
+        ws.noteForUndo(
+            .move, try ws.move(try at("P/Manuscript/Scenes/Rain.md"), to: try at("P/Manuscript/Chapters")))
+        XCTAssertEqual(try undo(), "Moved “Rain.md” back to “Scenes”.")
+        XCTAssertEqual(fx.listing("P/Manuscript"), ["Chapters/", "Scenes/", "Scenes/Rain.md"])
+        XCTAssertEqual(try redo(), "Moved “Rain.md” to “Chapters” again.")
+        XCTAssertEqual(fx.listing("P/Manuscript"), ["Chapters/", "Chapters/Rain.md", "Scenes/"])
+    }
+
+    func testDeleteComesBackFromTheTrashAndRestoreGoesBackIn() throws {
+        try open()
+        ws.noteForUndo(.delete, try ws.delete(try at("P/Manuscript/Scenes/Rain.md")))
+        XCTAssertTrue(fx.exists("P/Trash/Rain.md"))
+        XCTAssertEqual(try undo(), "Put “Rain.md” back from the Trash.")
+        XCTAssertEqual(fx.read("P/Manuscript/Scenes/Rain.md"), "rain")
+        XCTAssertEqual(try redo(), "Moved “Rain.md” to the Trash again.")
+        XCTAssertTrue(fx.exists("P/Trash/Rain.md"))
+
+        ws.noteForUndo(.restore, try ws.restore(try at("P/Trash/Rain.md")))
+        XCTAssertEqual(try undo(), "Put “Rain.md” back in the Trash.")
+        XCTAssertTrue(fx.exists("P/Trash/Rain.md"))
+        XCTAssertEqual(try redo(), "Restored “Rain.md” to “Scenes” again.")
+        XCTAssertEqual(fx.read("P/Manuscript/Scenes/Rain.md"), "rain")
+    }
+
+    func testANewItemOrACopyGoesToTheTrashNeverAway() throws {
+        try open()
+        ws.noteForUndo(.newItem, try ws.newFile(in: try at("P/Notes"), name: "Idea"))
+        ws.noteForUndo(.newItem, try ws.newFolder(in: try at("P/Notes"), name: "Places"))
+        ws.noteForUndo(.duplicate, try ws.duplicate(try at("P/Manuscript/Scenes/Rain.md")))
+        XCTAssertEqual(try undo(), "Moved the new “Rain copy.md” to the Trash; Redo brings it back.")
+        XCTAssertEqual(try undo(), "Moved the new “Places” to the Trash; Redo brings it back.")
+        XCTAssertEqual(try undo(), "Moved the new “Idea.md” to the Trash; Redo brings it back.")
+        XCTAssertEqual(fx.listing("P/Trash"), ["Idea.md", "Places/", "Rain copy.md"])
+        XCTAssertEqual(fx.listing("P/Notes"), [])
+        XCTAssertEqual(try redo(), "Put “Idea.md” back from the Trash.")
+        XCTAssertEqual(fx.listing("P/Notes"), ["Idea.md"])
+        XCTAssertEqual(try undo(), "Moved the new “Idea.md” to the Trash; Redo brings it back.")
+    }
+
+    func testNothingToUndoOrRedoIsSaidPlainly() throws {
+        try open()
+        XCTAssertEqual(try undo(), "Nothing to undo.")
+        XCTAssertEqual(try redo(), "Nothing to redo.")
+    }
+
+    func testANewOperationClearsRedo() throws {
+        try open()
+        ws.noteForUndo(.rename, try ws.rename(try at("P/Manuscript/Scenes/Rain.md"), to: "Storm"))
+        try undo()
+        ws.noteForUndo(.newItem, try ws.newFile(in: try at("P/Notes"), name: "Idea"))
+        XCTAssertEqual(try redo(), "Nothing to redo.")
+        XCTAssertEqual(fx.listing("P/Manuscript/Scenes"), ["Rain.md"])
+    }
+
+    func testAnItemEditedSinceIsRefusedAndNothingChanges() throws {
+        try open()
+        ws.noteForUndo(.rename, try ws.rename(try at("P/Manuscript/Scenes/Rain.md"), to: "Storm"))
+        try "rain, rewritten elsewhere".write(to: fx.url("P/Manuscript/Scenes/Storm.md"), atomically: false, encoding: .utf8)
+        XCTAssertEqual(
+            refusal { try undo() }?.message,
+            .undoItemChanged(path: "P/Manuscript/Scenes/Storm.md"))
+        XCTAssertEqual(fx.listing("P/Manuscript/Scenes"), ["Storm.md"])
+        XCTAssertEqual(try undo(), "Nothing to undo.", "the step that can never be taken back is dropped")
+    }
+
+    func testAnItemReplacedByAnotherFileOfTheSameNameIsRefused() throws {
+        try open()
+        ws.noteForUndo(
+            .move, try ws.move(try at("P/Manuscript/Scenes/Rain.md"), to: try at("P/Manuscript/Chapters")))
+        let path = fx.path + "/P/Manuscript/Chapters/Rain.md"
+        try FileManager.default.removeItem(atPath: path)
+        try "rain".write(toFile: path, atomically: false, encoding: .utf8)
+        reopen()
+        XCTAssertEqual(refusal { try undo() }?.reason, .conflict)
+        XCTAssertEqual(fx.listing("P/Manuscript"), ["Chapters/", "Chapters/Rain.md", "Scenes/"])
+    }
+
+    func testAnItemMovedAwaySinceIsRefused() throws {
+        try open()
+        ws.noteForUndo(.rename, try ws.rename(try at("P/Manuscript/Scenes/Rain.md"), to: "Storm"))
+        try FileManager.default.moveItem(
+            atPath: fx.path + "/P/Manuscript/Scenes/Storm.md", toPath: fx.path + "/P/Notes/Storm.md")
+        reopen()
+        XCTAssertEqual(refusal { try undo() }?.message, .undoItemGone(path: "P/Manuscript/Scenes/Storm.md"))
+        XCTAssertEqual(fx.listing("P/Notes"), ["Storm.md"])
+    }
+
+    func testATakenOriginalNameKeepsTheStepAndChangesNothing() throws {
+        try open()
+        ws.noteForUndo(.rename, try ws.rename(try at("P/Manuscript/Scenes/Rain.md"), to: "Storm"))
+        _ = try ws.newFile(in: try at("P/Manuscript/Scenes"), name: "Rain")
+        XCTAssertEqual(refusal { try undo() }?.reason, .nameTaken)
+        XCTAssertEqual(fx.listing("P/Manuscript/Scenes"), ["Rain.md", "Storm.md"])
+        try FileManager.default.removeItem(atPath: fx.path + "/P/Manuscript/Scenes/Rain.md")
+        reopen()
+        XCTAssertEqual(try undo(), "Renamed “Storm.md” back to “Rain.md”.", "kept, to try again once the way is clear")
+    }
+
+    // MARK: The journal file, untrusted
+
+    func journalPath() throws -> String {
+        String(decoding: try XCTUnwrap(Journal.path(for: fx.bytes())), as: UTF8.self)
+    }
+
+    func testAForgedStepOutsideTheLibraryIsRefused() throws {
+        try open()
+        ws.noteForUndo(.rename, try ws.rename(try at("P/Manuscript/Scenes/Rain.md"), to: "Storm"))
+        let path = try journalPath()
+        for forged in ["../outside.md", "/etc/passwd", "P/../../x.md", ""] {
+            var text = try String(contentsOfFile: path, encoding: .utf8)
+            text = text.replacingOccurrences(of: "\"P/Manuscript/Scenes/Storm.md\"", with: "\"\(forged)\"")
+            try text.write(toFile: path, atomically: false, encoding: .utf8)
+            reopen()
+            XCTAssertEqual(refusal { try undo() }?.reason, .outsideWorkspace, forged)
+            XCTAssertEqual(fx.listing("P/Manuscript/Scenes"), ["Storm.md"], forged)
+            ws.noteForUndo(.rename, try ws.rename(try at("P/Manuscript/Scenes/Storm.md"), to: "Storm"))
+            ws.noteForUndo(.rename, try ws.rename(try at("P/Manuscript/Scenes/Storm.md"), to: "Rain"))
+            ws.noteForUndo(.rename, try ws.rename(try at("P/Manuscript/Scenes/Rain.md"), to: "Storm"))
+        }
+    }
+
+    func testAStepThroughALinkIsRefused() throws {
+        try open()
+        try FileManager.default.createSymbolicLink(
+            atPath: fx.path + "/P/Notes/Away", withDestinationPath: fx.path + "/P/Manuscript")
+        ws.noteForUndo(.rename, try ws.rename(try at("P/Manuscript/Scenes/Rain.md"), to: "Storm"))
+        let path = try journalPath()
+        let text = try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(
+            of: "\"P/Manuscript/Scenes/Storm.md\"", with: "\"P/Notes/Away/Scenes/Storm.md\"")
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
+        reopen()
+        XCTAssertEqual(refusal { try undo() }?.reason, .notFound)
+        XCTAssertEqual(fx.listing("P/Manuscript/Scenes"), ["Storm.md"])
+    }
+
+    func testACorruptHugeOrNewerJournalIsSetAsideAndANewOneBegun() throws {
+        try open()
+        let path = try journalPath()
+        let folder = (path as NSString).deletingLastPathComponent
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let huge = "{\"version\":1,\"undo\":[],\"redo\":[],\"pad\":\"" + String(repeating: "x", count: 2 << 20) + "\"}"
+        let cases: [(String, String)] = [
+            ("{not json", "could not be read"),
+            (huge, "could not be read"),
+            ("{\"version\":2,\"undo\":[],\"redo\":[]}", "newer Carrel (version 2)"),
+            ("{\"version\":1,\"undo\":[{\"op\":\"renamed\",\"path\":\"P/a.md\",\"device\":-1}],\"redo\":[]}", "could not be read"),
+        ]
+        for (text, said) in cases {
+            try text.write(toFile: path, atomically: false, encoding: .utf8)
+            reopen()
+            XCTAssertEqual(try undo(), "Nothing to undo.")
+            let notice = ws.notices.map { $0.text(.english) }.joined()
+            XCTAssertTrue(notice.contains(said), notice)
+            ws.notices.removeAll()
+            let aside = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.contains(".set-aside-") }
+            XCTAssertFalse(aside.isEmpty, "set aside, never deleted")
+            for name in aside { try FileManager.default.removeItem(atPath: folder + "/" + name) }
+            XCTAssertFalse(FileManager.default.fileExists(atPath: path))
+        }
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+        reopen()
+        XCTAssertEqual(try undo(), "Nothing to undo.", "a folder where the journal goes is set aside too")
+    }
+
+    func testTheJournalIsBoundedAndKeepsTheNewest() throws {
+        try open()
+        let print = Fingerprint(device: 1, inode: 2, isFolder: false, size: 3, modifiedMs: 4)
+        let old = (1...Journal.maxEntries).map {
+            JournalEntry(.renamed, path: "P/old \($0).md", origin: "P/older \($0).md", fingerprint: print)
+        }
+        XCTAssertTrue(Journal.save(Journal(undo: old), for: fx.bytes()))
+        ws.noteForUndo(.rename, try ws.rename(try at("P/Manuscript/Scenes/Rain.md"), to: "Storm"))
+        let journal = Journal.load(for: fx.bytes()).0
+        XCTAssertEqual(journal.undo.count, Journal.maxEntries)
+        XCTAssertEqual(journal.undo.first?.path, "P/old 2.md", "the oldest dropped")
+        XCTAssertEqual(journal.undo.last?.path, "P/Manuscript/Scenes/Storm.md")
+        var long = journal
+        let name = String(repeating: "n", count: 4000)
+        long.undo = long.undo.map {
+            var e = $0
+            e.path = name
+            e.origin = name
+            return e
+        }
+        XCTAssertLessThanOrEqual(long.encoded().count, Journal.maxBytes, "the oldest go first past the size")
+        XCTAssertEqual(try Journal.decode(long.encoded()).undo.last, long.undo.last)
+    }
+}
