@@ -77,6 +77,7 @@ enum CLI {
         case "byline": try byline(&options, language)
         case "rm": try remove(&options, language)
         case "empty-trash": try emptyTrash(&options, language)
+        case "undo", "redo": try undo(sub == "redo", &options, language)
         default: try mutate(sub, &options, language)
         }
         return 0
@@ -147,6 +148,8 @@ struct Syntax {
             flags: ["--yes", "--system-trash"]),
         "restore": Syntax(usage: "carrel restore PATH", arguments: 1...1),
         "duplicate": Syntax(usage: "carrel duplicate PATH", arguments: 1...1),
+        "undo": Syntax(usage: "carrel undo", arguments: 0...0),
+        "redo": Syntax(usage: "carrel redo", arguments: 0...0),
         "empty-trash": Syntax(usage: "carrel empty-trash PROJECT [--yes]", arguments: 1...1, flags: ["--yes"]),
         "sort": Syntax(
             usage: "carrel sort PATH manual|name|modified|created [--descending]", arguments: 2...2,

@@ -168,6 +168,7 @@ extension CLI {
             break  // the project's Trash gives it back: no question
         }
         let outcome = try ws.delete(t)
+        ws.noteForUndo(.delete, outcome)
         switch outcome.result {
         case .deleted: print(Message.deletedForever(path: display).text(language))
         case .systemTrash: print(Message.movedToSystemTrash(path: display).text(language))
@@ -206,15 +207,17 @@ extension CLI {
         let p = options.positional
         let ws = try library(options)
         let outcome: Outcome
+        let command: Workspace.Undoable
         switch sub {
-        case "new-folder": outcome = try ws.newFolder(in: try argument(ws, p[0]), name: p[1])
-        case "new-file": outcome = try ws.newFile(in: try argument(ws, p[0]), name: p[1])
-        case "rename": outcome = try ws.rename(try argument(ws, p[0]), to: p[1])
-        case "mv": outcome = try ws.move(try argument(ws, p[0]), to: try argument(ws, p[1]))
-        case "restore": outcome = try ws.restore(try argument(ws, p[0]))
-        case "duplicate": outcome = try ws.duplicate(try argument(ws, p[0]))
+        case "new-folder": (outcome, command) = (try ws.newFolder(in: try argument(ws, p[0]), name: p[1]), .newItem)
+        case "new-file": (outcome, command) = (try ws.newFile(in: try argument(ws, p[0]), name: p[1]), .newItem)
+        case "rename": (outcome, command) = (try ws.rename(try argument(ws, p[0]), to: p[1]), .rename)
+        case "mv": (outcome, command) = (try ws.move(try argument(ws, p[0]), to: try argument(ws, p[1])), .move)
+        case "restore": (outcome, command) = (try ws.restore(try argument(ws, p[0])), .restore)
+        case "duplicate": (outcome, command) = (try ws.duplicate(try argument(ws, p[0])), .duplicate)
         default: throw Usage(.unknownSubcommand(name: sub))
         }
+        ws.noteForUndo(command, outcome)
         report(ws, outcome, language)
     }
 

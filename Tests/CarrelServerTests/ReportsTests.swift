@@ -13,6 +13,7 @@ final class ReportsTests: XCTestCase {
 
     override func tearDown() {
         unsetenv("XDG_DATA_HOME")
+        unsetenv("XDG_STATE_HOME")
         client = nil
         fx = nil
         home = nil
@@ -21,6 +22,7 @@ final class ReportsTests: XCTestCase {
     func start(locale: String = "en", before: (Fixture) throws -> Void = { _ in }) throws {
         home = try Fixture()
         setenv("XDG_DATA_HOME", home.path + "/data", 1)
+        setenv("XDG_STATE_HOME", home.path + "/state", 1)
         fx = try Fixture(
             """
             P/.carrel/project.json = {"type":"poetry"}
@@ -93,6 +95,36 @@ final class ReportsTests: XCTestCase {
         )
         XCTAssertNil(try report("carrel.setSort", ["uri": .string(fx.uri("P")), "by": "modified"]))
         XCTAssertNil(try report("carrel.duplicate", ["uri": .string(fx.uri("P/Ready/c.md"))]))
+    }
+
+    /// Undo and redo say what they did in the words of the operation, and
+    /// say plainly when there is nothing to do.
+    func testUndoAndRedoSayWhatTheyDid() throws {
+        try start()
+        let u = { (rel: String) -> JSONValue in .string(self.fx.uri(rel)) }
+        XCTAssertEqual(try report("carrel.undo", [:]), "Nothing to undo.")
+        XCTAssertEqual(try report("carrel.redo", [:]), "Nothing to redo.")
+        _ = try client.command("carrel.rename", ["uri": u("P/Draft/a.md"), "newName": "Storm"])
+        XCTAssertEqual(try report("carrel.undo", [:]), "Renamed “Storm.md” back to “a.md”.")
+        XCTAssertEqual(try report("carrel.redo", [:]), "Renamed “a.md” to “Storm.md” again.")
+        _ = try client.command("carrel.moveTo", ["uri": u("P/Draft/Storm.md"), "destinationUri": u("P/Ready")])
+        XCTAssertEqual(try report("carrel.undo", [:]), "Moved “Storm.md” back to “Draft”.")
+        XCTAssertEqual(try report("carrel.redo", [:]), "Moved “Storm.md” to “Ready” again.")
+        _ = try client.command("carrel.delete", ["uri": u("P/Ready/Storm.md"), "confirmed": true])
+        XCTAssertEqual(try report("carrel.undo", [:]), "Put “Storm.md” back from the Trash.")
+        XCTAssertEqual(try report("carrel.redo", [:]), "Moved “Storm.md” to the Trash again.")
+        _ = try client.command("carrel.restore", ["uri": u("P/Trash/Storm.md")])
+        XCTAssertEqual(try report("carrel.undo", [:]), "Put “Storm.md” back in the Trash.")
+        XCTAssertEqual(try report("carrel.redo", [:]), "Restored “Storm.md” to “Ready” again.")
+        _ = try client.command("carrel.newFile", ["parentUri": u("P/Draft"), "name": "Idea"])
+        XCTAssertEqual(try report("carrel.undo", [:]), "Moved the new “Idea.md” to the Trash; Redo brings it back.")
+    }
+
+    func testUndoSpeaksFrench() throws {
+        try start(locale: "fr")
+        _ = try client.command("carrel.rename", ["uri": .string(fx.uri("P/Draft/a.md")), "newName": "Orage"])
+        XCTAssertEqual(try report("carrel.undo", [:]), "« Orage.md » a repris son nom « a.md ».")
+        XCTAssertEqual(try report("carrel.undo", [:]), "Rien à annuler.")
     }
 
     /// A duplicate says what it left out: pipes and devices hold no writing.

@@ -189,6 +189,11 @@ final class ServerTests: XCTestCase {
         XCTAssertEqual(copy["uri"], .string(fx.uri("My Poems/Draft/Spring copy.md")))
         XCTAssertEqual(titles(try tree("My Poems/Draft")), ["Autumn.md", "Spring.md", "Spring copy.md"])
         XCTAssertEqual(fx.read("My Poems/Draft/.carrel-order"), "Autumn.md\nSpring.md\nSpring copy.md\n")
+        let undone = try client.command("carrel.undo", [:])["result"]!
+        XCTAssertEqual(undone["inTrash"], true, "the copy went to the Trash: \(undone)")
+        XCTAssertTrue(fx.exists("My Poems/Trash/Spring copy.md"))
+        _ = try client.command("carrel.redo", ["library": .string(fx.uri("My Poems"))])
+        XCTAssertTrue(fx.exists("My Poems/Draft/Spring copy.md"))
         let empty = try client.command(
             "carrel.emptyTrash", ["projectUri": .string(fx.uri("My Poems")), "confirmed": true])["result"]!
         XCTAssertEqual(empty, ["deleted": 0])

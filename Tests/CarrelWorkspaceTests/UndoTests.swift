@@ -126,7 +126,8 @@ final class UndoTests: XCTestCase {
     func testAnItemEditedSinceIsRefusedAndNothingChanges() throws {
         try open()
         ws.noteForUndo(.rename, try ws.rename(try at("P/Manuscript/Scenes/Rain.md"), to: "Storm"))
-        try "rain, rewritten elsewhere".write(to: fx.url("P/Manuscript/Scenes/Storm.md"), atomically: false, encoding: .utf8)
+        try "rain, rewritten elsewhere".write(
+            to: fx.url("P/Manuscript/Scenes/Storm.md"), atomically: false, encoding: .utf8)
         XCTAssertEqual(
             refusal { try undo() }?.message,
             .undoItemChanged(path: "P/Manuscript/Scenes/Storm.md"))
@@ -214,7 +215,10 @@ final class UndoTests: XCTestCase {
             ("{not json", "could not be read"),
             (huge, "could not be read"),
             ("{\"version\":2,\"undo\":[],\"redo\":[]}", "newer Carrel (version 2)"),
-            ("{\"version\":1,\"undo\":[{\"op\":\"renamed\",\"path\":\"P/a.md\",\"device\":-1}],\"redo\":[]}", "could not be read"),
+            (
+                "{\"version\":1,\"undo\":[{\"op\":\"renamed\",\"path\":\"P/a.md\",\"device\":-1}],\"redo\":[]}",
+                "could not be read"
+            ),
         ]
         for (text, said) in cases {
             try text.write(toFile: path, atomically: false, encoding: .utf8)
@@ -223,7 +227,9 @@ final class UndoTests: XCTestCase {
             let notice = ws.notices.map { $0.text(.english) }.joined()
             XCTAssertTrue(notice.contains(said), notice)
             ws.notices.removeAll()
-            let aside = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.contains(".set-aside-") }
+            let aside = try FileManager.default.contentsOfDirectory(atPath: folder).filter {
+                $0.contains(".set-aside-")
+            }
             XCTAssertFalse(aside.isEmpty, "set aside, never deleted")
             for name in aside { try FileManager.default.removeItem(atPath: folder + "/" + name) }
             XCTAssertFalse(FileManager.default.fileExists(atPath: path))

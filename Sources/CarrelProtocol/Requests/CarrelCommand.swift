@@ -18,6 +18,8 @@ public enum CarrelCommand: Equatable {
         case duplicate = "carrel.duplicate"
         case compile = "carrel.compile"
         case setCompileIncluded = "carrel.setCompileIncluded"
+        case undo = "carrel.undo"
+        case redo = "carrel.redo"
     }
 
     /// Which target `carrel.setTarget` sets: the item's words, or a project's words per day.
@@ -47,6 +49,10 @@ public enum CarrelCommand: Equatable {
     /// its format; `output` is an absolute path or `file:` URI the writer named.
     case compile(projectUri: String, recipe: String?, format: String?, output: String?)
     case setCompileIncluded(uri: String, included: Bool)
+    /// `library`: any URI in the library to undo in; without it, the only
+    /// library, else the one last changed.
+    case undo(library: String?)
+    case redo(library: String?)
 
     /// Decodes the argument object of the named command.
     public init(_ name: Name, _ argument: JSONValue) throws(ParamError) {
@@ -81,6 +87,8 @@ public enum CarrelCommand: Equatable {
                 format: try f.optionalString("format"), output: try f.optionalString("output"))
         case .setCompileIncluded:
             self = .setCompileIncluded(uri: try f.string("uri"), included: try f.bool("included"))
+        case .undo: self = .undo(library: try f.optionalString("library"))
+        case .redo: self = .redo(library: try f.optionalString("library"))
         case .setTarget:
             let uri = try f.string("uri")
             let words = try f.positiveIntOrNull("words", max: Self.maxTarget)
