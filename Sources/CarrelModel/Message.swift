@@ -138,6 +138,8 @@ public enum Message: Sendable, Equatable {
     case undoOriginGone(path: String)
     case undoOutsideProject(path: String)
     case undoTrashRecordChanged(name: String)
+    case undoSettingChanged(path: String)
+    case undoStepUnusable(path: String)
 
     /// The JSON type words of parameter errors.
     static let frenchTypeWords = [
@@ -751,6 +753,16 @@ public enum Message: Sendable, Equatable {
             return (
                 "“\(path)” is in no project, so there is no Trash to put it back in. Nothing was changed.",
                 "« \(path) » n’est dans aucun projet : il n’y a pas de Corbeille où le remettre. Rien n’a changé."
+            )
+        case .undoSettingChanged(let path):
+            return (
+                "The setting of “\(path)” changed since, by another program or machine. That step was dropped and nothing was changed.",
+                "Le réglage de « \(path) » a changé depuis, par un autre programme ou une autre machine. Cette étape a été retirée et rien n’a changé."
+            )
+        case .undoStepUnusable(let path):
+            return (
+                "The undo history’s step for “\(path)” holds a value Carrel never writes; that step was dropped and nothing was changed.",
+                "L’étape de l’historique d’annulation pour « \(path) » contient une valeur que Carrel n’écrit jamais ; elle a été retirée et rien n’a changé."
             )
         case .undoTrashRecordChanged(let name):
             return (

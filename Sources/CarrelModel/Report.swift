@@ -29,6 +29,13 @@ public enum Report: Sendable, Equatable {
     case movedAgain(name: String, to: String)
     case trashedAgain(name: String)
     case restoredAgain(name: String, to: String)
+    /// Undo and redo of settings: a sort, a binder order, a word target.
+    case sortedAsBefore(name: String)
+    case sortedAgain(name: String)
+    case orderPutBack(name: String)
+    case reorderedAgain(name: String)
+    case targetPutBack(name: String)
+    case targetSetAgain(name: String)
     case nothingToUndo
     case nothingToRedo
 
@@ -110,6 +117,18 @@ public enum Report: Sendable, Equatable {
             return ("Moved “\(name)” to the Trash again.", "« \(name) » est de nouveau dans la Corbeille.")
         case .restoredAgain(let name, let to):
             return ("Restored “\(name)” to “\(to)” again.", "« \(name) » est de nouveau restauré dans « \(to) ».")
+        case .sortedAsBefore(let name):
+            return ("Sorted “\(name)” as before.", "« \(name) » est trié comme avant.")
+        case .sortedAgain(let name):
+            return ("Sorted “\(name)” again.", "« \(name) » est de nouveau trié.")
+        case .orderPutBack(let name):
+            return ("Put “\(name)” back in its earlier order.", "« \(name) » a retrouvé son ordre d’avant.")
+        case .reorderedAgain(let name):
+            return ("Reordered “\(name)” again.", "« \(name) » est de nouveau réordonné.")
+        case .targetPutBack(let name):
+            return ("Put back the word target of “\(name)”.", "L’objectif de mots de « \(name) » est revenu.")
+        case .targetSetAgain(let name):
+            return ("Set the word target of “\(name)” again.", "L’objectif de mots de « \(name) » est de nouveau fixé.")
         case .nothingToUndo:
             return ("Nothing to undo.", "Rien à annuler.")
         case .nothingToRedo:

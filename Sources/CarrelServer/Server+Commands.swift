@@ -40,7 +40,11 @@ extension Server {
         case .reorder(let uri, let before, let after):
             let item = try target(uri)
             guard let (anchor, isAfter) = try anchor(before: before, after: after, required: true) else { return }
-            finish(id, try workspace.reorder(item, relativeTo: anchor, after: isAfter))
+            finish(
+                id,
+                try workspace.journalingSetting(.order, item) { () throws(Failure) -> Outcome in
+                    try workspace.reorder(item, relativeTo: anchor, after: isAfter)
+                })
         case .delete(let uri, let confirmed):
             try delete(id, uri: uri, confirmed: confirmed)
         case .restore(let uri):
@@ -49,11 +53,26 @@ extension Server {
             try emptyTrash(id, projectUri: projectUri, confirmed: confirmed)
         case .setSort(let uri, let by, let descending):
             guard let key = SortKey(rawValue: by) else { throw Failure(.invalidParams, .unknownSort(given: by)) }
-            finish(id, try workspace.setSort(try target(uri), SortSetting(by: key, descending: descending)))
+            let t = try target(uri)
+            finish(
+                id,
+                try workspace.journalingSetting(.sort, t) { () throws(Failure) -> Outcome in
+                    try workspace.setSort(t, SortSetting(by: key, descending: descending))
+                })
         case .setConfirmDelete(let uri, let confirm):
-            finish(id, try workspace.setConfirmDelete(try target(uri), confirm))
+            let t = try target(uri)
+            finish(
+                id,
+                try workspace.journalingSetting(.confirmDelete, t) { () throws(Failure) -> Outcome in
+                    try workspace.setConfirmDelete(t, confirm)
+                })
         case .setTarget(let uri, let kind, let value):
-            finish(id, try workspace.setTarget(try target(uri), kind == .words ? .words : .session, value))
+            let t = try target(uri)
+            // A daily target is this device's own, in the state folder: not journaled.
+            let set = { [self] () throws(Failure) -> Outcome in
+                try workspace.setTarget(t, kind == .words ? .words : .session, value)
+            }
+            finish(id, kind == .words ? try workspace.journalingSetting(.target, t, set) : try set())
         case .duplicate(let uri):
             finish(id, journaled(.duplicate, try workspace.duplicate(try target(uri))))
         case .setCompileIncluded(let uri, let included):

@@ -43,18 +43,41 @@ public struct Fingerprint: Sendable, Equatable {
 public struct JournalEntry: Sendable, Equatable {
     public enum Operation: String, Sendable, CaseIterable {
         case created, duplicated, renamed, moved, trashed, restored
+        /// Settings: a sort, a folder's binder order, a word target, whether deleting asks first.
+        case sorted, reordered, targetSet, askingChanged
+
+        public var isSetting: Bool {
+            switch self {
+            case .sorted, .reordered, .targetSet, .askingChanged: return true
+            default: return false
+            }
+        }
     }
     public var operation: Operation
+    /// The item moved, or the item whose setting changed ("" for the library itself).
     public var path: String
-    /// Nil for a new item or a copy, which came from nowhere.
+    /// Nil for a new item or a copy, which came from nowhere, and for a setting.
     public var origin: String?
-    public var fingerprint: Fingerprint
+    /// What an item operation left; nil for a setting.
+    public var fingerprint: Fingerprint?
+    /// A setting's values before and after, each a short text by name
+    /// (`CarrelWorkspace` chooses the names): undo puts `before` back
+    /// only while the setting still reads `after`.
+    public var before: [String: String]?
+    public var after: [String: String]?
 
     public init(_ operation: Operation, path: String, origin: String?, fingerprint: Fingerprint) {
         self.operation = operation
         self.path = path
         self.origin = origin
         self.fingerprint = fingerprint
+    }
+
+    public init(setting operation: Operation, path: String, before: [String: String], after: [String: String]) {
+        self.operation = operation
+        self.path = path
+        self.before = before
+        self.after = after
     }
 }
 
@@ -234,23 +257,41 @@ extension JournalEntry {
     /// Numbers that may pass 2^53 (device, inode, size) are decimal strings,
     /// parsed without arithmetic, so no number read back can trap.
     var json: JSONValue {
-        var o: [String: JSONValue] = [
-            "op": .string(operation.rawValue),
-            "path": .string(path),
-            "device": .string(String(fingerprint.device)),
-            "inode": .string(String(fingerprint.inode)),
-            "folder": .bool(fingerprint.isFolder),
-            "size": .string(String(fingerprint.size)),
-            "modified": .string(String(fingerprint.modifiedMs)),
-        ]
+        var o: [String: JSONValue] = ["op": .string(operation.rawValue), "path": .string(path)]
+        if let fingerprint {
+            o["device"] = .string(String(fingerprint.device))
+            o["inode"] = .string(String(fingerprint.inode))
+            o["folder"] = .bool(fingerprint.isFolder)
+            o["size"] = .string(String(fingerprint.size))
+            o["modified"] = .string(String(fingerprint.modifiedMs))
+        }
         if let origin { o["origin"] = .string(origin) }
+        if let before { o["before"] = .object(before.mapValues { .string($0) }) }
+        if let after { o["after"] = .object(after.mapValues { .string($0) }) }
         return .object(o)
+    }
+
+    /// An object whose every value is a string, or nil.
+    static func texts(_ value: JSONValue?) -> [String: String]? {
+        guard let object = value?.objectValue else { return nil }
+        var out: [String: String] = [:]
+        for (key, value) in object {
+            guard let text = value.stringValue else { return nil }
+            out[key] = text
+        }
+        return out
     }
 
     init?(json: JSONValue) {
         guard let op = json["op"]?.stringValue.flatMap(Operation.init(rawValue:)),
-            let path = json["path"]?.stringValue,
-            let device = json["device"]?.stringValue.flatMap({ UInt64($0) }),
+            let path = json["path"]?.stringValue
+        else { return nil }
+        if op.isSetting {
+            guard let before = Self.texts(json["before"]), let after = Self.texts(json["after"]) else { return nil }
+            self.init(setting: op, path: path, before: before, after: after)
+            return
+        }
+        guard let device = json["device"]?.stringValue.flatMap({ UInt64($0) }),
             let inode = json["inode"]?.stringValue.flatMap({ UInt64($0) }),
             let folder = json["folder"]?.boolValue,
             let size = json["size"]?.stringValue.flatMap({ UInt64($0) }),

@@ -48,6 +48,8 @@ extension Workspace {
             guard library.project(containing: entry)?.trash != nil,
                 outcome.changes.contains(where: { $0.kind == .created && $0.path == entry.path })
             else { return }
+        case .sorted, .reordered, .targetSet, .askingChanged:
+            return  // journaled by `journalingSetting`, which sees the value before
         case .renamed, .moved, .trashed, .restored:
             guard let moved = outcome.changes.last(where: { $0.kind == .moved && $0.path == entry.path }),
                 let old = moved.oldPath, let from = relativePath(old, in: library)
@@ -56,7 +58,13 @@ extension Workspace {
         }
         guard let print = fingerprint(of: entry, library) else { return }
         var journal = loadJournal(library)
-        journal.undo.append(JournalEntry(operation, path: path, origin: origin, fingerprint: print))
+        addStep(JournalEntry(operation, path: path, origin: origin, fingerprint: print), in: library)
+    }
+
+    /// Adds a step to undo and clears what could be redone, as any new operation does.
+    func addStep(_ step: JournalEntry, in library: Library) {
+        var journal = loadJournal(library)
+        journal.undo.append(step)
         journal.redo.removeAll()
         Journal.save(journal, for: library.path)
         undoLibraryPath = library.path
@@ -89,7 +97,8 @@ extension Workspace {
         }
         var outcome: Outcome
         do {
-            outcome = try perform(step, redoing: redoing, library)
+            outcome =
+                step.operation.isSetting ? try putBack(step, library) : try perform(step, redoing: redoing, library)
         } catch {
             // A step the disk no longer matches can never be taken back: it
             // goes, so the steps before it can. Others (a name taken, a
@@ -102,6 +111,13 @@ extension Workspace {
         }
         undoLibraryPath = library.path
         if redoing { journal.redo.removeLast() } else { journal.undo.removeLast() }
+        if step.operation.isSetting, let before = step.before, let after = step.after {
+            let counterpart = JournalEntry(setting: step.operation, path: step.path, before: after, after: before)
+            if redoing { journal.undo.append(counterpart) } else { journal.redo.append(counterpart) }
+            Journal.save(journal, for: library.path)
+            if let said = settingReport(step, redoing: redoing, outcome, library) { outcome.report = said }
+            return outcome
+        }
         guard case .item(.entry(let entry, _)) = outcome.result, let now = relativePath(entry.path, in: library),
             let print = fingerprint(of: entry, library)
         else {
@@ -126,7 +142,8 @@ extension Workspace {
         switch step.operation {
         case .renamed, .moved: return .moveToOrigin
         case .trashed: return redoing ? .toTrash : .fromTrash
-        case .restored, .created, .duplicated: return redoing ? .fromTrash : .toTrash
+        case .restored, .created, .duplicated, .sorted, .reordered, .targetSet, .askingChanged:
+            return redoing ? .fromTrash : .toTrash
         }
     }
 
@@ -137,7 +154,7 @@ extension Workspace {
         guard let item = entry(at: parts, in: library), item !== library.root, let parent = item.parent else {
             throw Failure(.notFound, .undoItemGone(path: step.path))
         }
-        guard let now = fingerprint(of: item, library), step.fingerprint.matches(now) else {
+        guard let now = fingerprint(of: item, library), let then = step.fingerprint, then.matches(now) else {
             throw Failure(.conflict, .undoItemChanged(path: step.path))
         }
         switch inverse(of: step, redoing: redoing) {
@@ -179,7 +196,7 @@ extension Workspace {
     /// A journaled path's names, refused when it could lead out of the
     /// library: absolute, empty, `.` or `..`, a NUL. Links are refused by
     /// the lookup, which descends only into real folders.
-    private func components(_ path: String) throws(Failure) -> [String] {
+    func components(_ path: String) throws(Failure) -> [String] {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         if path.isEmpty || parts.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." || $0.contains("\0") }) {
             throw Failure(.outsideWorkspace, .undoStepOutsideLibrary(path: Self.printable(path)))
@@ -202,6 +219,7 @@ extension Workspace {
         case (.restored, true): return .restoredAgain(name: name, to: folder)
         case (.created, false), (.duplicated, false): return .newItemToTrash(name: before)
         case (.created, true), (.duplicated, true): return .putBackFromTrash(name: name)
+        case (.sorted, _), (.reordered, _), (.targetSet, _), (.askingChanged, _): return .nothingToUndo
         }
     }
 

@@ -205,9 +205,10 @@ enum Help {
 
         Takes back the library's last operation done on this device, by
         the CLI or an editor: a rename, a move, a delete to the Trash, a
-        restore, a new file or folder, a duplicate. A new item or a copy goes
-        to the Trash, never away. Refused, changing nothing, when another
-        program or machine changed the item since. Says what it did, or
+        restore, a new file or folder, a duplicate, a sort, a reorder, a word
+        target, ask-before-deleting. A new item or a copy goes to the Trash,
+        never away. Refused, changing nothing, when another program or
+        machine changed the item or setting since. Says what it did, or
         "Nothing to undo.". Emptying the Trash and deleting for good are
         never undone.
         """,

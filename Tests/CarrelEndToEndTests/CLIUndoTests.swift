@@ -40,6 +40,16 @@ final class CLIUndoTests: XCTestCase {
         XCTAssertEqual(fx.listing("P/Trash"), ["Summer.md"], "the new file went to the Trash, not away")
     }
 
+    func testASortAndATargetComeBack() {
+        XCTAssertEqual(cli.run(["sort", "P/Draft", "modified"], in: fx.path).status, 0)
+        XCTAssertEqual(cli.run(["target", "P/Draft/Spring.md", "400"], in: fx.path).status, 0)
+        XCTAssertEqual(cli.run(["undo"], in: fx.path).stdout, "Put back the word target of “Spring.md”.\n")
+        XCTAssertEqual(cli.run(["undo"], in: fx.path).stdout, "Sorted “Draft” as before.\n")
+        let project = fx.read("P/.carrel/project.json") ?? ""
+        XCTAssertFalse(project.contains("\"modified\""), project)
+        XCTAssertFalse(project.contains("400"), project)
+    }
+
     func testNothingToUndoIsNoError() {
         let r = cli.run(["undo"], in: fx.path)
         XCTAssertEqual(r.status, 0)

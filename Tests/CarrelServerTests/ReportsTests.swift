@@ -120,6 +120,22 @@ final class ReportsTests: XCTestCase {
         XCTAssertEqual(try report("carrel.undo", [:]), "Moved the new “Idea.md” to the Trash; Redo brings it back.")
     }
 
+    func testUndoAndRedoOfSettingsSayWhatTheyDid() throws {
+        try start()
+        let u = { (rel: String) -> JSONValue in .string(self.fx.uri(rel)) }
+        _ = try client.command("carrel.setSort", ["uri": u("P/Draft"), "by": "modified"])
+        XCTAssertEqual(try report("carrel.undo", [:]), "Sorted “Draft” as before.")
+        XCTAssertEqual(try report("carrel.redo", [:]), "Sorted “Draft” again.")
+        _ = try client.command("carrel.reorder", ["uri": u("P/Draft/b.md"), "before": u("P/Draft/a.md")])
+        XCTAssertEqual(try report("carrel.undo", [:]), "Put “Draft” back in its earlier order.")
+        XCTAssertEqual(try report("carrel.redo", [:]), "Reordered “Draft” again.")
+        _ = try client.command("carrel.setTarget", ["uri": u("P/Draft/a.md"), "words": 300])
+        XCTAssertEqual(try report("carrel.undo", [:]), "Put back the word target of “a.md”.")
+        XCTAssertEqual(try report("carrel.redo", [:]), "Set the word target of “a.md” again.")
+        _ = try client.command("carrel.setConfirmDelete", ["uri": u("P"), "confirm": false])
+        XCTAssertEqual(try report("carrel.undo", [:]), "Deleting in “P” now asks first.")
+    }
+
     func testUndoSpeaksFrench() throws {
         try start(locale: "fr")
         _ = try client.command("carrel.rename", ["uri": .string(fx.uri("P/Draft/a.md")), "newName": "Orage"])

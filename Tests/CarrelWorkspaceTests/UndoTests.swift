@@ -168,6 +168,103 @@ final class UndoTests: XCTestCase {
         XCTAssertEqual(try undo(), "Renamed “Storm.md” back to “Rain.md”.", "kept, to try again once the way is clear")
     }
 
+    // MARK: Settings
+
+    func testASortComesBackWithTheFoldersOwnSorts() throws {
+        try open()
+        let draft = try at("P/Manuscript/Scenes")
+        try ws.journalingSetting(.sort, draft) { () throws(Failure) -> Outcome in
+            try ws.setSort(draft, SortSetting(by: .modified, descending: true))
+        }
+        let project = try at("P")
+        try ws.journalingSetting(.sort, project) { () throws(Failure) -> Outcome in
+            try ws.setSort(project, SortSetting(by: .created))
+        }
+        XCTAssertFalse(fx.read("P/.carrel/project.json")!.contains("\"modified\""), "the project's sort replaced it")
+        XCTAssertEqual(try undo(), "Sorted “P” as before.")
+        reopen()
+        XCTAssertEqual(ws.libraries[0].projects.values.first?.metadata.folderSorts["Manuscript/Scenes"]?.by, .modified)
+        XCTAssertEqual(try undo(), "Sorted “Scenes” as before.")
+        reopen()
+        XCTAssertNil(ws.libraries[0].projects.values.first?.metadata.folderSorts["Manuscript/Scenes"])
+        XCTAssertEqual(try redo(), "Sorted “Scenes” again.")
+        reopen()
+        XCTAssertEqual(ws.libraries[0].projects.values.first?.metadata.folderSorts["Manuscript/Scenes"]?.by, .modified)
+    }
+
+    func testAReorderComesBackWithItsOrderAndSort() throws {
+        try open(
+            """
+            P/.carrel/project.json = {"type":"novel"}
+            P/Notes/a.md = a
+            P/Notes/b.md = b
+            P/Notes/c.md = c
+            """)
+        let c = try at("P/Notes/c.md")
+        let a = try at("P/Notes/a.md")
+        try ws.journalingSetting(.order, c) { () throws(Failure) -> Outcome in
+            try ws.reorder(c, relativeTo: a, after: false)
+        }
+        XCTAssertEqual(fx.read("P/Notes/.carrel-order"), "c.md\na.md\nb.md\n")
+        XCTAssertEqual(try undo(), "Put “Notes” back in its earlier order.")
+        reopen()
+        let notes = try XCTUnwrap(ws.libraries[0].projects.values.first)
+        XCTAssertNotEqual(notes.metadata.folderSorts["Notes"]?.by, .manual, "no longer in binder order")
+        XCTAssertEqual(try redo(), "Reordered “Notes” again.")
+        XCTAssertEqual(fx.read("P/Notes/.carrel-order"), "c.md\na.md\nb.md\n")
+    }
+
+    func testATargetAndAskingBeforeDeletingComeBack() throws {
+        try open()
+        let rain = try at("P/Manuscript/Scenes/Rain.md")
+        try ws.journalingSetting(.target, rain) { () throws(Failure) -> Outcome in try ws.setTarget(rain, .words, 500) }
+        try ws.journalingSetting(.target, rain) { () throws(Failure) -> Outcome in try ws.setTarget(rain, .words, 900) }
+        let project = try at("P")
+        try ws.journalingSetting(.confirmDelete, project) { () throws(Failure) -> Outcome in
+            try ws.setConfirmDelete(project, false)
+        }
+        XCTAssertEqual(try undo(), "Deleting in “P” now asks first.")
+        XCTAssertEqual(try undo(), "Put back the word target of “Rain.md”.")
+        reopen()
+        XCTAssertEqual(ws.libraries[0].projects.values.first?.metadata.targets["Manuscript/Scenes/Rain.md"], 500)
+        XCTAssertEqual(try redo(), "Set the word target of “Rain.md” again.")
+        XCTAssertEqual(try redo(), "Deleting in “P” no longer asks first.")
+        reopen()
+        XCTAssertEqual(ws.libraries[0].projects.values.first?.metadata.targets["Manuscript/Scenes/Rain.md"], 900)
+        XCTAssertEqual(ws.libraries[0].projects.values.first?.metadata.confirmDelete, false)
+    }
+
+    func testASettingChangedSinceIsRefusedAndLeftAlone() throws {
+        try open()
+        let rain = try at("P/Manuscript/Scenes/Rain.md")
+        try ws.journalingSetting(.target, rain) { () throws(Failure) -> Outcome in try ws.setTarget(rain, .words, 500) }
+        // Another machine's change, arriving through sync: not journaled here.
+        _ = try ws.setTarget(rain, .words, 700)
+        XCTAssertEqual(refusal { try undo() }?.message, .undoSettingChanged(path: "P/Manuscript/Scenes/Rain.md"))
+        reopen()
+        XCTAssertEqual(ws.libraries[0].projects.values.first?.metadata.targets["Manuscript/Scenes/Rain.md"], 700)
+    }
+
+    func testAForgedSettingValueIsRefusedBeforeAnythingIsWritten() throws {
+        try open()
+        let scenes = try at("P/Manuscript/Scenes")
+        let forgeries = [("folder:../x", "name"), ("sort", "sideways"), ("folder:Notes", "name upwards")]
+        for (n, (key, value)) in forgeries.enumerated() {
+            XCTAssertTrue(Journal.save(Journal(), for: fx.bytes()))
+            try ws.journalingSetting(.sort, scenes) { () throws(Failure) -> Outcome in
+                try ws.setSort(scenes, SortSetting(by: n % 2 == 0 ? .modified : .created))
+            }
+            let projectBefore = fx.read("P/.carrel/project.json")
+            // The forged value sits in `before`, which undo would write.
+            var journal = Journal.load(for: fx.bytes()).0
+            journal.undo[0].before?[key] = value
+            XCTAssertTrue(Journal.save(journal, for: fx.bytes()))
+            XCTAssertEqual(refusal { try undo() }?.message, .undoStepUnusable(path: "P/Manuscript/Scenes"), key)
+            XCTAssertEqual(fx.read("P/.carrel/project.json"), projectBefore, key)
+            XCTAssertEqual(try undo(), "Nothing to undo.", "the unusable step was dropped")
+        }
+    }
+
     // MARK: The journal file, untrusted
 
     func journalPath() throws -> String {
