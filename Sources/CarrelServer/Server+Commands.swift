@@ -34,7 +34,7 @@ extension Server {
             let destination = try target(destinationUri)
             let place = try position(before: before, after: after, required: false)
             let links = linksBeforeMove(source)
-            let outcome = journaled(.move, try workspace.move(source, to: destination, at: place))
+            let outcome = try journaledMove(source, to: destination, at: place)
             finish(id, outcome)
             offerLinkUpdates(links, outcome)
         case .reorder(let uri, let before, let after):

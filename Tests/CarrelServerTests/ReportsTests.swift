@@ -136,6 +136,16 @@ final class ReportsTests: XCTestCase {
         XCTAssertEqual(try report("carrel.undo", [:]), "Deleting in “P” now asks first.")
     }
 
+    /// A drag inside its own folder is a move with a position there: a reorder, taken back as one.
+    func testADragWithinAFolderIsUndoneAsAReorder() throws {
+        try start()
+        let u = { (rel: String) -> JSONValue in .string(self.fx.uri(rel)) }
+        _ = try client.command(
+            "carrel.moveTo", ["uri": u("P/Draft/b.md"), "destinationUri": u("P/Draft"), "before": u("P/Draft/a.md")])
+        XCTAssertEqual(fx.read("P/Draft/.carrel-order"), "b.md\na.md\n")
+        XCTAssertEqual(try report("carrel.undo", [:]), "Put “Draft” back in its earlier order.")
+    }
+
     func testUndoSpeaksFrench() throws {
         try start(locale: "fr")
         _ = try client.command("carrel.rename", ["uri": .string(fx.uri("P/Draft/a.md")), "newName": "Orage"])
