@@ -59,8 +59,13 @@ extension Workspace {
         switch operation {
         case .sorted: return sortState(subject, library)
         case .reordered:
+            // The order shown, not the file: a folder in binder order with
+            // no file yet shows name order, and undo must show that again.
+            // Outside binder order the order is not shown, and not kept.
             var state = sortState(subject, library)
-            let names = library.binderOrder(of: subject)?.names ?? []
+            let project = library.project(containing: subject)
+            guard library.sort(inside: subject, project).by == .manual else { return state }
+            let names = library.displayOrder(of: subject, in: project).map(\.name)
             guard names.allSatisfy({ $0.isValidUTF8 && !$0.string.contains("\n") }) else { return nil }
             if !names.isEmpty { state["order"] = names.map(\.string).joined(separator: "\n") }
             return state
@@ -104,7 +109,8 @@ extension Workspace {
             let names = (before["order"] ?? "").split(separator: "\n").map(String.init)
             guard subject.kind == .directory, !names.contains(where: { $0.contains("/") || $0.contains("\0") })
             else { throw unusable }
-            try writeOrder(BinderOrder(names.map { EntryName($0) }), of: subject, library)
+            // No order kept: the folder was not in binder order, and its order file is not read.
+            if !names.isEmpty { try writeOrder(BinderOrder(names.map { EntryName($0) }), of: subject, library) }
             try applySorts(sorts, subject, library)
             subject.binderOrderChanged()
         case .targetSet:

@@ -214,6 +214,30 @@ final class UndoTests: XCTestCase {
         XCTAssertEqual(fx.read("P/Notes/.carrel-order"), "c.md\na.md\nb.md\n")
     }
 
+    /// A folder in binder order with no order file yet shows name order;
+    /// undoing its first reorder shows that order again, in an order file
+    /// that lists it (never an empty one), and redo still applies.
+    func testUndoingAFirstReorderInBinderOrderWritesTheOrderShownBefore() throws {
+        try open(
+            """
+            P/.carrel/project.json = {"type":"novel","folderSorts":{"Chapters":{"by":"manual"}}}
+            P/Chapters/a.md = a
+            P/Chapters/b.md = b
+            P/Chapters/c.md = c
+            """)
+        XCTAssertFalse(fx.exists("P/Chapters/.carrel-order"))
+        let c = try at("P/Chapters/c.md")
+        let a = try at("P/Chapters/a.md")
+        try ws.journalingSetting(.order, c) { () throws(Failure) -> Outcome in
+            try ws.reorder(c, relativeTo: a, after: false)
+        }
+        XCTAssertEqual(fx.read("P/Chapters/.carrel-order"), "c.md\na.md\nb.md\n")
+        XCTAssertEqual(try undo(), "Put “Chapters” back in its earlier order.")
+        XCTAssertEqual(fx.read("P/Chapters/.carrel-order"), "a.md\nb.md\nc.md\n")
+        XCTAssertEqual(try redo(), "Reordered “Chapters” again.")
+        XCTAssertEqual(fx.read("P/Chapters/.carrel-order"), "c.md\na.md\nb.md\n")
+    }
+
     func testATargetAndAskingBeforeDeletingComeBack() throws {
         try open()
         let rain = try at("P/Manuscript/Scenes/Rain.md")
