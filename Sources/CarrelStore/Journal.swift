@@ -157,6 +157,40 @@ public struct Journal: Sendable, Equatable {
         return renamed == 0
     }
 
+    /// Runs `body` holding the library's journal lock (`library-<hash>.lock`
+    /// beside it), so that the server and the CLI, or two editors, never
+    /// read the journal between another's read and write and lose its step.
+    /// Waited for 2 s at most; past that, or where no lock can be had, the
+    /// body runs unlocked, best effort: a lost step loses an undo, never a file.
+    public static func locked<T, E: Error>(for library: [UInt8], _ body: () throws(E) -> T) throws(E) -> T {
+        let lock = takeLock(library)
+        defer { if let lock { close(lock) } }
+        return try body()
+    }
+
+    static let lockWaitMs = 2000
+
+    static func takeLock(_ library: [UInt8]) -> Int32? {
+        guard let dir = folder(create: true) else { return nil }
+        var name = fileName(library)
+        name.removeLast(".json".utf8.count)
+        guard let fd = try? dir.openPlainFile(name + Array(".lock".utf8), O_RDONLY, create: true) else { return nil }
+        for _ in 0..<(lockWaitMs / 5) {
+            if flock(fd, LOCK_EX | LOCK_NB) == 0 { return fd }
+            guard errno == EWOULDBLOCK || errno == EINTR else { break }
+            usleep(5000)
+        }
+        close(fd)
+        return nil
+    }
+
+    /// The full path of a library's journal lock, for tests.
+    public static func lockPath(for library: [UInt8]) -> [UInt8]? {
+        guard var path = self.path(for: library) else { return nil }
+        path.removeLast(".json".utf8.count)
+        return path + Array(".lock".utf8)
+    }
+
     /// `library-<FNV-1a 64 of the real path, in hex>.json`.
     public static func fileName(_ library: [UInt8]) -> [UInt8] {
         let real =

@@ -63,10 +63,12 @@ extension Workspace {
 
     /// Adds a step to undo and clears what could be redone, as any new operation does.
     func addStep(_ step: JournalEntry, in library: Library) {
-        var journal = loadJournal(library)
-        journal.undo.append(step)
-        journal.redo.removeAll()
-        Journal.save(journal, for: library.path)
+        Journal.locked(for: library.path) { () -> Void in
+            var journal = loadJournal(library)
+            journal.undo.append(step)
+            journal.redo.removeAll()
+            Journal.save(journal, for: library.path)
+        }
         undoLibraryPath = library.path
     }
 
@@ -88,7 +90,15 @@ extension Workspace {
         throw Failure(.invalidParams, .undoNeedsLibrary)
     }
 
+    /// Holds the journal's lock from its read to its write, so a step
+    /// another process adds meanwhile is neither lost nor taken back twice.
     private func takeBack(in library: Library, redoing: Bool) throws(Failure) -> Outcome {
+        try Journal.locked(for: library.path) { () throws(Failure) -> Outcome in
+            try takeBackLocked(in: library, redoing: redoing)
+        }
+    }
+
+    private func takeBackLocked(in library: Library, redoing: Bool) throws(Failure) -> Outcome {
         var journal = loadJournal(library)
         guard let step = redoing ? journal.redo.last : journal.undo.last else {
             return Outcome(

@@ -360,6 +360,36 @@ final class UndoTests: XCTestCase {
         XCTAssertEqual(try undo(), "Nothing to undo.", "a folder where the journal goes is set aside too")
     }
 
+    /// Another process (the CLI beside the editors' server) writing the
+    /// journal holds its lock; a step journaled meanwhile waits, then adds
+    /// to what that process wrote instead of writing over it.
+    func testAStepWaitsForAnotherProcesssJournalWrite() throws {
+        try open()
+        let outcome = try ws.rename(try at("P/Manuscript/Scenes/Rain.md"), to: "Storm")
+        let lockPath = String(decoding: try XCTUnwrap(Journal.lockPath(for: fx.bytes())), as: UTF8.self)
+        try FileManager.default.createDirectory(
+            atPath: (lockPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let lock = Glibc.open(lockPath, O_RDONLY | O_CREAT, 0o600)
+        XCTAssertEqual(flock(lock, LOCK_EX), 0)
+        let done = DispatchSemaphore(value: 0)
+        // Handed to one thread while this one only waits for it.
+        nonisolated(unsafe) let workspace = ws!
+        nonisolated(unsafe) let renamed = outcome
+        Thread {
+            workspace.noteForUndo(.rename, renamed)
+            done.signal()
+        }.start()
+        // Ample for the step to be written if it did not wait; it must wait.
+        XCTAssertEqual(done.wait(timeout: .now() + 0.3), .timedOut, "the step waited for the lock")
+        let print = Fingerprint(device: 1, inode: 2, isFolder: false, size: 3, modifiedMs: 4)
+        let theirs = JournalEntry(.renamed, path: "P/Notes/theirs.md", origin: "P/Notes/old.md", fingerprint: print)
+        XCTAssertTrue(Journal.save(Journal(undo: [theirs]), for: fx.bytes()))
+        close(lock)
+        XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
+        XCTAssertEqual(
+            Journal.load(for: fx.bytes()).0.undo.map(\.path), ["P/Notes/theirs.md", "P/Manuscript/Scenes/Storm.md"])
+    }
+
     func testTheJournalIsBoundedAndKeepsTheNewest() throws {
         try open()
         let print = Fingerprint(device: 1, inode: 2, isFolder: false, size: 3, modifiedMs: 4)
