@@ -112,8 +112,9 @@ extension Workspace {
         } catch {
             // A step the disk no longer matches can never be taken back: it
             // goes, so the steps before it can. Others (a name taken, a
-            // folder that cannot be written) stay, to try again.
-            if error.reason == .outsideWorkspace || error.reason == .notFound || error.reason == .conflict {
+            // folder gone or that cannot be written, a race with another
+            // program) stay, to try again.
+            if Self.neverUndoable(error.message) {
                 if redoing { journal.redo.removeLast() } else { journal.undo.removeLast() }
                 Journal.save(journal, for: library.path)
             }
@@ -141,6 +142,16 @@ extension Workspace {
         Journal.save(journal, for: library.path)
         outcome.report = report(step, redoing: redoing, entry, library)
         return outcome
+    }
+
+    /// The refusals that say a step can never be taken back.
+    static func neverUndoable(_ message: Message) -> Bool {
+        switch message {
+        case .undoItemGone, .undoItemChanged, .undoStepOutsideLibrary, .undoTrashRecordChanged, .undoSettingChanged,
+            .undoStepUnusable, .undoOutsideProject:
+            return true
+        default: return false
+        }
     }
 
     private enum Inverse { case moveToOrigin, toTrash, fromTrash }
@@ -186,9 +197,12 @@ extension Workspace {
             if project.isInTrash(item) { throw Failure(.conflict, .undoItemChanged(path: step.path)) }
             return try delete(.entry(item, library))
         case .fromTrash:
-            guard let originParts, let project = library.project(containing: item), project.trash === parent,
-                let record = project.metadata.trash[item.name.string]
-            else { throw Failure(.notInTrash, .notInTrash(name: item.name.string)) }
+            guard let originParts, let project = library.project(containing: item), project.trash === parent else {
+                throw Failure(.notInTrash, .notInTrash(name: item.name.string))
+            }
+            guard let record = project.metadata.trash[item.name.string] else {
+                throw Failure(.conflict, .undoTrashRecordChanged(name: item.name.string))
+            }
             // Restore goes where the record says; undo promises where the item was.
             let projectParts = project.root.components(below: library.root)?.map(\.string) ?? []
             guard originParts.starts(with: projectParts),

@@ -147,6 +147,22 @@ final class UndoTests: XCTestCase {
         XCTAssertEqual(fx.listing("P/Manuscript"), ["Chapters/", "Chapters/Rain.md", "Scenes/"])
     }
 
+    /// Undo promises the place an item was deleted from; a Trash item
+    /// whose record is gone (another machine restored and deleted it, a
+    /// hand) can only be restored by guess, which undo does not do.
+    func testATrashItemThatLostItsRecordIsRefusedAndTheStepDropped() throws {
+        try open()
+        ws.noteForUndo(.delete, try ws.delete(try at("P/Manuscript/Scenes/Rain.md")))
+        let records = fx.path + "/P/.carrel/trash"
+        for name in try FileManager.default.contentsOfDirectory(atPath: records) {
+            try FileManager.default.removeItem(atPath: records + "/" + name)
+        }
+        reopen()
+        XCTAssertEqual(refusal { try undo() }?.message, .undoTrashRecordChanged(name: "Rain.md"))
+        XCTAssertTrue(fx.exists("P/Trash/Rain.md"))
+        XCTAssertEqual(try undo(), "Nothing to undo.")
+    }
+
     func testAnItemMovedAwaySinceIsRefused() throws {
         try open()
         ws.noteForUndo(.rename, try ws.rename(try at("P/Manuscript/Scenes/Rain.md"), to: "Storm"))
