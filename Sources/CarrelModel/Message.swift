@@ -135,6 +135,17 @@ public enum Message: Sendable, Equatable {
     case links(LinkMessage)
     // Snapshots
     case snapshot(SnapshotMessage)
+    // Undo and redo
+    case undoHistorySetAside(path: String, newerVersion: Int?, detail: String)
+    case undoNeedsLibrary
+    case undoStepOutsideLibrary(path: String)
+    case undoItemGone(path: String)
+    case undoItemChanged(path: String)
+    case undoOriginGone(path: String)
+    case undoOutsideProject(path: String)
+    case undoTrashRecordChanged(name: String)
+    case undoSettingChanged(path: String)
+    case undoStepUnusable(path: String)
 
     /// The JSON type words of parameter errors.
     static let frenchTypeWords = [
@@ -723,6 +734,62 @@ public enum Message: Sendable, Equatable {
             return (
                 "“\(name)” holds more than \(limit) files and folders; Carrel copies no more at once. Nothing was copied.",
                 "« \(name) » contient plus de \(limit) fichiers et dossiers ; Carrel n’en copie pas davantage d’un coup. Rien n’a été copié."
+            )
+        case .undoHistorySetAside(let path, let newer, let detail):
+            if let newer {
+                return (
+                    "The undo history was written by a newer Carrel (version \(newer)); it was set aside as “\(path)” and a new one begun.",
+                    "L’historique d’annulation vient d’un Carrel plus récent (version \(newer)) ; il a été mis de côté sous « \(path) » et un nouveau commence."
+                )
+            }
+            return (
+                "The undo history could not be read (\(detail)); it was set aside as “\(path)” and a new one begun.",
+                "L’historique d’annulation est illisible (\(detail)) ; il a été mis de côté sous « \(path) » et un nouveau commence."
+            )
+        case .undoNeedsLibrary:
+            return (
+                "Several libraries are open and none was used yet: name the library to undo in.",
+                "Plusieurs bibliothèques sont ouvertes et aucune n’a encore servi : indiquez celle où annuler."
+            )
+        case .undoStepOutsideLibrary(let path):
+            return (
+                "The undo history names “\(path)”, which is not inside the library; that step was dropped and nothing was changed.",
+                "L’historique d’annulation désigne « \(path) », hors de la bibliothèque ; cette étape a été retirée et rien n’a changé."
+            )
+        case .undoItemGone(let path):
+            return (
+                "“\(path)” is no longer there: another program or machine moved or deleted it since. That step was dropped and nothing was changed.",
+                "« \(path) » n’est plus là : un autre programme ou une autre machine l’a déplacé ou supprimé depuis. Cette étape a été retirée et rien n’a changé."
+            )
+        case .undoItemChanged(let path):
+            return (
+                "“\(path)” was edited or replaced since, by another program or machine. That step was dropped and nothing was changed.",
+                "« \(path) » a été modifié ou remplacé depuis, par un autre programme ou une autre machine. Cette étape a été retirée et rien n’a changé."
+            )
+        case .undoOriginGone(let path):
+            return (
+                "The folder “\(path)” it came from is no longer there. Nothing was changed.",
+                "Le dossier « \(path) » d’où il venait n’est plus là. Rien n’a changé."
+            )
+        case .undoOutsideProject(let path):
+            return (
+                "“\(path)” is in no project, so there is no Trash to put it back in. Nothing was changed.",
+                "« \(path) » n’est dans aucun projet : il n’y a pas de Corbeille où le remettre. Rien n’a changé."
+            )
+        case .undoSettingChanged(let path):
+            return (
+                "The setting of “\(path)” changed since, by another program or machine. That step was dropped and nothing was changed.",
+                "Le réglage de « \(path) » a changé depuis, par un autre programme ou une autre machine. Cette étape a été retirée et rien n’a changé."
+            )
+        case .undoStepUnusable(let path):
+            return (
+                "The undo history’s step for “\(path)” holds a value Carrel never writes; that step was dropped and nothing was changed.",
+                "L’étape de l’historique d’annulation pour « \(path) » contient une valeur que Carrel n’écrit jamais ; elle a été retirée et rien n’a changé."
+            )
+        case .undoTrashRecordChanged(let name):
+            return (
+                "The Trash’s record of “\(name)” no longer names where it was. Nothing was changed; Restore puts it back where the record says.",
+                "La trace de « \(name) » dans la Corbeille ne dit plus d’où il venait. Rien n’a changé ; Restaurer le remet où elle l’indique."
             )
         }
     }

@@ -26,6 +26,26 @@ public enum Report: Sendable, Equatable {
     case snapshotTaken(name: String, files: Int)
     /// A file's text is a snapshot's again; `saved` is the snapshot of the text it replaced.
     case rolledBack(name: String, to: String, saved: String)
+    /// Undo, in the words of the operation taken back.
+    case renamedBack(name: String, to: String)
+    case movedBack(name: String, to: String)
+    case putBackFromTrash(name: String)
+    case putBackInTrash(name: String)
+    case newItemToTrash(name: String)
+    /// Redo, in the words of the operation done again.
+    case renamedAgain(name: String, to: String)
+    case movedAgain(name: String, to: String)
+    case trashedAgain(name: String)
+    case restoredAgain(name: String, to: String)
+    /// Undo and redo of settings: a sort, a binder order, a word target.
+    case sortedAsBefore(name: String)
+    case sortedAgain(name: String)
+    case orderPutBack(name: String)
+    case reorderedAgain(name: String)
+    case targetPutBack(name: String)
+    case targetSetAgain(name: String)
+    case nothingToUndo
+    case nothingToRedo
 
     public func text(_ language: Language) -> String {
         let (en, fr) = texts
@@ -105,6 +125,43 @@ public enum Report: Sendable, Equatable {
                 "Rolled “\(name)” back to the snapshot “\(to)”; the text it replaced is the snapshot “\(saved)”.",
                 "« \(name) » est revenu à l’instantané « \(to) » ; le texte remplacé est l’instantané « \(saved) »."
             )
+        case .renamedBack(let name, let to):
+            return ("Renamed “\(name)” back to “\(to)”.", "« \(name) » a repris son nom « \(to) ».")
+        case .movedBack(let name, let to):
+            return ("Moved “\(name)” back to “\(to)”.", "« \(name) » est revenu dans « \(to) ».")
+        case .putBackFromTrash(let name):
+            return ("Put “\(name)” back from the Trash.", "« \(name) » est ressorti de la Corbeille.")
+        case .putBackInTrash(let name):
+            return ("Put “\(name)” back in the Trash.", "« \(name) » est retourné dans la Corbeille.")
+        case .newItemToTrash(let name):
+            return (
+                "Moved the new “\(name)” to the Trash; Redo brings it back.",
+                "Le nouvel élément « \(name) » est dans la Corbeille ; Rétablir le ramène."
+            )
+        case .renamedAgain(let name, let to):
+            return ("Renamed “\(name)” to “\(to)” again.", "« \(name) » est de nouveau renommé « \(to) ».")
+        case .movedAgain(let name, let to):
+            return ("Moved “\(name)” to “\(to)” again.", "« \(name) » est de nouveau dans « \(to) ».")
+        case .trashedAgain(let name):
+            return ("Moved “\(name)” to the Trash again.", "« \(name) » est de nouveau dans la Corbeille.")
+        case .restoredAgain(let name, let to):
+            return ("Restored “\(name)” to “\(to)” again.", "« \(name) » est de nouveau restauré dans « \(to) ».")
+        case .sortedAsBefore(let name):
+            return ("Sorted “\(name)” as before.", "« \(name) » est trié comme avant.")
+        case .sortedAgain(let name):
+            return ("Sorted “\(name)” again.", "« \(name) » est de nouveau trié.")
+        case .orderPutBack(let name):
+            return ("Put “\(name)” back in its earlier order.", "« \(name) » a retrouvé son ordre d’avant.")
+        case .reorderedAgain(let name):
+            return ("Reordered “\(name)” again.", "« \(name) » est de nouveau réordonné.")
+        case .targetPutBack(let name):
+            return ("Put back the word target of “\(name)”.", "L’objectif de mots de « \(name) » est revenu.")
+        case .targetSetAgain(let name):
+            return ("Set the word target of “\(name)” again.", "L’objectif de mots de « \(name) » est de nouveau fixé.")
+        case .nothingToUndo:
+            return ("Nothing to undo.", "Rien à annuler.")
+        case .nothingToRedo:
+            return ("Nothing to redo.", "Rien à rétablir.")
         case .duplicatedLeavingOut(let name, let copy, let count):
             return (
                 "Duplicated “\(name)” as “\(copy)”, leaving out \(count) \(count == 1 ? "item that is" : "items that are") not a file, folder or link.",

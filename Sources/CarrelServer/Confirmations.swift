@@ -13,10 +13,12 @@ extension Server {
     func delete(_ id: RequestID, uri: String, confirmed: Bool) throws(Failure) {
         let now = try target(uri)
         let plan = try workspace.deletePlan(now)
-        let run: () throws(Failure) -> Outcome = { [self] () throws(Failure) in try workspace.delete(try target(uri)) }
+        let run: () throws(Failure) -> Outcome = { [self] () throws(Failure) in
+            journaled(.delete, try workspace.delete(try target(uri)))
+        }
         switch plan {
         case .toTrash(let ask), .systemTrash(let ask):
-            guard ask, !confirmed else { finish(id, try workspace.delete(now)); return }
+            guard ask, !confirmed else { finish(id, journaled(.delete, try workspace.delete(now))); return }
             let name = itemName(now)
             let message: Message
             if case .toTrash = plan {
@@ -29,7 +31,7 @@ extension Server {
                 return try run()
             }
         case .forever:
-            guard !confirmed else { finish(id, try workspace.delete(now)); return }
+            guard !confirmed else { finish(id, journaled(.delete, try workspace.delete(now))); return }
             confirm(id, .confirmDeleteForever(name: itemName(now)), offerStopAsking: false) { _ throws(Failure) in
                 try run()
             }

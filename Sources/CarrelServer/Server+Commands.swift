@@ -20,13 +20,13 @@ extension Server {
             }
             finish(id, try workspace.newProject(in: try target(parentUri), name: name, type: type))
         case .newFolder(let parentUri, let name):
-            finish(id, try workspace.newFolder(in: try target(parentUri), name: name))
+            finish(id, journaled(.newItem, try workspace.newFolder(in: try target(parentUri), name: name)))
         case .newFile(let parentUri, let name):
-            finish(id, try workspace.newFile(in: try target(parentUri), name: name))
+            finish(id, journaled(.newItem, try workspace.newFile(in: try target(parentUri), name: name)))
         case .rename(let uri, let newName):
             let item = try target(uri)
             let links = linksBeforeMove(item)
-            let outcome = try workspace.rename(item, to: newName)
+            let outcome = journaled(.rename, try workspace.rename(item, to: newName))
             finish(id, outcome)
             offerLinkUpdates(links, outcome)
         case .moveTo(let uri, let destinationUri, let before, let after):
@@ -34,28 +34,47 @@ extension Server {
             let destination = try target(destinationUri)
             let place = try position(before: before, after: after, required: false)
             let links = linksBeforeMove(source)
-            let outcome = try workspace.move(source, to: destination, at: place)
+            let outcome = try journaledMove(source, to: destination, at: place)
             finish(id, outcome)
             offerLinkUpdates(links, outcome)
         case .reorder(let uri, let before, let after):
             let item = try target(uri)
             guard let (anchor, isAfter) = try anchor(before: before, after: after, required: true) else { return }
-            finish(id, try workspace.reorder(item, relativeTo: anchor, after: isAfter))
+            finish(
+                id,
+                try workspace.journalingSetting(.order, item) { () throws(Failure) -> Outcome in
+                    try workspace.reorder(item, relativeTo: anchor, after: isAfter)
+                })
         case .delete(let uri, let confirmed):
             try delete(id, uri: uri, confirmed: confirmed)
         case .restore(let uri):
-            finish(id, try workspace.restore(try target(uri)))
+            finish(id, journaled(.restore, try workspace.restore(try target(uri))))
         case .emptyTrash(let projectUri, let confirmed):
             try emptyTrash(id, projectUri: projectUri, confirmed: confirmed)
         case .setSort(let uri, let by, let descending):
             guard let key = SortKey(rawValue: by) else { throw Failure(.invalidParams, .unknownSort(given: by)) }
-            finish(id, try workspace.setSort(try target(uri), SortSetting(by: key, descending: descending)))
+            let t = try target(uri)
+            finish(
+                id,
+                try workspace.journalingSetting(.sort, t) { () throws(Failure) -> Outcome in
+                    try workspace.setSort(t, SortSetting(by: key, descending: descending))
+                })
         case .setConfirmDelete(let uri, let confirm):
-            finish(id, try workspace.setConfirmDelete(try target(uri), confirm))
+            let t = try target(uri)
+            finish(
+                id,
+                try workspace.journalingSetting(.confirmDelete, t) { () throws(Failure) -> Outcome in
+                    try workspace.setConfirmDelete(t, confirm)
+                })
         case .setTarget(let uri, let kind, let value):
-            finish(id, try workspace.setTarget(try target(uri), kind == .words ? .words : .session, value))
+            let t = try target(uri)
+            // A daily target is this device's own, in the state folder: not journaled.
+            let set = { [self] () throws(Failure) -> Outcome in
+                try workspace.setTarget(t, kind == .words ? .words : .session, value)
+            }
+            finish(id, kind == .words ? try workspace.journalingSetting(.target, t, set) : try set())
         case .duplicate(let uri):
-            finish(id, try workspace.duplicate(try target(uri)))
+            finish(id, journaled(.duplicate, try workspace.duplicate(try target(uri))))
         case .setCompileIncluded(let uri, let included):
             finish(id, try workspace.setCompileIncluded(try target(uri), included))
         case .setByline(let projectUri, let author, let contact):
@@ -65,6 +84,10 @@ extension Server {
         case .compile(let projectUri, let recipe, let format, let output):
             try compile(
                 id, projectUri: projectUri, recipe: recipe, format: format, output: output, token: params.workDoneToken)
+        case .undo(let uri):
+            finish(id, try workspace.undo(in: try uri.map(library(of:))))
+        case .redo(let uri):
+            finish(id, try workspace.redo(in: try uri.map(library(of:))))
         }
     }
 

@@ -37,6 +37,8 @@ public final class Workspace {
     /// Files the link index read itself, not through counting (for the tests).
     var linkIndexReads = 0
     public var sessions = Sessions()
+    /// The library of the last operation journaled, which undo takes back in when none is named.
+    var undoLibraryPath: [UInt8]?
     /// How much one duplicate may copy; tests lower it.
     public var copyLimits = Directory.CopyLimits()
 

@@ -65,7 +65,7 @@ extension PropertyRun {
     func choose() -> Step {
         let v = view()
         while true {
-            let roll = random(100)
+            let roll = random(106)
             switch roll {
             case 0..<9:
                 guard let p = pick(projects) else { continue }
@@ -117,6 +117,10 @@ extension PropertyRun {
                 return .cli(args + ["--library", box.lib])
             case 86..<91:
                 return .restart(graceful: chance(70))
+            case 100..<106:
+                // Undo and redo read this device's journal, which the run forges too.
+                let args: JSONValue = chance(50) ? [:] : ["library": .string(box.uri(""))]
+                return .command(chance(60) ? "carrel.undo" : "carrel.redo", args)
             default:
                 guard let change = outsideChange(v) else { continue }
                 return change
@@ -141,7 +145,7 @@ extension PropertyRun {
     }
 
     func cliArguments(_ v: View) -> [String]? {
-        switch random(8) {
+        switch random(10) {
         case 0: return ["target", box.path(settingPath(v)), chance(50) ? "none" : "\(1 + random(900))"]
         case 1:
             guard let f = pick(v.folders.filter { !$0.isEmpty }) else { return nil }
@@ -159,6 +163,8 @@ extension PropertyRun {
             guard let item = pick(v.trash + v.movable) else { return nil }
             return ["rm", box.path(item), "--yes"]
         case 6: return ["tree", "--json"]
+        case 7: return ["undo"]
+        case 8: return ["redo"]
         default: return ["conflicts"]
         }
     }

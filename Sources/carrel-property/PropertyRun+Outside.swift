@@ -7,7 +7,12 @@ import Glibc
 extension PropertyRun {
     func outsideChange(_ v: View) -> Step? {
         guard let p = pick(projects)?.name else { return nil }
-        switch random(7) {
+        switch random(8) {
+        case 6:
+            guard let journal = undoJournal() else { return nil }
+            return .outside("the undo journal is torn, a pipe, a link out, forged or from a newer Carrel") {
+                self.forgeJournal(journal)
+            }
         case 0:
             guard hazards.contains(.settingsConflictCopy) || hazards.contains(.rolesOnWriterFolders) else { return nil }
             return .outside("Syncthing brings a conflict copy of \(p)/.carrel/project.json") {
@@ -54,6 +59,32 @@ extension PropertyRun {
                 let to = self.box.path((dest.isEmpty ? "" : dest + "/") + name)
                 if !Disk.exists(to) { rename(self.box.path(f), to) }
             }
+        }
+    }
+
+    /// This device's undo journal of the library, once a step made one.
+    func undoJournal() -> String? {
+        let folder = box.home + "/state/carrel/undo"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return names.first { $0.hasPrefix("library-") && $0.hasSuffix(".json") }.map { folder + "/" + $0 }
+    }
+
+    /// Replaces the journal with what a crash, a hand or a hostile program
+    /// might leave; undo must set it aside or refuse its steps, and never
+    /// touch anything outside the library.
+    func forgeJournal(_ path: String) {
+        unlink(path)
+        let step =
+            #"{"op":"renamed","path":"PATH","origin":"P1/x.md","device":"1","inode":"2","folder":false,"size":"0","modified":"0"}"#
+        switch random(6) {
+        case 0: _ = Disk.write(path, #"{"version":1,"undo":[{"op":"#)
+        case 1: mkfifo(path, 0o644)
+        case 2: symlink(box.outside + "/folder", path)
+        case 3: _ = Disk.write(path, #"{"version":99,"undo":[],"redo":[]}"#)
+        default:
+            let escape = pick(["../outside/folder", "/etc", "P1/../../outside", ""])!
+            let forged = step.replacingOccurrences(of: "PATH", with: escape)
+            _ = Disk.write(path, #"{"version":1,"undo":["# + forged + #"],"redo":["# + forged + "]}")
         }
     }
 }

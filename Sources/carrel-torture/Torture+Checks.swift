@@ -145,8 +145,10 @@ extension Torture {
     func checkRepairedLibrary(_ server: LanguageClient?) {
         let phase = "after restart"
         for n in Disk.walk(lib, includeHidden: false) {
-            // The server's clash suffix (" 2") can follow any name it was given.
-            let base = n.name.replacingOccurrences(of: #"( copy| [0-9]+)+$"#, with: "", options: .regularExpression)
+            // The server's clash suffix (" 2") and a duplicate's (" copy") can
+            // follow any name it was given, before a file's extension.
+            let base = n.name.replacingOccurrences(
+                of: #"( copy| [0-9]+)+(\.md)?$"#, with: "$2", options: .regularExpression)
             // A file renamed after a folder beside it (a clash tried that is
             // none: "Compiled.md" beside the folder "Compiled").
             let stem = base.hasSuffix(".md") ? String(base.dropLast(3)) : base

@@ -45,7 +45,7 @@ extension Torture {
     func chooseOp(_ v: View) -> Op {
         let parent = { (rel: String) -> String in rel.split(separator: "/").dropLast().joined(separator: "/") }
         while true {
-            let roll = random(106)
+            let roll = random(112)
             switch roll {
             case 0..<14:
                 guard var folder = pick(v.folders) else { continue }
@@ -159,6 +159,13 @@ extension Torture {
                 return Op(
                     name: "duplicate", command: "carrel.duplicate", args: ["uri": .string(uri(item.rel))],
                     copies: contentsUnder(item.rel))
+            case 106..<112:
+                // Undo and redo are made of the operations' own steps; a kill
+                // inside one must leave every file once, as inside those.
+                let redo = roll >= 109
+                return Op(
+                    name: redo ? "redo" : "undo", command: redo ? "carrel.redo" : "carrel.undo",
+                    args: chance(0.5) ? [:] : ["library": .string(uri(""))])
             case 95..<96:
                 guard let p = pick(v.projects) else { continue }
                 // A compiled document lands in the project's Compiled folder, whole or not at all.

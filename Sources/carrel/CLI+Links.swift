@@ -30,6 +30,7 @@ extension CLI {
         let mode = ws.linkUpdates(of: plan.entry, in: plan.library)
         let snapshot = mode == .never ? nil : ws.linkSnapshot(plan.library)
         let outcome = sub == "rename" ? try ws.rename(item, to: p[1]) : try ws.move(item, to: try argument(ws, p[1]))
+        ws.noteForUndo(sub == "rename" ? .rename : .move, outcome)
         report(ws, outcome, language)
         guard let snapshot, plan.from != plan.to,
             outcome.changes.contains(where: { $0.kind == .moved && !$0.inTrash })

@@ -83,6 +83,7 @@ enum CLI {
         case "snapshots": try snapshots(&options, language)
         case "compare": try compare(&options, language)
         case "rollback": try rollback(&options, language)
+        case "undo", "redo": try undo(sub == "redo", &options, language)
         default: try mutate(sub, &options, language)
         }
         return 0
@@ -158,6 +159,8 @@ struct Syntax {
         "snapshots": Syntax(usage: "carrel snapshots PATH [--json]", arguments: 1...1, flags: ["--json"]),
         "compare": Syntax(usage: "carrel compare PATH SNAPSHOT", arguments: 2...2),
         "rollback": Syntax(usage: "carrel rollback PATH SNAPSHOT", arguments: 2...2),
+        "undo": Syntax(usage: "carrel undo", arguments: 0...0),
+        "redo": Syntax(usage: "carrel redo", arguments: 0...0),
         "empty-trash": Syntax(usage: "carrel empty-trash PROJECT [--yes]", arguments: 1...1, flags: ["--yes"]),
         "sort": Syntax(
             usage: "carrel sort PATH manual|name|modified|created [--descending]", arguments: 2...2,

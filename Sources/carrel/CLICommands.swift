@@ -80,7 +80,9 @@ extension CLI {
         let ws = try library(options)
         let path = absolute(options.positional[0])
         let t = try folder(try target(ws, path), Workspace.display(path))
-        let outcome = try ws.setSort(t, SortSetting(by: key, descending: options.has("--descending")))
+        let outcome = try ws.journalingSetting(.sort, t) { () throws(Failure) -> Outcome in
+            try ws.setSort(t, SortSetting(by: key, descending: options.has("--descending")))
+        }
         guard case .item(.entry(let sorted, _)) = outcome.result else { return }
         if key == .manual {
             print(Message.inBinderOrder(path: Workspace.display(sorted.path)).text(language))
@@ -104,7 +106,11 @@ extension CLI {
         if !sibling.contains("/"), let slash = path.lastIndex(of: UInt8(ascii: "/")) {
             siblingPath = Array(path[...slash]) + Array(sibling.utf8)
         }
-        let outcome = try ws.reorder(try target(ws, path), relativeTo: try target(ws, siblingPath), after: after != nil)
+        let item = try target(ws, path)
+        let anchor = try target(ws, siblingPath)
+        let outcome = try ws.journalingSetting(.order, item) { () throws(Failure) -> Outcome in
+            try ws.reorder(item, relativeTo: anchor, after: after != nil)
+        }
         report(ws, outcome, language)
     }
 
@@ -125,7 +131,10 @@ extension CLI {
         let ws = try library(options)
         let path = absolute(options.positional[0])
         let daily = options.has("--daily")
-        let outcome = try ws.setTarget(try target(ws, path), daily ? .session : .words, value)
+        let t = try target(ws, path)
+        let set = { () throws(Failure) -> Outcome in try ws.setTarget(t, daily ? .session : .words, value) }
+        // A daily target is this device's own, in the state folder: not journaled.
+        let outcome = daily ? try set() : try ws.journalingSetting(.target, t, set)
         guard case .item(let item) = outcome.result else { return }
         let info = ws.describe(item, language)
         let shown = info.path.map(Workspace.display) ?? info.title
@@ -142,7 +151,10 @@ extension CLI {
         let asks = word == "yes" || word == "on"
         let ws = try library(options)
         let path = absolute(options.positional[0])
-        let outcome = try ws.setConfirmDelete(try target(ws, path), asks)
+        let t = try target(ws, path)
+        let outcome = try ws.journalingSetting(.confirmDelete, t) { () throws(Failure) -> Outcome in
+            try ws.setConfirmDelete(t, asks)
+        }
         guard case .item(.entry(let owner, _)) = outcome.result else { return }
         print(Message.asksBeforeDeleting(path: Workspace.display(owner.path), asks: asks).text(language))
     }
@@ -168,6 +180,7 @@ extension CLI {
             break  // the project's Trash gives it back: no question
         }
         let outcome = try ws.delete(t)
+        ws.noteForUndo(.delete, outcome)
         switch outcome.result {
         case .deleted: print(Message.deletedForever(path: display).text(language))
         case .systemTrash: print(Message.movedToSystemTrash(path: display).text(language))
@@ -206,13 +219,15 @@ extension CLI {
         let p = options.positional
         let ws = try library(options)
         let outcome: Outcome
+        let command: Workspace.Undoable
         switch sub {
-        case "new-folder": outcome = try ws.newFolder(in: try argument(ws, p[0]), name: p[1])
-        case "new-file": outcome = try ws.newFile(in: try argument(ws, p[0]), name: p[1])
-        case "restore": outcome = try ws.restore(try argument(ws, p[0]))
-        case "duplicate": outcome = try ws.duplicate(try argument(ws, p[0]))
+        case "new-folder": (outcome, command) = (try ws.newFolder(in: try argument(ws, p[0]), name: p[1]), .newItem)
+        case "new-file": (outcome, command) = (try ws.newFile(in: try argument(ws, p[0]), name: p[1]), .newItem)
+        case "restore": (outcome, command) = (try ws.restore(try argument(ws, p[0])), .restore)
+        case "duplicate": (outcome, command) = (try ws.duplicate(try argument(ws, p[0])), .duplicate)
         default: throw Usage(.unknownSubcommand(name: sub))
         }
+        ws.noteForUndo(command, outcome)
         report(ws, outcome, language)
     }
 

@@ -20,7 +20,9 @@ enum Help {
           rm PATH [--yes]              Move to the project's Trash (inside Trash: delete for good).
           restore PATH                 Put an item in Trash back where it came from.
           duplicate PATH               Copy a file or folder beside itself ("Spring copy.md").
-          empty-trash PROJECT [--yes]  Delete everything in a project's Trash for good.
+          undo                         Take back the library's last binder operation.
+          redo                         Do again what undo took back.
+          empty-trash PROJECT [--yes]  Delete everything in a project's Trash for good (no undo).
           snapshot PATH [--title T]    Keep a dated copy of a file's text (of each file, for a folder).
           snapshots PATH [--json]      List a file's snapshots, newest first: date, words, title, name.
           compare PATH SNAPSHOT        Words the file adds to a snapshot and removes ("+120 −40 words").
@@ -241,6 +243,24 @@ enum Help {
         stderr says how many. Where the folder is in binder order, the copy
         comes right after the original. Refused in the Trash, on permanent
         folders, projects and the library; nothing is ever overwritten.
+        """,
+        "undo": """
+        USAGE: carrel undo [--library DIR]
+
+        Takes back the library's last operation done on this device, by
+        the CLI or an editor: a rename, a move, a delete to the Trash, a
+        restore, a new file or folder, a duplicate, a sort, a reorder, a word
+        target, ask-before-deleting. A new item or a copy goes to the Trash,
+        never away. Refused, changing nothing, when another program or
+        machine changed the item or setting since. Says what it did, or
+        "Nothing to undo.". Emptying the Trash and deleting for good are
+        never undone.
+        """,
+        "redo": """
+        USAGE: carrel redo [--library DIR]
+
+        Does again the last operation undo took back. A new operation
+        clears what could be redone.
         """,
         "empty-trash": """
         USAGE: carrel empty-trash PROJECT [--yes]

@@ -32,6 +32,10 @@ final class ChecklistTests: XCTestCase {
         }
     }
 
+    /// Commands the plugins do not offer yet: undo and redo reach the
+    /// editors in a change of their own. Only the plugins are excused.
+    static let notYetInEditors: Set<String> = ["carrel.undo", "carrel.redo"]
+
     func testEveryCommandIsNamedInEachFileThatListsCommands() throws {
         let commands = try Self.commands()
         XCTAssertGreaterThanOrEqual(commands.count, 9, "CarrelCommand.Name was not read: \(commands)")
@@ -40,8 +44,9 @@ final class ChecklistTests: XCTestCase {
             let text = try String(contentsOf: ModuleMapTests.root.appendingPathComponent(path), encoding: .utf8)
             for command in commands
             where
-                !(text.contains("\"\(command)\"") || text.contains("'\(command)'")
-                || text.contains("`\(command)`"))
+                !(path.hasPrefix("editors/") && path != "editors/PROTOCOL.md" && Self.notYetInEditors.contains(command))
+                && !(text.contains("\"\(command)\"") || text.contains("'\(command)'")
+                    || text.contains("`\(command)`"))
             {
                 XCTFail("\(path) never names \(command), but \(why) (Sources/ARCHITECTURE.md, Adding a command)")
             }

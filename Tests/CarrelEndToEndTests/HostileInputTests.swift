@@ -419,11 +419,22 @@ final class HostileInputTests: XCTestCase {
             P/.carrel/project.json = {"type":"poetry","trash":{"t.md":{"from":"Draft/t.md","deleted":1}}}
             P/Draft/a.md = a
             P/Draft/F/
+            P/Draft/u.md = u
+            P/Draft/w.md = w
             P/Ready/r.md = r
             P/Trash/t.md = t
             P/.carrel/snapshots/Draft/a.md/2026-01-01T00-00-00.000Z 00000000-00000001 1w.md = s
             Plain/b.md = b
             """)
+        // A step to undo and one to redo, journaled on this device before
+        // the library became read-only: each is then refused by the disk.
+        if home == nil { home = try Fixture() }
+        let cli = ["XDG_STATE_HOME": home.path + "/state"]
+        let runner = try CLIRunner()
+        for args in [["rename", "P/Draft/u.md", "v.md"], ["rename", "P/Draft/w.md", "x.md"], ["undo"]] {
+            XCTAssertEqual(runner.run(args, in: fx.path, environment: cli).status, 0, "\(args)")
+        }
+        _ = Fixture.sh("chmod -R a+rwX '\(home.path)/state'")
         chmod(fx.path, 0o755)
         if launcher.isEmpty {
             _ = Fixture.sh("chmod -R a-w '\(fx.path)'")
@@ -451,6 +462,8 @@ final class HostileInputTests: XCTestCase {
             ("carrel.setTarget", ["uri": u("P/Draft/a.md"), "words": 500]),
             ("carrel.duplicate", ["uri": u("P/Draft/a.md")]),
             ("carrel.setCompileIncluded", ["uri": u("P/Draft/a.md"), "included": false]),
+            ("carrel.undo", ["library": u("P")]),
+            ("carrel.redo", [:]),
             ("carrel.compile", ["projectUri": u("P"), "format": "markdown"]),
             ("carrel.setByline", ["projectUri": u("P"), "author": "Ada"]),
             ("carrel.newFile", ["parentUri": u("Plain"), "name": "n"]),
@@ -598,6 +611,8 @@ final class HostileInputTests: XCTestCase {
             "carrel.setTarget": ["uri": u, "words": 500],
             "carrel.duplicate": ["uri": u],
             "carrel.setCompileIncluded": ["uri": u, "included": false],
+            "carrel.undo": ["library": u],
+            "carrel.redo": ["library": u],
             "carrel.compile": ["projectUri": u, "recipe": "manuscript", "format": "markdown", "output": "/tmp/x.md"],
             "carrel.setByline": ["projectUri": u, "author": "Ada", "contact": ["a@x.org"]],
             "carrel.snapshot": ["uri": u, "title": "T"],
@@ -607,6 +622,7 @@ final class HostileInputTests: XCTestCase {
         ]
         let optional: Set<String> = [
             "confirmed", "descending", "before", "after", "recipe", "format", "output", "author", "contact", "title", "other",
+            "library",
         ]
         XCTAssertEqual(Set(full.keys), Set(InitializeRequest.commands), "every command has a row")
         for (command, args) in full {

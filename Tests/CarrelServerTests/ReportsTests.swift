@@ -13,6 +13,7 @@ final class ReportsTests: XCTestCase {
 
     override func tearDown() {
         unsetenv("XDG_DATA_HOME")
+        unsetenv("XDG_STATE_HOME")
         client = nil
         fx = nil
         home = nil
@@ -21,6 +22,7 @@ final class ReportsTests: XCTestCase {
     func start(locale: String = "en", before: (Fixture) throws -> Void = { _ in }) throws {
         home = try Fixture()
         setenv("XDG_DATA_HOME", home.path + "/data", 1)
+        setenv("XDG_STATE_HOME", home.path + "/state", 1)
         fx = try Fixture(
             """
             P/.carrel/project.json = {"type":"poetry"}
@@ -93,6 +95,62 @@ final class ReportsTests: XCTestCase {
         )
         XCTAssertNil(try report("carrel.setSort", ["uri": .string(fx.uri("P")), "by": "modified"]))
         XCTAssertNil(try report("carrel.duplicate", ["uri": .string(fx.uri("P/Ready/c.md"))]))
+    }
+
+    /// Undo and redo say what they did in the words of the operation, and
+    /// say plainly when there is nothing to do.
+    func testUndoAndRedoSayWhatTheyDid() throws {
+        try start()
+        let u = { (rel: String) -> JSONValue in .string(self.fx.uri(rel)) }
+        XCTAssertEqual(try report("carrel.undo", [:]), "Nothing to undo.")
+        XCTAssertEqual(try report("carrel.redo", [:]), "Nothing to redo.")
+        _ = try client.command("carrel.rename", ["uri": u("P/Draft/a.md"), "newName": "Storm"])
+        XCTAssertEqual(try report("carrel.undo", [:]), "Renamed “Storm.md” back to “a.md”.")
+        XCTAssertEqual(try report("carrel.redo", [:]), "Renamed “a.md” to “Storm.md” again.")
+        _ = try client.command("carrel.moveTo", ["uri": u("P/Draft/Storm.md"), "destinationUri": u("P/Ready")])
+        XCTAssertEqual(try report("carrel.undo", [:]), "Moved “Storm.md” back to “Draft”.")
+        XCTAssertEqual(try report("carrel.redo", [:]), "Moved “Storm.md” to “Ready” again.")
+        _ = try client.command("carrel.delete", ["uri": u("P/Ready/Storm.md"), "confirmed": true])
+        XCTAssertEqual(try report("carrel.undo", [:]), "Put “Storm.md” back from the Trash.")
+        XCTAssertEqual(try report("carrel.redo", [:]), "Moved “Storm.md” to the Trash again.")
+        _ = try client.command("carrel.restore", ["uri": u("P/Trash/Storm.md")])
+        XCTAssertEqual(try report("carrel.undo", [:]), "Put “Storm.md” back in the Trash.")
+        XCTAssertEqual(try report("carrel.redo", [:]), "Restored “Storm.md” to “Ready” again.")
+        _ = try client.command("carrel.newFile", ["parentUri": u("P/Draft"), "name": "Idea"])
+        XCTAssertEqual(try report("carrel.undo", [:]), "Moved the new “Idea.md” to the Trash; Redo brings it back.")
+    }
+
+    func testUndoAndRedoOfSettingsSayWhatTheyDid() throws {
+        try start()
+        let u = { (rel: String) -> JSONValue in .string(self.fx.uri(rel)) }
+        _ = try client.command("carrel.setSort", ["uri": u("P/Draft"), "by": "modified"])
+        XCTAssertEqual(try report("carrel.undo", [:]), "Sorted “Draft” as before.")
+        XCTAssertEqual(try report("carrel.redo", [:]), "Sorted “Draft” again.")
+        _ = try client.command("carrel.reorder", ["uri": u("P/Draft/b.md"), "before": u("P/Draft/a.md")])
+        XCTAssertEqual(try report("carrel.undo", [:]), "Put “Draft” back in its earlier order.")
+        XCTAssertEqual(try report("carrel.redo", [:]), "Reordered “Draft” again.")
+        _ = try client.command("carrel.setTarget", ["uri": u("P/Draft/a.md"), "words": 300])
+        XCTAssertEqual(try report("carrel.undo", [:]), "Put back the word target of “a.md”.")
+        XCTAssertEqual(try report("carrel.redo", [:]), "Set the word target of “a.md” again.")
+        _ = try client.command("carrel.setConfirmDelete", ["uri": u("P"), "confirm": false])
+        XCTAssertEqual(try report("carrel.undo", [:]), "Deleting in “P” now asks first.")
+    }
+
+    /// A drag inside its own folder is a move with a position there: a reorder, taken back as one.
+    func testADragWithinAFolderIsUndoneAsAReorder() throws {
+        try start()
+        let u = { (rel: String) -> JSONValue in .string(self.fx.uri(rel)) }
+        _ = try client.command(
+            "carrel.moveTo", ["uri": u("P/Draft/b.md"), "destinationUri": u("P/Draft"), "before": u("P/Draft/a.md")])
+        XCTAssertEqual(fx.read("P/Draft/.carrel-order"), "b.md\na.md\n")
+        XCTAssertEqual(try report("carrel.undo", [:]), "Put “Draft” back in its earlier order.")
+    }
+
+    func testUndoSpeaksFrench() throws {
+        try start(locale: "fr")
+        _ = try client.command("carrel.rename", ["uri": .string(fx.uri("P/Draft/a.md")), "newName": "Orage"])
+        XCTAssertEqual(try report("carrel.undo", [:]), "« Orage.md » a repris son nom « a.md ».")
+        XCTAssertEqual(try report("carrel.undo", [:]), "Rien à annuler.")
     }
 
     /// A duplicate says what it left out: pipes and devices hold no writing.

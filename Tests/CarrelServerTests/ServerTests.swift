@@ -204,6 +204,11 @@ final class ServerTests: XCTestCase {
         XCTAssertEqual(compared["summary"], "+0 −0 words")
         let rolledBack = try client.command("carrel.rollBack", ["uri": spring, "snapshot": snapshot])["result"]!
         XCTAssertEqual(rolledBack["name"], "Spring.md")
+        let undone = try client.command("carrel.undo", [:])["result"]!
+        XCTAssertEqual(undone["inTrash"], true, "the copy went to the Trash: \(undone)")
+        XCTAssertTrue(fx.exists("My Poems/Trash/Spring copy.md"))
+        _ = try client.command("carrel.redo", ["library": .string(fx.uri("My Poems"))])
+        XCTAssertTrue(fx.exists("My Poems/Draft/Spring copy.md"))
         let empty = try client.command(
             "carrel.emptyTrash", ["projectUri": .string(fx.uri("My Poems")), "confirmed": true])["result"]!
         XCTAssertEqual(empty, ["deleted": 0])

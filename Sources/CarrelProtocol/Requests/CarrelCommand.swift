@@ -23,6 +23,8 @@ public enum CarrelCommand: Equatable {
         case snapshots = "carrel.snapshots"
         case compareSnapshot = "carrel.compareSnapshot"
         case rollBack = "carrel.rollBack"
+        case undo = "carrel.undo"
+        case redo = "carrel.redo"
     }
 
     /// Which target `carrel.setTarget` sets: the item's words, or a project's words per day.
@@ -63,6 +65,10 @@ public enum CarrelCommand: Equatable {
     /// without `other`, the snapshot is compared with the file on disk.
     case compareSnapshot(uri: String, snapshot: String, other: String?)
     case rollBack(uri: String, snapshot: String)
+    /// `library`: any URI in the library to undo in; without it, the only
+    /// library, else the one last changed.
+    case undo(library: String?)
+    case redo(library: String?)
 
     /// Decodes the argument object of the named command.
     public init(_ name: Name, _ argument: JSONValue) throws(ParamError) {
@@ -118,6 +124,8 @@ public enum CarrelCommand: Equatable {
             self = .compareSnapshot(
                 uri: try f.string("uri"), snapshot: try f.string("snapshot"), other: try f.optionalString("other"))
         case .rollBack: self = .rollBack(uri: try f.string("uri"), snapshot: try f.string("snapshot"))
+        case .undo: self = .undo(library: try f.optionalString("library"))
+        case .redo: self = .redo(library: try f.optionalString("library"))
         case .setTarget:
             let uri = try f.string("uri")
             let words = try f.positiveIntOrNull("words", max: Self.maxTarget)
