@@ -130,5 +130,39 @@ The file on disk keeps its text; the outline is the buffer's."
     (should (equal (carrel-test--outline-words)
                    '(("INT. KITCHEN - DAY" . "4 words") ("EXT. GARDEN - NIGHT" . "1 word"))))))
 
+(ert-deftest carrel-test-eglot-links ()
+  "Through stock eglot, a link goes to its file, the file lists its links,
+and a link that leads nowhere is a Flymake warning from eglot."
+  (carrel-test--with-eglot-file "Scene.md" "Met [Ada](Ada.md) and [[Nobody]].\n" text-mode
+    (let ((ada (carrel-test--path "My Poems" "Draft" "Ada.md"))
+          (scene buffer-file-name)
+          (file-of (lambda (x) (xref-location-group (xref-item-location x)))))
+      (with-temp-file ada (insert "# Ada\n"))
+      (search-forward "[Ad")
+      (carrel-test--wait (lambda () (xref-backend-definitions 'eglot "LSP identifier at point"))
+                         "eglot's definition of the link")
+      (should (equal (mapcar file-of (xref-backend-definitions 'eglot "LSP identifier at point"))
+                     (list ada)))
+      ;; The broken link to Ada.md, made before it, goes at the next change.
+      (goto-char (point-max))
+      (insert "\n")
+      (timer-event-handler eglot--change-idle-timer)
+      (flymake-start)
+      (let ((from-eglot (lambda () (seq-filter (lambda (d) (eq (flymake-diagnostic-backend d)
+                                                               'eglot-flymake-backend))
+                                               (flymake-diagnostics)))))
+        (carrel-test--wait (lambda () (= (length (funcall from-eglot)) 1)) "eglot's diagnostics")
+        (should (equal (mapcar #'flymake-diagnostic-text (funcall from-eglot))
+                       '("carrel: Nothing in the library is called “Nobody”."))))
+      (with-current-buffer (find-file-noselect ada)
+        (text-mode)
+        (eglot-ensure)
+        (run-hooks 'post-command-hook)
+        (carrel-test--wait #'eglot-current-server "eglot to manage Ada.md")
+        (let ((references (xref-backend-references 'eglot "LSP identifier at point")))
+          (should (equal (mapcar file-of references) (list scene)))
+          (should (equal (mapcar (lambda (x) (xref-location-line (xref-item-location x))) references)
+                         '(1))))))))
+
 (provide 'carrel-eglot-tests)
 ;;; carrel-eglot-tests.el ends here
