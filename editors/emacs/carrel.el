@@ -2524,8 +2524,11 @@ server runs."
     (carrel--close-document)))
 
 (defun carrel--attach-links ()
-  "Turn on `carrel-links-mode' here when the server of this file's library is up."
-  (when (and (not carrel-links-mode) (carrel--linked-file-p buffer-file-name))
+  "Turn on `carrel-links-mode' here when the server of this file's library is up.
+A buffer whose server stopped is given to the new one."
+  (when (and (not (and carrel-links-mode carrel--document
+                       (jsonrpc-running-p (car carrel--document))))
+             (carrel--linked-file-p buffer-file-name))
     (let ((conn (carrel--connection-for buffer-file-name)))
       (when (and conn (not (carrel--starting conn)) (not (carrel--closing conn)))
         (carrel-links-mode 1)))))
@@ -2724,7 +2727,8 @@ step, and nothing is saved: an unsaved buffer stays unsaved."
 
 (defun carrel--xref-backend ()
   "The xref backend of buffers whose links Carrel follows."
-  (and carrel--document 'carrel))
+  ;; Once its server stopped, the next backend (etags, eglot) answers.
+  (and carrel--document (jsonrpc-running-p (car carrel--document)) 'carrel))
 
 (cl-defmethod xref-backend-identifier-at-point ((_backend (eql carrel)))
   "The link at point, knowing where point is."

@@ -207,5 +207,26 @@ The scene's unsaved link is the one the server follows."
           (carrel-shutdown conn)))
       (delete-directory top t))))
 
+(ert-deftest carrel-test-links-follow-a-restarted-server ()
+  "A scene's links go quiet when its server stops, and come back with the next one."
+  (carrel-test--with-scene
+    (let ((buffer (find-file-noselect scene))
+          (old carrel-test--conn))
+      (kill-buffer (carrel--tree-buffer old))
+      (carrel-test--wait (lambda () (not (jsonrpc-running-p old))) "the server to stop")
+      (with-current-buffer buffer
+        (goto-char (point-min))
+        (search-forward "[Ad")
+        ;; Another backend, such as etags, answers M-. now, not a dead server.
+        (should-not (eq (xref-find-backend) 'carrel)))
+      (carrel carrel-test--lib)
+      (setq carrel-test--conn (carrel--connection-for carrel-test--lib))
+      (should-not (eq carrel-test--conn old))
+      (with-current-buffer buffer
+        (should (eq (car carrel--document) carrel-test--conn))
+        (should (equal (mapcar (lambda (x) (xref-location-group (xref-item-location x)))
+                               (xref-backend-definitions 'carrel (xref-backend-identifier-at-point 'carrel)))
+                       (list ada)))))))
+
 (provide 'carrel-links-tests)
 ;;; carrel-links-tests.el ends here
