@@ -61,7 +61,6 @@
 ;;; Code:
 
 (require 'cl-lib)
-(require 'flymake)
 (require 'jsonrpc)
 (require 'map)
 (require 'hl-line)
@@ -69,7 +68,15 @@
 (require 'seq)
 (require 'subr-x)
 (require 'text-property-search)
-(require 'xref)
+
+;; Loaded only once a writer's file is open: on a first start, Emacs
+;; natively compiles each library it loads, Flymake's several, and the
+;; binder alone should not wait for that.
+(declare-function flymake-make-diagnostic "flymake")
+(declare-function xref-make "xref")
+(declare-function xref-make-file-location "xref")
+(defvar flymake-diagnostic-functions)
+(defvar xref-backend-functions)
 
 ;;;; Options
 
@@ -671,7 +678,10 @@ what stays in *Messages*."
              (when (plist-get change :oldUri)
                (puthash (plist-get change :oldUri) t (carrel--seen conn))))
            (puthash :any t (carrel--seen conn))
-           (carrel--follow-changes changes)
+           ;; The binder is patched even if a buffer could not follow.
+           (condition-case err
+               (carrel--follow-changes changes)
+             (error (message "Carrel: %s" (error-message-string err))))
            (let ((buffer (carrel--tree-buffer conn))
                  (updated (append (plist-get params :updated) nil))
                  ;; A vector, even empty, when present: absent (too many
@@ -2537,6 +2547,7 @@ A buffer whose server stopped is given to the new one."
   "Give CONN's server the text of its library's open files.
 Files visited later are given too, as they are visited."
   (add-hook 'find-file-hook #'carrel--attach-links)
+  (add-hook 'after-change-major-mode-hook #'carrel--after-major-mode)
   (dolist (buffer (buffer-list))
     (let ((file (buffer-file-name buffer)))
       (when (and file (carrel--path-under-p (expand-file-name file) (carrel--root conn)))
@@ -2559,30 +2570,55 @@ Files visited later are given too, as they are visited."
                                                         '("fountain" "spmd"))
                                                 "fountain"
                                               "markdown"))))
-    (add-hook 'after-change-functions #'carrel--document-changed nil t)
-    (add-hook 'kill-buffer-hook #'carrel--close-document nil t)
-    ;; Saved text the server has not seen would count as unsaved.
-    (add-hook 'after-save-hook #'carrel--flush-documents nil t)
-    (add-hook 'xref-backend-functions #'carrel--xref-backend nil t)
-    (add-hook 'flymake-diagnostic-functions #'carrel--flymake nil t)
-    ;; Emacs's legacy backend has nothing to check in prose, and says so
-    ;; in a warning for every buffer it is asked about.
-    (setq-local flymake-diagnostic-functions
-                (seq-mapcat (lambda (backend)
-                              (if (eq backend t)
-                                  (remq 'flymake-proc-legacy-flymake
-                                        (default-value 'flymake-diagnostic-functions))
-                                (list backend)))
-                            flymake-diagnostic-functions))
+    (carrel--set-up-buffer)))
+
+(defun carrel--set-up-buffer ()
+  "Send this buffer's edits to the server; answer xref and Flymake from it."
+  (add-hook 'after-change-functions #'carrel--document-changed nil t)
+  (add-hook 'kill-buffer-hook #'carrel--close-document nil t)
+  ;; Saved text the server has not seen would count as unsaved.
+  (add-hook 'after-save-hook #'carrel--flush-documents nil t)
+  (add-hook 'xref-backend-functions #'carrel--xref-backend nil t)
+  (require 'flymake)
+  (add-hook 'flymake-diagnostic-functions #'carrel--flymake nil t)
+  ;; Emacs's legacy backend has nothing to check in prose, and says so
+  ;; in a warning for every buffer it is asked about.
+  (setq-local flymake-diagnostic-functions
+              (seq-mapcat (lambda (backend)
+                            (if (eq backend t)
+                                (remq 'flymake-proc-legacy-flymake
+                                      (default-value 'flymake-diagnostic-functions))
+                              (list backend)))
+                          flymake-diagnostic-functions))
+  ;; Turning it on again would forget the backends' state, and with it
+  ;; the function `carrel--flymake' reports with.
+  (unless (bound-and-true-p flymake-mode)
     (flymake-mode 1)))
 
-(defun carrel--close-document ()
-  "Tell the server this buffer is closed; forget its diagnostics."
+;; A new major mode (the writer's, or one a rename picks) kills a buffer's
+;; local variables; these say what the server holds for it, so they stay,
+;; and `carrel--after-major-mode' sets the buffer up again.
+(dolist (variable '(carrel-links-mode carrel--document carrel--document-version
+                                      carrel--document-stale carrel--diagnostics))
+  (put variable 'permanent-local t))
+
+(defun carrel--after-major-mode ()
+  "Set this buffer up again after a new major mode, if the server has its text."
+  (when carrel--document
+    (setq carrel--flymake-report nil)
+    (carrel--set-up-buffer)))
+
+(defun carrel--send-close ()
+  "Tell the server this buffer's text no longer stands for its file."
   (when carrel--document
     (let ((conn (car carrel--document)))
       (when (and (jsonrpc-running-p conn) (not (carrel--closing conn)))
         (jsonrpc-notify conn 'textDocument/didClose
-                        (list :textDocument (list :uri (cdr carrel--document)))))))
+                        (list :textDocument (list :uri (cdr carrel--document))))))))
+
+(defun carrel--close-document ()
+  "Tell the server this buffer is closed; forget its diagnostics."
+  (carrel--send-close)
   (setq carrel--document nil
         carrel--document-stale nil
         carrel--diagnostics nil)
@@ -2591,16 +2627,20 @@ Files visited later are given too, as they are visited."
   (remove-hook 'after-save-hook #'carrel--flush-documents t)
   (remove-hook 'xref-backend-functions #'carrel--xref-backend t)
   (remove-hook 'flymake-diagnostic-functions #'carrel--flymake t)
-  (carrel--flymake-report))
+  (carrel--flymake-report)
+  (setq carrel--flymake-report nil))
 
 (defun carrel--reopen-document ()
   "Tell the server this buffer's file moved.
 It is closed at its old URI and opened at its new one."
   (when carrel--document
     (let ((conn (car carrel--document)))
-      (carrel--close-document)
-      (when (jsonrpc-running-p conn)
-        (carrel--open-document conn)))))
+      ;; Only the server is told: the buffer keeps its hooks and Flymake
+      ;; its state, so the warnings for the new name replace the old.
+      (carrel--send-close)
+      (if (jsonrpc-running-p conn)
+          (carrel--open-document conn)
+        (carrel--close-document)))))
 
 (defun carrel--document-changed (&rest _)
   "Note that this buffer's text changed; send it once Emacs is idle."
@@ -2797,19 +2837,27 @@ step, and nothing is saved: an unsaved buffer stays unsaved."
 (defun carrel--flymake-report ()
   "Give Flymake this buffer's diagnostics, replacing those it had."
   (when carrel--flymake-report
-    (funcall carrel--flymake-report
-             (delq nil (mapcar
-                        (lambda (diagnostic)
-                          (let* ((range (plist-get diagnostic :range))
-                                 (beg (carrel--lsp-position (plist-get range :start)))
-                                 (end (carrel--lsp-position (plist-get range :end))))
-                            (when beg
-                              (flymake-make-diagnostic
-                               (current-buffer) beg (if (and end (> end beg)) end (min (1+ beg) (point-max)))
-                               (pcase (plist-get diagnostic :severity) (1 :error) (2 :warning) (_ :note))
-                               (plist-get diagnostic :message)))))
-                        carrel--diagnostics))
-             :region (cons (point-min) (point-max)))))
+    (condition-case nil
+        (carrel--flymake-report-now)
+      ;; Flymake was restarted since it gave that function; it asks
+      ;; `carrel--flymake' again, which reports these then.
+      (error (setq carrel--flymake-report nil)))))
+
+(defun carrel--flymake-report-now ()
+  "Report this buffer's diagnostics with the function Flymake gave."
+  (funcall carrel--flymake-report
+           (delq nil (mapcar
+                      (lambda (diagnostic)
+                        (let* ((range (plist-get diagnostic :range))
+                               (beg (carrel--lsp-position (plist-get range :start)))
+                               (end (carrel--lsp-position (plist-get range :end))))
+                          (when beg
+                            (flymake-make-diagnostic
+                             (current-buffer) beg (if (and end (> end beg)) end (min (1+ beg) (point-max)))
+                             (pcase (plist-get diagnostic :severity) (1 :error) (2 :warning) (_ :note))
+                             (plist-get diagnostic :message)))))
+                      carrel--diagnostics))
+           :region (cons (point-min) (point-max))))
 
 (defun carrel--publish-diagnostics (params)
   "Show the diagnostics of PARAMS in the buffer they are for."

@@ -12,6 +12,8 @@
 ;;; Code:
 
 (require 'carrel-tests)
+(require 'flymake)
+(require 'xref)
 
 (defconst carrel-test--scene-text "Met [Ada](../Characters/Ada.md) today.\n"
   "Chapters/One.md on disk: a link to a character.")
@@ -227,6 +229,42 @@ The scene's unsaved link is the one the server follows."
         (should (equal (mapcar (lambda (x) (xref-location-group (xref-item-location x)))
                                (xref-backend-definitions 'carrel (xref-backend-identifier-at-point 'carrel)))
                        (list ada)))))))
+
+(ert-deftest carrel-test-links-load-nothing-until-a-file-opens ()
+  "Loading carrel.el loads neither Flymake nor xref: on a first start Emacs
+natively compiles each library it loads, and the binder should not wait."
+  (should (equal (process-lines (expand-file-name invocation-name invocation-directory)
+                                "-Q" "--batch" "-L" (file-name-directory carrel-test--source)
+                                "--eval" "(progn (require 'carrel) (princ (list (featurep 'flymake) (featurep 'xref))))")
+                 '("(nil nil)"))))
+
+(ert-deftest carrel-test-links-moved-buffer-keeps-its-warnings ()
+  "A scene showing Flymake warnings follows its rename, and the binder too.
+The buffer is reopened on the server under its new name, its warnings
+come back there, and the binder shows only the new name."
+  (carrel-test--with-scene
+    (with-temp-file scene (insert "See [[Nobody]].\n"))
+    (let ((buffer (find-file-noselect scene)))
+      (with-current-buffer buffer
+        (flymake-start)
+        (carrel-test--wait (lambda () (flymake-diagnostics)) "the broken link"))
+      (carrel-test--goto "Saga" "Chapters" "One.md")
+      (carrel-test--answering '("Two.md")
+        (call-interactively #'carrel-rename))
+      (should (equal (buffer-file-name buffer) (carrel-test--path "Saga" "Chapters" "Two.md")))
+      (should-not (carrel-test--row "One.md"))
+      (should (carrel-test--row "Two.md"))
+      (should-not (string-match-p "^Carrel: " (carrel-test--messages)))
+      (with-current-buffer buffer
+        (should (equal (cdr carrel--document) (carrel--path-to-uri buffer-file-name)))
+        (flymake-start)
+        (carrel-test--wait (lambda () (= (length (flymake-diagnostics)) 1)) "the warning back")
+        ;; So does a major mode the writer picks.
+        (text-mode)
+        (should carrel-links-mode)
+        (should (eq (xref-find-backend) 'carrel))
+        (flymake-start)
+        (carrel-test--wait (lambda () (= (length (flymake-diagnostics)) 1)) "the warning in text-mode")))))
 
 (provide 'carrel-links-tests)
 ;;; carrel-links-tests.el ends here
