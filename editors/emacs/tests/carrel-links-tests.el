@@ -112,7 +112,14 @@ Edits to a file no buffer holds are refused the same way."
         (should (eq (plist-get answer :applied) :json-false))
         (should (string-match-p "“Ada.md” is not open" (plist-get answer :failureReason))))
       (with-current-buffer buffer
-        (should (equal (buffer-string) carrel-test--scene-text)))
+        (should (equal (buffer-string) carrel-test--scene-text))
+        (setq buffer-read-only t))
+      (let ((answer (carrel--apply-edit (list :edit (list :changes (list uri (vector good)))))))
+        (should (eq (plist-get answer :applied) :json-false))
+        (should (string-match-p "“One.md” is read-only" (plist-get answer :failureReason))))
+      (with-current-buffer buffer
+        (should (equal (buffer-string) carrel-test--scene-text))
+        (setq buffer-read-only nil))
       (should (equal (carrel--apply-edit (list :edit (list :changes (list uri (vector good)))))
                      '(:applied t)))
       (with-current-buffer buffer
