@@ -7,6 +7,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('fs');
+const path = require('path');
 const { waitFor } = require('./helpers');
 const { keyAt } = require('./tree');
 const { activate, story, sent, DRAFT } = require('./activate');
@@ -123,4 +124,15 @@ test('links that lead nowhere are problems, and go when the link is fixed or the
   await waitFor('the problem back', () => (ext.record.diagnostics.get(scene) || []).length === 1, { log });
   ext.writer.closeWithoutSaving(document);
   await waitFor('the problems cleared on close', () => (ext.record.diagnostics.get(scene) || []).length === 0, { log });
+});
+
+test('a folder renamed in the Explorer keeps the links into it true', async (t) => {
+  const { ext, document, log } = await sceneOpen(t, 'Met [Ada](Cast/Ada.md) today.\n');
+  const cast = story(ext.box, 'Draft', 'Cast');
+  fs.mkdirSync(cast);
+  fs.writeFileSync(path.join(cast, 'Ada.md'), '# Ada\n');
+  await waitFor('the folder in the binder', async () => keyAt(ext.provider, [...DRAFT, 'Cast']).catch(() => null), { log });
+  await ext.writer.renameInExplorer(cast, story(ext.box, 'Draft', 'People'));
+  assert.equal(document.getText(), 'Met [Ada](People/Ada.md) today.\n');
+  assert.equal(document.isDirty, true);
 });
