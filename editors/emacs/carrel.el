@@ -2580,7 +2580,9 @@ Files visited later are given too, as they are visited."
   (add-hook 'after-save-hook #'carrel--flush-documents nil t)
   (add-hook 'xref-backend-functions #'carrel--xref-backend nil t)
   (require 'flymake)
-  (add-hook 'flymake-diagnostic-functions #'carrel--flymake nil t)
+  ;; Eglot's own backend already reports the server's warnings there.
+  (unless (bound-and-true-p eglot--managed-mode)
+    (add-hook 'flymake-diagnostic-functions #'carrel--flymake nil t))
   ;; Emacs's legacy backend has nothing to check in prose, and says so
   ;; in a warning for every buffer it is asked about.
   (setq-local flymake-diagnostic-functions

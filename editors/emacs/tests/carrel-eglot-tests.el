@@ -164,5 +164,28 @@ and a link that leads nowhere is a Flymake warning from eglot."
           (should (equal (mapcar (lambda (x) (xref-location-line (xref-item-location x))) references)
                          '(1))))))))
 
+(ert-deftest carrel-test-eglot-links-warned-once ()
+  "A buffer managed by eglot shows each broken link once, whichever server came first.
+Eglot's Flymake backend already reports the server's warnings, so
+the binder's own server, started after eglot, adds none."
+  (carrel-test--with-eglot-file "Scene.md" "See [[Nobody]].\n" text-mode
+    (let ((scene (current-buffer))
+          (once (lambda ()
+                  (flymake-start)
+                  (carrel-test--wait (lambda () (flymake-diagnostics)) "the broken link")
+                  ;; Both would have answered by now.
+                  (sleep-for 0.3)
+                  (accept-process-output nil 0.2)
+                  (mapcar #'flymake-diagnostic-text (flymake-diagnostics)))))
+      (should (equal (funcall once) '("carrel: Nothing in the library is called “Nobody”.")))
+      (let ((old carrel-test--conn))
+        (kill-buffer (carrel--tree-buffer old))
+        (carrel-test--wait (lambda () (not (jsonrpc-running-p old))) "the binder's server to stop"))
+      (carrel carrel-test--lib)
+      (setq carrel-test--conn (carrel--connection-for carrel-test--lib))
+      (with-current-buffer scene
+        (should (eq (car carrel--document) carrel-test--conn))
+        (should (equal (funcall once) '("carrel: Nothing in the library is called “Nobody”.")))))))
+
 (provide 'carrel-eglot-tests)
 ;;; carrel-eglot-tests.el ends here
