@@ -69,6 +69,15 @@
 (require 'subr-x)
 (require 'text-property-search)
 
+;; Loaded only once a writer's file is open: on a first start, Emacs
+;; natively compiles each library it loads, Flymake's several, and the
+;; binder alone should not wait for that.
+(declare-function flymake-make-diagnostic "flymake")
+(declare-function xref-make "xref")
+(declare-function xref-make-file-location "xref")
+(defvar flymake-diagnostic-functions)
+(defvar xref-backend-functions)
+
 ;;;; Options
 
 (defgroup carrel nil
@@ -319,6 +328,9 @@ Nothing is sent to it yet."
         :workspaceFolders (vector (list :uri (carrel--path-to-uri root)
                                         :name (file-name-nondirectory root)))
         :capabilities (list :window (list :showMessage (make-hash-table))
+                            ;; Links a rename breaks in an open buffer are
+                            ;; fixed there, never on disk (`carrel--apply-edit').
+                            :workspace (list :applyEdit t)
                             ;; The Carrel extensions this package handles.
                             :experimental (list :carrel (list :didChange t
                                                               :folderSymbols t)))))
@@ -347,6 +359,7 @@ REASON is what went wrong."
                                   (carrel--error-message err)
                                 (error-message-string err))))))
     (push conn carrel--connections)
+    (carrel--attach-all conn)
     conn))
 
 (defun carrel--start-async (root then)
@@ -377,6 +390,7 @@ When it cannot start, say why as opening would, once."
              (map-nested-elt result '(:capabilities :experimental :carrel)))
        (jsonrpc-notify conn 'initialized (make-hash-table))
        (setf (carrel--starting conn) nil)
+       (carrel--attach-all conn)
        ;; Inside the process filter: an error escaping would leave the
        ;; rest of the chunk unread.
        (condition-case err
@@ -508,6 +522,9 @@ server's message.  TIMEOUT is in seconds."
   ;; same chunk after the reply (the `carrel/didChange' a command sends
   ;; right after answering) until the server happens to write again.
   ;; Here the reply only sets a flag, so the filter reads the whole chunk.
+  ;; The server answers about the text the writer sees, and a rename's
+  ;; edits must be made on it.
+  (carrel--flush-documents)
   (let* ((outcomes (make-vector (length questions) nil))
          (index 0))
     (dolist (question questions)
@@ -568,6 +585,7 @@ destinations and titles have spaces in them."
   "Answer the server's request METHOD with PARAMS."
   (pcase method
     ('window/showMessageRequest (carrel--confirm params))
+    ('workspace/applyEdit (carrel--apply-edit params))
     (_ (jsonrpc-error :code -32601
                       :message (format "Carrel for Emacs cannot answer %s" method)))))
 
@@ -660,7 +678,10 @@ what stays in *Messages*."
              (when (plist-get change :oldUri)
                (puthash (plist-get change :oldUri) t (carrel--seen conn))))
            (puthash :any t (carrel--seen conn))
-           (carrel--follow-changes changes)
+           ;; The binder is patched even if a buffer could not follow.
+           (condition-case err
+               (carrel--follow-changes changes)
+             (error (message "Carrel: %s" (error-message-string err))))
            (let ((buffer (carrel--tree-buffer conn))
                  (updated (append (plist-get params :updated) nil))
                  ;; A vector, even empty, when present: absent (too many
@@ -670,6 +691,7 @@ what stays in *Messages*."
                (with-current-buffer buffer
                  (carrel--later (lambda () (carrel--apply-change changes updated placed))))))))
         ('window/showMessage (message "%s" (plist-get params :message)))
+        ('textDocument/publishDiagnostics (carrel--publish-diagnostics params))
         ('$/progress (carrel--show-progress (plist-get params :token) (plist-get params :value))))
     (error (message "Carrel: %s" (error-message-string err)))))
 
@@ -705,7 +727,8 @@ the Trash and never brings the old file back beside it."
                                          (length (directory-file-name old))))))
         ;; ALONG-WITH-FILE keeps the modified flag, undo and the file's
         ;; modtime, so saving later does not ask about a changed file.
-        (set-visited-file-name file t t)))))
+        (set-visited-file-name file t t)
+        (carrel--reopen-document)))))
 
 (defun carrel--close-buffers (path)
   "Kill unmodified buffers of PATH and files inside it.
@@ -2488,6 +2511,388 @@ The file keeps its extension when NEW-NAME has none."
       (carrel--load)
       (carrel--render)
       (carrel--goto-id id))))
+
+;;;; Links in the writer's files
+
+(defconst carrel--linked-extensions '("md" "markdown" "mdown" "mkd" "fountain" "spmd")
+  "Extensions of the files whose links the server follows: Markdown, Fountain.")
+
+(defvar-local carrel--document nil
+  "Where the server holds this buffer's text: (CONNECTION . URI), or nil.
+The URI is the one the buffer was opened under, which edits the
+server sends name even after the file moved.")
+
+(defvar-local carrel--document-version 0
+  "The version of this buffer's text the server last got.")
+
+(defvar-local carrel--document-stale nil
+  "Non-nil when this buffer changed since its text was last sent.")
+
+(defvar-local carrel--diagnostics nil
+  "The server's diagnostics for this buffer, as last published.")
+
+(defvar-local carrel--flymake-report nil
+  "The function Flymake gave `carrel--flymake' to report with.")
+
+(defvar carrel--flush-timer nil
+  "The idle timer that sends changed buffers' text, while one is set.")
+
+(defun carrel--linked-file-p (file)
+  "Return non-nil when FILE is Markdown or Fountain, whose links Carrel knows."
+  (and file (member (downcase (or (file-name-extension file) "")) carrel--linked-extensions)))
+
+(define-minor-mode carrel-links-mode
+  "Follow the links of a Markdown or Fountain file of a Carrel library.
+The server gets the buffer's text, unsaved edits too, so that
+\\[xref-find-definitions] on a link visits what it leads to,
+\\[xref-find-references] lists the links to this file from the
+whole library, Flymake marks links that lead nowhere, and a rename
+or move through Carrel can update this buffer's links without
+saving it.  It turns itself on in the library's files once its
+server runs."
+  :lighter nil
+  (if carrel-links-mode
+      (if (carrel--linked-file-p buffer-file-name)
+          (carrel--open-document (carrel--file-connection))
+        (setq carrel-links-mode nil)
+        (user-error "Carrel follows the links of Markdown and Fountain files only"))
+    (carrel--close-document)))
+
+(defun carrel--attach-links ()
+  "Turn on `carrel-links-mode' here when the server of this file's library is up.
+A buffer whose server stopped is given to the new one."
+  (when (and (not (and carrel-links-mode carrel--document
+                       (jsonrpc-running-p (car carrel--document))))
+             (carrel--linked-file-p buffer-file-name))
+    (let ((conn (carrel--connection-for buffer-file-name)))
+      (when (and conn (not (carrel--starting conn)) (not (carrel--closing conn)))
+        (carrel-links-mode 1)))))
+
+(defun carrel--attach-all (conn)
+  "Give CONN's server the text of its library's open files.
+Files visited later are given too, as they are visited."
+  (add-hook 'find-file-hook #'carrel--attach-links)
+  (add-hook 'after-change-major-mode-hook #'carrel--after-major-mode)
+  (dolist (buffer (buffer-list))
+    (let ((file (buffer-file-name buffer)))
+      (when (and file (carrel--path-under-p (expand-file-name file) (carrel--root conn)))
+        (with-current-buffer buffer (carrel--attach-links))))))
+
+(defun carrel--buffer-text ()
+  "Return the whole text of this buffer, narrowed or not."
+  (save-restriction (widen) (buffer-substring-no-properties (point-min) (point-max))))
+
+(defun carrel--open-document (conn)
+  "Tell CONN's server this buffer is open, with its text."
+  (let ((uri (carrel--path-to-uri buffer-file-name)))
+    (setq carrel--document (cons conn uri)
+          carrel--document-version 1
+          carrel--document-stale nil)
+    (jsonrpc-notify conn 'textDocument/didOpen
+                    (list :textDocument
+                          (list :uri uri :version 1 :text (carrel--buffer-text)
+                                :languageId (if (member (downcase (file-name-extension buffer-file-name))
+                                                        '("fountain" "spmd"))
+                                                "fountain"
+                                              "markdown"))))
+    (carrel--set-up-buffer)))
+
+(defun carrel--set-up-buffer ()
+  "Send this buffer's edits to the server; answer xref and Flymake from it."
+  (add-hook 'after-change-functions #'carrel--document-changed nil t)
+  (add-hook 'kill-buffer-hook #'carrel--close-document nil t)
+  ;; Saved text the server has not seen would count as unsaved.
+  (add-hook 'after-save-hook #'carrel--flush-documents nil t)
+  (add-hook 'xref-backend-functions #'carrel--xref-backend nil t)
+  (require 'flymake)
+  ;; Eglot's own backend already reports the server's warnings there.
+  (unless (bound-and-true-p eglot--managed-mode)
+    (add-hook 'flymake-diagnostic-functions #'carrel--flymake nil t))
+  ;; Emacs's legacy backend has nothing to check in prose, and says so
+  ;; in a warning for every buffer it is asked about.
+  (setq-local flymake-diagnostic-functions
+              (seq-mapcat (lambda (backend)
+                            (if (eq backend t)
+                                (remq 'flymake-proc-legacy-flymake
+                                      (default-value 'flymake-diagnostic-functions))
+                              (list backend)))
+                          flymake-diagnostic-functions))
+  ;; Turning it on again would forget the backends' state, and with it
+  ;; the function `carrel--flymake' reports with.
+  (unless (bound-and-true-p flymake-mode)
+    (flymake-mode 1)))
+
+;; A new major mode (the writer's, or one a rename picks) kills a buffer's
+;; local variables; these say what the server holds for it, so they stay,
+;; and `carrel--after-major-mode' sets the buffer up again.
+(dolist (variable '(carrel-links-mode carrel--document carrel--document-version
+                                      carrel--document-stale carrel--diagnostics))
+  (put variable 'permanent-local t))
+
+(defun carrel--after-major-mode ()
+  "Set this buffer up again after a new major mode, if the server has its text."
+  (when carrel--document
+    (setq carrel--flymake-report nil)
+    (carrel--set-up-buffer)))
+
+(defun carrel--send-close ()
+  "Tell the server this buffer's text no longer stands for its file."
+  (when carrel--document
+    (let ((conn (car carrel--document)))
+      (when (and (jsonrpc-running-p conn) (not (carrel--closing conn)))
+        (jsonrpc-notify conn 'textDocument/didClose
+                        (list :textDocument (list :uri (cdr carrel--document))))))))
+
+(defun carrel--close-document ()
+  "Tell the server this buffer is closed; forget its diagnostics."
+  (carrel--send-close)
+  (setq carrel--document nil
+        carrel--document-stale nil
+        carrel--diagnostics nil)
+  (remove-hook 'after-change-functions #'carrel--document-changed t)
+  (remove-hook 'kill-buffer-hook #'carrel--close-document t)
+  (remove-hook 'after-save-hook #'carrel--flush-documents t)
+  (remove-hook 'xref-backend-functions #'carrel--xref-backend t)
+  (remove-hook 'flymake-diagnostic-functions #'carrel--flymake t)
+  (carrel--flymake-report)
+  (setq carrel--flymake-report nil))
+
+(defun carrel--reopen-document ()
+  "Tell the server this buffer's file moved.
+It is closed at its old URI and opened at its new one."
+  (when carrel--document
+    (let ((conn (car carrel--document)))
+      ;; Only the server is told: the buffer keeps its hooks and Flymake
+      ;; its state, so the warnings for the new name replace the old.
+      (carrel--send-close)
+      (if (jsonrpc-running-p conn)
+          (carrel--open-document conn)
+        (carrel--close-document)))))
+
+(defun carrel--document-changed (&rest _)
+  "Note that this buffer's text changed; send it once Emacs is idle."
+  (setq carrel--document-stale t)
+  (unless carrel--flush-timer
+    (setq carrel--flush-timer (run-with-idle-timer 0.3 nil #'carrel--flush-documents))))
+
+(defun carrel--flush-documents ()
+  "Send the text of every buffer changed since it was last sent.
+Before each request too, so the server answers about the text the
+writer sees, and edits it sends are made on that text."
+  (when carrel--flush-timer
+    (cancel-timer carrel--flush-timer)
+    (setq carrel--flush-timer nil))
+  (dolist (buffer (buffer-list))
+    (when (buffer-local-value 'carrel--document-stale buffer)
+      (with-current-buffer buffer
+        (setq carrel--document-stale nil)
+        (let ((conn (car carrel--document)))
+          (when (and conn (jsonrpc-running-p conn) (not (carrel--closing conn)))
+            (setq carrel--document-version (1+ carrel--document-version))
+            (jsonrpc-notify conn 'textDocument/didChange
+                            (list :textDocument (list :uri (cdr carrel--document)
+                                                      :version carrel--document-version)
+                                  :contentChanges (vector (list :text (carrel--buffer-text)))))))))))
+
+(defun carrel--document-buffer (uri)
+  "Return the live buffer whose text the server has under URI, or nil."
+  (seq-find (lambda (buffer) (equal (cdr (buffer-local-value 'carrel--document buffer)) uri))
+            (buffer-list)))
+
+;;;;; Positions
+
+;; LSP counts a line's characters in UTF-16 code units; Emacs in characters.
+
+(defun carrel--lsp-position (position)
+  "Return the buffer position of the LSP POSITION, or nil if the text has none."
+  (let ((line (plist-get position :line))
+        (units (plist-get position :character)))
+    (when (and (natnump line) (natnump units))
+      (save-excursion
+        (save-restriction
+          (widen)
+          (goto-char (point-min))
+          (when (and (zerop (forward-line line)) (bolp))
+            (let ((eol (line-end-position)))
+              (while (and (> units 0) (< (point) eol))
+                (setq units (- units (if (> (char-after) #xFFFF) 2 1)))
+                (forward-char 1))
+              (and (zerop units) (point)))))))))
+
+(defun carrel--point-position (&optional pos)
+  "Return POS, or point, as an LSP position."
+  (save-excursion
+    (save-restriction
+      (widen)
+      (when pos (goto-char pos))
+      (list :line (1- (line-number-at-pos nil t))
+            :character (/ (length (encode-coding-string
+                                   (buffer-substring-no-properties (line-beginning-position) (point))
+                                   'utf-16le))
+                          2)))))
+
+;;;;; Edits the server sends
+
+(defun carrel--apply-edit (params)
+  "Apply the `workspace/applyEdit' PARAMS to open buffers; return the answer.
+Every edit is checked before any is made, so a buffer is edited
+only when all of them can be.  Each buffer's edits are one undo
+step, and nothing is saved: an unsaved buffer stays unsaved."
+  (let ((plans nil) (failure nil)
+        (changes (plist-get (plist-get params :edit) :changes)))
+    (while (and changes (not failure))
+      (let* ((uri (substring (symbol-name (pop changes)) 1))
+             (edits (append (pop changes) nil))
+             (buffer (or (carrel--document-buffer uri)
+                         (find-buffer-visiting (carrel--uri-to-path uri))))
+             (name (file-name-nondirectory (carrel--uri-to-path uri))))
+        (cond
+         ((not buffer) (setq failure (format "“%s” is not open in Emacs" name)))
+         ((buffer-local-value 'buffer-read-only buffer)
+          (setq failure (format "“%s” is read-only" name)))
+         (t
+          (with-current-buffer buffer
+            (let ((spans (mapcar (lambda (edit)
+                                   (let ((range (plist-get edit :range)))
+                                     (list (carrel--lsp-position (plist-get range :start))
+                                           (carrel--lsp-position (plist-get range :end))
+                                           (plist-get edit :newText))))
+                                 edits)))
+              (if (seq-some (lambda (span) (not (and (car span) (cadr span) (<= (car span) (cadr span))
+                                                     (stringp (nth 2 span)))))
+                            spans)
+                  (setq failure (format "“%s” no longer holds the text the edits were made on" name))
+                (push (cons buffer spans) plans))))))))
+    (if failure
+        (list :applied :json-false :failureReason failure)
+      (dolist (plan plans)
+        (with-current-buffer (car plan)
+          (carrel--edit-buffer (cdr plan))))
+      (list :applied t))))
+
+(defun carrel--edit-buffer (spans)
+  "Replace each (START END TEXT) of SPANS in this buffer, as one undo step."
+  (let ((group (prepare-change-group))
+        ;; From the end, so each edit leaves the positions before it true.
+        (spans (sort spans (lambda (a b) (> (car a) (car b))))))
+    ;; Its own undo step, apart from the writer's typing before and after.
+    (undo-boundary)
+    (unwind-protect
+        (save-excursion
+          (save-restriction
+            (widen)
+            (activate-change-group group)
+            (dolist (span spans)
+              (goto-char (car span))
+              (delete-region (car span) (cadr span))
+              (insert (nth 2 span)))))
+      (accept-change-group group)
+      (undo-amalgamate-change-group group)
+      (undo-boundary))))
+
+;;;;; Going to a link's target, and back
+
+(defun carrel--xref-backend ()
+  "The xref backend of buffers whose links Carrel follows."
+  ;; Once its server stopped, the next backend (etags, eglot) answers.
+  (and carrel--document (jsonrpc-running-p (car carrel--document)) 'carrel))
+
+(cl-defmethod xref-backend-identifier-at-point ((_backend (eql carrel)))
+  "The link at point, knowing where point is."
+  (propertize (or (thing-at-point 'filename t) (thing-at-point 'symbol t) "link")
+              'carrel-position (carrel--point-position)))
+
+(cl-defmethod xref-backend-identifier-completion-table ((_backend (eql carrel)))
+  "None: a link is found by where it is, not by a name."
+  nil)
+
+(cl-defmethod xref-backend-definitions ((_backend (eql carrel)) identifier)
+  "What the link at IDENTIFIER's place leads to."
+  (carrel--xrefs 'textDocument/definition identifier))
+
+(cl-defmethod xref-backend-references ((_backend (eql carrel)) identifier)
+  "The links to this file, or to what the link at IDENTIFIER's place leads to."
+  (carrel--xrefs 'textDocument/references identifier
+                 (list :context (list :includeDeclaration :json-false))))
+
+(defun carrel--xrefs (method identifier &optional extra)
+  "Ask the server METHOD at IDENTIFIER's place, with EXTRA params; return xrefs."
+  (let* ((position (or (get-text-property 0 'carrel-position identifier)
+                       (carrel--point-position)))
+         (result (carrel--request (car carrel--document) method
+                                  (append (list :textDocument (list :uri (cdr carrel--document))
+                                                :position position)
+                                          extra)))
+         (locations (cond ((null result) nil)
+                          ((vectorp result) (append result nil))
+                          (t (list result))))
+         (texts (make-hash-table :test 'equal)))
+    (unwind-protect
+        (delq nil (mapcar (lambda (location) (carrel--xref location texts)) locations))
+      (maphash (lambda (_path buffer) (kill-buffer buffer)) texts))))
+
+(defun carrel--xref (location texts)
+  "Return an xref for the LSP LOCATION; TEXTS caches the files read for it."
+  (let* ((path (carrel--uri-to-path (plist-get location :uri)))
+         (start (plist-get (plist-get location :range) :start)))
+    (if (file-directory-p path)
+        (xref-make (file-name-nondirectory (directory-file-name path))
+                   (xref-make-file-location path 1 0))
+      (let ((buffer (or (find-buffer-visiting path)
+                        (gethash path texts)
+                        (puthash path (with-current-buffer (generate-new-buffer " *carrel-xref*" t)
+                                        (ignore-errors (insert-file-contents path))
+                                        (current-buffer))
+                                 texts))))
+        (with-current-buffer buffer
+          (let ((pos (carrel--lsp-position start)))
+            (save-excursion
+              (save-restriction
+                (widen)
+                (goto-char (or pos (point-min)))
+                (xref-make (buffer-substring-no-properties (line-beginning-position) (line-end-position))
+                           (xref-make-file-location path (line-number-at-pos nil t)
+                                                    (- (point) (line-beginning-position))))))))))))
+
+;;;;; Links that lead nowhere
+
+(defun carrel--flymake (report-fn &rest _)
+  "Flymake's backend: report the server's diagnostics with REPORT-FN."
+  (setq carrel--flymake-report report-fn)
+  (carrel--flymake-report))
+
+(defun carrel--flymake-report ()
+  "Give Flymake this buffer's diagnostics, replacing those it had."
+  (when carrel--flymake-report
+    (condition-case nil
+        (carrel--flymake-report-now)
+      ;; Flymake was restarted since it gave that function; it asks
+      ;; `carrel--flymake' again, which reports these then.
+      (error (setq carrel--flymake-report nil)))))
+
+(defun carrel--flymake-report-now ()
+  "Report this buffer's diagnostics with the function Flymake gave."
+  (funcall carrel--flymake-report
+           (delq nil (mapcar
+                      (lambda (diagnostic)
+                        (let* ((range (plist-get diagnostic :range))
+                               (beg (carrel--lsp-position (plist-get range :start)))
+                               (end (carrel--lsp-position (plist-get range :end))))
+                          (when beg
+                            (flymake-make-diagnostic
+                             (current-buffer) beg (if (and end (> end beg)) end (min (1+ beg) (point-max)))
+                             (pcase (plist-get diagnostic :severity) (1 :error) (2 :warning) (_ :note))
+                             (plist-get diagnostic :message)))))
+                      carrel--diagnostics))
+           :region (cons (point-min) (point-max))))
+
+(defun carrel--publish-diagnostics (params)
+  "Show the diagnostics of PARAMS in the buffer they are for."
+  (let ((buffer (carrel--document-buffer (plist-get params :uri))))
+    (when buffer
+      (with-current-buffer buffer
+        (setq carrel--diagnostics (append (plist-get params :diagnostics) nil))
+        (carrel--flymake-report)))))
 
 (provide 'carrel)
 ;;; carrel.el ends here

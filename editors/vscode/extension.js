@@ -9,11 +9,14 @@ const { Binder } = require('./lib/binder');
 const { Flows, confirmationButtons } = require('./lib/flows');
 const { present, baseContextValueOf, CONTEXT, ONBOARDING_LINE } = require('./lib/present');
 const { planFollow, keptDirtyMessage } = require('./lib/follow');
-const { toPath, toUri } = require('./lib/uri');
+const { toPath, toUri, isSameOrUnder } = require('./lib/uri');
 const { symbolKindIndex } = require('./lib/symbols');
 const {
   OpenDocuments, OUTLINED_EXTENSIONS, isOutlined, documentSymbolParams, inlayHintParams, toSymbols, toHints,
 } = require('./lib/documents');
+const {
+  textDocumentPosition, toLocations, toDocumentLinks, toDiagnostics, toFileEdits, willRenameParams,
+} = require('./lib/links');
 const { traceLine } = require('./lib/trace');
 
 const VIEW = 'carrel.binder';
@@ -154,6 +157,7 @@ async function activate(context) {
   }));
 
   wireDocuments(server, subscriptions);
+  wireLinks(server, subscriptions);
 
   server.on('didChange', async (changes, updated, placed) => {
     const applied = binder.applyNotification(changes, updated, (keys) => ui.refresh(keys === null ? undefined : keys),
@@ -255,6 +259,86 @@ function wireDocuments(server, subscriptions) {
         return hint;
       });
     },
+  }));
+}
+
+// Links in the libraries' Markdown and Fountain files, from the server's
+// index: go to a link's target, the links to a file, clickable links,
+// links that lead nowhere as problems; the edits a rename through Carrel
+// makes to open documents (never saved: their unsaved text stays); and
+// links that follow the Explorer's renames and moves.
+function wireLinks(server, subscriptions) {
+  const { Uri, Position, Range, Location } = vscode;
+  const libraries = () => (vscode.workspace.workspaceFolders || [])
+    .filter((folder) => folder.uri.scheme === 'file').map((folder) => folder.uri.fsPath);
+  const toRange = ({ start, end }) => new Range(new Position(start.line, start.character), new Position(end.line, end.character));
+  const toLocation = ({ fsPath, range }) => new Location(Uri.file(fsPath), toRange(range));
+  const linked = (document) => server.state === 'ready'
+    && isOutlined({ scheme: document.uri.scheme, fsPath: document.uri.fsPath }, libraries());
+  const ask = (method, params) => server.request(method, params).catch(() => null);
+  const toWorkspaceEdit = (files) => {
+    const edit = new vscode.WorkspaceEdit();
+    for (const { fsPath, edits } of files) {
+      for (const { range, newText } of edits) edit.replace(Uri.file(fsPath), toRange(range), newText);
+    }
+    return edit;
+  };
+  const selector = [{ scheme: 'file', pattern: `**/*.{${OUTLINED_EXTENSIONS.join(',')}}` }];
+
+  subscriptions.push(vscode.languages.registerDefinitionProvider(selector, {
+    provideDefinition: async (document, position) => {
+      if (!linked(document)) return [];
+      const result = await ask('textDocument/definition', textDocumentPosition(document.uri.fsPath, position));
+      return toLocations(result).map(toLocation);
+    },
+  }));
+  subscriptions.push(vscode.languages.registerReferenceProvider(selector, {
+    provideReferences: async (document, position, context) => {
+      if (!linked(document)) return [];
+      const params = { ...textDocumentPosition(document.uri.fsPath, position),
+        context: { includeDeclaration: Boolean(context && context.includeDeclaration) } };
+      return toLocations(await ask('textDocument/references', params)).map(toLocation);
+    },
+  }));
+  subscriptions.push(vscode.languages.registerDocumentLinkProvider(selector, {
+    provideDocumentLinks: async (document) => {
+      if (!linked(document)) return [];
+      const result = await ask('textDocument/documentLink', { textDocument: { uri: toUri(document.uri.fsPath) } });
+      return toDocumentLinks(result).map(({ range, fsPath }) => new vscode.DocumentLink(toRange(range), Uri.file(fsPath)));
+    },
+  }));
+
+  const problems = vscode.languages.createDiagnosticCollection('carrel');
+  subscriptions.push(problems);
+  server.on('diagnostics', (params) => {
+    if (typeof params.uri !== 'string' || !params.uri.startsWith('file:')) return;
+    problems.set(Uri.file(toPath(params.uri)), toDiagnostics(params).map((plain) => {
+      const diagnostic = new vscode.Diagnostic(toRange(plain.range), plain.message, plain.severity);
+      diagnostic.source = plain.source;
+      return diagnostic;
+    }));
+  });
+  // A restarted server publishes again for the documents it is given.
+  server.on('state', (state) => { if (state !== 'ready') problems.clear(); });
+
+  server.applyEdit = async ({ edit }) => {
+    const files = toFileEdits(edit);
+    if (!files) return { applied: false, failureReason: 'Carrel for VS Code applies text edits to files only.' };
+    const applied = await vscode.workspace.applyEdit(toWorkspaceEdit(files));
+    return applied ? { applied: true } : { applied: false, failureReason: 'VS Code did not apply the edits.' };
+  };
+
+  // The Explorer's renames and moves: VS Code applies the edits before it
+  // renames, so every link to what moved still leads to it.
+  subscriptions.push(vscode.workspace.onWillRenameFiles((event) => {
+    const files = event.files.filter(({ oldUri, newUri }) => oldUri.scheme === 'file' && newUri.scheme === 'file'
+      && libraries().some((library) => oldUri.fsPath !== library && isSameOrUnder(oldUri.fsPath, library)))
+      .map(({ oldUri, newUri }) => ({ oldPath: oldUri.fsPath, newPath: newUri.fsPath }));
+    if (!files.length || server.state !== 'ready') return;
+    event.waitUntil(ask('workspace/willRenameFiles', willRenameParams(files)).then((result) => {
+      const edits = toFileEdits(result);
+      return edits && edits.length ? toWorkspaceEdit(edits) : undefined;
+    }));
   }));
 }
 

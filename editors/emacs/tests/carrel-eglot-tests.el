@@ -130,5 +130,62 @@ The file on disk keeps its text; the outline is the buffer's."
     (should (equal (carrel-test--outline-words)
                    '(("INT. KITCHEN - DAY" . "4 words") ("EXT. GARDEN - NIGHT" . "1 word"))))))
 
+(ert-deftest carrel-test-eglot-links ()
+  "Through stock eglot, a link goes to its file, the file lists its links,
+and a link that leads nowhere is a Flymake warning from eglot."
+  (carrel-test--with-eglot-file "Scene.md" "Met [Ada](Ada.md) and [[Nobody]].\n" text-mode
+    (let ((ada (carrel-test--path "My Poems" "Draft" "Ada.md"))
+          (scene buffer-file-name)
+          (file-of (lambda (x) (xref-location-group (xref-item-location x)))))
+      (with-temp-file ada (insert "# Ada\n"))
+      (search-forward "[Ad")
+      (carrel-test--wait (lambda () (xref-backend-definitions 'eglot "LSP identifier at point"))
+                         "eglot's definition of the link")
+      (should (equal (mapcar file-of (xref-backend-definitions 'eglot "LSP identifier at point"))
+                     (list ada)))
+      ;; The broken link to Ada.md, made before it, goes at the next change.
+      (goto-char (point-max))
+      (insert "\n")
+      (timer-event-handler eglot--change-idle-timer)
+      (flymake-start)
+      (let ((from-eglot (lambda () (seq-filter (lambda (d) (eq (flymake-diagnostic-backend d)
+                                                               'eglot-flymake-backend))
+                                               (flymake-diagnostics)))))
+        (carrel-test--wait (lambda () (= (length (funcall from-eglot)) 1)) "eglot's diagnostics")
+        (should (equal (mapcar #'flymake-diagnostic-text (funcall from-eglot))
+                       '("carrel: Nothing in the library is called “Nobody”."))))
+      (with-current-buffer (find-file-noselect ada)
+        (text-mode)
+        (eglot-ensure)
+        (run-hooks 'post-command-hook)
+        (carrel-test--wait #'eglot-current-server "eglot to manage Ada.md")
+        (let ((references (xref-backend-references 'eglot "LSP identifier at point")))
+          (should (equal (mapcar file-of references) (list scene)))
+          (should (equal (mapcar (lambda (x) (xref-location-line (xref-item-location x))) references)
+                         '(1))))))))
+
+(ert-deftest carrel-test-eglot-links-warned-once ()
+  "A buffer managed by eglot shows each broken link once, whichever server came first.
+Eglot's Flymake backend already reports the server's warnings, so
+the binder's own server, started after eglot, adds none."
+  (carrel-test--with-eglot-file "Scene.md" "See [[Nobody]].\n" text-mode
+    (let ((scene (current-buffer))
+          (once (lambda ()
+                  (flymake-start)
+                  (carrel-test--wait (lambda () (flymake-diagnostics)) "the broken link")
+                  ;; Both would have answered by now.
+                  (sleep-for 0.3)
+                  (accept-process-output nil 0.2)
+                  (mapcar #'flymake-diagnostic-text (flymake-diagnostics)))))
+      (should (equal (funcall once) '("carrel: Nothing in the library is called “Nobody”.")))
+      (let ((old carrel-test--conn))
+        (kill-buffer (carrel--tree-buffer old))
+        (carrel-test--wait (lambda () (not (jsonrpc-running-p old))) "the binder's server to stop"))
+      (carrel carrel-test--lib)
+      (setq carrel-test--conn (carrel--connection-for carrel-test--lib))
+      (with-current-buffer scene
+        (should (eq (car carrel--document) carrel-test--conn))
+        (should (equal (funcall once) '("carrel: Nothing in the library is called “Nobody”.")))))))
+
 (provide 'carrel-eglot-tests)
 ;;; carrel-eglot-tests.el ends here

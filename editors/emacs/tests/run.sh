@@ -65,7 +65,7 @@ fi
 # carrel-tests.el holds the helpers; each carrel-*-tests.el after it holds one subject.
 ( cd "$tmp" && timeout 170 emacs -Q --batch -L "$here/.." -L "$here" -l "$here/carrel-tests.el" \
     -l "$here/carrel-order-tests.el" -l "$here/carrel-target-tests.el" -l "$here/carrel-compile-tests.el" \
-    -l "$here/carrel-eglot-tests.el" \
+    -l "$here/carrel-eglot-tests.el" -l "$here/carrel-links-tests.el" \
     -l "$here/carrel-preload-tests.el" -l "$here/carrel-stock-tests.el" \
     --eval "(ert-run-tests-batch-and-exit (quote ${selector}))" ) >"$log" 2>&1
 status=$?

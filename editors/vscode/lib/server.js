@@ -18,6 +18,9 @@ class CarrelServer extends EventEmitter {
     this.connection = null;
     this.capabilities = null;
     this.confirm = async () => null;
+    // The edits a rename through Carrel makes to open documents' links;
+    // the extension applies them (PROTOCOL.md, "Links").
+    this.applyEdit = async () => ({ applied: false, failureReason: 'This client applies no edits.' });
   }
 
   setState(state, detail) {
@@ -59,6 +62,9 @@ class CarrelServer extends EventEmitter {
       (params && params.updated) || [], params ? params.placed : undefined));
     connection.onRequest('window/showMessageRequest', (params) => this.confirm(params));
     connection.onNotification('window/showMessage', (params) => this.emit('showMessage', params));
+    connection.onRequest('workspace/applyEdit', (params) => this.applyEdit(params || {}));
+    // An open document's links that lead nowhere.
+    connection.onNotification('textDocument/publishDiagnostics', (params) => this.emit('diagnostics', params || {}));
     // A compile's progress, under the token its request carried.
     connection.onNotification('$/progress', (params) => this.emit('progress', params && params.token, (params && params.value) || {}));
     // The counts under the headings changed; the editor asks for them again.
@@ -72,11 +78,18 @@ class CarrelServer extends EventEmitter {
       workspaceFolders: this.options.workspaceFolders,
       capabilities: {
         window: { showMessage: { messageActionItem: { additionalPropertiesSupport: false } } },
-        workspace: { symbol: {}, executeCommand: {}, workspaceFolders: true, inlayHint: { refreshSupport: true } },
+        workspace: {
+          symbol: {}, executeCommand: {}, workspaceFolders: true, inlayHint: { refreshSupport: true },
+          applyEdit: true, fileOperations: { willRename: true },
+        },
         textDocument: {
           synchronization: { dynamicRegistration: false },
           documentSymbol: { hierarchicalDocumentSymbolSupport: true },
           inlayHint: {},
+          definition: {},
+          references: {},
+          documentLink: {},
+          publishDiagnostics: {},
         },
         // The Carrel extensions this extension handles (PROTOCOL.md, "Lifecycle").
         experimental: { carrel: { didChange: true, folderSymbols: true } },

@@ -37,6 +37,8 @@ class DocumentSymbol {
     Object.assign(this, { name, detail, kind, range, selectionRange, children: [] });
   }
 }
+class Diagnostic { constructor(range, message, severity) { Object.assign(this, { range, message, severity }); } }
+class DocumentLink { constructor(range, target) { this.range = range; this.target = target; } }
 class InlayHint { constructor(position, label) { this.position = position; this.label = label; } }
 class ThemeIcon { constructor(id) { this.id = id; } }
 class TreeItem { constructor(label, collapsibleState) { this.label = label; this.collapsibleState = collapsibleState; } }
@@ -74,6 +76,7 @@ function createStub({ workspaceFolders = [], settings = {}, language = 'en' } = 
   };
   Object.assign(record, {
     documentSymbolProviders: [], inlayHintProviders: [], documentListeners: { open: [], change: [], close: [] },
+    definitionProviders: [], referenceProviders: [], documentLinkProviders: [], diagnostics: new Map(), willRenameListeners: [],
   });
   const answers = { input: [], pick: [], message: [] };
   // Everything the extension gets back that it must dispose of.
@@ -97,7 +100,24 @@ function createStub({ workspaceFolders = [], settings = {}, language = 'en' } = 
     const listeners = record.documentListeners[kind];
     return track({ dispose: () => listeners.splice(listeners.indexOf(listener), 1) });
   };
-  // Every edit is a whole-text replacement here, which is all full sync needs.
+  // The offset in `text` of a position, counted as VS Code counts it
+// (UTF-16 code units, as JavaScript strings are); null past a line's end.
+const offsetAt = (text, { line, character }) => {
+  const lines = text.split('\n');
+  if (line >= lines.length || character > lines[line].length) return null;
+  return lines.slice(0, line).reduce((sum, each) => sum + each.length + 1, 0) + character;
+};
+
+// Applies range edits to a text, from the last so earlier ones stay put;
+// null when one does not fit the text.
+function applyRanges(text, edits) {
+  const spans = edits.map(({ range, newText }) => ({ from: offsetAt(text, range.start), to: offsetAt(text, range.end), newText }));
+  if (spans.some(({ from, to }) => from === null || to === null || from > to)) return null;
+  spans.sort((a, b) => b.from - a.from);
+  return spans.reduce((result, { from, to, newText }) => result.slice(0, from) + newText + result.slice(to), text);
+}
+
+// Every change event carries the whole text here, which is all full sync needs.
   const edited = (doc, text) => {
     doc.text = text; doc.isDirty = doc.text !== doc.savedText; doc.version++;
     tell('change', { document: doc, contentChanges: [{ text }] });
@@ -140,7 +160,8 @@ function createStub({ workspaceFolders = [], settings = {}, language = 'en' } = 
   class TrackedEventEmitter extends EventEmitter { constructor() { super(); track(this); } }
   const vscode = {
     EventEmitter: TrackedEventEmitter, Uri, Position, Range, Selection, Location, SymbolInformation,
-    DocumentSymbol, InlayHint, ThemeIcon, TreeItem, TabInputText,
+    DocumentSymbol, InlayHint, ThemeIcon, TreeItem, TabInputText, Diagnostic, DocumentLink,
+    DiagnosticSeverity: { Error: 0, Warning: 1, Information: 2, Hint: 3 },
     DataTransferItem, DataTransfer, WorkspaceEdit,
     TreeItemCollapsibleState: { None: 0, Collapsed: 1, Expanded: 2 },
     ProgressLocation: { SourceControl: 1, Window: 10, Notification: 15 },
@@ -255,14 +276,27 @@ function createStub({ workspaceFolders = [], settings = {}, language = 'en' } = 
       }),
       get textDocuments() { return documents.filter((doc) => !doc.closed); },
       openTextDocument: editors.openTextDocument,
+      // All or nothing, as VS Code's: every document open, every range in it.
       applyEdit: async (edit) => {
-        for (const { uri, newText } of edit.edits) {
-          const doc = findDocument(uri.fsPath);
+        record.appliedEdits = (record.appliedEdits || 0) + 1;
+        const paths = [...new Set(edit.edits.map(({ uri }) => uri.fsPath))];
+        const results = [];
+        for (const fsPath of paths) {
+          const doc = findDocument(fsPath);
           if (!doc) return false;
-          edited(doc, newText);     // whole-document replacements are all the extension makes
+          const text = applyRanges(doc.text, edit.edits.filter(({ uri }) => uri.fsPath === fsPath));
+          if (text === null) return false;
+          results.push([doc, text]);
+        }
+        for (const [doc, text] of results) {
+          edited(doc, text);
           doc.isDirty = true;
         }
         return true;
+      },
+      onWillRenameFiles: (listener) => {
+        record.willRenameListeners.push(listener);
+        return track({ dispose: () => record.willRenameListeners.splice(record.willRenameListeners.indexOf(listener), 1) });
       },
       onDidChangeWorkspaceFolders: (listener) => { record.folderListeners.push(listener); return track({ dispose() {} }); },
       onDidChangeConfiguration: (listener) => { record.configListeners.push(listener); return track({ dispose() {} }); },
@@ -276,6 +310,26 @@ function createStub({ workspaceFolders = [], settings = {}, language = 'en' } = 
         record.documentSymbolProviders.push({ selector, provider, metadata });
         return track({ dispose() {} });
       },
+      registerDefinitionProvider: (selector, provider) => {
+        record.definitionProviders.push({ selector, provider });
+        return track({ dispose() {} });
+      },
+      registerReferenceProvider: (selector, provider) => {
+        record.referenceProviders.push({ selector, provider });
+        return track({ dispose() {} });
+      },
+      registerDocumentLinkProvider: (selector, provider) => {
+        record.documentLinkProviders.push({ selector, provider });
+        return track({ dispose() {} });
+      },
+      // One collection's problems, by path.
+      createDiagnosticCollection: (name) => track({
+        name,
+        set: (uri, diagnostics) => record.diagnostics.set(uri.fsPath, diagnostics),
+        delete: (uri) => record.diagnostics.delete(uri.fsPath),
+        clear: () => record.diagnostics.clear(),
+        dispose: () => { record.disposed++; },
+      }),
       registerInlayHintsProvider: (selector, provider) => {
         record.inlayHintProviders.push({ selector, provider });
         return track({ dispose() {} });
@@ -320,6 +374,27 @@ function createStub({ workspaceFolders = [], settings = {}, language = 'en' } = 
       allTabs().filter((tab) => tab.input.uri.fsPath === doc.uri.fsPath).forEach(removeTab);
     },
     tabPaths: () => allTabs().map((tab) => tab.input.uri.fsPath),
+    // The Explorer renaming a file no editor has open: the participants'
+    // edits first (to open documents, unsaved; to closed files on disk, as
+    // VS Code's files.refactoring.autoSave does), then the rename.
+    renameInExplorer: async (oldPath, newPath) => {
+      if (findDocument(oldPath)) throw new Error('stub vscode: renaming an open document is not modelled');
+      const waits = [];
+      const event = { files: [{ oldUri: Uri.file(oldPath), newUri: Uri.file(newPath) }], waitUntil: (thenable) => waits.push(thenable) };
+      record.willRenameListeners.forEach((listener) => listener(event));
+      const edits = (await Promise.all(waits)).filter((edit) => edit instanceof WorkspaceEdit);
+      for (const edit of edits) {
+        const open = edit.edits.filter(({ uri }) => findDocument(uri.fsPath));
+        if (open.length && !(await vscode.workspace.applyEdit({ edits: open }))) throw new Error('stub vscode: an edit did not apply');
+        for (const fsPath of new Set(edit.edits.filter((e) => !open.includes(e)).map(({ uri }) => uri.fsPath))) {
+          const text = applyRanges(fs.readFileSync(fsPath, 'utf8'), edit.edits.filter(({ uri }) => uri.fsPath === fsPath));
+          if (text === null) throw new Error(`stub vscode: an edit did not fit ${fsPath}`);
+          fs.writeFileSync(fsPath, text);
+        }
+      }
+      fs.renameSync(oldPath, newPath);
+      return edits;
+    },
     documentAt: (fsPath) => findDocument(fsPath),
     activePath: () => activeTab && activeTab.input.uri.fsPath,
   };
