@@ -129,6 +129,8 @@ public enum Message: Sendable, Equatable {
     case copyTooMany(name: String, limit: Int)
     // Compiling
     case compile(CompileMessage)
+    // Submissions
+    case submission(SubmissionMessage)
 
     /// The JSON type words of parameter errors.
     static let frenchTypeWords = [
@@ -666,6 +668,8 @@ public enum Message: Sendable, Equatable {
         case .deletedForever(let path):
             return ("Deleted \(path) for good.", "\(path) a été supprimé définitivement.")
         case .compile(let m):
+            return m.pair
+        case .submission(let m):
             return m.pair
         case .projectToSystemTrashNotNamed(let path):
             return (

@@ -18,6 +18,8 @@ public enum Report: Sendable, Equatable {
     /// A compile wrote its document: where (`Compiled/My Novel.docx`, or the
     /// writer's own path), and what it counted: a packet's lines, else words.
     case compiled(path: String, words: Int, lines: Int?)
+    /// What a submissions command did (`SubmissionReport`).
+    case submission(SubmissionReport)
 
     public func text(_ language: Language) -> String {
         let (en, fr) = texts
@@ -26,6 +28,8 @@ public enum Report: Sendable, Equatable {
 
     private var texts: (String, String) {
         switch self {
+        case .submission(let r):
+            return r.texts
         case .compiled(let path, let words, let lines):
             // A packet is counted in lines, anything else in words; one of
             // either is singular ("1 line", "1 mot"), "vers" is both.

@@ -86,6 +86,8 @@ extension Server {
                 try symbols(id, WorkspaceSymbolRequest.Params(json: params))
             case DestinationsRequest.method:
                 try destinations(id, DestinationsRequest.Params(json: params))
+            case SubmissionsRequest.method:
+                try submissions(id, SubmissionsRequest.Params(json: params))
             case ExecuteCommandRequest.method:
                 try execute(id, ExecuteCommandRequest.Params(json: params))
             case DocumentSymbolRequest.method:

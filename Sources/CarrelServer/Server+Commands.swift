@@ -58,6 +58,8 @@ extension Server {
             finish(id, try workspace.duplicate(try target(uri)))
         case .setCompileIncluded(let uri, let included):
             finish(id, try workspace.setCompileIncluded(try target(uri), included))
+        case .setMarket, .submit, .setSubmissionStatus, .withdrawOthers:
+            try executeSubmission(id, command)
         case .compile(let projectUri, let recipe, let format, let output):
             try compile(
                 id, projectUri: projectUri, recipe: recipe, format: format, output: output, token: params.workDoneToken)

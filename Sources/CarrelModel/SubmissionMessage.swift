@@ -1,0 +1,147 @@
+/// What submissions tracking says to the writer, in English and French.
+public enum SubmissionMessage: Sendable, Equatable {
+    case notAMarket(name: String)
+    case badField(field: String, given: String)
+    case pieceNotAFile(name: String)
+    case pieceElsewhere(name: String, project: String)
+    case pieceInTrash(name: String)
+    case noPieces
+    case tooManyPieces(limit: Int)
+    case recordNotFound(id: String)
+    case recordUnusable(id: String, why: String)
+    case pieceNotInRecord(id: String, piece: String)
+    case marketFileUnusable(path: String, why: String)
+    /// Why a record was skipped in a listing.
+    case skipped(name: String, why: String)
+    case confirmSimultaneous(market: String, pieces: String, elsewhere: String)
+    case actionSubmitAnyway
+    case notAccepted(piece: String)
+
+    var pair: (String, String?) {
+        switch self {
+        case .notAMarket(let name):
+            return (
+                "“\(name)” is not a market: a market is a folder in Magazines, Competitions, Commissions or Other. Nothing was changed.",
+                "« \(name) » n’est pas un débouché : un débouché est un dossier de Revues, Concours, Commandes ou Autres. Rien n’a été modifié."
+            )
+        case .badField(let field, let given):
+            return (
+                "“\(given)” is not a valid \(field): dates are written YYYY-MM-DD, simultaneous is yes or no, and text is at most 500 characters (notes 4,000). Nothing was changed.",
+                "« \(given) » n’est pas une valeur valable pour \(field) : les dates s’écrivent AAAA-MM-JJ, simultaneous vaut yes ou no, et un texte a au plus 500 caractères (les notes 4 000). Rien n’a été modifié."
+            )
+        case .pieceNotAFile(let name):
+            return (
+                "“\(name)” is not a file: submit the files of your writing, one by one. Nothing was recorded.",
+                "« \(name) » n’est pas un fichier : soumettez les fichiers de vos textes, un par un. Rien n’a été enregistré."
+            )
+        case .pieceElsewhere(let name, let project):
+            return (
+                "“\(name)” is not in “\(project)”, the market’s project: a submission records pieces of one project. Nothing was recorded.",
+                "« \(name) » n’est pas dans « \(project) », le projet du débouché : une soumission enregistre les textes d’un seul projet. Rien n’a été enregistré."
+            )
+        case .pieceInTrash(let name):
+            return (
+                "“\(name)” is in the Trash. Restore it first, then submit it. Nothing was recorded.",
+                "« \(name) » est dans la Corbeille. Restaurez-le d’abord, puis soumettez-le. Rien n’a été enregistré."
+            )
+        case .noPieces:
+            return ("Name at least one piece to submit. Nothing was recorded.", "Nommez au moins un texte à soumettre. Rien n’a été enregistré.")
+        case .tooManyPieces(let limit):
+            return (
+                "One submission holds at most \(limit) pieces. Nothing was recorded.",
+                "Une soumission contient au plus \(limit) textes. Rien n’a été enregistré."
+            )
+        case .recordNotFound(let id):
+            return (
+                "No submission “\(id)” in this project. Nothing was changed.",
+                "Aucune soumission « \(id) » dans ce projet. Rien n’a été modifié."
+            )
+        case .recordUnusable(let id, let why):
+            return (
+                "The submission record “\(id)” cannot be used: \(why). Nothing was changed.",
+                "L’enregistrement de soumission « \(id) » est inutilisable : \(why). Rien n’a été modifié."
+            )
+        case .pieceNotInRecord(let id, let piece):
+            return (
+                "The submission “\(id)” holds no piece “\(piece)”. Nothing was changed.",
+                "La soumission « \(id) » ne contient pas de texte « \(piece) ». Rien n’a été modifié."
+            )
+        case .marketFileUnusable(let path, let why):
+            return (
+                "\(path) holds the market’s details but cannot be used: \(why). Move it aside; nothing was changed.",
+                "\(path) contient les détails du débouché mais est inutilisable : \(why). Déplacez-le ; rien n’a été modifié."
+            )
+        case .skipped(let name, let why):
+            return (
+                "Skipped the submission record \(name): \(why).",
+                "Enregistrement de soumission \(name) ignoré : \(why)."
+            )
+        case .confirmSimultaneous(let market, let pieces, let elsewhere):
+            return (
+                "“\(market)” does not take simultaneous submissions, and “\(pieces)” is still out at “\(elsewhere)”. Submit anyway?",
+                "« \(market) » n’accepte pas les soumissions simultanées, et « \(pieces) » est encore soumis à « \(elsewhere) ». Soumettre quand même ?"
+            )
+        case .actionSubmitAnyway:
+            return ("Submit Anyway", "Soumettre quand même")
+        case .notAccepted(let piece):
+            return (
+                "“\(piece)” is accepted nowhere in this submission: withdrawing it elsewhere follows an acceptance. Nothing was changed.",
+                "« \(piece) » n’est accepté nulle part dans cette soumission : on le retire ailleurs après une acceptation. Rien n’a été modifié."
+            )
+        }
+    }
+}
+
+/// What the server tells the writer after a submissions command.
+public enum SubmissionReport: Sendable, Equatable {
+    /// `deadline` when the market's falls within a week of the day sent.
+    case submitted(pieces: [String], market: String, day: String, deadline: String?, daysLeft: Int?)
+    case marketSaved(market: String)
+    /// `stillOut`: the markets where the accepted piece is still out;
+    /// `published`: the project's Published folder, offered as the piece's next place.
+    case statusSet(piece: String, market: String, status: SubmissionStatus, stillOut: [String], published: String?)
+    case withdrew(piece: String, markets: [String])
+
+    var texts: (String, String) {
+        switch self {
+        case .submitted(let pieces, let market, let day, let deadline, let daysLeft):
+            let list = pieces.map { "“\($0)”" }.joined(separator: ", ")
+            var en = "Submitted \(list) to “\(market)” on \(day)."
+            var fr = "\(list) soumis à « \(market) » le \(day)."
+            if let deadline, let daysLeft {
+                en +=
+                    daysLeft < 0
+                    ? " Its deadline, \(deadline), has passed."
+                    : " Its deadline is \(deadline), \(daysLeft == 0 ? "today" : daysLeft == 1 ? "tomorrow" : "in \(daysLeft) days")."
+                fr +=
+                    daysLeft < 0
+                    ? " Sa date limite, le \(deadline), est passée."
+                    : " Sa date limite est le \(deadline), \(daysLeft == 0 ? "aujourd’hui" : daysLeft == 1 ? "demain" : "dans \(daysLeft) jours")."
+            }
+            return (en, fr)
+        case .marketSaved(let market):
+            return ("Saved the details of “\(market)”.", "Détails de « \(market) » enregistrés.")
+        case .statusSet(let piece, let market, let status, let stillOut, let published):
+            var en = "“\(piece)” at “\(market)”: \(status.title(.english))."
+            var fr = "« \(piece) » chez « \(market) » : \(status.title(.french))."
+            if !stillOut.isEmpty {
+                let list = stillOut.map { "“\($0)”" }.joined(separator: ", ")
+                let listFr = stillOut.map { "« \($0) »" }.joined(separator: ", ")
+                en += " It is still out at \(list): withdraw it there (Withdraw Others)."
+                fr += " Il est encore soumis à \(listFr) : retirez-le (Retirer ailleurs)."
+            }
+            if let published {
+                en += " Move it to “\(published)” once it is published."
+                fr += " Déplacez-le dans « \(published) » une fois publié."
+            }
+            return (en, fr)
+        case .withdrew(let piece, let markets):
+            if markets.isEmpty {
+                return ("“\(piece)” was out nowhere else.", "« \(piece) » n’était soumis nulle part ailleurs.")
+            }
+            let list = markets.map { "“\($0)”" }.joined(separator: ", ")
+            let listFr = markets.map { "« \($0) »" }.joined(separator: ", ")
+            return ("Withdrew “\(piece)” from \(list).", "« \(piece) » retiré de \(listFr).")
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import CarrelJSON
+import CarrelModel
+import CarrelServer
+import CarrelWorkspace
+
+/// `carrel market`, `carrel submit`, `carrel submission-status`,
+/// `carrel withdraw-others` and `carrel submissions`: submissions tracking
+/// from a shell, with the server's rules and words.
+extension CLI {
+    static let marketOptions: [(flag: String, field: MarketDetails.Field)] = [
+        ("--name", .name), ("--url", .url), ("--deadline", .deadline), ("--reading-period", .readingPeriod),
+        ("--fee", .fee), ("--simultaneous", .simultaneous), ("--notes", .notes),
+    ]
+
+    static func market(_ options: inout Options, _ language: Language) throws {
+        let ws = try library(options)
+        let market = try target(ws, absolute(options.positional[0]))
+        var fields: [MarketDetails.Field: JSONValue] = [:]
+        for (flag, field) in marketOptions {
+            guard let given = options.value(flag) else { continue }
+            if given.isEmpty || given == "none" {
+                fields[field] = .null
+            } else if field == .simultaneous {
+                let word = given.lowercased()
+                guard ["yes", "no"].contains(word) else { throw Failure(.invalidParams, .notYesOrNo(given: given)) }
+                fields[field] = .bool(word == "yes")
+            } else {
+                fields[field] = .string(given)
+            }
+        }
+        if !fields.isEmpty {
+            let outcome = try ws.setMarket(market, fields)
+            if let report = outcome.report { writeError(report.text(language) + "\n") }
+        }
+        let details = try ws.marketDetails(market)
+        for (flag, field) in marketOptions {
+            if let text = details.text(field) { print("\(flag.dropFirst(2))\t\(text)") }
+        }
+    }
+
+    static func submit(_ options: inout Options, _ language: Language) throws {
+        guard let to = options.value("--to") else { throw Usage(.missingValue(option: "--to")) }
+        let ws = try library(options)
+        let pieces = try options.positional.map { (p: String) throws(Failure) in try target(ws, absolute(p)) }
+        let market = try target(ws, absolute(to))
+        var day: SubmissionDay?
+        if let date = options.value("--date") {
+            guard let d = SubmissionDay(date) else {
+                throw Failure(.invalidParams, .submission(.badField(field: "date", given: date)))
+            }
+            day = d
+        }
+        if let clash = try ws.simultaneousConflict(pieces, to: market) {
+            let question = Message.submission(
+                .confirmSimultaneous(
+                    market: clash.market, pieces: clash.pieces.joined(separator: "”, “"),
+                    elsewhere: clash.elsewhere.joined(separator: "”, “")))
+            try confirm(question.text(language), options, language)
+        }
+        let (outcome, listed) = try ws.submit(pieces, to: market, day: day)
+        if let report = outcome.report { writeError(report.text(language) + "\n") }
+        print(listed.record.id)
+    }
+
+    static func submissionStatus(_ options: inout Options, _ language: Language) throws {
+        let ws = try library(options)
+        guard let status = SubmissionStatus(rawValue: options.positional[1]) else {
+            throw Failure(
+                .invalidParams,
+                .submission(.badField(field: "status", given: options.positional[1])))
+        }
+        var day: SubmissionDay?
+        if let date = options.value("--date") {
+            guard let d = SubmissionDay(date) else {
+                throw Failure(.invalidParams, .submission(.badField(field: "date", given: date)))
+            }
+            day = d
+        }
+        let outcome = try ws.setSubmissionStatus(
+            record: options.positional[0], piece: try piece(ws, options), status, day: day, note: options.value("--note"))
+        if let report = outcome.report { print(report.text(language)) }
+    }
+
+    static func withdrawOthers(_ options: inout Options, _ language: Language) throws {
+        let ws = try library(options)
+        let outcome = try ws.withdrawOthers(record: options.positional[0], piece: try piece(ws, options))
+        if let report = outcome.report { print(report.text(language)) }
+    }
+
+    /// `--piece`: a key of the record, or a path, made the piece's path in its project.
+    private static func piece(_ ws: Workspace, _ options: Options) throws -> String? {
+        guard let given = options.value("--piece") else { return nil }
+        if given.allSatisfy(\.isNumber) { return given }
+        return try ws.piecePath(try target(ws, absolute(given)))
+    }
+
+    static func submissions(_ options: inout Options, _ language: Language) throws {
+        let ws = try library(options)
+        let scope = try options.positional.first.map { (p: String) throws(Failure) in try target(ws, absolute(p)) }
+        let (listed, skipped) = try ws.submissions(in: scope, pendingOnly: options.has("--pending"))
+        for s in skipped { writeError("carrel: " + s.message.text(language) + "\n") }
+        if options.has("--json") {
+            print(JSONValue.array(listed.map { SubmissionJSON.json($0, ws, language) }).text())
+            return
+        }
+        for l in listed {
+            let market = l.market.map { l.project.relativePath(of: $0) } ?? l.record.marketName
+            for p in l.record.pieces {
+                let day = p.statusDay.map { " \($0)" } ?? ""
+                print("\(l.record.sent)\t\(market)\t\(p.path)\t\(p.status.title(language))\(day)\t\(l.record.id)")
+            }
+        }
+    }
+}
