@@ -10,14 +10,17 @@ public final class SubmissionIndex {
     public let scan: SubmissionRecords.Scan
     /// Each record's market where it is now; absent when the market is gone.
     public let marketOf: [String: Entry]
+    /// The library root's `generation` when built: entries it holds may have moved since.
+    let generation: Int
     var byPiece: [String: SubmissionTally] = [:]
     var byMarket: [ObjectIdentifier: SubmissionTally] = [:]
 
     public var isEmpty: Bool { scan.records.isEmpty }
 
-    init(scan: SubmissionRecords.Scan, marketOf: [String: Entry]) {
+    init(scan: SubmissionRecords.Scan, marketOf: [String: Entry], generation: Int) {
         self.scan = scan
         self.marketOf = marketOf
+        self.generation = generation
         for record in scan.records {
             for piece in record.pieces { byPiece[piece.path, default: SubmissionTally()].add(piece.status) }
             if let market = marketOf[record.id] {
@@ -67,7 +70,9 @@ extension Workspace {
 
     /// The project's index, read from its records when there is none.
     public func submissionIndex(_ project: Project) -> SubmissionIndex {
-        if let index = project.submissions { return index }
+        // A rename, move or delete anywhere changes the root's generation:
+        // the markets found by path or id are found again.
+        if let index = project.submissions, index.generation == project.root.root.generation { return index }
         var scan = SubmissionRecords.Scan()
         if let carrel = try? ProjectFile.carrelFolder(project.root.path),
             let dir = try? SubmissionRecords.folder(in: carrel, create: false)
@@ -94,7 +99,7 @@ extension Workspace {
                 if let e = all?.first(where: { id(of: $0) == wanted }) { marketOf[record.id] = e }
             }
         }
-        let index = SubmissionIndex(scan: scan, marketOf: marketOf)
+        let index = SubmissionIndex(scan: scan, marketOf: marketOf, generation: project.root.root.generation)
         project.submissions = index
         return index
     }

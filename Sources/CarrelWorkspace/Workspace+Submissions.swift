@@ -252,6 +252,7 @@ extension Workspace {
                 }
             }
         }
+        stillOut.sort()
         let published =
             status == .accepted && project.entry(for: .published) != nil ? PermanentFolder.published.diskName : nil
         let pieceName = keys.count == 1 ? lastName(updated.pieces.first { $0.key == keys[0] }?.path ?? "") : record.marketName
@@ -283,7 +284,7 @@ extension Workspace {
         }
         return Outcome(
             result: .item(.entry(project.root, library)), changes: changes,
-            report: .submission(.withdrew(piece: lastName(accepted.path), markets: withdrawn)))
+            report: .submission(.withdrew(piece: lastName(accepted.path), markets: withdrawn.sorted())))
     }
 
     private func updateRecord(
