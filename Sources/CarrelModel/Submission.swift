@@ -110,6 +110,13 @@ public struct MarketDetails: Sendable, Equatable {
         public var maxLength: Int { self == .notes ? 4000 : 500 }
     }
 
+    /// A value a writer gives a field: text (a date is text), yes or no, or nothing, to clear it.
+    public enum Value: Sendable, Equatable {
+        case text(String)
+        case flag(Bool)
+        case clear
+    }
+
     public var name: String?
     public var url: String?
     public var deadline: SubmissionDay?

@@ -10,8 +10,17 @@ extension Server {
     func executeSubmission(_ id: RequestID, _ command: CarrelCommand) throws(Failure) {
         switch command {
         case .setMarket(let uri, let fields):
-            var typed: [MarketDetails.Field: JSONValue] = [:]
-            for (key, value) in fields { if let f = MarketDetails.Field(rawValue: key) { typed[f] = value } }
+            var typed: [MarketDetails.Field: MarketDetails.Value] = [:]
+            for (key, value) in fields {
+                guard let f = MarketDetails.Field(rawValue: key) else { continue }
+                switch value {
+                case .null: typed[f] = .clear
+                case .bool(let b): typed[f] = .flag(b)
+                case .string(let s): typed[f] = .text(s)
+                default:
+                    throw Failure(.invalidParams, .submission(.badField(field: key, given: String(decoding: value.encoded(), as: UTF8.self))))
+                }
+            }
             finish(id, try workspace.setMarket(try target(uri), typed))
         case .submit(let items, let marketUri, let date, let packetUri, let confirmed):
             try submit(id, items: items, marketUri: marketUri, date: date, packetUri: packetUri, confirmed: confirmed)

@@ -57,7 +57,7 @@ public enum MarketFile {
     /// JSON): it is not Carrel's to replace.
     @discardableResult
     public static func write(
-        _ changes: [MarketDetails.Field: JSONValue], in dir: Directory, now: Int64 = Clock.nowMs()
+        _ changes: [MarketDetails.Field: MarketDetails.Value], in dir: Directory, now: Int64 = Clock.nowMs()
     ) throws(SysError) -> Found {
         let found = read(in: dir)
         if let problem = found.problem {
@@ -71,7 +71,13 @@ public enum MarketFile {
         var raw = found.raw
         if found.id == nil { raw["id"] = .string(newID()) }
         var fields = raw["fields"]?.objectValue ?? [:]
-        for (field, value) in changes {
+        for (field, given) in changes {
+            let value: JSONValue
+            switch given {
+            case .text(let t): value = .string(t)
+            case .flag(let b): value = .bool(b)
+            case .clear: value = .null
+            }
             let old = fields[field.rawValue]
             let before = ProjectFile.settingChanged(old)
             if ProjectFile.settingValue(old) ?? .null == value { continue }

@@ -1,4 +1,3 @@
-import CarrelJSON
 import CarrelModel
 import CarrelStore
 
@@ -39,7 +38,7 @@ extension Workspace {
     }
 
     /// Sets a market's details: a string (nil clears a field), checked per field.
-    public func setMarket(_ target: Target, _ fields: [MarketDetails.Field: JSONValue]) throws(Failure) -> Outcome {
+    public func setMarket(_ target: Target, _ fields: [MarketDetails.Field: MarketDetails.Value]) throws(Failure) -> Outcome {
         let (entry, project, library) = try marketTarget(target)
         for (field, value) in fields { try Self.checkMarketField(field, value) }
         let dir = try open(entry, in: library)
@@ -68,15 +67,19 @@ extension Workspace {
     }
 
     /// A field's value as the wire or the CLI gives it: text, a date, yes/no, or null to clear.
-    static func checkMarketField(_ field: MarketDetails.Field, _ value: JSONValue) throws(Failure) {
-        if value == .null { return }
-        let bad = Failure(.invalidParams, .submission(.badField(field: field.rawValue, given: value.describedForMessage)))
-        switch field {
-        case .simultaneous: guard value.boolValue != nil else { throw bad }
-        case .deadline: guard let s = value.stringValue, SubmissionDay(s) != nil else { throw bad }
-        default:
-            guard let s = value.stringValue, !s.isEmpty, s.count <= field.maxLength, !s.contains("\0") else { throw bad }
+    static func checkMarketField(_ field: MarketDetails.Field, _ value: MarketDetails.Value) throws(Failure) {
+        let given: String
+        switch value {
+        case .clear: return
+        case .flag(let b):
+            if field == .simultaneous { return }
+            given = b ? "true" : "false"
+        case .text(let s):
+            given = s
+            let fits = !s.isEmpty && s.count <= field.maxLength && !s.contains("\0")
+            if field == .deadline ? SubmissionDay(s) != nil : (field != .simultaneous && fits) { return }
         }
+        throw Failure(.invalidParams, .submission(.badField(field: field.rawValue, given: given)))
     }
 
     // MARK: Submitting
@@ -376,13 +379,5 @@ extension Workspace {
         case .notARecord(let detail): return "it is not a submission record (\(detail))"
         case .pieceOutside(let path): return "it names “\(path)”, which is not a path inside the project"
         }
-    }
-}
-
-extension JSONValue {
-    /// A value as a message quotes it.
-    var describedForMessage: String {
-        if let s = stringValue { return s }
-        return String(decoding: encoded(), as: UTF8.self)
     }
 }

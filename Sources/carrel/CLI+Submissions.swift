@@ -15,17 +15,17 @@ extension CLI {
     static func market(_ options: inout Options, _ language: Language) throws {
         let ws = try library(options)
         let market = try target(ws, absolute(options.positional[0]))
-        var fields: [MarketDetails.Field: JSONValue] = [:]
+        var fields: [MarketDetails.Field: MarketDetails.Value] = [:]
         for (flag, field) in marketOptions {
             guard let given = options.value(flag) else { continue }
             if given.isEmpty || given == "none" {
-                fields[field] = .null
+                fields[field] = .clear
             } else if field == .simultaneous {
                 let word = given.lowercased()
                 guard ["yes", "no"].contains(word) else { throw Failure(.invalidParams, .notYesOrNo(given: given)) }
-                fields[field] = .bool(word == "yes")
+                fields[field] = .flag(word == "yes")
             } else {
-                fields[field] = .string(given)
+                fields[field] = .text(given)
             }
         }
         if !fields.isEmpty {

@@ -13,7 +13,7 @@ final class MarketFileTests: XCTestCase {
     func testFieldsAreTypedAndEachIsStamped() throws {
         let fx = try Fixture("P/Magazines/Granta/")
         let found = try MarketFile.write(
-            [.url: .string("https://granta.example"), .deadline: .string("2026-12-31"), .simultaneous: .bool(false)],
+            [.url: .text("https://granta.example"), .deadline: .text("2026-12-31"), .simultaneous: .flag(false)],
             in: try dir(fx), now: 10)
         XCTAssertEqual(found.details.url, "https://granta.example")
         XCTAssertEqual(found.details.deadline?.description, "2026-12-31")
@@ -22,7 +22,7 @@ final class MarketFileTests: XCTestCase {
         let text = try XCTUnwrap(fx.read("P/Magazines/Granta/.carrel-market"))
         XCTAssertTrue(text.contains("\"changed\": 10"), text)
         // Cleared: the field keeps a stamped null, so a merge does not bring it back.
-        let cleared = try MarketFile.write([.url: .null], in: try dir(fx), now: 20)
+        let cleared = try MarketFile.write([.url: .clear], in: try dir(fx), now: 20)
         XCTAssertNil(cleared.details.url)
         XCTAssertEqual(cleared.id, found.id)
     }
@@ -63,7 +63,7 @@ final class MarketFileTests: XCTestCase {
             let found = MarketFile.read(in: try dir(fx))
             XCTAssertNil(found.details.name, hostile)
             XCTAssertNotNil(found.problem, hostile)
-            XCTAssertThrowsError(try MarketFile.write([.name: .string("G")], in: try dir(fx)), hostile)
+            XCTAssertThrowsError(try MarketFile.write([.name: .text("G")], in: try dir(fx)), hostile)
             XCTAssertEqual(fingerprint(fx.path), before, hostile)
         }
     }
@@ -80,7 +80,7 @@ final class MarketFileTests: XCTestCase {
         XCTAssertEqual(found.details.fee, "£5")
         XCTAssertEqual(found.details.url, "https://new.example")
         XCTAssertEqual(found.details.notes, "themed issue")
-        _ = try MarketFile.write([.name: .string("Granta")], in: try dir(fx))
+        _ = try MarketFile.write([.name: .text("Granta")], in: try dir(fx))
         XCTAssertEqual(fx.listing("P/Magazines/Granta", includeHidden: true), [".carrel-market"])
         let after = MarketFile.read(in: try dir(fx))
         XCTAssertEqual(after.details.fee, "£5")
