@@ -53,7 +53,7 @@ extension Workspace {
         project.submissions = nil
         return Outcome(
             result: .item(.entry(entry, library)), changes: [Change(.changed, entry.path)],
-            report: .submission(.marketSaved(market: entry.name.string)))
+            report: .marketSaved(market: entry.name.string))
     }
 
     func marketFileFailure(_ e: SysError) -> Failure {
@@ -186,10 +186,9 @@ extension Workspace {
             let left = deadline.ordinal - sent.ordinal
             if left <= 7 { daysLeft = left }
         }
-        let report = Report.submission(
-            .submitted(
+        let report = Report.submitted(
                 pieces: entries.map { $0.name.string }, market: record.marketName, day: sent.description,
-                deadline: daysLeft == nil ? nil : found.details.deadline?.description, daysLeft: daysLeft))
+            deadline: daysLeft == nil ? nil : found.details.deadline?.description, daysLeft: daysLeft)
         let changes = entries.map { Change(.changed, $0.path) } + [Change(.changed, marketEntry.path)]
         let listed = ListedSubmission(record: record, project: project, library: library, market: marketEntry)
         return (Outcome(result: .item(.entry(marketEntry, library)), changes: changes, report: report), listed)
@@ -258,11 +257,10 @@ extension Workspace {
         stillOut.sort()
         let published =
             status == .accepted && project.entry(for: .published) != nil ? PermanentFolder.published.diskName : nil
-        let pieceName = keys.count == 1 ? lastName(updated.pieces.first { $0.key == keys[0] }?.path ?? "") : record.marketName
-        let report = Report.submission(
-            .statusSet(
-                piece: keys.count == 1 ? pieceName : "\(keys.count)", market: record.marketName, status: status,
-                stillOut: stillOut, published: published))
+        let names = updated.pieces.filter { keys.contains($0.key) }.map { lastName($0.path) }
+        let report = Report.submissionStatusSet(
+            piece: names.joined(separator: "”, “"), market: record.marketName, status: status, stillOut: stillOut,
+            published: published)
         return Outcome(
             result: .item(.entry(project.root, library)), changes: rowsOf(updated, in: project), report: report)
     }
@@ -287,7 +285,7 @@ extension Workspace {
         }
         return Outcome(
             result: .item(.entry(project.root, library)), changes: changes,
-            report: .submission(.withdrew(piece: lastName(accepted.path), markets: withdrawn.sorted())))
+            report: .withdrewElsewhere(piece: lastName(accepted.path), markets: withdrawn.sorted()))
     }
 
     private func updateRecord(

@@ -32,6 +32,16 @@ enum Help {
           include PATH yes|no          Whether PATH goes into the compiled manuscript.
           byline PROJECT [--author NAME] [--contact "LINE | LINE"]
                                        The name and contact lines of the title page.
+          market PATH [--deadline D] [--simultaneous yes|no] …
+                                       Show or set a market's details (a folder in Magazines, Competitions…).
+          submit PATH... --to MARKET [--date D]
+                                       Record pieces sent to a market, keeping the text sent.
+          submission-status RECORD STATUS [--piece P]
+                                       pending, shortlisted, accepted, rejected, withdrawn or noResponse.
+          withdraw-others RECORD [--piece P]
+                                       Withdraw an accepted piece from every other market.
+          submissions [PATH] [--pending] [--json]
+                                       List submissions, pending first: all, a piece's or a market's.
           help SUBCOMMAND              Explain one subcommand.
 
         THE LIBRARY:
@@ -271,6 +281,51 @@ enum Help {
         Sets the author's name and contact lines (address, email, split at
         "|") that a compiled manuscript's title page shows, kept in the
         project's project.json. An empty value clears it.
+        """,
+        "market": """
+        USAGE: carrel market PATH [--name N] [--url U] [--deadline YYYY-MM-DD]
+                             [--reading-period P] [--fee F] [--simultaneous yes|no] [--notes N]
+
+        A market is a folder in a project's Magazines, Competitions,
+        Commissions or Other. Its details are kept in a hidden .carrel-market
+        file in it, each field stamped, so two machines' edits merge. With no
+        option, prints the details, one "field<TAB>value" a line; "none" or
+        an empty value clears a field.
+        """,
+        "submit": """
+        USAGE: carrel submit PATH... --to MARKET [--date YYYY-MM-DD] [--yes]
+
+        Records that the files PATH... (of the market's project) were sent to
+        MARKET on --date (default: today, UTC), keeping a copy of each text as
+        sent under .carrel/submissions, and prints the record's id. When the
+        market takes no simultaneous submissions and a piece is still out
+        elsewhere, asks first (--yes: submit anyway). Says when the market's
+        deadline is within a week.
+        """,
+        "submission-status": """
+        USAGE: carrel submission-status RECORD STATUS [--piece P] [--date YYYY-MM-DD] [--note N]
+
+        Sets the status of the pieces of submission RECORD (an id that carrel
+        submit or carrel submissions printed), or of one piece (--piece: its
+        number in the record, or its path): pending, shortlisted, accepted,
+        rejected, withdrawn or noResponse. An acceptance says where the piece
+        is still out.
+        """,
+        "withdraw-others": """
+        USAGE: carrel withdraw-others RECORD [--piece P]
+
+        Marks a piece accepted in RECORD withdrawn at every other market where
+        it is still out.
+        """,
+        "submissions": """
+        USAGE: carrel submissions [PATH] [--pending] [--json]
+
+        Lists submissions, those with a piece still out first, then newest
+        first: every project's, or PATH's project's; a file's history; a
+        market's. One line per piece: the day sent, the market, the piece,
+        its status and when, the record's id. Records Carrel cannot use are
+        named on stderr with the reason. --json prints what carrel/submissions
+        answers.
         """,
         "help": """
         USAGE: carrel help [SUBCOMMAND]

@@ -26,6 +26,7 @@ final class ProtocolDocTests: XCTestCase {
             DidChangeNotification.method, DidOpenTextDocumentNotification.method,
             DidChangeTextDocumentNotification.method, DidCloseTextDocumentNotification.method,
             DocumentSymbolRequest.method, InlayHintRequest.method, InlayHintRefreshRequest.method,
+            SubmissionsRequest.method,
         ] {
             XCTAssertTrue(doc.contains(method), method)
         }
@@ -131,6 +132,8 @@ final class ProtocolDocTests: XCTestCase {
             .invalidParam(field: "\u{1}", expected: "a positive integer up to 100000000, or null", found: "number"),
             .compile(.pieceUnusable(path: "\u{1}", why: .binary)), .compile(.pandocMissing(format: "\u{1}")),
             .compile(.noPDFEngine),
+            .submission(.notAMarket(name: "\u{1}")), .submission(.pieceElsewhere(name: "\u{1}", project: "\u{1}")),
+            .submission(.recordNotFound(id: "\u{1}")),
         ]
         return samples.map { m in
             let text = m.text(.english)
