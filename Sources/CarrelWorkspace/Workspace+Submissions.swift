@@ -56,12 +56,14 @@ extension Workspace {
             report: .marketSaved(market: entry.name.string))
     }
 
+    /// What is in the market file's place is named; anything else is the disk's own refusal.
     func marketFileFailure(_ e: SysError) -> Failure {
         let why: String
         switch e.refusal {
         case .wrongKind(let found, _)?: why = "it is \(found.englishWords), not a file"
         case .tooLarge(let limit)?: why = "it is larger than \(limit) bytes"
-        default: why = "it is not a market file Carrel can read"
+        case nil where e.code == 5 && e.operation == "read": why = "it is not a market file Carrel can read"
+        default: return failure(for: e)
         }
         return Failure(.io, .submission(.marketFileUnusable(path: e.path, why: why)))
     }

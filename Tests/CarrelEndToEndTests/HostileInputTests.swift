@@ -419,6 +419,10 @@ final class HostileInputTests: XCTestCase {
             P/Draft/F/
             P/Ready/r.md = r
             P/Trash/t.md = t
+            P/Magazines/G/
+            P/Magazines/H/
+            P/.carrel/submissions/1-a.json = {"id":"1-a","sent":"2026-11-20","market":{"changed":1,"value":{"path":"Magazines/G","name":"G"}},"pieces":{"1":{"path":"Draft/a.md","status":{"changed":1,"value":{"status":"accepted","day":"2026-11-20"}}}}}
+            P/.carrel/submissions/2-b.json = {"id":"2-b","sent":"2026-11-20","market":{"changed":1,"value":{"path":"Magazines/H","name":"H"}},"pieces":{"1":{"path":"Draft/a.md","status":{"changed":1,"value":{"status":"pending","day":"2026-11-20"}}}}}
             Plain/b.md = b
             """)
         chmod(fx.path, 0o755)
@@ -449,6 +453,10 @@ final class HostileInputTests: XCTestCase {
             ("carrel.duplicate", ["uri": u("P/Draft/a.md")]),
             ("carrel.setCompileIncluded", ["uri": u("P/Draft/a.md"), "included": false]),
             ("carrel.compile", ["projectUri": u("P"), "format": "markdown"]),
+            ("carrel.setMarket", ["uri": u("P/Magazines/G"), "fields": ["fee": "£3"]]),
+            ("carrel.submit", ["items": [u("P/Draft/a.md")], "marketUri": u("P/Magazines/G")]),
+            ("carrel.setSubmissionStatus", ["record": "2-b", "status": "rejected"]),
+            ("carrel.withdrawOthers", ["record": "1-a"]),
             ("carrel.newFile", ["parentUri": u("Plain"), "name": "n"]),
             ("carrel.rename", ["uri": u("Plain/b.md"), "newName": "c.md"]),
         ]
@@ -585,8 +593,15 @@ final class HostileInputTests: XCTestCase {
             "carrel.duplicate": ["uri": u],
             "carrel.setCompileIncluded": ["uri": u, "included": false],
             "carrel.compile": ["projectUri": u, "recipe": "manuscript", "format": "markdown", "output": "/tmp/x.md"],
+            "carrel.setMarket": ["uri": u, "fields": ["fee": "£3"]],
+            "carrel.submit": ["items": [u], "marketUri": u, "date": "2026-11-20", "packetUri": u, "confirmed": true],
+            "carrel.setSubmissionStatus": ["record": "r", "piece": "1", "status": "accepted", "date": "d", "note": "n"],
+            "carrel.withdrawOthers": ["record": "r", "piece": "1"],
         ]
-        let optional: Set<String> = ["confirmed", "descending", "before", "after", "recipe", "format", "output"]
+        let optional: Set<String> = [
+            "confirmed", "descending", "before", "after", "recipe", "format", "output", "date", "packetUri", "piece",
+            "note",
+        ]
         XCTAssertEqual(Set(full.keys), Set(InitializeRequest.commands), "every command has a row")
         for (command, args) in full {
             for field in args.keys {

@@ -106,7 +106,7 @@ public enum CarrelCommand: Equatable {
                     "fields", f.object["fields"] == nil ? .missing : .wrongType(expected: "an object", found: f.object["fields"]!.typeName))
             }
             for key in fields.keys where !Self.marketFields.contains(key) {
-                throw ParamError("fields.\(key)", .invalidValue("“\(key)”: expected one of \(Self.marketFields.joined(separator: ", "))"))
+                throw ParamError("fields", .invalidValue("“\(key)”: expected one of \(Self.marketFields.joined(separator: ", "))"))
             }
             self = .setMarket(uri: uri, fields: fields)
         case .submit:
@@ -115,7 +115,7 @@ public enum CarrelCommand: Equatable {
             var uris: [String] = []
             for (i, item) in items.enumerated() {
                 guard let s = item.stringValue else {
-                    throw ParamError("items[\(i)]", .wrongType(expected: "a string", found: item.typeName))
+                    throw ParamError("items", .wrongType(expected: "an array of URIs", found: "\(item.typeName) at \(i)"))
                 }
                 uris.append(s)
             }
