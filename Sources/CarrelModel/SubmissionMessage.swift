@@ -15,6 +15,8 @@ public enum SubmissionMessage: Sendable, Equatable {
     case skipped(name: String, why: String)
     case confirmSimultaneous(market: String, pieces: String, elsewhere: String)
     case actionSubmitAnyway
+    /// The CLI's question went unanswered.
+    case noAnswerToSubmit
     case notAccepted(piece: String)
 
     var pair: (String, String?) {
@@ -83,6 +85,11 @@ public enum SubmissionMessage: Sendable, Equatable {
             )
         case .actionSubmitAnyway:
             return ("Submit Anyway", "Soumettre quand même")
+        case .noAnswerToSubmit:
+            return (
+                "No answer came on standard input, so nothing was recorded. Pass --yes to submit anyway.",
+                "Aucune réponse n’est arrivée sur l’entrée standard : rien n’a été enregistré. Passez --yes pour soumettre quand même."
+            )
         case .notAccepted(let piece):
             return (
                 "“\(piece)” is accepted nowhere in this submission: withdrawing it elsewhere follows an acceptance. Nothing was changed.",

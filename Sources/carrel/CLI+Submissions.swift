@@ -55,7 +55,10 @@ extension CLI {
                 .confirmSimultaneous(
                     market: clash.market, pieces: clash.pieces.joined(separator: "”, “"),
                     elsewhere: clash.elsewhere.joined(separator: "”, “")))
-            try confirm(question.text(language), options, language)
+            do { try confirm(question.text(language), options, language) } catch {
+                if error.message == .noAnswer { throw Failure(.cancelled, .submission(.noAnswerToSubmit)) }
+                throw error
+            }
         }
         let (outcome, listed) = try ws.submit(pieces, to: market, day: day)
         if let report = outcome.report { writeError(report.text(language) + "\n") }
