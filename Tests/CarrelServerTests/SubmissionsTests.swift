@@ -200,4 +200,24 @@ final class SubmissionsTests: XCTestCase {
         XCTAssertEqual(
             try message(), "Submitted “Spring.md” to “Review” on 2026-11-20. Its deadline is 2026-11-25, in 5 days.")
     }
+
+    /// A record another machine wrote arrives by sync: the watcher sees it,
+    /// and the rows say it without a restart.
+    func testARecordArrivingBySyncShowsOnTheRows() throws {
+        try start()
+        _ = try result(submit(["P/Draft/Moon.md"], to: "P/Magazines/Granta", date: "2026-11-20"))
+        XCTAssertEqual(try summary("P/Draft/Spring.md") ?? "", "")
+        let record = #"{"id":"1-other","sent":"2026-11-21","market":{"changed":1,"value":{"path":"Magazines/Review","name":"Review"}},"pieces":{"1":{"path":"Draft/Spring.md","status":{"changed":1,"value":{"status":"shortlisted","day":"2026-11-30"}}}}}"#
+        try record.write(toFile: fx.path + "/P/.carrel/submissions/.syncthing.1-other.json.tmp", atomically: false, encoding: .utf8)
+        XCTAssertEqual(
+            rename(fx.path + "/P/.carrel/submissions/.syncthing.1-other.json.tmp", fx.path + "/P/.carrel/submissions/1-other.json"), 0)
+        // The watcher's batch comes when it comes: waited for generously, never timed.
+        var said = try summary("P/Draft/Spring.md")
+        for _ in 0..<100 where said != "out at 1" {
+            _ = try? client.inbox.take("a change", timeout: 0.1) { $0["method"] == "carrel/didChange" }
+            said = try summary("P/Draft/Spring.md")
+        }
+        XCTAssertEqual(said, "out at 1")
+        XCTAssertEqual(try summary("P/Magazines/Review"), "1 pending")
+    }
 }
