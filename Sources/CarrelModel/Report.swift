@@ -23,7 +23,8 @@ public enum Report: Sendable, Equatable {
     case marketSaved(market: String)
     /// `stillOut`: the markets where the accepted piece is still out;
     /// `published`: the project's Published folder, offered as the piece's next place.
-    case submissionStatusSet(piece: String, market: String, status: SubmissionStatus, stillOut: [String], published: String?)
+    case submissionStatusSet(
+        piece: String, market: String, status: SubmissionStatus, stillOut: [String], published: String?)
     case withdrewElsewhere(piece: String, markets: [String])
 
     public func text(_ language: Language) -> String {

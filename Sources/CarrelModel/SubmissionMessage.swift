@@ -47,7 +47,10 @@ public enum SubmissionMessage: Sendable, Equatable {
                 "« \(name) » est dans la Corbeille. Restaurez-le d’abord, puis soumettez-le. Rien n’a été enregistré."
             )
         case .noPieces:
-            return ("Name at least one piece to submit. Nothing was recorded.", "Nommez au moins un texte à soumettre. Rien n’a été enregistré.")
+            return (
+                "Name at least one piece to submit. Nothing was recorded.",
+                "Nommez au moins un texte à soumettre. Rien n’a été enregistré."
+            )
         case .tooManyPieces(let limit):
             return (
                 "One submission holds at most \(limit) pieces. Nothing was recorded.",

@@ -18,7 +18,9 @@ extension Server {
                 case .bool(let b): typed[f] = .flag(b)
                 case .string(let s): typed[f] = .text(s)
                 default:
-                    throw Failure(.invalidParams, .submission(.badField(field: key, given: String(decoding: value.encoded(), as: UTF8.self))))
+                    throw Failure(
+                        .invalidParams,
+                        .submission(.badField(field: key, given: String(decoding: value.encoded(), as: UTF8.self))))
                 }
             }
             finish(id, try workspace.setMarket(try target(uri), typed))
@@ -125,10 +127,14 @@ extension Server {
 public enum SubmissionJSON {
     /// A submission on the wire: its market where it is now (or the name it
     /// recorded, when the market is gone), each piece's status and history.
-    public static func json(_ listed: Workspace.ListedSubmission, _ workspace: Workspace, _ language: Language) -> JSONValue {
+    public static func json(_ listed: Workspace.ListedSubmission, _ workspace: Workspace, _ language: Language)
+        -> JSONValue
+    {
         let r = listed.record
         let root = listed.project.root.path
-        func uri(_ relative: String) -> JSONValue { .string(FileURI.uri(root + [UInt8(ascii: "/")] + Array(relative.utf8))) }
+        func uri(_ relative: String) -> JSONValue {
+            .string(FileURI.uri(root + [UInt8(ascii: "/")] + Array(relative.utf8)))
+        }
         var market: [String: JSONValue] = ["name": .string(r.marketName), "path": .string(r.marketPath)]
         if let m = listed.market {
             market["uri"] = .string(FileURI.uri(m.path))

@@ -77,7 +77,9 @@ extension Directory {
         }
         if let found = kind(of: tmp), found != .file {
             // Something that is no file of Carrel's came in since the check: it goes back.
-            _ = BytePath.withCString(tmp) { t in BytePath.withCString(name) { n in carrel_rename_exchange(self.fd, t, n) } }
+            _ = BytePath.withCString(tmp) { t in
+                BytePath.withCString(name) { n in carrel_rename_exchange(self.fd, t, n) }
+            }
             dropTemp()
             throw SysError("open", display, refusal: .wrongKind(found: found, expected: .file))
         }

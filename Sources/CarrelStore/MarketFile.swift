@@ -112,7 +112,8 @@ public enum MarketFile {
 
     /// An id this Carrel could have written: 16 to 64 letters, digits and dashes.
     static func isID(_ s: String) -> Bool {
-        (16...64).contains(s.utf8.count) && s.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2D }
+        (16...64).contains(s.utf8.count)
+            && s.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2D }
     }
 
     static func newID() -> String {

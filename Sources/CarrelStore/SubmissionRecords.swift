@@ -128,7 +128,8 @@ public enum SubmissionRecords {
             var history: [(Int64, String, SubmissionStatus, SubmissionDay?)] = []
             for (hkey, h) in (p["history"]?.objectValue ?? [:]).prefix(1000) {
                 guard let s = h["status"]?.stringValue.flatMap(SubmissionStatus.init(rawValue:)) else { continue }
-                history.append((SettingStamp.read(h["changed"]), hkey, s, h["day"]?.stringValue.flatMap(SubmissionDay.init)))
+                history.append(
+                    (SettingStamp.read(h["changed"]), hkey, s, h["day"]?.stringValue.flatMap(SubmissionDay.init)))
             }
             piece.history = history.sorted { ($0.0, $0.1) < ($1.0, $1.1) }.map { ($0.2, $0.3) }
             pieces.append(piece)
@@ -197,7 +198,9 @@ public enum SubmissionRecords {
             "market": setting(.object(market), now), "pieces": .object(pieces),
         ]
         let name = Array((new.id + suffix).utf8)
-        if dir.kind(of: name) != nil { throw SysError("create", BytePath.display(BytePath.join(dir.path, name)), code: EEXIST) }
+        if dir.kind(of: name) != nil {
+            throw SysError("create", BytePath.display(BytePath.join(dir.path, name)), code: EEXIST)
+        }
         try dir.writeSmallJSON(raw, as: name, tempPrefix: tempPrefix)
     }
 
@@ -251,15 +254,19 @@ public enum SubmissionRecords {
                 piece["history"] = .object(history)
             }
             if let note = change.note, ProjectFile.settingValue(piece["note"])?.stringValue != note {
-                piece["note"] = setting(.string(note), SettingStamp.change(after: ProjectFile.settingChanged(piece["note"]), now: now))
+                piece["note"] = setting(
+                    .string(note), SettingStamp.change(after: ProjectFile.settingChanged(piece["note"]), now: now))
             }
             pieces[key] = .object(piece)
         }
         raw["pieces"] = .object(pieces)
         if let fee, ProjectFile.settingValue(raw["fee"])?.stringValue != fee {
-            raw["fee"] = setting(.string(fee), SettingStamp.change(after: ProjectFile.settingChanged(raw["fee"]), now: now))
+            raw["fee"] = setting(
+                .string(fee), SettingStamp.change(after: ProjectFile.settingChanged(raw["fee"]), now: now))
         }
-        guard case .success(let record) = decode(raw, id: id) else { throw .unreadable(.notARecord("after the change")) }
+        guard case .success(let record) = decode(raw, id: id) else {
+            throw .unreadable(.notARecord("after the change"))
+        }
         do { try dir.writeSmallJSON(raw, as: name, tempPrefix: tempPrefix) } catch { throw .sys(error) }
         for copy in copies where dir.kind(of: copy) == .file { try? dir.unlinkFile(copy) }
         if !copies.isEmpty { dir.sync() }

@@ -24,7 +24,9 @@ public final class SubmissionIndex {
         for record in scan.records {
             for piece in record.pieces { byPiece[piece.path, default: SubmissionTally()].add(piece.status) }
             if let market = marketOf[record.id] {
-                for piece in record.pieces { byMarket[ObjectIdentifier(market), default: SubmissionTally()].add(piece.status) }
+                for piece in record.pieces {
+                    byMarket[ObjectIdentifier(market), default: SubmissionTally()].add(piece.status)
+                }
             }
         }
     }

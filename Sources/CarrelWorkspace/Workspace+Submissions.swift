@@ -38,7 +38,9 @@ extension Workspace {
     }
 
     /// Sets a market's details: a string (nil clears a field), checked per field.
-    public func setMarket(_ target: Target, _ fields: [MarketDetails.Field: MarketDetails.Value]) throws(Failure) -> Outcome {
+    public func setMarket(_ target: Target, _ fields: [MarketDetails.Field: MarketDetails.Value]) throws(Failure)
+        -> Outcome
+    {
         let (entry, project, library) = try marketTarget(target)
         for (field, value) in fields { try Self.checkMarketField(field, value) }
         let dir = try open(entry, in: library)
@@ -173,7 +175,9 @@ extension Workspace {
                         marketName: found.details.name ?? marketEntry.name.string, marketID: marketID, sent: sent,
                         pieces: listed)
                     try SubmissionRecords.create(new, in: dir)
-                    guard case .success(let (r, _)) = SubmissionRecords.read(Array((id + ".json").utf8), copies: [], in: dir)
+                    guard
+                        case .success(let (r, _)) = SubmissionRecords.read(
+                            Array((id + ".json").utf8), copies: [], in: dir)
                     else { throw SysError("read", id, code: 5) }
                     return r
                 } catch { throw .sys(error) }
@@ -189,7 +193,7 @@ extension Workspace {
             if left <= 7 { daysLeft = left }
         }
         let report = Report.submitted(
-                pieces: entries.map { $0.name.string }, market: record.marketName, day: sent.description,
+            pieces: entries.map { $0.name.string }, market: record.marketName, day: sent.description,
             deadline: daysLeft == nil ? nil : found.details.deadline?.description, daysLeft: daysLeft)
         let changes = entries.map { Change(.changed, $0.path) } + [Change(.changed, marketEntry.path)]
         let listed = ListedSubmission(record: record, project: project, library: library, market: marketEntry)
@@ -219,7 +223,9 @@ extension Workspace {
     func pieceKeys(_ record: Submission, _ piece: String?, _ project: Project) throws(Failure) -> [String] {
         guard let piece else { return record.pieces.map(\.key) }
         let keys = record.pieces.filter { $0.key == piece || $0.path == piece }.map(\.key)
-        guard !keys.isEmpty else { throw Failure(.notFound, .submission(.pieceNotInRecord(id: record.id, piece: piece))) }
+        guard !keys.isEmpty else {
+            throw Failure(.notFound, .submission(.pieceNotInRecord(id: record.id, piece: piece)))
+        }
         return keys
     }
 
@@ -273,7 +279,9 @@ extension Workspace {
         try checkUnlocked(project.root, library)
         let keys = try pieceKeys(record, piece, project)
         guard let accepted = record.pieces.first(where: { keys.contains($0.key) && $0.status == .accepted }) else {
-            throw Failure(.invalidParams, .submission(.notAccepted(piece: lastName(record.pieces.first { keys.contains($0.key) }?.path ?? ""))))
+            throw Failure(
+                .invalidParams,
+                .submission(.notAccepted(piece: lastName(record.pieces.first { keys.contains($0.key) }?.path ?? ""))))
         }
         var withdrawn: [String] = []
         var changes: [Change] = []
@@ -320,7 +328,9 @@ extension Workspace {
 
     /// The rows a record's change alters: its pieces and its market, where they are now.
     func rowsOf(_ record: Submission, in project: Project) -> [Change] {
-        var changes = record.pieces.compactMap { p in entry(atRelative: p.path, in: project).map { Change(.changed, $0.path) } }
+        var changes = record.pieces.compactMap { p in
+            entry(atRelative: p.path, in: project).map { Change(.changed, $0.path) }
+        }
         if let market = submissionIndex(project).marketOf[record.id] { changes.append(Change(.changed, market.path)) }
         return changes
     }
@@ -359,11 +369,14 @@ extension Workspace {
                 if pendingOnly && !r.isPending { continue }
                 if let piecePath, !r.pieces.contains(where: { $0.path == piecePath }) { continue }
                 if let market, index.marketOf[r.id] !== market { continue }
-                listed.append(ListedSubmission(record: r, project: project, library: library, market: index.marketOf[r.id]))
+                listed.append(
+                    ListedSubmission(record: r, project: project, library: library, market: index.marketOf[r.id]))
             }
             for s in index.scan.skipped {
                 skipped.append(
-                    SkippedRecord(name: s.name, project: project, message: .submission(.skipped(name: s.name, why: Self.describe(s.why)))))
+                    SkippedRecord(
+                        name: s.name, project: project,
+                        message: .submission(.skipped(name: s.name, why: Self.describe(s.why)))))
             }
         }
         listed.sort { Submission.listingOrder($0.record, $1.record) }

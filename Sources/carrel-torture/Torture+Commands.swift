@@ -175,7 +175,8 @@ extension Torture {
                         name: "setMarket", command: "carrel.setMarket",
                         args: ["uri": .string(uri(f)), "fields": ["fee": .string(newName("fee"))]])
                 case 5:
-                    guard let f = pick(v.folders.filter { !$0.isEmpty }), let piece = pick(v.movable.filter { !$0.isDir })
+                    guard let f = pick(v.folders.filter { !$0.isEmpty }),
+                        let piece = pick(v.movable.filter { !$0.isDir })
                     else { continue }
                     // The copy of the text sent is kept under `.carrel`, hidden: never a second visible file.
                     return Op(

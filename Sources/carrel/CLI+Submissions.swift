@@ -80,7 +80,8 @@ extension CLI {
             day = d
         }
         let outcome = try ws.setSubmissionStatus(
-            record: options.positional[0], piece: try piece(ws, options), status, day: day, note: options.value("--note"))
+            record: options.positional[0], piece: try piece(ws, options), status, day: day,
+            note: options.value("--note"))
         if let report = outcome.report { print(report.text(language)) }
     }
 

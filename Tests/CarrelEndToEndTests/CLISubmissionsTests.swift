@@ -31,10 +31,13 @@ final class CLISubmissionsTests: XCTestCase {
     }
 
     func testAMarketsDetailsAreSetPrintedAndChecked() {
-        let set = run(["market", "P/Magazines/Review", "--deadline", "2026-12-31", "--simultaneous", "no", "--fee", "£3"])
+        let set = run([
+            "market", "P/Magazines/Review", "--deadline", "2026-12-31", "--simultaneous", "no", "--fee", "£3",
+        ])
         XCTAssertEqual(set.status, 0, set.stderr)
         XCTAssertEqual(set.stdout, "deadline\t2026-12-31\nfee\t£3\nsimultaneous\tno\n")
-        XCTAssertEqual(run(["market", "P/Magazines/Review", "--fee", "none"]).stdout, "deadline\t2026-12-31\nsimultaneous\tno\n")
+        XCTAssertEqual(
+            run(["market", "P/Magazines/Review", "--fee", "none"]).stdout, "deadline\t2026-12-31\nsimultaneous\tno\n")
         let before = fingerprint(fx.path)
         let bad = run(["market", "P/Magazines/Review", "--deadline", "31/12/2026"])
         XCTAssertEqual(bad.status, 1)
@@ -46,15 +49,20 @@ final class CLISubmissionsTests: XCTestCase {
     }
 
     func testSubmitStatusWithdrawAndTheListing() throws {
-        let granta = run(["submit", "P/Draft/Spring.md", "P/Draft/Moon.md", "--to", "P/Magazines/Granta", "--date", "2026-11-20"])
+        let granta = run([
+            "submit", "P/Draft/Spring.md", "P/Draft/Moon.md", "--to", "P/Magazines/Granta", "--date", "2026-11-20",
+        ])
         XCTAssertEqual(granta.status, 0, granta.stderr)
         XCTAssertEqual(granta.stderr, "Submitted “Spring.md”, “Moon.md” to “Granta” on 2026-11-20.\n")
         let id = granta.stdout.trimmingCharacters(in: .newlines)
         XCTAssertTrue(fx.exists("P/.carrel/submissions/\(id).json"))
         XCTAssertEqual(fx.read("P/.carrel/submissions/\(id)/1 Spring.md"), "sea sea", "the text as sent")
-        XCTAssertEqual(run(["submit", "P/Draft/Spring.md", "--to", "P/Magazines/Review", "--date", "2026-11-21"]).status, 0)
+        XCTAssertEqual(
+            run(["submit", "P/Draft/Spring.md", "--to", "P/Magazines/Review", "--date", "2026-11-21"]).status, 0)
 
-        let accepted = run(["submission-status", id, "accepted", "--piece", "P/Draft/Spring.md", "--date", "2026-12-01"])
+        let accepted = run([
+            "submission-status", id, "accepted", "--piece", "P/Draft/Spring.md", "--date", "2026-12-01",
+        ])
         XCTAssertEqual(accepted.status, 0, accepted.stderr)
         XCTAssertTrue(accepted.stdout.contains("It is still out at “Review”"), accepted.stdout)
         XCTAssertEqual(run(["withdraw-others", id, "--piece", "1"]).stdout, "Withdrew “Spring.md” from “Review”.\n")
@@ -63,8 +71,10 @@ final class CLISubmissionsTests: XCTestCase {
         let rows = run(["submissions"]).stdout.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
         XCTAssertEqual(
             rows.map { $0.prefix(3).joined(separator: "|") },
-            ["2026-11-20|Magazines/Granta|Draft/Spring.md", "2026-11-20|Magazines/Granta|Draft/Moon.md",
-             "2026-11-21|Magazines/Review|Draft/Spring.md"])
+            [
+                "2026-11-20|Magazines/Granta|Draft/Spring.md", "2026-11-20|Magazines/Granta|Draft/Moon.md",
+                "2026-11-21|Magazines/Review|Draft/Spring.md",
+            ])
         XCTAssertEqual(rows.map { $0[3].split(separator: " ")[0] }, ["accepted", "pending", "withdrawn"])
         XCTAssertEqual(rows[0][3], "accepted 2026-12-01")
         let json = try JSONParser.parse(Array(run(["submissions", "P/Draft/Moon.md", "--json"]).stdout.utf8))
@@ -86,7 +96,8 @@ final class CLISubmissionsTests: XCTestCase {
         XCTAssertEqual(unanswered.status, 1)
         XCTAssertTrue(
             unanswered.stderr.contains(
-                "“Review” does not take simultaneous submissions, and “Spring.md” is still out at “Granta”. Submit anyway?"),
+                "“Review” does not take simultaneous submissions, and “Spring.md” is still out at “Granta”. Submit anyway?"
+            ),
             unanswered.stderr)
         XCTAssertTrue(unanswered.stderr.contains("nothing was recorded. Pass --yes"), unanswered.stderr)
         XCTAssertEqual(run(["submit", "P/Draft/Spring.md", "--to", "P/Magazines/Review"], stdin: "no\n").status, 1)
@@ -98,13 +109,15 @@ final class CLISubmissionsTests: XCTestCase {
     /// A record Carrel cannot use is named on stderr, and the rest still list.
     func testAnUnusableRecordIsNamedWithItsReason() throws {
         XCTAssertEqual(run(["submit", "P/Draft/Moon.md", "--to", "P/Magazines/Granta"]).status, 0)
-        try #"{"id":"1-x","sent":"2026-11-20","market":{"changed":1,"value":{"path":"Magazines/Granta","name":"G"}},"pieces":{"1":{"path":"../../../etc/passwd"}}}"#
+        try
+            #"{"id":"1-x","sent":"2026-11-20","market":{"changed":1,"value":{"path":"Magazines/Granta","name":"G"}},"pieces":{"1":{"path":"../../../etc/passwd"}}}"#
             .write(toFile: fx.path + "/P/.carrel/submissions/1-x.json", atomically: false, encoding: .utf8)
         let r = run(["submissions"])
         XCTAssertEqual(r.status, 0)
         XCTAssertEqual(r.stdout.split(separator: "\n").count, 1)
         XCTAssertEqual(
             r.stderr,
-            "carrel: Skipped the submission record 1-x.json: it names “../../../etc/passwd”, which is not a path inside the project.\n")
+            "carrel: Skipped the submission record 1-x.json: it names “../../../etc/passwd”, which is not a path inside the project.\n"
+        )
     }
 }

@@ -595,7 +595,9 @@ final class HostileInputTests: XCTestCase {
             "carrel.compile": ["projectUri": u, "recipe": "manuscript", "format": "markdown", "output": "/tmp/x.md"],
             "carrel.setMarket": ["uri": u, "fields": ["fee": "£3"]],
             "carrel.submit": ["items": [u], "marketUri": u, "date": "2026-11-20", "packetUri": u, "confirmed": true],
-            "carrel.setSubmissionStatus": ["record": "r", "piece": "1", "status": "accepted", "date": "d", "note": "n"],
+            "carrel.setSubmissionStatus": [
+                "record": "r", "piece": "1", "status": "accepted", "date": "d", "note": "n",
+            ],
             "carrel.withdrawOthers": ["record": "r", "piece": "1"],
         ]
         let optional: Set<String> = [

@@ -173,7 +173,8 @@ final class ReportsTests: XCTestCase {
         try start { try $0.add("P/Magazines/Granta/\nP/Magazines/Review/") }
         XCTAssertEqual(
             try report(
-                "carrel.setMarket", ["uri": .string(fx.uri("P/Magazines/Granta")), "fields": ["deadline": "2026-11-25"]]),
+                "carrel.setMarket",
+                ["uri": .string(fx.uri("P/Magazines/Granta")), "fields": ["deadline": "2026-11-25"]]),
             "Saved the details of “Granta”.")
         func submit(_ market: String) throws -> String? {
             try report(

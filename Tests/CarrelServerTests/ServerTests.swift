@@ -189,9 +189,11 @@ final class ServerTests: XCTestCase {
         XCTAssertEqual(copy["uri"], .string(fx.uri("My Poems/Draft/Spring copy.md")))
         XCTAssertEqual(titles(try tree("My Poems/Draft")), ["Autumn.md", "Spring.md", "Spring copy.md"])
         XCTAssertEqual(fx.read("My Poems/Draft/.carrel-order"), "Autumn.md\nSpring.md\nSpring copy.md\n")
-        _ = try client.command("carrel.newFolder", ["parentUri": .string(fx.uri("My Poems/Magazines")), "name": "Granta"])
+        _ = try client.command(
+            "carrel.newFolder", ["parentUri": .string(fx.uri("My Poems/Magazines")), "name": "Granta"])
         let market = try client.command(
-            "carrel.setMarket", ["uri": .string(fx.uri("My Poems/Magazines/Granta")), "fields": ["fee": "£3"]])["result"]!
+            "carrel.setMarket", ["uri": .string(fx.uri("My Poems/Magazines/Granta")), "fields": ["fee": "£3"]])[
+                "result"]!
         XCTAssertEqual(market["name"], "Granta")
         let submitted = try client.command(
             "carrel.submit",

@@ -35,8 +35,10 @@ final class SubmissionsTests: XCTestCase {
     func summary(_ relative: String) throws -> String? {
         let said = try client.result("carrel/tree", ["uri": .string(fx.uri(relative)), "depth": 0]).arrayValue![0][
             "summary"]?.stringValue
-        return said?.components(separatedBy: " · ").filter { !$0.hasSuffix("word") && !$0.hasSuffix("words") && !$0.hasSuffix("mots") }
-            .joined(separator: " · ")
+        return said?.components(separatedBy: " · ").filter {
+            !$0.hasSuffix("word") && !$0.hasSuffix("words") && !$0.hasSuffix("mots")
+        }
+        .joined(separator: " · ")
     }
 
     func submit(_ pieces: [String], to market: String, date: String) throws -> JSONValue {
@@ -56,7 +58,9 @@ final class SubmissionsTests: XCTestCase {
     /// The last report the server sent.
     func message() throws -> String? {
         var last = try client.inbox.take("a report") { $0["method"] == "window/showMessage" }
-        while let later = try? client.inbox.take("a later report", timeout: 0.05, { $0["method"] == "window/showMessage" }) {
+        while let later = try? client.inbox.take(
+            "a later report", timeout: 0.05, { $0["method"] == "window/showMessage" })
+        {
             last = later
         }
         return last["params"]?["message"]?.stringValue
@@ -64,13 +68,16 @@ final class SubmissionsTests: XCTestCase {
 
     func testSubmittingRecordsTheTextSentAndRowsSayWhereAPieceIsOut() throws {
         try start()
-        let sent = try result(submit(["P/Draft/Spring.md", "P/Draft/Moon.md"], to: "P/Magazines/Granta", date: "2026-11-20"))
+        let sent = try result(
+            submit(["P/Draft/Spring.md", "P/Draft/Moon.md"], to: "P/Magazines/Granta", date: "2026-11-20"))
         XCTAssertEqual(sent["market"]?["name"], "Granta")
         XCTAssertEqual(sent["sent"], "2026-11-20")
         XCTAssertEqual(sent["pieces"]?[0]?["status"], "pending")
         XCTAssertEqual(try message(), "Submitted “Spring.md”, “Moon.md” to “Granta” on 2026-11-20.")
         let copy = try XCTUnwrap(sent["pieces"]?[0]?["copyUri"]?.stringValue)
-        XCTAssertEqual(try String(contentsOfFile: XCTUnwrap(URL(string: copy)).path, encoding: .utf8), "sea sea", "the text sent is kept")
+        XCTAssertEqual(
+            try String(contentsOfFile: XCTUnwrap(URL(string: copy)).path, encoding: .utf8), "sea sea",
+            "the text sent is kept")
         _ = try result(submit(["P/Draft/Spring.md"], to: "P/Competitions/Prize", date: "2026-11-21"))
         XCTAssertEqual(try summary("P/Draft/Spring.md"), "out at 2")
         XCTAssertEqual(try summary("P/Draft/Moon.md"), "out at 1")
@@ -79,7 +86,10 @@ final class SubmissionsTests: XCTestCase {
         let id = try XCTUnwrap(sent["id"]?.stringValue)
         _ = try client.command(
             "carrel.setSubmissionStatus",
-            ["record": .string(id), "piece": .string(fx.uri("P/Draft/Moon.md")), "status": "rejected", "date": "2026-12-01"])
+            [
+                "record": .string(id), "piece": .string(fx.uri("P/Draft/Moon.md")), "status": "rejected",
+                "date": "2026-12-01",
+            ])
         XCTAssertEqual(try summary("P/Draft/Moon.md"), "1 rejected")
         XCTAssertEqual(try summary("P/Magazines/Granta"), "1 pending · 1 rejected")
     }
@@ -129,7 +139,8 @@ final class SubmissionsTests: XCTestCase {
         let history = try client.result("carrel/submissions", ["uri": .string(fx.uri("P/Draft/Moon.md"))])
         XCTAssertEqual(history["submissions"]?.arrayValue?.map { $0["id"]?.stringValue }, [old])
 
-        _ = try client.command("carrel.rename", ["uri": .string(fx.uri("P/Magazines/Granta")), "newName": "Granta Magazine"])
+        _ = try client.command(
+            "carrel.rename", ["uri": .string(fx.uri("P/Magazines/Granta")), "newName": "Granta Magazine"])
         _ = try client.command(
             "carrel.moveTo",
             ["uri": .string(fx.uri("P/Magazines/Granta Magazine")), "destinationUri": .string(fx.uri("P/Other"))])
@@ -149,12 +160,24 @@ final class SubmissionsTests: XCTestCase {
         let before = fingerprint(fx.path)
         let cases: [(JSONValue, String)] = [
             (["items": [.string(fx.uri("P/Draft/Spring.md"))], "marketUri": .string(fx.uri("P/Draft"))], "notAMarket"),
-            (["items": [.string(fx.uri("P/Draft/Spring.md"))], "marketUri": .string(fx.uri("P/Magazines"))], "notAMarket"),
-            (["items": [.string(fx.uri("Q/Draft/Other.md"))], "marketUri": .string(fx.uri("P/Magazines/Granta"))], "notInProject"),
-            (["items": [.string(fx.uri("P/Draft"))], "marketUri": .string(fx.uri("P/Magazines/Granta"))], "invalidParams"),
+            (
+                ["items": [.string(fx.uri("P/Draft/Spring.md"))], "marketUri": .string(fx.uri("P/Magazines"))],
+                "notAMarket"
+            ),
+            (
+                ["items": [.string(fx.uri("Q/Draft/Other.md"))], "marketUri": .string(fx.uri("P/Magazines/Granta"))],
+                "notInProject"
+            ),
+            (
+                ["items": [.string(fx.uri("P/Draft"))], "marketUri": .string(fx.uri("P/Magazines/Granta"))],
+                "invalidParams"
+            ),
             (["items": [], "marketUri": .string(fx.uri("P/Magazines/Granta"))], "invalidParams"),
             (
-                ["items": [.string(fx.uri("P/Draft/Spring.md"))], "marketUri": .string(fx.uri("P/Magazines/Granta")), "date": "2026-02-30"],
+                [
+                    "items": [.string(fx.uri("P/Draft/Spring.md"))], "marketUri": .string(fx.uri("P/Magazines/Granta")),
+                    "date": "2026-02-30",
+                ],
                 "invalidParams"
             ),
         ]
@@ -181,7 +204,10 @@ final class SubmissionsTests: XCTestCase {
         try start()
         _ = try client.command(
             "carrel.setMarket",
-            ["uri": .string(fx.uri("P/Magazines/Review")), "fields": ["simultaneous": false, "deadline": "2026-11-25"]])
+            [
+                "uri": .string(fx.uri("P/Magazines/Review")),
+                "fields": ["simultaneous": false, "deadline": "2026-11-25"],
+            ])
         _ = try result(submit(["P/Draft/Spring.md"], to: "P/Magazines/Granta", date: "2026-11-20"))
         client.answer = .title("Cancel")
         let args: JSONValue = [
@@ -207,10 +233,14 @@ final class SubmissionsTests: XCTestCase {
         try start()
         _ = try result(submit(["P/Draft/Moon.md"], to: "P/Magazines/Granta", date: "2026-11-20"))
         XCTAssertEqual(try summary("P/Draft/Spring.md") ?? "", "")
-        let record = #"{"id":"1-other","sent":"2026-11-21","market":{"changed":1,"value":{"path":"Magazines/Review","name":"Review"}},"pieces":{"1":{"path":"Draft/Spring.md","status":{"changed":1,"value":{"status":"shortlisted","day":"2026-11-30"}}}}}"#
-        try record.write(toFile: fx.path + "/P/.carrel/submissions/.syncthing.1-other.json.tmp", atomically: false, encoding: .utf8)
+        let record =
+            #"{"id":"1-other","sent":"2026-11-21","market":{"changed":1,"value":{"path":"Magazines/Review","name":"Review"}},"pieces":{"1":{"path":"Draft/Spring.md","status":{"changed":1,"value":{"status":"shortlisted","day":"2026-11-30"}}}}}"#
+        try record.write(
+            toFile: fx.path + "/P/.carrel/submissions/.syncthing.1-other.json.tmp", atomically: false, encoding: .utf8)
         XCTAssertEqual(
-            rename(fx.path + "/P/.carrel/submissions/.syncthing.1-other.json.tmp", fx.path + "/P/.carrel/submissions/1-other.json"), 0)
+            rename(
+                fx.path + "/P/.carrel/submissions/.syncthing.1-other.json.tmp",
+                fx.path + "/P/.carrel/submissions/1-other.json"), 0)
         // The watcher's batch comes when it comes: waited for generously, never timed.
         var said = try summary("P/Draft/Spring.md")
         for _ in 0..<100 where said != "out at 1" {

@@ -114,7 +114,8 @@ final class SubmissionRecordsTests: XCTestCase {
         let theirs = try String(contentsOfFile: path + "1-a.json", encoding: .utf8)
         try FileManager.default.removeItem(atPath: path + "1-a.json")
         try original.write(toFile: path + "1-a.json", atomically: false, encoding: .utf8)
-        _ = try SubmissionRecords.update("1-a", pieces: ["1"], .init(status: .shortlisted, day: shortlisted), in: dir, now: 100)
+        _ = try SubmissionRecords.update(
+            "1-a", pieces: ["1"], .init(status: .shortlisted, day: shortlisted), in: dir, now: 100)
         try theirs.write(
             toFile: path + "1-a.sync-conflict-20261205-101500-ABCDEFG.json", atomically: false, encoding: .utf8)
 
@@ -128,7 +129,8 @@ final class SubmissionRecordsTests: XCTestCase {
             "1-a", pieces: ["1"], .init(status: .accepted, day: noted, note: "contract"), in: dir, now: 300)
         XCTAssertEqual(after.pieces.first?.history.map(\.status), [.shortlisted, .accepted, .accepted])
         XCTAssertEqual(after.pieces.first?.note, "contract")
-        XCTAssertEqual(fx.listing("P/.carrel/submissions", includeHidden: true), ["1-a.json"], "the copy is merged in, then goes")
+        XCTAssertEqual(
+            fx.listing("P/.carrel/submissions", includeHidden: true), ["1-a.json"], "the copy is merged in, then goes")
     }
 
     /// git's conflict markers read as both sides, merged by the same rule.

@@ -103,10 +103,13 @@ public enum CarrelCommand: Equatable {
             let uri = try f.string("uri")
             guard case .object(let fields)? = f.object["fields"] else {
                 throw ParamError(
-                    "fields", f.object["fields"] == nil ? .missing : .wrongType(expected: "an object", found: f.object["fields"]!.typeName))
+                    "fields",
+                    f.object["fields"] == nil
+                        ? .missing : .wrongType(expected: "an object", found: f.object["fields"]!.typeName))
             }
             for key in fields.keys where !Self.marketFields.contains(key) {
-                throw ParamError("fields", .invalidValue("“\(key)”: expected one of \(Self.marketFields.joined(separator: ", "))"))
+                throw ParamError(
+                    "fields", .invalidValue("“\(key)”: expected one of \(Self.marketFields.joined(separator: ", "))"))
             }
             self = .setMarket(uri: uri, fields: fields)
         case .submit:
@@ -115,7 +118,8 @@ public enum CarrelCommand: Equatable {
             var uris: [String] = []
             for (i, item) in items.enumerated() {
                 guard let s = item.stringValue else {
-                    throw ParamError("items", .wrongType(expected: "an array of URIs", found: "\(item.typeName) at \(i)"))
+                    throw ParamError(
+                        "items", .wrongType(expected: "an array of URIs", found: "\(item.typeName) at \(i)"))
                 }
                 uris.append(s)
             }
@@ -125,7 +129,9 @@ public enum CarrelCommand: Equatable {
         case .setSubmissionStatus:
             let status = try f.string("status")
             guard Self.submissionStatuses.contains(status) else {
-                throw ParamError("status", .invalidValue("“\(status)”: expected one of \(Self.submissionStatuses.joined(separator: ", "))"))
+                throw ParamError(
+                    "status",
+                    .invalidValue("“\(status)”: expected one of \(Self.submissionStatuses.joined(separator: ", "))"))
             }
             self = .setSubmissionStatus(
                 record: try f.string("record"), piece: try f.optionalString("piece"), status: status,
