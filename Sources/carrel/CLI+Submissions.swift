@@ -107,6 +107,10 @@ extension CLI {
             print(JSONValue.array(listed.map { SubmissionJSON.json($0, ws, language) }).text())
             return
         }
+        if options.has("--csv") {
+            print(chillsubsCSV(listed), terminator: "")
+            return
+        }
         for l in listed {
             let market = l.market.map { l.project.relativePath(of: $0) } ?? l.record.marketName
             for p in l.record.pieces {
@@ -114,5 +118,38 @@ extension CLI {
                 print("\(l.record.sent)\t\(market)\t\(p.path)\t\(p.status.title(language))\(day)\t\(l.record.id)")
             }
         }
+    }
+
+    /// The columns of Chillsubs' submission tracker, so a writer can carry
+    /// their history there: one row per piece.
+    static let chillsubsColumns = ["Title", "Publisher", "Method", "Date Submitted", "Result Date", "Status", "Notes"]
+
+    static func chillsubsCSV(_ listed: [Workspace.ListedSubmission]) -> String {
+        func field(_ s: String) -> String {
+            s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
+                ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
+        }
+        var out = chillsubsColumns.joined(separator: ",") + "\r\n"
+        for l in listed {
+            for p in l.record.pieces {
+                let name = String(p.path.split(separator: "/").last ?? "")
+                let title = name.contains(".") ? String(name[..<name.lastIndex(of: ".")!]) : name
+                // Chillsubs knows no shortlist: a shortlisted piece is still pending there.
+                let status: String
+                switch p.status {
+                case .pending, .shortlisted: status = "Pending"
+                case .accepted: status = "Accepted"
+                case .rejected: status = "Rejected"
+                case .withdrawn: status = "Withdrawn"
+                case .noResponse: status = "Never Responded"
+                }
+                let result = p.status.isOut ? "" : p.statusDay?.description ?? ""
+                let row = [
+                    title, l.record.marketName, "", l.record.sent.description, result, status, p.note ?? "",
+                ]
+                out += row.map(field).joined(separator: ",") + "\r\n"
+            }
+        }
+        return out
     }
 }

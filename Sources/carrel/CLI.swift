@@ -182,7 +182,8 @@ struct Syntax {
         "withdraw-others": Syntax(
             usage: "carrel withdraw-others RECORD [--piece P]", arguments: 1...1, valued: ["--piece"]),
         "submissions": Syntax(
-            usage: "carrel submissions [PATH] [--pending] [--json]", arguments: 0...1, flags: ["--pending", "--json"]),
+            usage: "carrel submissions [PATH] [--pending] [--json | --csv]", arguments: 0...1,
+            flags: ["--pending", "--json", "--csv"]),
     ]
 }
 

@@ -40,7 +40,7 @@ enum Help {
                                        pending, shortlisted, accepted, rejected, withdrawn or noResponse.
           withdraw-others RECORD [--piece P]
                                        Withdraw an accepted piece from every other market.
-          submissions [PATH] [--pending] [--json]
+          submissions [PATH] [--pending] [--json | --csv]
                                        List submissions, pending first: all, a piece's or a market's.
           help SUBCOMMAND              Explain one subcommand.
 
@@ -318,14 +318,17 @@ enum Help {
         it is still out.
         """,
         "submissions": """
-        USAGE: carrel submissions [PATH] [--pending] [--json]
+        USAGE: carrel submissions [PATH] [--pending] [--json | --csv]
 
         Lists submissions, those with a piece still out first, then newest
         first: every project's, or PATH's project's; a file's history; a
         market's. One line per piece: the day sent, the market, the piece,
         its status and when, the record's id. Records Carrel cannot use are
         named on stderr with the reason. --json prints what carrel/submissions
-        answers.
+        answers. --csv prints Chillsubs' tracker columns (Title, Publisher,
+        Method, Date Submitted, Result Date, Status, Notes), one row per
+        piece, for its import; a shortlisted piece is Pending there, no
+        response is Never Responded.
         """,
         "help": """
         USAGE: carrel help [SUBCOMMAND]

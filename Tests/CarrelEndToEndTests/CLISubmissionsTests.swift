@@ -120,4 +120,18 @@ final class CLISubmissionsTests: XCTestCase {
             "carrel: Skipped the submission record 1-x.json: it names “../../../etc/passwd”, which is not a path inside the project.\n"
         )
     }
+
+    /// --csv writes Chillsubs' tracker columns, quoted where a field needs it.
+    func testCSVExportHasChillsubsColumns() {
+        XCTAssertEqual(run(["market", "P/Magazines/Granta", "--name", "Granta, the magazine"]).status, 0)
+        let sent = run(["submit", "P/Draft/Moon.md", "--to", "P/Magazines/Granta", "--date", "2026-11-20"])
+        let id = sent.stdout.trimmingCharacters(in: .newlines)
+        _ = run(["submission-status", id, "noResponse", "--date", "2027-02-01", "--note", "said \"maybe\""])
+        let csv = run(["submissions", "--csv"])
+        XCTAssertEqual(csv.status, 0, csv.stderr)
+        XCTAssertEqual(
+            csv.stdout,
+            "Title,Publisher,Method,Date Submitted,Result Date,Status,Notes\r\n"
+                + "Moon,\"Granta, the magazine\",,2026-11-20,2027-02-01,Never Responded,\"said \"\"maybe\"\"\"\r\n")
+    }
 }
