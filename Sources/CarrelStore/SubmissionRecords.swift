@@ -273,6 +273,41 @@ public enum SubmissionRecords {
         return record
     }
 
+    /// Pieces at `old` (a file's path, or a folder's and everything
+    /// below it) now at `new`, after Carrel renamed or moved them: written
+    /// as `update` writes. Returns whether the record named any.
+    @discardableResult
+    public static func movePieces(_ id: String, from old: String, to new: String, in dir: Directory)
+        throws(UpdateProblem) -> Bool
+    {
+        dir.removeTemporaries(tempPrefix)
+        let name = Array((id + suffix).utf8)
+        let copies = scanCopies(of: id, in: dir)
+        guard dir.kind(of: name) != nil else { throw .noRecord }
+        var raw: [String: JSONValue]
+        switch read(name, copies: copies, in: dir) {
+        case .success(let (_, r)): raw = r
+        case .failure(let why): throw .unreadable(why)
+        }
+        guard isInsideProject(new) else { return false }
+        var pieces = raw["pieces"]?.objectValue ?? [:]
+        var moved = false
+        for (key, value) in pieces {
+            guard var piece = value.objectValue, let path = piece["path"]?.stringValue else { continue }
+            if path == old || path.hasPrefix(old + "/") {
+                piece["path"] = .string(new + path.dropFirst(old.count))
+                pieces[key] = .object(piece)
+                moved = true
+            }
+        }
+        guard moved else { return false }
+        raw["pieces"] = .object(pieces)
+        do { try dir.writeSmallJSON(raw, as: name, tempPrefix: tempPrefix) } catch { throw .sys(error) }
+        for copy in copies where dir.kind(of: copy) == .file { try? dir.unlinkFile(copy) }
+        if !copies.isEmpty { dir.sync() }
+        return true
+    }
+
     public enum UpdateProblem: Error, Sendable {
         case noRecord
         case unreadable(SkipReason)

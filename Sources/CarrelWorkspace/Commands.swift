@@ -173,6 +173,7 @@ extension Workspace {
         let oldPath = entry.path
         let oldName = entry.name.string
         let targets = targetsBelow(entry, library)
+        let pieces = piecesBelow(entry, library)
         let dir = try open(parent, in: library)
         if let p = project, let t = p.trash, parent === t, p.metadata.trash[oldName] != nil {
             try renameWithRecord(entry, to: name, in: dir, p, library)
@@ -187,6 +188,7 @@ extension Workspace {
         entry.rename(to: EntryName(name))
         movedFolderSorts(from: oldPath, entry, library)
         carryTargets(entry, from: targets, library)
+        carryPieces(entry, from: pieces, library)
         return Outcome(
             result: .item(.entry(entry, library)),
             changes: [Change(.moved, entry.path, from: oldPath, inTrash: inTrashFlag(entry, library))])
@@ -239,12 +241,14 @@ extension Workspace {
         let (from, to) = try open(parent, dest, in: library)
         let oldPath = entry.path
         let targets = targetsBelow(entry, library)
+        let pieces = piecesBelow(entry, library)
         do { try from.move(entry.name.bytes, to: to, as: entry.name.bytes) } catch {
             throw failure(for: error, target: entry.name.string, in: dest, library)
         }
         Directory.sync(to, from)
         entry.move(to: dest, as: entry.name)
         carryTargets(entry, from: targets, library)
+        carryPieces(entry, from: pieces, library)
         if let p = source, let n = trashItemName, p.metadata.trash[n] != nil { dropRecord(n, p) }
         movedFolderSorts(from: oldPath, entry, library)
         return Outcome(

@@ -393,4 +393,36 @@ extension Workspace {
         case .pieceOutside(let path): return "it names “\(path)”, which is not a path inside the project"
         }
     }
+
+    // MARK: Pieces Carrel renames or moves
+
+    /// The submitted pieces at or below `entry`, by path in its project,
+    /// before a rename or move: `carryPieces` needs them after.
+    func piecesBelow(_ entry: Entry, _ library: Library) -> (Project, String, [String])? {
+        guard let project = library.project(containing: entry), project.root !== entry else { return nil }
+        let index = submissionIndex(project)
+        guard !index.isEmpty else { return nil }
+        let old = project.relativePath(of: entry)
+        let ids = index.scan.records.filter { r in r.pieces.contains { $0.path == old || $0.path.hasPrefix(old + "/") }
+        }
+        .map(\.id)
+        return ids.isEmpty ? nil : (project, old, ids)
+    }
+
+    /// A submission's pieces follow Carrel's rename or move within their
+    /// project, so their history stays theirs. Bookkeeping after the files
+    /// moved: a record that cannot be written keeps the old path, and the
+    /// piece shows no submissions until moved back.
+    func carryPieces(_ entry: Entry, from before: (Project, String, [String])?, _ library: Library) {
+        guard let (project, old, ids) = before, library.project(containing: entry) === project,
+            !project.isInTrash(entry)
+        else { return }
+        let new = project.relativePath(of: entry)
+        guard new != old else { return }
+        _ = try? ProjectFile.locked(project.root.path) { lock throws(ProjectFile.Problem) in
+            guard let dir = try? SubmissionRecords.folder(in: lock.carrelDir, create: false) else { return }
+            for id in ids { _ = try? SubmissionRecords.movePieces(id, from: old, to: new, in: dir) }
+        }
+        project.submissions = nil
+    }
 }

@@ -250,4 +250,20 @@ final class SubmissionsTests: XCTestCase {
         XCTAssertEqual(said, "out at 1")
         XCTAssertEqual(try summary("P/Magazines/Review"), "1 pending")
     }
+
+    /// A piece Carrel renames or moves keeps its submissions.
+    func testAPieceRenamedOrMovedKeepsItsSubmissions() throws {
+        try start()
+        _ = try result(submit(["P/Draft/Spring.md"], to: "P/Magazines/Granta", date: "2026-11-20"))
+        _ = try client.command("carrel.rename", ["uri": .string(fx.uri("P/Draft/Spring.md")), "newName": "Tide"])
+        XCTAssertEqual(try summary("P/Draft/Tide.md"), "out at 1")
+        _ = try client.command("carrel.newFolder", ["parentUri": .string(fx.uri("P/Ready")), "name": "Sea"])
+        _ = try client.command(
+            "carrel.moveTo",
+            ["uri": .string(fx.uri("P/Draft/Tide.md")), "destinationUri": .string(fx.uri("P/Ready/Sea"))])
+        _ = try client.command("carrel.rename", ["uri": .string(fx.uri("P/Ready/Sea")), "newName": "Ocean"])
+        XCTAssertEqual(try summary("P/Ready/Ocean/Tide.md"), "out at 1")
+        let history = try client.result("carrel/submissions", ["uri": .string(fx.uri("P/Ready/Ocean/Tide.md"))])
+        XCTAssertEqual(history["submissions"]?[0]?["pieces"]?[0]?["path"], "Ready/Ocean/Tide.md")
+    }
 }
