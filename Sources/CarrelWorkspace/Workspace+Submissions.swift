@@ -146,35 +146,49 @@ extension Workspace {
         let marketDir = try open(marketEntry, in: library)
         let found = MarketFile.read(in: marketDir)
         let pieceDirs = try entries.map { (e: Entry) throws(Failure) in try open(e.parent!, in: library) }
+        // A piece too large, or no longer a file, is refused before anything is written.
+        for (piece, from) in zip(entries, pieceDirs) {
+            do { try from.checkCopy(piece.name.bytes, limits: Self.pieceLimits) } catch {
+                throw failure(for: error, name: piece.name.string)
+            }
+        }
         let sent = day ?? SubmissionDay(epochMs: Clock.nowMs())
         let id = SubmissionRecords.newID()
         let record: Submission
         do throws(ProjectFile.Problem) {
             record = try ProjectFile.locked(project.root.path) { lock throws(ProjectFile.Problem) -> Submission in
                 do throws(SysError) {
-                    // The market gets an id first, so the record finds it after a rename.
-                    var marketID = found.id
-                    if marketID == nil { marketID = try MarketFile.write([:], in: marketDir).id }
+                    // The folder first: one that cannot hold records refuses the
+                    // submission before the market's file is touched.
                     guard let dir = try SubmissionRecords.folder(in: lock.carrelDir, create: true) else {
                         throw SysError("open", "submissions", code: 2)
                     }
+                    // The market gets an id, so the record finds it after a rename.
+                    var marketID = found.id
+                    if marketID == nil { marketID = try MarketFile.write([:], in: marketDir).id }
                     try dir.makeDirectory(Array(id.utf8))
-                    let copies = try dir.subdirectory(Array(id.utf8))
-                    var listed: [(path: String, copy: String?, packet: String?)] = []
-                    for (i, (piece, from)) in zip(entries, pieceDirs).enumerated() {
-                        var copyName = "\(i + 1) \(piece.name.string)"
-                        if copyName.utf8.count > 255 { copyName = String(i + 1) }
-                        try from.copy(
-                            piece.name.bytes, to: copies, as: Array(copyName.utf8),
-                            limits: .init(bytes: 16 << 20, items: 1))
-                        listed.append((project.relativePath(of: piece), "\(id)/\(copyName)", packetPath))
+                    do throws(SysError) {
+                        let copies = try dir.subdirectory(Array(id.utf8))
+                        var listed: [(path: String, copy: String?, packet: String?)] = []
+                        for (i, (piece, from)) in zip(entries, pieceDirs).enumerated() {
+                            var copyName = "\(i + 1) \(piece.name.string)"
+                            if copyName.utf8.count > 255 { copyName = String(i + 1) }
+                            try from.copy(
+                                piece.name.bytes, to: copies, as: Array(copyName.utf8), limits: Self.pieceLimits)
+                            listed.append((project.relativePath(of: piece), "\(id)/\(copyName)", packetPath))
+                        }
+                        dir.sync()
+                        let new = SubmissionRecords.NewRecord(
+                            id: id, marketPath: project.relativePath(of: marketEntry),
+                            marketName: found.details.name ?? marketEntry.name.string, marketID: marketID,
+                            sent: sent, pieces: listed)
+                        try SubmissionRecords.create(new, in: dir)
+                    } catch {
+                        // Refused part way: the copies made so far go, so nothing is recorded.
+                        try? dir.removeTree(Array(id.utf8))
+                        dir.sync()
+                        throw error
                     }
-                    dir.sync()
-                    let new = SubmissionRecords.NewRecord(
-                        id: id, marketPath: project.relativePath(of: marketEntry),
-                        marketName: found.details.name ?? marketEntry.name.string, marketID: marketID, sent: sent,
-                        pieces: listed)
-                    try SubmissionRecords.create(new, in: dir)
                     guard
                         case .success(let (r, _)) = SubmissionRecords.read(
                             Array((id + ".json").utf8), copies: [], in: dir)
@@ -199,6 +213,9 @@ extension Workspace {
         let listed = ListedSubmission(record: record, project: project, library: library, market: marketEntry)
         return (Outcome(result: .item(.entry(marketEntry, library)), changes: changes, report: report), listed)
     }
+
+    /// One piece's text, copied as sent: a file of at most what Carrel reads.
+    static let pieceLimits = Directory.CopyLimits(bytes: 16 << 20, items: 1)
 
     // MARK: Status
 

@@ -134,4 +134,38 @@ final class CLISubmissionsTests: XCTestCase {
             "Title,Publisher,Method,Date Submitted,Result Date,Status,Notes\r\n"
                 + "Moon,\"Granta, the magazine\",,2026-11-20,2027-02-01,Never Responded,\"said \"\"maybe\"\"\"\r\n")
     }
+
+    /// `.carrel/submissions` that is a link is never followed: nothing is
+    /// listed from where it points, a submit is refused, and the folder it
+    /// points at is left exactly as it was.
+    func testASubmissionsFolderThatIsALinkIsNeverFollowed() throws {
+        try fx.add(
+            """
+            outside/1-a.json = {"id":"1-a","sent":"2026-11-20","market":{"changed":1,"value":{"path":"Magazines/Granta","name":"G"}},"pieces":{"1":{"path":"Draft/Moon.md"}}}
+            """)
+        XCTAssertEqual(symlink(fx.path + "/outside", fx.path + "/P/.carrel/submissions"), 0)
+        let outside = fingerprint(fx.path + "/outside")
+        XCTAssertEqual(run(["submissions"]).stdout, "")
+        let before = fingerprint(fx.path)
+        let refused = run(["submit", "P/Draft/Moon.md", "--to", "P/Magazines/Granta"])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.stderr.contains("is a symbolic link where Carrel keeps a folder"), refused.stderr)
+        XCTAssertEqual(fingerprint(fx.path), before, "a refused submit changes nothing, the market's file included")
+        let named = run(["submission-status", "1-a", "accepted"])
+        XCTAssertEqual(named.status, 1, "a record seen only through the link is no record")
+        XCTAssertEqual(fingerprint(fx.path + "/outside"), outside)
+    }
+
+    /// A piece larger than Carrel reads is refused before anything is written.
+    func testAPieceTooLargeIsRefusedAndNothingIsRecorded() throws {
+        _ = run(["tree"])
+        let big = fx.path + "/P/Draft/Big.md"
+        XCTAssertTrue(FileManager.default.createFile(atPath: big, contents: nil))
+        XCTAssertEqual(truncate(big, 16 << 20 + 1), 0)
+        let before = fingerprint(fx.path)
+        let r = run(["submit", "P/Draft/Moon.md", "P/Draft/Big.md", "--to", "P/Magazines/Granta"])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.stderr.contains("Big.md"), r.stderr)
+        XCTAssertEqual(fingerprint(fx.path), before)
+    }
 }
