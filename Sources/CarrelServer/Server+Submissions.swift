@@ -26,12 +26,12 @@ extension Server {
             finish(id, try workspace.setMarket(try target(uri), typed))
         case .submit(let items, let marketUri, let date, let packetUri, let confirmed):
             try submit(id, items: items, marketUri: marketUri, date: date, packetUri: packetUri, confirmed: confirmed)
-        case .setSubmissionStatus(let record, let piece, let status, let date, let note):
+        case .setSubmissionStatus(let record, let piece, let status, let date, let note, let fee):
             finish(
                 id,
                 try workspace.setSubmissionStatus(
                     record: record, piece: try pieceName(piece), SubmissionStatus(rawValue: status) ?? .pending,
-                    day: try day(date), note: note))
+                    day: try day(date), note: note, fee: fee))
         case .withdrawOthers(let record, let piece):
             finish(id, try workspace.withdrawOthers(record: record, piece: try pieceName(piece)))
         default: break

@@ -257,14 +257,15 @@ extension Workspace {
 
     /// Sets the status of a record's pieces (all, or the one named) from `day` (today by default).
     public func setSubmissionStatus(
-        record id: String, piece: String?, _ status: SubmissionStatus, day: SubmissionDay?, note: String?
+        record id: String, piece: String?, _ status: SubmissionStatus, day: SubmissionDay?, note: String?,
+        fee: String? = nil
     ) throws(Failure) -> Outcome {
         let (record, project, library) = try findRecord(id)
         try checkUnlocked(project.root, library)
         let keys = try pieceKeys(record, piece, project)
         let change = SubmissionRecords.StatusChange(
             status: status, day: day ?? SubmissionDay(epochMs: Clock.nowMs()), note: note)
-        let updated = try updateRecord(id, keys, change, project)
+        let updated = try updateRecord(id, keys, change, fee: fee, project)
         var stillOut: [String] = []
         if status == .accepted {
             let index = submissionIndex(project)
@@ -316,7 +317,8 @@ extension Workspace {
     }
 
     private func updateRecord(
-        _ id: String, _ keys: [String], _ change: SubmissionRecords.StatusChange, _ project: Project
+        _ id: String, _ keys: [String], _ change: SubmissionRecords.StatusChange, fee: String? = nil,
+        _ project: Project
     ) throws(Failure) -> Submission {
         do throws(ProjectFile.Problem) {
             let r = try ProjectFile.locked(project.root.path) { lock throws(ProjectFile.Problem) -> Submission in
@@ -324,7 +326,7 @@ extension Workspace {
                     throw .sys(SysError("open", "submissions", code: 2))
                 }
                 do throws(SubmissionRecords.UpdateProblem) {
-                    return try SubmissionRecords.update(id, pieces: keys, change, in: dir)
+                    return try SubmissionRecords.update(id, pieces: keys, change, fee: fee, in: dir)
                 } catch {
                     switch error {
                     case .sys(let e): throw .sys(e)

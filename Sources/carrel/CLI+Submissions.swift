@@ -81,7 +81,7 @@ extension CLI {
         }
         let outcome = try ws.setSubmissionStatus(
             record: options.positional[0], piece: try piece(ws, options), status, day: day,
-            note: options.value("--note"))
+            note: options.value("--note"), fee: options.value("--fee"))
         if let report = outcome.report { print(report.text(language)) }
     }
 

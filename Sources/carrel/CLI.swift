@@ -177,8 +177,8 @@ struct Syntax {
             usage: "carrel submit PATH... --to MARKET [--date YYYY-MM-DD] [--yes]", arguments: 1...200,
             flags: ["--yes"], valued: ["--to", "--date"]),
         "submission-status": Syntax(
-            usage: "carrel submission-status RECORD STATUS [--piece P] [--date YYYY-MM-DD] [--note N]",
-            arguments: 2...2, valued: ["--piece", "--date", "--note"]),
+            usage: "carrel submission-status RECORD STATUS [--piece P] [--date YYYY-MM-DD] [--note N] [--fee F]",
+            arguments: 2...2, valued: ["--piece", "--date", "--note", "--fee"]),
         "withdraw-others": Syntax(
             usage: "carrel withdraw-others RECORD [--piece P]", arguments: 1...1, valued: ["--piece"]),
         "submissions": Syntax(

@@ -303,13 +303,14 @@ enum Help {
         deadline is within a week.
         """,
         "submission-status": """
-        USAGE: carrel submission-status RECORD STATUS [--piece P] [--date YYYY-MM-DD] [--note N]
+        USAGE: carrel submission-status RECORD STATUS [--piece P] [--date YYYY-MM-DD] [--note N] [--fee F]
 
         Sets the status of the pieces of submission RECORD (an id that carrel
         submit or carrel submissions printed), or of one piece (--piece: its
         number in the record, or its path): pending, shortlisted, accepted,
-        rejected, withdrawn or noResponse. An acceptance says where the piece
-        is still out.
+        rejected, withdrawn or noResponse. --note is the piece's note there,
+        --fee what the submission cost (or paid). An acceptance says where
+        the piece is still out.
         """,
         "withdraw-others": """
         USAGE: carrel withdraw-others RECORD [--piece P]

@@ -596,13 +596,13 @@ final class HostileInputTests: XCTestCase {
             "carrel.setMarket": ["uri": u, "fields": ["fee": "£3"]],
             "carrel.submit": ["items": [u], "marketUri": u, "date": "2026-11-20", "packetUri": u, "confirmed": true],
             "carrel.setSubmissionStatus": [
-                "record": "r", "piece": "1", "status": "accepted", "date": "d", "note": "n",
+                "record": "r", "piece": "1", "status": "accepted", "date": "d", "note": "n", "fee": "£3",
             ],
             "carrel.withdrawOthers": ["record": "r", "piece": "1"],
         ]
         let optional: Set<String> = [
             "confirmed", "descending", "before", "after", "recipe", "format", "output", "date", "packetUri", "piece",
-            "note",
+            "note", "fee",
         ]
         XCTAssertEqual(Set(full.keys), Set(InitializeRequest.commands), "every command has a row")
         for (command, args) in full {

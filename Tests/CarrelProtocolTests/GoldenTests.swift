@@ -185,8 +185,9 @@ final class GoldenTests: XCTestCase {
                 .setSubmissionStatus(record: "r", piece: nil, status: "noResponse", date: nil, note: nil)
             ),
             (
-                .setSubmissionStatus, ["record": "r", "piece": "1", "status": "accepted", "date": "d", "note": "n"],
-                .setSubmissionStatus(record: "r", piece: "1", status: "accepted", date: "d", note: "n")
+                .setSubmissionStatus,
+                ["record": "r", "piece": "1", "status": "accepted", "date": "d", "note": "n", "fee": "£3"],
+                .setSubmissionStatus(record: "r", piece: "1", status: "accepted", date: "d", note: "n", fee: "£3")
             ),
             (.withdrawOthers, ["record": "r"], .withdrawOthers(record: "r", piece: nil)),
         ]

@@ -266,4 +266,28 @@ final class SubmissionsTests: XCTestCase {
         let history = try client.result("carrel/submissions", ["uri": .string(fx.uri("P/Ready/Ocean/Tide.md"))])
         XCTAssertEqual(history["submissions"]?[0]?["pieces"]?[0]?["path"], "Ready/Ocean/Tide.md")
     }
+
+    /// A submission's fee and a piece's note are kept, and a compiled
+    /// packet the pieces went out in is recorded with each.
+    func testFeeNoteAndPacketAreRecorded() throws {
+        try start()
+        try fx.add("P/Compiled/P.docx = packet")
+        _ = try client.result("carrel/tree", ["uri": .string(fx.uri("P")), "depth": 1])
+        let sent = try result(
+            client.command(
+                "carrel.submit",
+                [
+                    "items": [.string(fx.uri("P/Draft/Spring.md"))], "marketUri": .string(fx.uri("P/Magazines/Granta")),
+                    "packetUri": .string(fx.uri("P/Compiled/P.docx")),
+                ]))
+        XCTAssertEqual(sent["pieces"]?[0]?["packetUri"]?.stringValue, fx.uri("P/Compiled/P.docx"))
+        let id = try XCTUnwrap(sent["id"])
+        _ = try client.command(
+            "carrel.setSubmissionStatus",
+            ["record": id, "status": "shortlisted", "note": "second round", "fee": "£3"])
+        let listed = try client.result("carrel/submissions")["submissions"]?[0]
+        XCTAssertEqual(listed?["fee"], "£3")
+        XCTAssertEqual(listed?["pieces"]?[0]?["note"], "second round")
+        XCTAssertEqual(listed?["pieces"]?[0]?["status"], "shortlisted")
+    }
 }

@@ -63,7 +63,8 @@ public enum CarrelCommand: Equatable {
     /// `items`: the pieces' URIs; `date` YYYY-MM-DD; `packetUri`: the compiled packet they went out in.
     case submit(items: [String], marketUri: String, date: String?, packetUri: String?, confirmed: Bool)
     /// `piece`: its key in the record, its path in the project, or its URI; every piece when absent.
-    case setSubmissionStatus(record: String, piece: String?, status: String, date: String?, note: String?)
+    case setSubmissionStatus(
+        record: String, piece: String?, status: String, date: String?, note: String?, fee: String? = nil)
     case withdrawOthers(record: String, piece: String?)
 
     /// Decodes the argument object of the named command.
@@ -135,7 +136,8 @@ public enum CarrelCommand: Equatable {
             }
             self = .setSubmissionStatus(
                 record: try f.string("record"), piece: try f.optionalString("piece"), status: status,
-                date: try f.optionalString("date"), note: try f.optionalString("note"))
+                date: try f.optionalString("date"), note: try f.optionalString("note"), fee: try f.optionalString("fee")
+            )
         case .withdrawOthers:
             self = .withdrawOthers(record: try f.string("record"), piece: try f.optionalString("piece"))
         case .setTarget:
