@@ -17,6 +17,46 @@ public enum SubmissionMessage: Sendable, Equatable {
     case actionSubmitAnyway
     /// The CLI's question went unanswered.
     case noAnswerToSubmit
+    /// A CSV import: how many rows became submissions, and each row left out.
+    case imported(count: Int)
+    case importRowSkipped(line: Int, why: ImportSkip)
+
+    /// Why a row of an imported CSV was left out.
+    public enum ImportSkip: Sendable, Equatable {
+        case csv(ChillsubsCSV.Problem)
+        case noPiece(title: String)
+        case ambiguousPiece(title: String, count: Int)
+        case noMarket(publisher: String)
+        case alreadyRecorded
+
+        var pair: (String, String) {
+            switch self {
+            case .csv(.missingColumn(let c)):
+                return ("the file has no “\(c)” column", "le fichier n’a pas de colonne « \(c) »")
+            case .csv(.tooManyRows(let n)):
+                return ("a file holds at most \(n) rows", "un fichier contient au plus \(n) lignes")
+            case .csv(.emptyField(let c)): return ("its “\(c)” is empty", "sa colonne « \(c) » est vide")
+            case .csv(.badDate(let d)):
+                return (
+                    "“\(d)” is not a date (YYYY-MM-DD or M/D/YYYY)",
+                    "« \(d) » n’est pas une date (AAAA-MM-JJ ou M/J/AAAA)"
+                )
+            case .csv(.badStatus(let s)):
+                return ("“\(s)” is not a status Carrel knows", "« \(s) » n’est pas un statut connu")
+            case .csv(.fieldTooLong(let c)): return ("its “\(c)” is too long", "sa colonne « \(c) » est trop longue")
+            case .noPiece(let t):
+                return ("no file of the project is named “\(t)”", "aucun fichier du projet ne s’appelle « \(t) »")
+            case .ambiguousPiece(let t, let n):
+                return ("\(n) files of the project are named “\(t)”", "\(n) fichiers du projet s’appellent « \(t) »")
+            case .noMarket(let p):
+                return (
+                    "no market is named “\(p)”: make its folder in Magazines, Competitions, Commissions or Other first",
+                    "aucun débouché ne s’appelle « \(p) » : créez d’abord son dossier dans Revues, Concours, Commandes ou Autres"
+                )
+            case .alreadyRecorded: return ("it is recorded already", "elle est déjà enregistrée")
+            }
+        }
+    }
     case notAccepted(piece: String)
 
     var pair: (String, String?) {
@@ -88,6 +128,13 @@ public enum SubmissionMessage: Sendable, Equatable {
             )
         case .actionSubmitAnyway:
             return ("Submit Anyway", "Soumettre quand même")
+        case .imported(let count):
+            return (
+                "Imported \(count) \(count == 1 ? "submission" : "submissions").",
+                "\(count) \(count == 1 ? "soumission importée" : "soumissions importées")."
+            )
+        case .importRowSkipped(let line, let why):
+            return ("Line \(line) was not imported: \(why.pair.0).", "Ligne \(line) non importée : \(why.pair.1).")
         case .noAnswerToSubmit:
             return (
                 "No answer came on standard input, so nothing was recorded. Pass --yes to submit anyway.",

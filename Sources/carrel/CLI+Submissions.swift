@@ -2,6 +2,7 @@ import CarrelJSON
 import CarrelModel
 import CarrelServer
 import CarrelWorkspace
+import Glibc
 
 /// `carrel market`, `carrel submit`, `carrel submission-status`,
 /// `carrel withdraw-others` and `carrel submissions`: submissions tracking
@@ -122,27 +123,17 @@ extension CLI {
 
     /// The columns of Chillsubs' submission tracker, so a writer can carry
     /// their history there: one row per piece.
-    static let chillsubsColumns = ["Title", "Publisher", "Method", "Date Submitted", "Result Date", "Status", "Notes"]
-
     static func chillsubsCSV(_ listed: [Workspace.ListedSubmission]) -> String {
         func field(_ s: String) -> String {
             s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
                 ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
         }
-        var out = chillsubsColumns.joined(separator: ",") + "\r\n"
+        var out = ChillsubsCSV.columns.joined(separator: ",") + "\r\n"
         for l in listed {
             for p in l.record.pieces {
                 let name = String(p.path.split(separator: "/").last ?? "")
                 let title = name.contains(".") ? String(name[..<name.lastIndex(of: ".")!]) : name
-                // Chillsubs knows no shortlist: a shortlisted piece is still pending there.
-                let status: String
-                switch p.status {
-                case .pending, .shortlisted: status = "Pending"
-                case .accepted: status = "Accepted"
-                case .rejected: status = "Rejected"
-                case .withdrawn: status = "Withdrawn"
-                case .noResponse: status = "Never Responded"
-                }
+                let status = ChillsubsCSV.title(p.status)
                 let result = p.status.isOut ? "" : p.statusDay?.description ?? ""
                 let row = [
                     title, l.record.marketName, "", l.record.sent.description, result, status, p.note ?? "",
@@ -151,5 +142,47 @@ extension CLI {
             }
         }
         return out
+    }
+
+    /// `carrel import-submissions FILE PROJECT`: Chillsubs' CSV recorded as
+    /// the project's submissions; each row left out is said on stderr.
+    static func importSubmissions(_ options: inout Options, _ language: Language) throws {
+        let ws = try library(options)
+        let project = try target(ws, absolute(options.positional[1]))
+        let text = try readCSV(options.positional[0])
+        let (rows, problems) = ChillsubsCSV.read(text)
+        let (imported, skipped) = try ws.importSubmissions(rows, into: project)
+        let all = problems.map { ($0.line, SubmissionMessage.ImportSkip.csv($0.problem)) } + skipped
+        for (line, why) in all.sorted(by: { $0.0 < $1.0 }) {
+            writeError("carrel: " + Message.submission(.importRowSkipped(line: line, why: why)).text(language) + "\n")
+        }
+        print(Message.submission(.imported(count: imported)).text(language))
+    }
+
+    /// The writer's CSV: a plain file (no link followed, no pipe waited on) of at most 4 MiB, UTF-8.
+    private static func readCSV(_ path: String) throws -> String {
+        let limit = 4 << 20
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw Failure(.io, .io(path: path, detail: String(cString: strerror(errno))))
+        }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
+            throw Failure(.io, .unusableEntry(path: path, found: .pipe, expected: .file))
+        }
+        guard Int(st.st_size) <= limit else { throw Failure(.io, .fileTooLarge(path: path, limit: limit)) }
+        var bytes = [UInt8](repeating: 0, count: Int(st.st_size) + 1)
+        var count = 0
+        while count < bytes.count {
+            let n = bytes[count...].withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { break }
+            count += n
+        }
+        guard count <= limit, let text = String(validating: bytes[..<count], as: UTF8.self) else {
+            throw Failure(.io, .io(path: path, detail: "not UTF-8 text"))
+        }
+        return text
     }
 }

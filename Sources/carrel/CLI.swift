@@ -80,6 +80,7 @@ enum CLI {
         case "submission-status": try submissionStatus(&options, language)
         case "withdraw-others": try withdrawOthers(&options, language)
         case "submissions": try submissions(&options, language)
+        case "import-submissions": try importSubmissions(&options, language)
         case "rm": try remove(&options, language)
         case "empty-trash": try emptyTrash(&options, language)
         default: try mutate(sub, &options, language)
@@ -181,6 +182,7 @@ struct Syntax {
             arguments: 2...2, valued: ["--piece", "--date", "--note", "--fee"]),
         "withdraw-others": Syntax(
             usage: "carrel withdraw-others RECORD [--piece P]", arguments: 1...1, valued: ["--piece"]),
+        "import-submissions": Syntax(usage: "carrel import-submissions FILE.csv PROJECT", arguments: 2...2),
         "submissions": Syntax(
             usage: "carrel submissions [PATH] [--pending] [--json | --csv]", arguments: 0...1,
             flags: ["--pending", "--json", "--csv"]),

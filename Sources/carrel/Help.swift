@@ -42,6 +42,8 @@ enum Help {
                                        Withdraw an accepted piece from every other market.
           submissions [PATH] [--pending] [--json | --csv]
                                        List submissions, pending first: all, a piece's or a market's.
+          import-submissions FILE.csv PROJECT
+                                       Record submissions tracked in Chillsubs (its CSV export).
           help SUBCOMMAND              Explain one subcommand.
 
         THE LIBRARY:
@@ -330,6 +332,20 @@ enum Help {
         Method, Date Submitted, Result Date, Status, Notes), one row per
         piece, for its import; a shortlisted piece is Pending there, no
         response is Never Responded.
+        """,
+        "import-submissions": """
+        USAGE: carrel import-submissions FILE.csv PROJECT
+
+        Records the submissions of a CSV in Chillsubs' tracker columns (Title,
+        Publisher, Method, Date Submitted, Result Date, Status, Notes) as
+        PROJECT's. Each row's piece is the project's one file whose name,
+        without its extension, is the Title; its market, the market folder
+        (or the market whose details' name) is the Publisher. Dates are
+        YYYY-MM-DD or M/D/YYYY; statuses Pending, Accepted, Rejected,
+        Withdrawn, Never Responded. The text sent then is unknown, so no copy
+        is kept. A row naming no file or no market, or recorded already, is
+        left out and said on stderr; importing a file twice records nothing
+        twice. The file is read without following a link, 4 MiB at most.
         """,
         "help": """
         USAGE: carrel help [SUBCOMMAND]

@@ -168,4 +168,46 @@ final class CLISubmissionsTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("Big.md"), r.stderr)
         XCTAssertEqual(fingerprint(fx.path), before)
     }
+
+    /// Chillsubs' CSV is recorded as the project's submissions; rows that
+    /// name no file or market, or are forged, are left out and said; a
+    /// second import records nothing twice.
+    func testChillsubsCSVImportsOnceAndSaysWhatItLeftOut() throws {
+        let csv = [
+            "Title,Publisher,Method,Date Submitted,Result Date,Status,Notes",
+            "Spring,Granta,Submittable,2026-11-20,2026-12-01,Accepted,\"yes, finally\"",
+            "moon,Review,,11/5/2026,,Pending,",
+            "Nothing,Granta,,2026-11-20,,Pending,",
+            "Spring,Nowhere,,2026-11-20,,Pending,",
+            "Spring,Granta,,2026-13-40,,Pending,",
+            "Spring,Review,,2026-11-22,,Maybe,",
+        ].joined(separator: "\r\n")
+        try csv.write(toFile: cli.sandbox.path + "/chillsubs.csv", atomically: false, encoding: .utf8)
+        let r = run(["import-submissions", cli.sandbox.path + "/chillsubs.csv", "P"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stdout, "Imported 2 submissions.\n")
+        XCTAssertEqual(
+            r.stderr,
+            """
+            carrel: Line 4 was not imported: no file of the project is named “Nothing”.
+            carrel: Line 5 was not imported: no market is named “Nowhere”: make its folder in Magazines, Competitions, Commissions or Other first.
+            carrel: Line 6 was not imported: “2026-13-40” is not a date (YYYY-MM-DD or M/D/YYYY).
+            carrel: Line 7 was not imported: “Maybe” is not a status Carrel knows.
+
+            """)
+        let rows = run(["submissions"]).stdout.split(separator: "\n").map { $0.split(separator: "\t").prefix(4) }
+        XCTAssertEqual(
+            rows.map { $0.joined(separator: "|") },
+            [
+                "2026-11-05|Magazines/Review|Draft/Moon.md|pending 2026-11-05",
+                "2026-11-20|Magazines/Granta|Draft/Spring.md|accepted 2026-12-01",
+            ])
+        let again = run(["import-submissions", cli.sandbox.path + "/chillsubs.csv", "P"])
+        XCTAssertEqual(again.stdout, "Imported 0 submissions.\n")
+        XCTAssertTrue(again.stderr.contains("Line 2 was not imported: it is recorded already."), again.stderr)
+        XCTAssertEqual(run(["submissions"]).stdout.split(separator: "\n").count, 2)
+        XCTAssertEqual(mkfifo(cli.sandbox.path + "/pipe.csv", 0o644), 0)
+        XCTAssertEqual(
+            run(["import-submissions", cli.sandbox.path + "/pipe.csv", "P"]).status, 1, "a pipe is never waited on")
+    }
 }
