@@ -85,7 +85,8 @@ extension Workspace {
         var ids: [ObjectIdentifier: String?] = [:]
         func id(of market: Entry) -> String? {
             if let known = ids[ObjectIdentifier(market)] { return known }
-            let found = (try? open(market, in: library(of: market)!)).map { MarketFile.read(in: $0).id } ?? nil
+            guard let library = library(of: market) else { return nil }
+            let found = (try? open(market, in: library)).map { MarketFile.read(in: $0).id } ?? nil
             ids[ObjectIdentifier(market)] = found
             return found
         }
