@@ -22,6 +22,9 @@ public enum CountWords {
         public var counting = false
         /// The writer left the row out of compiling.
         public var leftOut = false
+        /// A piece's submissions, or a market's (`submissionsAtMarket`).
+        public var submissions: SubmissionTally?
+        public var submissionsAtMarket = false
 
         public init(files: Int? = nil, words: Int? = nil, target: Int? = nil) {
             self.files = files
@@ -56,6 +59,9 @@ public enum CountWords {
                     + number(goal, language))
         }
         if counts.leftOut { part(language == .french ? "hors compilation" : "left out") }
+        if let tally = counts.submissions, let text = tally.text(forMarket: counts.submissionsAtMarket, language) {
+            part(text)
+        }
         if counts.counting { part(Message.counting.text(language)) }
         return out.isEmpty ? nil : out
     }

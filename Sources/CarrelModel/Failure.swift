@@ -13,6 +13,8 @@ public enum Reason: String, Sendable, CaseIterable {
     case notAProject
     /// Compiling: an item, a recipe or a program the format needs stands in the way.
     case cannotCompile
+    /// Submissions: the folder is not a market (a folder of Magazines, Competitions, Commissions or Other).
+    case notAMarket
     /// Not a domain reason: malformed params (JSON-RPC -32602).
     case invalidParams
 }

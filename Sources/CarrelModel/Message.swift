@@ -146,6 +146,8 @@ public enum Message: Sendable, Equatable {
     case undoTrashRecordChanged(name: String)
     case undoSettingChanged(path: String)
     case undoStepUnusable(path: String)
+    // Submissions
+    case submission(SubmissionMessage)
 
     /// The JSON type words of parameter errors.
     static let frenchTypeWords = [
@@ -699,6 +701,8 @@ public enum Message: Sendable, Equatable {
         case .links(let m):
             return m.pair
         case .snapshot(let m):
+            return m.pair
+        case .submission(let m):
             return m.pair
         case .projectToSystemTrashNotNamed(let path):
             return (

@@ -46,6 +46,14 @@ public enum Report: Sendable, Equatable {
     case targetSetAgain(name: String)
     case nothingToUndo
     case nothingToRedo
+    /// Pieces recorded as sent; `deadline` when the market's falls within a week of the day sent.
+    case submitted(pieces: [String], market: String, day: String, deadline: String?, daysLeft: Int?)
+    case marketSaved(market: String)
+    /// `stillOut`: the markets where the accepted piece is still out;
+    /// `published`: the project's Published folder, offered as the piece's next place.
+    case submissionStatusSet(
+        piece: String, market: String, status: SubmissionStatus, stillOut: [String], published: String?)
+    case withdrewElsewhere(piece: String, markets: [String])
 
     public func text(_ language: Language) -> String {
         let (en, fr) = texts
@@ -54,6 +62,44 @@ public enum Report: Sendable, Equatable {
 
     private var texts: (String, String) {
         switch self {
+        case .submitted(let pieces, let market, let day, let deadline, let daysLeft):
+            let list = pieces.map { "“\($0)”" }.joined(separator: ", ")
+            var en = "Submitted \(list) to “\(market)” on \(day)."
+            var fr = "\(list) soumis à « \(market) » le \(day)."
+            if let deadline, let daysLeft {
+                en +=
+                    daysLeft < 0
+                    ? " Its deadline, \(deadline), has passed."
+                    : " Its deadline is \(deadline), \(daysLeft == 0 ? "today" : daysLeft == 1 ? "tomorrow" : "in \(daysLeft) days")."
+                fr +=
+                    daysLeft < 0
+                    ? " Sa date limite, le \(deadline), est passée."
+                    : " Sa date limite est le \(deadline), \(daysLeft == 0 ? "aujourd’hui" : daysLeft == 1 ? "demain" : "dans \(daysLeft) jours")."
+            }
+            return (en, fr)
+        case .marketSaved(let market):
+            return ("Saved the details of “\(market)”.", "Détails de « \(market) » enregistrés.")
+        case .submissionStatusSet(let piece, let market, let status, let stillOut, let published):
+            var en = "“\(piece)” at “\(market)”: \(status.title(.english))."
+            var fr = "« \(piece) » chez « \(market) » : \(status.title(.french))."
+            if !stillOut.isEmpty {
+                let list = stillOut.map { "“\($0)”" }.joined(separator: ", ")
+                let listFr = stillOut.map { "« \($0) »" }.joined(separator: ", ")
+                en += " It is still out at \(list): withdraw it there (Withdraw Others)."
+                fr += " Il est encore soumis à \(listFr) : retirez-le (Retirer ailleurs)."
+            }
+            if let published {
+                en += " Move it to “\(published)” once it is published."
+                fr += " Déplacez-le dans « \(published) » une fois publié."
+            }
+            return (en, fr)
+        case .withdrewElsewhere(let piece, let markets):
+            if markets.isEmpty {
+                return ("“\(piece)” was out nowhere else.", "« \(piece) » n’était soumis nulle part ailleurs.")
+            }
+            let list = markets.map { "“\($0)”" }.joined(separator: ", ")
+            let listFr = markets.map { "« \($0) »" }.joined(separator: ", ")
+            return ("Withdrew “\(piece)” from \(list).", "« \(piece) » retiré de \(listFr).")
         case .compiled(let path, let words, let lines):
             // A packet is counted in lines, anything else in words; one of
             // either is singular ("1 line", "1 mot"), "vers" is both.

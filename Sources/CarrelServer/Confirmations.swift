@@ -83,7 +83,7 @@ extension Server {
     /// A client that never answers (ALE has no `window/showMessageRequest`)
     /// must not leave the command pending forever: after the timeout it
     /// fails with `cancelled`, and the client is told the question is void.
-    private func expireUnanswered(_ id: RequestID, _ question: RequestID) {
+    func expireUnanswered(_ id: RequestID, _ question: RequestID) {
         let seconds = confirmationTimeout
         DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [weak self] in
             guard let self else { return }

@@ -88,6 +88,8 @@ extension Server {
                 try destinations(id, DestinationsRequest.Params(json: params))
             case CompileOptionsRequest.method:
                 try compileOptions(id, CompileOptionsRequest.Params(json: params))
+            case SubmissionsRequest.method:
+                try submissions(id, SubmissionsRequest.Params(json: params))
             case ExecuteCommandRequest.method:
                 try execute(id, ExecuteCommandRequest.Params(json: params))
             case DocumentSymbolRequest.method:

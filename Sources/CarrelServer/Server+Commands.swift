@@ -81,6 +81,8 @@ extension Server {
             finish(id, try workspace.setByline(try target(projectUri), author: author, contact: contact))
         case .snapshot, .snapshots, .compareSnapshot, .rollBack:
             try snapshotCommand(id, command)
+        case .setMarket, .submit, .setSubmissionStatus, .withdrawOthers:
+            try executeSubmission(id, command)
         case .compile(let projectUri, let recipe, let format, let output):
             try compile(
                 id, projectUri: projectUri, recipe: recipe, format: format, output: output, token: params.workDoneToken)

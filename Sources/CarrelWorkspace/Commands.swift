@@ -167,6 +167,7 @@ extension Workspace {
         let oldPath = entry.path
         let oldName = entry.name.string
         let targets = targetsBelow(entry, library)
+        let pieces = piecesBelow(entry, library)
         let dir = try open(parent, in: library)
         let snapshots = snapshotsBeforeMove(entry, library)
         noteSnapshotMove(
@@ -185,6 +186,7 @@ extension Workspace {
         carrySnapshots(snapshots, to: entry, library)
         movedFolderSorts(from: oldPath, entry, library)
         carryTargets(entry, from: targets, library)
+        carryPieces(entry, from: pieces, library)
         return Outcome(
             result: .item(.entry(entry, library)),
             changes: [Change(.moved, entry.path, from: oldPath, inTrash: inTrashFlag(entry, library))])
@@ -255,6 +257,7 @@ extension Workspace {
         noteSnapshotMove(
             snapshots, to: (dest.components(below: destinationProject?.root ?? dest) ?? []) + [entry.name],
             in: destinationProject)
+        let pieces = piecesBelow(entry, library)
         do { try from.move(entry.name.bytes, to: to, as: entry.name.bytes) } catch {
             throw failure(for: error, target: entry.name.string, in: dest, library)
         }
@@ -262,6 +265,7 @@ extension Workspace {
         entry.move(to: dest, as: entry.name)
         carrySnapshots(snapshots, to: entry, library)
         carryTargets(entry, from: targets, library)
+        carryPieces(entry, from: pieces, library)
         if let p = source, let n = trashItemName, p.metadata.trash[n] != nil { dropRecord(n, p) }
         movedFolderSorts(from: oldPath, entry, library)
         return Outcome(

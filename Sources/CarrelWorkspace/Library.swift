@@ -6,6 +6,9 @@ public final class Project {
     public let root: Entry
     public internal(set) var metadata: ProjectMetadata
     public var type: ProjectType { metadata.type }
+    /// Its submission records as last read; nil until needed, and again
+    /// whenever they may have changed (`Workspace.submissionIndex`).
+    public internal(set) var submissions: SubmissionIndex?
 
     init(root: Entry, metadata: ProjectMetadata) {
         self.root = root

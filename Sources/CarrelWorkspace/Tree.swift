@@ -55,6 +55,9 @@ public struct NodeInfo {
     /// On projects: today's words on this device and the day's target.
     public var sessionWords: Int?
     public var sessionTarget: Int?
+    /// A piece's submissions, or a market's.
+    public var submissions: SubmissionTally?
+    public var submissionsAtMarket = false
 
     /// Everything the summary says, for `CountWords.summary`.
     public var counts: CountWords.Counts {
@@ -67,6 +70,8 @@ public struct NodeInfo {
         c.sessionWords = sessionWords
         c.sessionTarget = sessionTarget
         c.leftOut = leftOut
+        c.submissions = submissions
+        c.submissionsAtMarket = submissionsAtMarket
         return c
     }
 }
@@ -244,6 +249,12 @@ extension Workspace {
                 let path = project.relativePath(of: entry)
                 info.target = project.metadata.targets[path]
                 info.leftOut = project.metadata.leftOut.contains(path)
+            }
+            if !scope.inTrash, project.type.folder(PermanentFolder.submissions.role) != nil,
+                let (tally, atMarket) = submissionTally(entry, in: project)
+            {
+                info.submissions = tally
+                info.submissionsAtMarket = atMarket
             }
         }
         info.conflictTotal = conflicts > 0 ? conflicts : nil

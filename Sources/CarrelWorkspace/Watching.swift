@@ -75,6 +75,8 @@ final class WatchState {
         if case .added(let wd) = watcher.add(carrel) { projectOf[wd] = e }
         // Trash records arrive from other machines too (a pull, a sync).
         if case .added(let wd) = watcher.add(BytePath.join(carrel, TrashRecords.folderName)) { projectOf[wd] = e }
+        // Submission records too: a status changed on another machine shows on its rows here.
+        if case .added(let wd) = watcher.add(BytePath.join(carrel, SubmissionRecords.folderName)) { projectOf[wd] = e }
     }
 
     func unwatchTree(_ top: Entry) {
@@ -455,6 +457,12 @@ extension Workspace {
         let wasLocked = library.lockedProjects[ObjectIdentifier(dir)] != nil
         let project = openProjectIfMarked(dir, in: library)
         watching?.watchMarker(of: dir)
+        if let project, project.submissions.map({ !$0.isEmpty }) ?? false {
+            // Read again on next need; its rows may say something new.
+            project.submissions = nil
+            return [Change(.changed, dir.path)]
+        }
+        project?.submissions = nil
         if project?.metadata != before || wasLocked != (library.lockedProjects[ObjectIdentifier(dir)] != nil) {
             return [Change(.changed, dir.path)]
         }

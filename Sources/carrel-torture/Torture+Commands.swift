@@ -184,8 +184,29 @@ extension Torture {
                     name: "setCompileIncluded", command: "carrel.setCompileIncluded",
                     args: ["uri": .string(uri(item.rel)), "included": .bool(chance(0.5))])
             default:
-                // Commands that must be refused, so kills also land in refusals.
-                switch random(4) {
+                // Commands that must be refused, so kills also land in refusals;
+                // and submissions, refused unless the folder picked is a market.
+                switch random(7) {
+                case 4:
+                    guard let f = pick(v.folders.filter { !$0.isEmpty }) else { continue }
+                    return Op(
+                        name: "setMarket", command: "carrel.setMarket",
+                        args: ["uri": .string(uri(f)), "fields": ["fee": .string(newName("fee"))]])
+                case 5:
+                    guard let f = pick(v.folders.filter { !$0.isEmpty }),
+                        let piece = pick(v.movable.filter { !$0.isDir })
+                    else { continue }
+                    // The copy of the text sent is kept under `.carrel`, hidden: never a second visible file.
+                    return Op(
+                        name: "submit", command: "carrel.submit",
+                        args: ["items": [.string(uri(piece.rel))], "marketUri": .string(uri(f)), "confirmed": true])
+                case 6:
+                    // No such record: refused before anything is written.
+                    return chance(0.5)
+                        ? Op(
+                            name: "refused", command: "carrel.setSubmissionStatus",
+                            args: ["record": "0-none", "status": "accepted"])
+                        : Op(name: "refused", command: "carrel.withdrawOthers", args: ["record": "0-none"])
                 case 0:
                     guard let p = pick(v.permanent) else { continue }
                     return Op(

@@ -75,6 +75,12 @@ enum CLI {
         case "compile": try compile(&options, language)
         case "include": try include(&options, language)
         case "byline": try byline(&options, language)
+        case "market": try market(&options, language)
+        case "submit": try submit(&options, language)
+        case "submission-status": try submissionStatus(&options, language)
+        case "withdraw-others": try withdrawOthers(&options, language)
+        case "submissions": try submissions(&options, language)
+        case "import-submissions": try importSubmissions(&options, language)
         case "rm": try remove(&options, language)
         case "links": try links(&options, language)
         case "rename", "mv": try moveUpdatingLinks(sub, &options, language)
@@ -177,6 +183,23 @@ struct Syntax {
         "byline": Syntax(
             usage: "carrel byline PROJECT [--author NAME] [--contact \"LINE | LINE\"]", arguments: 1...1,
             valued: ["--author", "--contact"]),
+        "market": Syntax(
+            usage:
+                "carrel market PATH [--name N] [--url U] [--deadline YYYY-MM-DD] [--reading-period P] [--fee F] [--simultaneous yes|no] [--notes N]",
+            arguments: 1...1,
+            valued: ["--name", "--url", "--deadline", "--reading-period", "--fee", "--simultaneous", "--notes"]),
+        "submit": Syntax(
+            usage: "carrel submit PATH... --to MARKET [--date YYYY-MM-DD] [--yes]", arguments: 1...200,
+            flags: ["--yes"], valued: ["--to", "--date"]),
+        "submission-status": Syntax(
+            usage: "carrel submission-status RECORD STATUS [--piece P] [--date YYYY-MM-DD] [--note N] [--fee F]",
+            arguments: 2...2, valued: ["--piece", "--date", "--note", "--fee"]),
+        "withdraw-others": Syntax(
+            usage: "carrel withdraw-others RECORD [--piece P]", arguments: 1...1, valued: ["--piece"]),
+        "import-submissions": Syntax(usage: "carrel import-submissions FILE.csv PROJECT", arguments: 2...2),
+        "submissions": Syntax(
+            usage: "carrel submissions [PATH] [--pending] [--json | --csv]", arguments: 0...1,
+            flags: ["--pending", "--json", "--csv"]),
     ]
 }
 

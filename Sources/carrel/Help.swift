@@ -39,6 +39,18 @@ enum Help {
           include PATH yes|no          Whether PATH goes into the compiled manuscript.
           byline PROJECT [--author NAME] [--contact "LINE | LINE"]
                                        The name and contact lines of the title page.
+          market PATH [--deadline D] [--simultaneous yes|no] …
+                                       Show or set a market's details (a folder in Magazines, Competitions…).
+          submit PATH... --to MARKET [--date D]
+                                       Record pieces sent to a market, keeping the text sent.
+          submission-status RECORD STATUS [--piece P]
+                                       pending, shortlisted, accepted, rejected, withdrawn or noResponse.
+          withdraw-others RECORD [--piece P]
+                                       Withdraw an accepted piece from every other market.
+          submissions [PATH] [--pending] [--json | --csv]
+                                       List submissions, pending first: all, a piece's or a market's.
+          import-submissions FILE.csv PROJECT
+                                       Record submissions tracked in Chillsubs (its CSV export).
           help SUBCOMMAND              Explain one subcommand.
 
         THE LIBRARY:
@@ -346,6 +358,69 @@ enum Help {
         project's project.json, as the editors' "Set byline…" does. An
         empty value clears it; one left out stays as it is. Says what the
         title page now reads.
+        """,
+        "market": """
+        USAGE: carrel market PATH [--name N] [--url U] [--deadline YYYY-MM-DD]
+                             [--reading-period P] [--fee F] [--simultaneous yes|no] [--notes N]
+
+        A market is a folder in a project's Magazines, Competitions,
+        Commissions or Other. Its details are kept in a hidden .carrel-market
+        file in it, each field stamped, so two machines' edits merge. With no
+        option, prints the details, one "field<TAB>value" a line; "none" or
+        an empty value clears a field.
+        """,
+        "submit": """
+        USAGE: carrel submit PATH... --to MARKET [--date YYYY-MM-DD] [--yes]
+
+        Records that the files PATH... (of the market's project) were sent to
+        MARKET on --date (default: today, UTC), keeping a copy of each text as
+        sent under .carrel/submissions, and prints the record's id. When the
+        market takes no simultaneous submissions and a piece is still out
+        elsewhere, asks first (--yes: submit anyway). Says when the market's
+        deadline is within a week.
+        """,
+        "submission-status": """
+        USAGE: carrel submission-status RECORD STATUS [--piece P] [--date YYYY-MM-DD] [--note N] [--fee F]
+
+        Sets the status of the pieces of submission RECORD (an id that carrel
+        submit or carrel submissions printed), or of one piece (--piece: its
+        number in the record, or its path): pending, shortlisted, accepted,
+        rejected, withdrawn or noResponse. --note is the piece's note there,
+        --fee what the submission cost (or paid). An acceptance says where
+        the piece is still out.
+        """,
+        "withdraw-others": """
+        USAGE: carrel withdraw-others RECORD [--piece P]
+
+        Marks a piece accepted in RECORD withdrawn at every other market where
+        it is still out.
+        """,
+        "submissions": """
+        USAGE: carrel submissions [PATH] [--pending] [--json | --csv]
+
+        Lists submissions, those with a piece still out first, then newest
+        first: every project's, or PATH's project's; a file's history; a
+        market's. One line per piece: the day sent, the market, the piece,
+        its status and when, the record's id. Records Carrel cannot use are
+        named on stderr with the reason. --json prints what carrel/submissions
+        answers. --csv prints Chillsubs' tracker columns (Title, Publisher,
+        Method, Date Submitted, Result Date, Status, Notes), one row per
+        piece, for its import; a shortlisted piece is Pending there, no
+        response is Never Responded.
+        """,
+        "import-submissions": """
+        USAGE: carrel import-submissions FILE.csv PROJECT
+
+        Records the submissions of a CSV in Chillsubs' tracker columns (Title,
+        Publisher, Method, Date Submitted, Result Date, Status, Notes) as
+        PROJECT's. Each row's piece is the project's one file whose name,
+        without its extension, is the Title; its market, the market folder
+        (or the market whose details' name) is the Publisher. Dates are
+        YYYY-MM-DD or M/D/YYYY; statuses Pending, Accepted, Rejected,
+        Withdrawn, Never Responded. The text sent then is unknown, so no copy
+        is kept. A row naming no file or no market, or recorded already, is
+        left out and said on stderr; importing a file twice records nothing
+        twice. The file is read without following a link, 4 MiB at most.
         """,
         "help": """
         USAGE: carrel help [SUBCOMMAND]

@@ -424,6 +424,10 @@ final class HostileInputTests: XCTestCase {
             P/Ready/r.md = r
             P/Trash/t.md = t
             P/.carrel/snapshots/Draft/a.md/2026-01-01T00-00-00.000Z 00000000-00000001 1w.md = s
+            P/Magazines/G/
+            P/Magazines/H/
+            P/.carrel/submissions/1-a.json = {"id":"1-a","sent":"2026-11-20","market":{"changed":1,"value":{"path":"Magazines/G","name":"G"}},"pieces":{"1":{"path":"Draft/a.md","status":{"changed":1,"value":{"status":"accepted","day":"2026-11-20"}}}}}
+            P/.carrel/submissions/2-b.json = {"id":"2-b","sent":"2026-11-20","market":{"changed":1,"value":{"path":"Magazines/H","name":"H"}},"pieces":{"1":{"path":"Draft/a.md","status":{"changed":1,"value":{"status":"pending","day":"2026-11-20"}}}}}
             Plain/b.md = b
             """)
         // A step to undo and one to redo, journaled on this device before
@@ -466,6 +470,10 @@ final class HostileInputTests: XCTestCase {
             ("carrel.redo", [:]),
             ("carrel.compile", ["projectUri": u("P"), "format": "markdown"]),
             ("carrel.setByline", ["projectUri": u("P"), "author": "Ada"]),
+            ("carrel.setMarket", ["uri": u("P/Magazines/G"), "fields": ["fee": "£3"]]),
+            ("carrel.submit", ["items": [u("P/Draft/a.md")], "marketUri": u("P/Magazines/G")]),
+            ("carrel.setSubmissionStatus", ["record": "2-b", "status": "rejected"]),
+            ("carrel.withdrawOthers", ["record": "1-a"]),
             ("carrel.newFile", ["parentUri": u("Plain"), "name": "n"]),
             ("carrel.rename", ["uri": u("Plain/b.md"), "newName": "c.md"]),
             ("carrel.snapshot", ["uri": u("P/Draft/a.md")]),
@@ -619,10 +627,16 @@ final class HostileInputTests: XCTestCase {
             "carrel.snapshots": ["uri": u],
             "carrel.compareSnapshot": ["uri": u, "snapshot": "S", "other": "O"],
             "carrel.rollBack": ["uri": u, "snapshot": "S"],
+            "carrel.setMarket": ["uri": u, "fields": ["fee": "£3"]],
+            "carrel.submit": ["items": [u], "marketUri": u, "date": "2026-11-20", "packetUri": u, "confirmed": true],
+            "carrel.setSubmissionStatus": [
+                "record": "r", "piece": "1", "status": "accepted", "date": "d", "note": "n", "fee": "£3",
+            ],
+            "carrel.withdrawOthers": ["record": "r", "piece": "1"],
         ]
         let optional: Set<String> = [
             "confirmed", "descending", "before", "after", "recipe", "format", "output", "author", "contact", "title", "other",
-            "library",
+            "library", "date", "packetUri", "piece", "note", "fee",
         ]
         XCTAssertEqual(Set(full.keys), Set(InitializeRequest.commands), "every command has a row")
         for (command, args) in full {

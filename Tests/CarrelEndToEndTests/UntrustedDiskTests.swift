@@ -45,6 +45,11 @@ final class UntrustedDiskTests: XCTestCase {
         // its item restores to the project's root.
         (Kept(path: ".carrel/trash/1-t.json", isFolder: false), { _ in "ooo" }),
         (Kept(path: ".carrel/purge", isFolder: true), { _ in "oor" }),
+        // Submission records are read for every row of a poetry project:
+        // a folder or a record that is not what Carrel keeps there is
+        // never followed, and changes nothing the Trash does.
+        (Kept(path: ".carrel/submissions", isFolder: true), { _ in "ooo" }),
+        (Kept(path: ".carrel/submissions/1-s.json", isFolder: false), { _ in "ooo" }),
     ]
 
     /// Each type's permanent folders, as `carrel lsp` makes them
@@ -140,6 +145,7 @@ final class UntrustedDiskTests: XCTestCase {
             """
             lib/P/.carrel/project.json = {"type":"\(row.type)"}
             lib/P/.carrel/trash/1-t.json = {"name":"t.md","from":"\(origin)/t.md","deleted":1}
+            lib/P/.carrel/submissions/
             lib/P/root.md = root
             lib/P/Trash/t.md = t
             lib/P/Trash/u.md = u

@@ -29,7 +29,7 @@ final class GoldenTests: XCTestCase {
         golden(
             InitializeRequest.result(version: "0.1.0", vocabulary: vocabulary),
             #"""
-            {"capabilities":{"completionProvider":{"resolveProvider":false,"triggerCharacters":["[","(","/"]},"definitionProvider":true,"documentLinkProvider":{"resolveProvider":false},"documentSymbolProvider":true,"executeCommandProvider":{"commands":["carrel.newProject","carrel.newFolder","carrel.newFile","carrel.rename","carrel.moveTo","carrel.delete","carrel.restore","carrel.emptyTrash","carrel.setSort","carrel.setConfirmDelete","carrel.reorder","carrel.setTarget","carrel.duplicate","carrel.compile","carrel.setCompileIncluded","carrel.setByline","carrel.snapshot","carrel.snapshots","carrel.compareSnapshot","carrel.rollBack","carrel.undo","carrel.redo"]},"experimental":{"carrel":{"compile":{"formats":[],"recipes":{}},"names":{"defaultExtension":"md","maxBytes":255},"projectTypes":[{"id":"poetry","title":"Poésie"}],"sorts":[{"by":"name","descending":true,"title":"Nom, de Z à A"}]}},"inlayHintProvider":true,"referencesProvider":true,"textDocumentSync":{"change":1,"openClose":true},"workspace":{"fileOperations":{"willRename":{"filters":[{"pattern":{"glob":"**/*.md","matches":"file"}},{"pattern":{"glob":"**/*.fountain","matches":"file"}},{"pattern":{"glob":"**","matches":"folder"}}]}},"workspaceFolders":{"changeNotifications":true,"supported":true}},"workspaceSymbolProvider":true},"serverInfo":{"name":"carrel","version":"0.1.0"}}
+            {"capabilities":{"completionProvider":{"resolveProvider":false,"triggerCharacters":["[","(","/"]},"definitionProvider":true,"documentLinkProvider":{"resolveProvider":false},"documentSymbolProvider":true,"executeCommandProvider":{"commands":["carrel.newProject","carrel.newFolder","carrel.newFile","carrel.rename","carrel.moveTo","carrel.delete","carrel.restore","carrel.emptyTrash","carrel.setSort","carrel.setConfirmDelete","carrel.reorder","carrel.setTarget","carrel.duplicate","carrel.compile","carrel.setCompileIncluded","carrel.setByline","carrel.snapshot","carrel.snapshots","carrel.compareSnapshot","carrel.rollBack","carrel.undo","carrel.redo","carrel.setMarket","carrel.submit","carrel.setSubmissionStatus","carrel.withdrawOthers"]},"experimental":{"carrel":{"compile":{"formats":[],"recipes":{}},"names":{"defaultExtension":"md","maxBytes":255},"projectTypes":[{"id":"poetry","title":"Poésie"}],"sorts":[{"by":"name","descending":true,"title":"Nom, de Z à A"}]}},"inlayHintProvider":true,"referencesProvider":true,"textDocumentSync":{"change":1,"openClose":true},"workspace":{"fileOperations":{"willRename":{"filters":[{"pattern":{"glob":"**/*.md","matches":"file"}},{"pattern":{"glob":"**/*.fountain","matches":"file"}},{"pattern":{"glob":"**","matches":"folder"}}]}},"workspaceFolders":{"changeNotifications":true,"supported":true}},"workspaceSymbolProvider":true},"serverInfo":{"name":"carrel","version":"0.1.0"}}
             """#)
     }
 
@@ -215,6 +215,28 @@ final class GoldenTests: XCTestCase {
                 .compile, ["projectUri": "p", "recipe": "packet", "format": "docx", "output": "/o.docx"],
                 .compile(projectUri: "p", recipe: "packet", format: "docx", output: "/o.docx")
             ),
+            (
+                .setMarket, ["uri": "m", "fields": ["deadline": "2026-12-31", "simultaneous": false, "fee": .null]],
+                .setMarket(uri: "m", fields: ["deadline": "2026-12-31", "simultaneous": false, "fee": .null])
+            ),
+            (
+                .submit, ["items": ["a", "b"], "marketUri": "m"],
+                .submit(items: ["a", "b"], marketUri: "m", date: nil, packetUri: nil, confirmed: false)
+            ),
+            (
+                .submit, ["items": ["a"], "marketUri": "m", "date": "2026-11-20", "packetUri": "k", "confirmed": true],
+                .submit(items: ["a"], marketUri: "m", date: "2026-11-20", packetUri: "k", confirmed: true)
+            ),
+            (
+                .setSubmissionStatus, ["record": "r", "status": "noResponse"],
+                .setSubmissionStatus(record: "r", piece: nil, status: "noResponse", date: nil, note: nil)
+            ),
+            (
+                .setSubmissionStatus,
+                ["record": "r", "piece": "1", "status": "accepted", "date": "d", "note": "n", "fee": "£3"],
+                .setSubmissionStatus(record: "r", piece: "1", status: "accepted", date: "d", note: "n", fee: "£3")
+            ),
+            (.withdrawOthers, ["record": "r"], .withdrawOthers(record: "r", piece: nil)),
         ]
         for (name, args, expected) in cases {
             let p = try ExecuteCommandRequest.Params(json: ["command": .string(name.rawValue), "arguments": [args]])
@@ -226,6 +248,16 @@ final class GoldenTests: XCTestCase {
         }
         XCTAssertThrowsError(try CarrelCommand(.reorder, ["uri": "u", "after": 3])) {
             XCTAssertEqual($0 as? ParamError, ParamError("after", .wrongType(expected: "a string", found: "number")))
+        }
+        XCTAssertThrowsError(try CarrelCommand(.setMarket, ["uri": "m", "fields": ["colour": "red"]])) {
+            XCTAssertEqual(($0 as? ParamError)?.field, "fields")
+        }
+        XCTAssertThrowsError(try CarrelCommand(.setSubmissionStatus, ["record": "r", "status": "lost"])) {
+            XCTAssertEqual(($0 as? ParamError)?.field, "status")
+        }
+        XCTAssertThrowsError(try CarrelCommand(.submit, ["items": [3], "marketUri": "m"])) {
+            XCTAssertEqual(
+                $0 as? ParamError, ParamError("items", .wrongType(expected: "an array of URIs", found: "number at 0")))
         }
         XCTAssertThrowsError(try CarrelCommand(.rename, .object([:]))) {
             XCTAssertEqual($0 as? ParamError, ParamError("uri", .missing))

@@ -27,6 +27,7 @@ final class ProtocolDocTests: XCTestCase {
             DidChangeTextDocumentNotification.method, DidCloseTextDocumentNotification.method,
             DocumentSymbolRequest.method, InlayHintRequest.method, InlayHintRefreshRequest.method,
             CompileOptionsRequest.method,
+            SubmissionsRequest.method,
         ] {
             XCTAssertTrue(doc.contains(method), method)
         }
@@ -137,6 +138,8 @@ final class ProtocolDocTests: XCTestCase {
             .snapshot(.titleUnusable(title: "\u{1}")), .snapshot(.noSuchSnapshot(name: "\u{1}", snapshot: "\u{1}")),
             .snapshot(.snapshotUnusable(snapshot: "\u{1}", why: .notAFile(.link))),
             .snapshot(.unsavedChanges(name: "\u{1}")), .snapshot(.changedMeanwhile(name: "\u{1}")),
+            .submission(.notAMarket(name: "\u{1}")), .submission(.pieceElsewhere(name: "\u{1}", project: "\u{1}")),
+            .submission(.recordNotFound(id: "\u{1}")),
         ]
         return samples.map { m in
             let text = m.text(.english)

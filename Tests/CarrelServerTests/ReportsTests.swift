@@ -263,4 +263,35 @@ final class ReportsTests: XCTestCase {
             methods.filter { ["carrel/didChange", "window/showMessage"].contains($0) },
             ["carrel/didChange", "window/showMessage"])
     }
+
+    /// Submissions tracking reports what it recorded, a deadline within a
+    /// week, where an accepted piece is still out, and what it withdrew.
+    func testSubmissionsAreReported() throws {
+        try start { try $0.add("P/Magazines/Granta/\nP/Magazines/Review/") }
+        XCTAssertEqual(
+            try report(
+                "carrel.setMarket",
+                ["uri": .string(fx.uri("P/Magazines/Granta")), "fields": ["deadline": "2026-11-25"]]),
+            "Saved the details of “Granta”.")
+        func submit(_ market: String) throws -> String? {
+            try report(
+                "carrel.submit",
+                [
+                    "items": [.string(fx.uri("P/Draft/a.md"))], "marketUri": .string(fx.uri(market)),
+                    "date": "2026-11-20",
+                ])
+        }
+        XCTAssertEqual(
+            try submit("P/Magazines/Granta"),
+            "Submitted “a.md” to “Granta” on 2026-11-20. Its deadline is 2026-11-25, in 5 days.")
+        XCTAssertEqual(try submit("P/Magazines/Review"), "Submitted “a.md” to “Review” on 2026-11-20.")
+        let listed = try client.result("carrel/submissions", ["uri": .string(fx.uri("P/Magazines/Granta"))])
+        let id = try XCTUnwrap(listed["submissions"]?[0]?["id"])
+        XCTAssertEqual(
+            try report("carrel.setSubmissionStatus", ["record": id, "status": "accepted"]),
+            "“a.md” at “Granta”: accepted. It is still out at “Review”: withdraw it there (Withdraw Others). Move it to “Published” once it is published."
+        )
+        XCTAssertEqual(try report("carrel.withdrawOthers", ["record": id]), "Withdrew “a.md” from “Review”.")
+        XCTAssertEqual(try report("carrel.withdrawOthers", ["record": id]), "“a.md” was out nowhere else.")
+    }
 }

@@ -209,6 +209,23 @@ final class ServerTests: XCTestCase {
         XCTAssertTrue(fx.exists("My Poems/Trash/Spring copy.md"))
         _ = try client.command("carrel.redo", ["library": .string(fx.uri("My Poems"))])
         XCTAssertTrue(fx.exists("My Poems/Draft/Spring copy.md"))
+        _ = try client.command(
+            "carrel.newFolder", ["parentUri": .string(fx.uri("My Poems/Magazines")), "name": "Granta"])
+        let market = try client.command(
+            "carrel.setMarket", ["uri": .string(fx.uri("My Poems/Magazines/Granta")), "fields": ["fee": "£3"]])[
+                "result"]!
+        XCTAssertEqual(market["name"], "Granta")
+        let submitted = try client.command(
+            "carrel.submit",
+            [
+                "items": [.string(fx.uri("My Poems/Draft/Spring.md"))],
+                "marketUri": .string(fx.uri("My Poems/Magazines/Granta")),
+            ])["result"]!
+        let record = try XCTUnwrap(submitted["id"])
+        let accepted = try client.command("carrel.setSubmissionStatus", ["record": record, "status": "accepted"])
+        XCTAssertEqual(accepted["result"]?["kind"], "project")
+        let withdrawn = try client.command("carrel.withdrawOthers", ["record": record])
+        XCTAssertNil(withdrawn["error"])
         let empty = try client.command(
             "carrel.emptyTrash", ["projectUri": .string(fx.uri("My Poems")), "confirmed": true])["result"]!
         XCTAssertEqual(empty, ["deleted": 0])

@@ -115,6 +115,8 @@ public enum Scenarios {
             try cmd("carrel.setTarget", ["uri": .string(fx.uri("P/Draft")), "session": 500]), "notAProject")
         XCTAssertEqual(
             try cmd("carrel.compile", ["projectUri": .string(fx.uri("P")), "format": "pdf"]), "cannotCompile")
+        XCTAssertEqual(
+            try cmd("carrel.setMarket", ["uri": .string(fx.uri("P/Draft/F")), "fields": ["fee": "£3"]]), "notAMarket")
         let both = try client.command(
             "carrel.reorder",
             [

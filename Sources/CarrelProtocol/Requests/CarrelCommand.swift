@@ -25,7 +25,18 @@ public enum CarrelCommand: Equatable {
         case rollBack = "carrel.rollBack"
         case undo = "carrel.undo"
         case redo = "carrel.redo"
+        case setMarket = "carrel.setMarket"
+        case submit = "carrel.submit"
+        case setSubmissionStatus = "carrel.setSubmissionStatus"
+        case withdrawOthers = "carrel.withdrawOthers"
     }
+
+    /// The fields of a market's details `carrel.setMarket` sets.
+    public static let marketFields = ["name", "url", "deadline", "readingPeriod", "fee", "simultaneous", "notes"]
+    /// The statuses `carrel.setSubmissionStatus` takes.
+    public static let submissionStatuses = [
+        "pending", "shortlisted", "accepted", "rejected", "withdrawn", "noResponse",
+    ]
 
     /// Which target `carrel.setTarget` sets: the item's words, or a project's words per day.
     public enum TargetKind: Equatable { case words, session }
@@ -69,6 +80,14 @@ public enum CarrelCommand: Equatable {
     /// library, else the one last changed.
     case undo(library: String?)
     case redo(library: String?)
+    /// `fields`: each a string, a boolean for `simultaneous`, or null to clear.
+    case setMarket(uri: String, fields: [String: JSONValue])
+    /// `items`: the pieces' URIs; `date` YYYY-MM-DD; `packetUri`: the compiled packet they went out in.
+    case submit(items: [String], marketUri: String, date: String?, packetUri: String?, confirmed: Bool)
+    /// `piece`: its key in the record, its path in the project, or its URI; every piece when absent.
+    case setSubmissionStatus(
+        record: String, piece: String?, status: String, date: String?, note: String?, fee: String? = nil)
+    case withdrawOthers(record: String, piece: String?)
 
     /// Decodes the argument object of the named command.
     public init(_ name: Name, _ argument: JSONValue) throws(ParamError) {
@@ -126,6 +145,46 @@ public enum CarrelCommand: Equatable {
         case .rollBack: self = .rollBack(uri: try f.string("uri"), snapshot: try f.string("snapshot"))
         case .undo: self = .undo(library: try f.optionalString("library"))
         case .redo: self = .redo(library: try f.optionalString("library"))
+        case .setMarket:
+            let uri = try f.string("uri")
+            guard case .object(let fields)? = f.object["fields"] else {
+                throw ParamError(
+                    "fields",
+                    f.object["fields"] == nil
+                        ? .missing : .wrongType(expected: "an object", found: f.object["fields"]!.typeName))
+            }
+            for key in fields.keys where !Self.marketFields.contains(key) {
+                throw ParamError(
+                    "fields", .invalidValue("“\(key)”: expected one of \(Self.marketFields.joined(separator: ", "))"))
+            }
+            self = .setMarket(uri: uri, fields: fields)
+        case .submit:
+            let items = try f.optionalArray("items") ?? []
+            if f.object["items"] == nil { throw ParamError("items", .missing) }
+            var uris: [String] = []
+            for (i, item) in items.enumerated() {
+                guard let s = item.stringValue else {
+                    throw ParamError(
+                        "items", .wrongType(expected: "an array of URIs", found: "\(item.typeName) at \(i)"))
+                }
+                uris.append(s)
+            }
+            self = .submit(
+                items: uris, marketUri: try f.string("marketUri"), date: try f.optionalString("date"),
+                packetUri: try f.optionalString("packetUri"), confirmed: try f.optionalBool("confirmed") ?? false)
+        case .setSubmissionStatus:
+            let status = try f.string("status")
+            guard Self.submissionStatuses.contains(status) else {
+                throw ParamError(
+                    "status",
+                    .invalidValue("“\(status)”: expected one of \(Self.submissionStatuses.joined(separator: ", "))"))
+            }
+            self = .setSubmissionStatus(
+                record: try f.string("record"), piece: try f.optionalString("piece"), status: status,
+                date: try f.optionalString("date"), note: try f.optionalString("note"), fee: try f.optionalString("fee")
+            )
+        case .withdrawOthers:
+            self = .withdrawOthers(record: try f.string("record"), piece: try f.optionalString("piece"))
         case .setTarget:
             let uri = try f.string("uri")
             let words = try f.positiveIntOrNull("words", max: Self.maxTarget)
