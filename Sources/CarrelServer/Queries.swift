@@ -27,8 +27,10 @@ extension Server {
 
     func destinations(_ id: RequestID, _ params: DestinationsRequest.Params) throws(Failure) {
         finishScan()
-        let found = try workspace.moveDestinations(
-            try target(params.uri), language, forNewFolder: params.forNewFolder)
+        let found =
+            params.forSubmit
+            ? try workspace.submitDestinations(try target(params.uri), language)
+            : try workspace.moveDestinations(try target(params.uri), language, forNewFolder: params.forNewFolder)
         reply(
             id,
             .array(

@@ -61,4 +61,18 @@ extension Workspace {
         }
         return out
     }
+
+    /// The markets `target` can be submitted to: the folders directly in
+    /// its project's Magazines, Competitions, Commissions and Other, in
+    /// template order, then by name. Empty outside a project or when it has
+    /// no market yet; a target in the Trash has none.
+    public func submitDestinations(_ target: Target, _ language: Language) throws(Failure) -> [Destination] {
+        let (entry, library) = try entryTarget(target)
+        guard let project = library.project(containing: entry), !project.isInTrash(entry) else { return [] }
+        let projectLabel = [library.displayName] + (project.root.components(below: library.root) ?? []).map(\.string)
+        return markets(of: project).compactMap { market in
+            guard let holder = market.parent, let folder = project.permanentFolder(for: holder) else { return nil }
+            return Destination(folder: market, label: projectLabel + [folder.title(language), market.name.string])
+        }
+    }
 }

@@ -128,4 +128,28 @@ final class DestinationsTests: XCTestCase {
         let refused = try client.request("carrel/destinations", ["uri": .string(fx.uri("Poems/Draft"))])
         XCTAssertEqual(refused["error"]?["data"]?["reason"], "permanentFolder")
     }
+
+    func testASubmitPickerOffersTheProjectsMarketsOnly() throws {
+        fx = try Fixture(
+            """
+            Poems/.carrel/project.json = {"type":"poetry"}
+            Poems/Draft/a.md = a
+            Poems/Magazines/Granta/
+            Poems/Magazines/Aeon/
+            Poems/Competitions/Bridport/
+            Poems/Magazines/notes.md = not a market
+            Poems/Trash/b.md = b
+            Other/.carrel/project.json = {"type":"poetry"}
+            Other/Magazines/Elsewhere/
+            plain/c.md = c
+            """)
+        client = InProcessClient()
+        _ = try client.initialize([fx.uri("")], locale: "en")
+        XCTAssertEqual(
+            try labels("Poems/Draft/a.md", purpose: "submit"),
+            ["Poems/Magazines/Aeon", "Poems/Magazines/Granta", "Poems/Competitions/Bridport"],
+            "the markets of its own project, in template order, then by name")
+        XCTAssertEqual(try labels("Poems/Trash/b.md", purpose: "submit"), [], "nothing in the Trash goes out")
+        XCTAssertEqual(try labels("plain/c.md", purpose: "submit"), [], "outside a project there is no market")
+    }
 }
