@@ -24,6 +24,7 @@ public final class Server: @unchecked Sendable {
         v.formats = CompileRecipe.Format.allCases.map {
             .init(id: $0.rawValue, title: $0.title(language), pandoc: $0.needsPandoc)
         }
+        v.submissionStatuses = SubmissionStatus.allCases.map { .init(id: $0.rawValue, title: $0.title(language)) }
         v.recipes = Dictionary(
             uniqueKeysWithValues: ProjectType.all.map { type in
                 (

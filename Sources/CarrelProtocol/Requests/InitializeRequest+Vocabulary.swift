@@ -51,8 +51,20 @@ extension InitializeRequest {
             }
         }
 
+        /// A submission status: `id` for `carrel.setSubmissionStatus`, `title` to show.
+        public struct Status: Equatable {
+            public var id: String
+            public var title: String
+            public init(id: String, title: String) {
+                self.id = id
+                self.title = title
+            }
+        }
+
         public var projectTypes: [ProjectType]
         public var formats: [Format] = []
+        /// A piece's statuses at a market, in listing order.
+        public var submissionStatuses: [Status] = []
         /// Each project type's built-in recipes, by type id, the default first.
         public var recipes: [String: [Recipe]] = [:]
         public var sorts: [Sort]
@@ -76,6 +88,9 @@ extension InitializeRequest {
                         ["by": .string($0.by), "descending": .bool($0.descending), "title": .string($0.title)]
                     }),
                 "names": ["maxBytes": .int(maxNameBytes), "defaultExtension": .string(defaultExtension)],
+                "submissions": [
+                    "statuses": .array(submissionStatuses.map { ["id": .string($0.id), "title": .string($0.title)] })
+                ],
                 "compile": [
                     "formats": .array(
                         formats.map { ["id": .string($0.id), "title": .string($0.title), "pandoc": .bool($0.pandoc)] }),
