@@ -635,8 +635,8 @@ final class HostileInputTests: XCTestCase {
             "carrel.withdrawOthers": ["record": "r", "piece": "1"],
         ]
         let optional: Set<String> = [
-            "confirmed", "descending", "before", "after", "recipe", "format", "output", "author", "contact", "title", "other",
-            "library", "date", "packetUri", "piece", "note", "fee",
+            "confirmed", "descending", "before", "after", "recipe", "format", "output", "author", "contact",
+            "title", "other", "library", "date", "packetUri", "piece", "note", "fee",
         ]
         XCTAssertEqual(Set(full.keys), Set(InitializeRequest.commands), "every command has a row")
         for (command, args) in full {
