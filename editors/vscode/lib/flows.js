@@ -610,13 +610,15 @@ class Flows {
   }
 
   // Submissions…: a piece's, a market's, or its project's (from the project
-  // or its Submissions folder), every piece a row; then a status for the
-  // chosen piece there, from the server's list.
+  // or its Submissions folder), or every project's (from a library, or
+  // with no row), every piece a row; then a status for the chosen piece
+  // there, from the server's list.
   async submissions(arg) {
     const key = this.target(arg);
     const node = key && this.binder.node(key);
     const ownRow = node && node.uri && !(node.kind === 'folder' && node.role === 'submissions');
-    const uri = ownRow ? node.uri : key && this.uriAt(this.binder.ownerOf(key));
+    const owner = key && this.binder.node(this.binder.ownerOf(key));
+    const uri = !node || node.kind === 'library' ? undefined : ownRow ? node.uri : owner && owner.uri;
     const { submissions } = await this.server.submissions(uri);
     const rows = submissionRows(submissions);
     if (!rows.length) {

@@ -149,19 +149,20 @@ test('Submissions… lists each piece, sets a status from the server’s list, a
   assert.deepEqual(ext.record.errors, []);
 });
 
-test('Submissions… asks for a market’s, the project’s from its Submissions folder, and the project’s', async (t) => {
+test('Submissions… asks for a market’s, the project’s from its Submissions folder or itself, and every project’s from a library', async (t) => {
   const ext = await storyWithMarkets(t);
   await submit(ext, [OPENING], 'Granta');
   const project = await uriOf(ext, STORY);
-  const rows = [[GRANTA, await uriOf(ext, GRANTA)], [[...STORY_SECTION, 'Submissions'], project], [STORY, project]];
-  for (const [labels, uri] of rows) {
+  const rows = [[GRANTA, { uri: await uriOf(ext, GRANTA) }], [[...STORY_SECTION, 'Submissions'], { uri: project }],
+    [STORY, { uri: project }], [['Writing'], {}]];
+  for (const [labels, params] of rows) {
     const before = requestsSent(ext, 'carrel/submissions').length;
     ext.answers.pick.push(({ items }) => {
       assert.deepEqual(items.map((item) => item.label), ['pending · Granta · 2026-11-20 · Opening.md'], labels.join(' › '));
       return undefined;
     });
     await ext.run('carrel.submissions', await keyAt(ext.provider, labels));
-    assert.deepEqual(requestsSent(ext, 'carrel/submissions').slice(before), [{ uri }], labels.join(' › '));
+    assert.deepEqual(requestsSent(ext, 'carrel/submissions').slice(before), [params], labels.join(' › '));
   }
   assert.deepEqual(commandsSent(ext, 'carrel.setSubmissionStatus'), []);
   assert.deepEqual(ext.record.errors, []);
