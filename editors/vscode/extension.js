@@ -18,6 +18,7 @@ const {
   textDocumentPosition, toLocations, toDocumentLinks, toDiagnostics, toFileEdits, willRenameParams,
 } = require('./lib/links');
 const { traceLine } = require('./lib/trace');
+const { readSnapshot, SNAPSHOT_SCHEME } = require('./lib/snapshots');
 
 const VIEW = 'carrel.binder';
 const DRAG_MIME = 'application/vnd.code.tree.carrel.binder';
@@ -100,7 +101,8 @@ async function activate(context) {
     dropMimeTypes: [DRAG_MIME],
     handleDrag: (sources, dataTransfer) => {
       const movable = sources.filter((key) => binder.node(key)
-        && ['folder.user', 'file', 'file.listed', 'trashItem'].includes(baseContextValueOf(binder.node(key))));
+        && ['folder.user', 'folder.market', 'file', 'file.listed', 'trashItem']
+          .includes(baseContextValueOf(binder.node(key), binder.node(binder.parentKey(key)))));
       if (movable.length) dataTransfer.set(DRAG_MIME, new vscode.DataTransferItem(movable));
     },
     handleDrop: async (target, dataTransfer) => {
@@ -124,7 +126,10 @@ async function activate(context) {
   const ui = {
     input: ({ prompt, value, valueSelection, validate }) =>
       vscode.window.showInputBox({ prompt, value, valueSelection, validateInput: validate, ignoreFocusOut: true }),
-    pick: (items, { placeholder }) => vscode.window.showQuickPick(items, { placeHolder: placeholder, matchOnDescription: true }),
+    pick: (items, { placeholder, title }) => vscode.window.showQuickPick(items, { placeHolder: placeholder, title, matchOnDescription: true }),
+    // The snapshot through its own scheme, so VS Code shows it read-only.
+    diff: (snapshotPath, filePath, title) => vscode.commands.executeCommand('vscode.diff',
+      vscode.Uri.file(snapshotPath).with({ scheme: SNAPSHOT_SCHEME }), vscode.Uri.file(filePath), title),
     open: async (uri) => vscode.window.showTextDocument(await vscode.workspace.openTextDocument(vscode.Uri.file(toPath(uri)))),
     error: (message) => vscode.window.showErrorMessage(message),
     info: (message, ...buttons) => vscode.window.showInformationMessage(message, ...buttons),
@@ -147,6 +152,10 @@ async function activate(context) {
     restart: () => startServer(server, binder, ui),
   });
   for (const [name, run] of Object.entries(flows.commands())) subscriptions.push(vscode.commands.registerCommand(name, run));
+  // A snapshot's text, for the left side of Snapshots…' Compare.
+  subscriptions.push(vscode.workspace.registerTextDocumentContentProvider(SNAPSHOT_SCHEME, {
+    provideTextDocumentContent: (uri) => readSnapshot(uri.fsPath),
+  }));
 
   subscriptions.push(vscode.languages.registerWorkspaceSymbolProvider({
     provideWorkspaceSymbols: async (query) => {
@@ -367,7 +376,7 @@ function treeItemFor(binder, key) {
   const node = binder.node(key);
   // A row can vanish between VS Code asking for it and drawing it.
   if (!node) return new vscode.TreeItem('…', COLLAPSIBLE.none);
-  const look = present(node, { startsExpanded: binder.startsExpanded(key) });
+  const look = present(node, { startsExpanded: binder.startsExpanded(key), parent: binder.node(binder.parentKey(key)) });
   const item = new vscode.TreeItem(look.label, COLLAPSIBLE[look.collapsible]);
   item.id = key;
   item.description = look.description;

@@ -3,8 +3,9 @@
 // the 'vscode' module, so the same flows run in VS Code and in the tests.
 //
 // ui: input({prompt, value, valueSelection, validate}) → string | undefined
-//     pick(items, {placeholder}) → item | undefined
+//     pick(items, {placeholder, title}) → item | undefined
 //     open(uri), openExternal(uri), error(message), info(message, ...buttons) → button | undefined
+//     diff(snapshotPath, filePath, title): the editor's diff, the snapshot read-only
 //     progress(run(report({message, increment}))) → what run returns
 //     refresh(keys | undefined), reveal(key, {expand}), collapseAll(), showLog()
 //     selection() → [key], activeFilePath() → path | undefined
@@ -16,6 +17,11 @@
 const path = require('path');
 const { toPath } = require('./uri');
 const { orderable, neighbourOf, planDrop, targetWords } = require('./order');
+const { snapshotRows, snapshotActions, diffTitle } = require('./snapshots');
+const {
+  isMarket, noMarketMessage, submitPlaceholder, localDay, submissionRows, statusPlaceholder, statusChoices,
+  marketFields, yesNoProblem, MARKET_QUESTIONS, NOT_A_MARKET, NO_SUBMISSIONS,
+} = require('./submissions');
 
 const SEPARATOR = ' › ';
 const NEW_FOLDER_ENTRY = 'New folder…';
@@ -57,6 +63,14 @@ class Flows {
       'carrel.leaveOutOfCompile': (arg) => this.setCompileIncluded(arg, false),
       'carrel.includeInCompile': (arg) => this.setCompileIncluded(arg, true),
       'carrel.setByline': (arg) => this.setByline(arg),
+      'carrel.undo': (arg) => this.undoOrRedo(arg, 'carrel.undo'),
+      'carrel.redo': (arg) => this.undoOrRedo(arg, 'carrel.redo'),
+      'carrel.snapshot': (arg) => this.snapshot(arg),
+      'carrel.snapshots': (arg) => this.snapshots(arg),
+      // A context menu on several selected rows gives the clicked one, then all.
+      'carrel.submit': (arg, selected) => this.submit(arg, selected),
+      'carrel.submissions': (arg) => this.submissions(arg),
+      'carrel.marketDetails': (arg) => this.marketDetails(arg),
       'carrel.refresh': () => this.refresh(),
       'carrel.collapseAll': () => this.ui.collapseAll(),
       'carrel.reveal': () => this.reveal(),
@@ -510,6 +524,135 @@ class Flows {
     const result = await this.execute('carrel.setCompileIncluded', { uri: this.binder.node(key).uri, included });
     if (this.binder.node(key)) await this.ui.reveal(key, {});
     return result;
+  }
+
+  // The URI nearest a row: its own, else (a section) its parent's.
+  uriAt(key) {
+    for (let current = key; current !== undefined; current = this.binder.parentKey(current)) {
+      const node = this.binder.node(current);
+      if (node && node.uri) return node.uri;
+    }
+    return undefined;
+  }
+
+  // Undo and Redo, in the library of the row given or selected, else where
+  // the server chooses; its report says what was taken back or done again.
+  async undoOrRedo(arg, command) {
+    const library = this.uriAt(this.target(arg));
+    const result = await this.execute(command, library ? { library } : {});
+    if (result && result.uri && result.kind !== 'library') await this.revealUri(result.uri);
+    return result;
+  }
+
+  // Take Snapshot…: of a file, or of each file in a folder; the server reports it.
+  async snapshot(arg) {
+    const key = this.requireTarget(arg, 'the file or folder');
+    if (!key) return undefined;
+    const title = await this.ui.input({ prompt: 'Snapshot title (optional): ' });
+    if (title === undefined) return undefined;
+    const args = { uri: this.binder.node(key).uri };
+    if (title.trim() !== '') args.title = title.trim();
+    return this.server.execute('carrel.snapshot', args);
+  }
+
+  // Snapshots…: the file's snapshots, newest first, then Compare (VS
+  // Code's diff, with the server's word count of the change) or Roll back
+  // (the server keeps the text it replaces as a snapshot; VS Code reloads
+  // an open editor without unsaved changes by itself).
+  async snapshots(arg) {
+    const key = this.requireTarget(arg, 'the file');
+    if (!key) return undefined;
+    const node = this.binder.node(key);
+    const { snapshots } = await this.server.execute('carrel.snapshots', { uri: node.uri });
+    if (!snapshots || !snapshots.length) {
+      this.ui.info(`“${node.title}” has no snapshots yet.`);
+      return undefined;
+    }
+    const chosen = await this.ui.pick(snapshotRows(snapshots), { title: `Snapshots of “${node.title}”` });
+    if (!chosen) return undefined;
+    const { date, name } = chosen.snapshot;
+    const action = await this.ui.pick(snapshotActions(), { title: `Snapshot of ${date}` });
+    if (!action) return undefined;
+    if (action.action === 'rollBack') return this.execute('carrel.rollBack', { uri: node.uri, snapshot: name });
+    const compared = await this.server.execute('carrel.compareSnapshot', { uri: node.uri, snapshot: name });
+    await this.ui.diff(toPath(compared.snapshot.uri), toPath(node.uri), diffTitle(node.title, date));
+    this.ui.info(compared.summary);
+    return compared;
+  }
+
+  // Submit…: the files clicked or selected, to one of their project's
+  // markets, on a day (today here by default). A market that takes no
+  // simultaneous submissions makes the server ask first (server.confirm).
+  async submit(arg, selected) {
+    const keys = arg === undefined ? this.ui.selection() || []
+      : Array.isArray(selected) && selected.includes(arg) ? selected : [arg];
+    const fileKeys = keys.filter((key) => { const node = this.binder.node(key); return node && node.kind === 'file'; });
+    const items = [...new Set(fileKeys.map((key) => this.binder.node(key).uri))];
+    if (!items.length) {
+      this.ui.info('Select the files to submit in the Carrel binder first.');
+      return undefined;
+    }
+    const markets = await this.server.destinations(items[0], 'submit');
+    if (!markets.length) {
+      const owner = this.binder.node(this.binder.ownerOf(fileKeys[0]));
+      this.ui.info(noMarketMessage(owner ? owner.title : ''));
+      return undefined;
+    }
+    const names = items.map((uri) => path.basename(toPath(uri)));
+    const market = await this.ui.pick(markets.map((destination) => ({ label: destination.label.join(SEPARATOR), uri: destination.uri })),
+      { placeholder: submitPlaceholder(names) });
+    if (!market) return undefined;
+    const date = await this.ui.input({ prompt: 'Date sent (YYYY-MM-DD): ', value: localDay() });
+    if (date === undefined) return undefined;
+    const args = { items, marketUri: market.uri };
+    if (date.trim() !== '') args.date = date.trim();
+    return this.execute('carrel.submit', args);
+  }
+
+  // Submissions…: a piece's, a market's, or its project's (from the project
+  // or its Submissions folder), or every project's (from a library, or
+  // with no row), every piece a row; then a status for the chosen piece
+  // there, from the server's list.
+  async submissions(arg) {
+    const key = this.target(arg);
+    const node = key && this.binder.node(key);
+    const ownRow = node && node.uri && !(node.kind === 'folder' && node.role === 'submissions');
+    const owner = key && this.binder.node(this.binder.ownerOf(key));
+    const uri = !node || node.kind === 'library' ? undefined : ownRow ? node.uri : owner && owner.uri;
+    const { submissions } = await this.server.submissions(uri);
+    const rows = submissionRows(submissions);
+    if (!rows.length) {
+      this.ui.info(NO_SUBMISSIONS);
+      return undefined;
+    }
+    const chosen = await this.ui.pick(rows, { title: 'Submissions' });
+    if (!chosen) return undefined;
+    const statuses = (this.server.catalog.submissions || {}).statuses;
+    const choice = await this.ui.pick(statusChoices(statuses, chosen.piece), { placeholder: statusPlaceholder(chosen) });
+    if (!choice) return undefined;
+    const piece = { record: chosen.submission.id, piece: chosen.piece.key };
+    if (choice.withdraw) return this.execute('carrel.withdrawOthers', piece);
+    return this.execute('carrel.setSubmissionStatus', { ...piece, status: choice.status });
+  }
+
+  // Market Details…: each field in turn; an empty answer leaves it as it
+  // is, Escape at any question sends nothing. The server offers no read of
+  // a market's details, so no question holds the current value.
+  async marketDetails(arg) {
+    const key = this.requireTarget(arg, 'the market');
+    if (!key) return undefined;
+    const node = this.binder.node(key);
+    if (!isMarket(node, this.binder.node(this.binder.parentKey(key)))) {
+      this.ui.info(NOT_A_MARKET);
+      return undefined;
+    }
+    const answers = {};
+    for (const { field, prompt } of MARKET_QUESTIONS) {
+      const answer = await this.ui.input({ prompt, validate: field === 'simultaneous' ? yesNoProblem : undefined });
+      if (answer === undefined) return undefined;
+      answers[field] = answer;
+    }
+    return this.execute('carrel.setMarket', { uri: node.uri, fields: marketFields(answers) });
   }
 
   async refresh() {

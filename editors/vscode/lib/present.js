@@ -5,6 +5,7 @@
 
 const { codiconFor } = require('./icons');
 const { toPath } = require('./uri');
+const { isMarket } = require('./submissions');
 
 // Every contextValue a row can have. package.json's `when` clauses may
 // only name these (a test holds them to it).
@@ -17,6 +18,11 @@ const CONTEXT = Object.freeze({
   permanentFolder: 'folder.permanent',
   virtualFolder: 'folder.virtual',
   userFolder: 'folder.user',
+  // A folder of the writer's own in Magazines, Competitions, Commissions
+  // or Other: a market, with Market Details… and Submissions… as well.
+  market: 'folder.market',
+  // The project's Submissions folder, which offers the project's submissions.
+  submissionsFolder: 'folder.submissions',
   file: 'file',
   // A file as "All" lists it: everything a file offers but a place among
   // siblings, which only its own folder gives.
@@ -25,6 +31,8 @@ const CONTEXT = Object.freeze({
   // with Include in Compile for Leave Out of Compile.
   permanentFolderLeftOut: 'folder.permanent.leftOut',
   userFolderLeftOut: 'folder.user.leftOut',
+  marketLeftOut: 'folder.market.leftOut',
+  submissionsFolderLeftOut: 'folder.submissions.leftOut',
   fileLeftOut: 'file.leftOut',
   listedFileLeftOut: 'file.listed.leftOut',
   trash: 'trash',
@@ -38,17 +46,20 @@ const ONBOARDING_LINE = 'No project yet: press New Project to make one';
 const LEFT_OUT = Object.freeze({
   [CONTEXT.permanentFolder]: CONTEXT.permanentFolderLeftOut,
   [CONTEXT.userFolder]: CONTEXT.userFolderLeftOut,
+  [CONTEXT.market]: CONTEXT.marketLeftOut,
+  [CONTEXT.submissionsFolder]: CONTEXT.submissionsFolderLeftOut,
   [CONTEXT.file]: CONTEXT.fileLeftOut,
   [CONTEXT.listedFile]: CONTEXT.listedFileLeftOut,
 });
 
-function contextValueOf(node) {
-  const value = baseContextValueOf(node);
+// `parent`: the row's parent node, which says whether a folder is a market.
+function contextValueOf(node, parent) {
+  const value = baseContextValueOf(node, parent);
   return node.leftOut === true && LEFT_OUT[value] ? LEFT_OUT[value] : value;
 }
 
 // What the row is, whether left out of compile or not.
-function baseContextValueOf(node) {
+function baseContextValueOf(node, parent) {
   // `confirmDelete: false` is the only form the server sends: asking is on otherwise.
   const notAsking = node.confirmDelete === false;
   if (node.kind === 'library') return notAsking ? CONTEXT.libraryNotAsking : CONTEXT.library;
@@ -57,7 +68,9 @@ function baseContextValueOf(node) {
   if (node.inTrash) return CONTEXT.trashItem;
   if (node.kind === 'folder' && node.role === 'trash') return CONTEXT.trash;
   if (node.kind === 'folder' && node.permanent && node.virtual) return CONTEXT.virtualFolder;
+  if (node.kind === 'folder' && node.permanent && node.role === 'submissions') return CONTEXT.submissionsFolder;
   if (node.kind === 'folder' && node.permanent) return CONTEXT.permanentFolder;
+  if (isMarket(node, parent)) return CONTEXT.market;
   if (node.kind === 'folder') return CONTEXT.userFolder;
   return node.id ? CONTEXT.listedFile : CONTEXT.file;
 }
@@ -96,14 +109,15 @@ function collapsibleOf(node, startsExpanded) {
   return startsExpanded ? 'expanded' : 'collapsed';
 }
 
-// startsExpanded: whether the first view shows the row open (the binder decides).
-function present(node, { startsExpanded = false } = {}) {
+// startsExpanded: whether the first view shows the row open (the binder
+// decides); parent: the parent row's node.
+function present(node, { startsExpanded = false, parent } = {}) {
   const isFile = node.kind === 'file';
   return {
     label: node.title,
     description: node.summary || '',
     tooltip: tooltipOf(node),
-    contextValue: contextValueOf(node),
+    contextValue: contextValueOf(node, parent),
     icon: codiconFor(node),
     collapsible: collapsibleOf(node, startsExpanded),
     accessibilityLabel: accessibilityLabel(node),

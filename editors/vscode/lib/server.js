@@ -125,7 +125,8 @@ class CarrelServer extends EventEmitter {
   }
 
   // `purpose`: 'move', or 'newFolder' for where Move's "New folder…" may
-  // make the folder (the item's own folder too, never a Trash).
+  // make the folder (the item's own folder too, never a Trash), or 'submit'
+  // for the markets of the item's project.
   destinations(uri, purpose = 'move') {
     return this.request('carrel/destinations', { uri, purpose });
   }
@@ -134,6 +135,12 @@ class CarrelServer extends EventEmitter {
   // its byline (carrel/compileOptions).
   compileOptions(projectUri) {
     return this.request('carrel/compileOptions', { projectUri });
+  }
+
+  // The submissions of `uri`'s project (a piece's or a market's when it is
+  // one), or of every project without it: {submissions, skipped}.
+  submissions(uri) {
+    return this.request('carrel/submissions', uri === undefined ? {} : { uri });
   }
 
   // What the server declares for clients to offer, in its locale: project

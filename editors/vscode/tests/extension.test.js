@@ -17,6 +17,7 @@ test('every declared command is registered, and every registered command is decl
   assert.deepEqual([...record.commands.keys()].sort(), declared);
   const wanted = ['newProject', 'newFolder', 'newFile', 'rename', 'moveTo', 'duplicate', 'delete', 'restore', 'emptyTrash', 'sort',
     'moveUp', 'moveDown', 'setTarget', 'askBeforeDeleting', 'compile', 'leaveOutOfCompile', 'includeInCompile', 'setByline',
+    'undo', 'redo', 'snapshot', 'snapshots', 'submit', 'submissions', 'marketDetails',
     'refresh', 'collapseAll', 'reveal', 'showLog'].map((name) => `carrel.${name}`).sort();
   assert.deepEqual(declared, wanted);
   for (const command of manifest.contributes.commands) {

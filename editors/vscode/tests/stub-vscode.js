@@ -21,6 +21,7 @@ class Uri {
   static file(fsPath) { return new Uri('file', path.resolve(fsPath)); }
   static parse(text) { return new Uri('file', require('url').fileURLToPath(text)); }
   toString() { return require('url').pathToFileURL(this.fsPath).href; }
+  with({ scheme = this.scheme } = {}) { return new Uri(scheme, this.fsPath); }
 }
 
 class Position { constructor(line, character) { this.line = line; this.character = character; } }
@@ -77,6 +78,7 @@ function createStub({ workspaceFolders = [], settings = {}, language = 'en' } = 
   Object.assign(record, {
     documentSymbolProviders: [], inlayHintProviders: [], documentListeners: { open: [], change: [], close: [] },
     definitionProviders: [], referenceProviders: [], documentLinkProviders: [], diagnostics: new Map(), willRenameListeners: [],
+    contentProviders: new Map(), diffs: [],
   });
   const answers = { input: [], pick: [], message: [] };
   // Everything the extension gets back that it must dispose of.
@@ -184,6 +186,7 @@ function applyRanges(text, edits) {
           removeTab(activeTab);
           return undefined;
         }
+        if (name === 'vscode.diff') return openDiff(...args);
         if (record.commands.has(name)) return record.commands.get(name)(...args);
         return undefined;
       },
@@ -294,6 +297,10 @@ function applyRanges(text, edits) {
         }
         return true;
       },
+      registerTextDocumentContentProvider: (scheme, provider) => {
+        record.contentProviders.set(scheme, provider);
+        return track({ dispose: () => record.contentProviders.delete(scheme) });
+      },
       onWillRenameFiles: (listener) => {
         record.willRenameListeners.push(listener);
         return track({ dispose: () => record.willRenameListeners.splice(record.willRenameListeners.indexOf(listener), 1) });
@@ -336,6 +343,25 @@ function applyRanges(text, edits) {
       },
     },
   };
+
+  // VS Code's diff editor: each side's text as VS Code would show it; a
+  // side of a content provider's scheme cannot be edited or saved.
+  async function openDiff(left, right, title) {
+    const side = async (uri) => {
+      if (uri.scheme === 'file') {
+        const doc = await editors.openTextDocument(uri);
+        return { text: doc.getText(), readOnly: false };
+      }
+      const provider = record.contentProviders.get(uri.scheme);
+      if (!provider) throw new Error(`stub vscode: no content provider for ${uri.scheme}:`);
+      return { text: await provider.provideTextDocumentContent(uri), readOnly: true };
+    };
+    const [shownLeft, shownRight] = [await side(left), await side(right)];
+    record.diffs.push({
+      left, right, title, leftText: shownLeft.text, rightText: shownRight.text,
+      leftReadOnly: shownLeft.readOnly, rightReadOnly: shownRight.readOnly,
+    });
+  }
 
   async function messageBox(kind, message, rest) {
     const options = rest[0] && typeof rest[0] === 'object' && !('title' in rest[0]) ? rest[0] : {};
