@@ -47,7 +47,8 @@ H.test('O to a market that refuses simultaneous submissions asks first, through 
   H.press('O')
   H.wait_note('nothing', vim.log.levels.INFO)
   H.eq(#submissions(project), 1, 'Cancel records nothing')
-  H.truthy(H.prompts[3]:find('does not take simultaneous submissions', 1, true), 'the server’s question: ' .. H.prompts[3])
+  local question = H.prompts[3]
+  H.truthy(question:find('does not take simultaneous submissions', 1, true), 'the server’s question: ' .. question)
   H.answer(H.place('My Poems', 'Magazines', 'Granta'), '2026-11-20', 'Submit Anyway')
   H.press('O')
   H.wait_note('Submitted “Spring.md” to “Granta” on 2026-11-20.')
@@ -64,8 +65,9 @@ end)
 H.test('I lists submissions; accepted updates the row; Withdraw it everywhere else', function()
   local project = with_markets('Granta', 'Review')
   local spring = H.uri(project .. '/Draft/Spring.md')
-  H.execute('carrel.submit', { items = { spring }, marketUri = H.uri(project .. '/Magazines/Granta'), date = '2026-11-20' })
-  H.execute('carrel.submit', { items = { spring }, marketUri = H.uri(project .. '/Magazines/Review'), date = '2026-11-21' })
+  local function market(name) return H.uri(project .. '/Magazines/' .. name) end
+  H.execute('carrel.submit', { items = { spring }, marketUri = market('Granta'), date = '2026-11-20' })
+  H.execute('carrel.submit', { items = { spring }, marketUri = market('Review'), date = '2026-11-21' })
   H.wait(function() return (H.row('Spring.md', 'Draft').node.summary or ''):find('out at 2', 1, true) end,
     'the row to say where it is out')
   local granta = ('pending · Granta · 2026-11-20 · Spring.md')
@@ -89,7 +91,9 @@ H.test('I lists submissions; accepted updates the row; Withdraw it everywhere el
   H.wait_note('Withdrew “Spring.md” from “Review”.')
   H.contains(H.last_select.labels, 'accepted (now)', 'the current status marked')
   local statuses = {}
-  for _, submission in ipairs(submissions(project)) do statuses[submission.market.name] = submission.pieces[1].status end
+  for _, submission in ipairs(submissions(project)) do
+    statuses[submission.market.name] = submission.pieces[1].status
+  end
   H.eq(statuses, { Granta = 'accepted', Review = 'withdrawn' }, 'statuses on disk')
 end)
 
