@@ -540,7 +540,7 @@ end
 --- row of it, the Submissions folder too), one row per piece sent.
 function M.submissions(row)
   local scope = with_uri(row)
-  if scope and (scope.node.role == 'submissions' or scope.node.kind == 'section') then scope = project_of(scope) end
+  if scope and scope.node.role == 'submissions' then scope = project_of(scope) end
   if not scope then return needs_row(nil) end
   client.request('carrel/submissions', { uri = scope.node.uri }, function(err, result)
     if err then return client.report(err) end
