@@ -32,10 +32,6 @@ final class ChecklistTests: XCTestCase {
         }
     }
 
-    /// Commands the plugins do not offer yet: undo and redo reach the
-    /// editors in a change of their own. Only the plugins are excused.
-    static let notYetInEditors: Set<String> = ["carrel.undo", "carrel.redo"]
-
     func testEveryCommandIsNamedInEachFileThatListsCommands() throws {
         let commands = try Self.commands()
         XCTAssertGreaterThanOrEqual(commands.count, 9, "CarrelCommand.Name was not read: \(commands)")
@@ -43,11 +39,7 @@ final class ChecklistTests: XCTestCase {
         for (path, why) in Self.filesNamingEveryCommand {
             let text = try String(contentsOf: ModuleMapTests.root.appendingPathComponent(path), encoding: .utf8)
             for command in commands
-            where
-                !(path.hasPrefix("editors/") && path != "editors/PROTOCOL.md" && Self.notYetInEditors.contains(command))
-                && !(text.contains("\"\(command)\"") || text.contains("'\(command)'")
-                    || text.contains("`\(command)`"))
-            {
+            where !(text.contains("\"\(command)\"") || text.contains("'\(command)'") || text.contains("`\(command)`")) {
                 XCTFail("\(path) never names \(command), but \(why) (Sources/ARCHITECTURE.md, Adding a command)")
             }
         }

@@ -10,7 +10,8 @@ local M = {}
 M.order = {
   'open', 'new_file', 'new_folder', 'rename', 'move', 'duplicate', 'delete', 'restore', 'empty_trash', 'new_project',
   'sort', 'move_up', 'move_down', 'set_target', 'expand', 'collapse', 'expand_all', 'collapse_all', 'refresh', 'parent',
-  'help', 'close', 'ask_before_deleting', 'compile', 'toggle_compile', 'set_byline',
+  'help', 'close', 'ask_before_deleting', 'compile', 'toggle_compile', 'set_byline', 'undo', 'redo', 'snapshot',
+  'snapshots', 'submit', 'submissions', 'market_details',
 }
 
 M.descriptions = {
@@ -40,6 +41,13 @@ M.descriptions = {
   compile = 'Compile… the project (a recipe and a format), then open the result',
   toggle_compile = 'Leave out of compile / Include in compile',
   set_byline = 'Set byline… of the project: its author, then its contact lines',
+  undo = 'Undo the library’s last change made on this device',
+  redo = 'Redo what Undo took back',
+  snapshot = 'Take Snapshot… of a file (of each file in a folder)',
+  snapshots = 'Snapshots… of a file: compare with one, or roll back to it',
+  submit = 'Submit… the file to a market of its project',
+  submissions = 'Submissions… of a file, a market or the project: set a status',
+  market_details = 'Market Details… of a market folder: deadline, fee, URL…',
 }
 
 --- The nearest row, from `row` up, whose node matches.
@@ -389,6 +397,201 @@ function M.ask_before_deleting(row)
   local owner = project_of(row) or up_to(row, function(node) return node.kind == 'library' end)
   if not owner then return needs_row(nil) end
   M.ask_before_deleting_uri(owner.node.uri, refresh_onto)
+end
+
+--- The nearest row with a URI, from `row` up: a section header stands for its project.
+local function with_uri(row)
+  return up_to(row, function(node) return node.uri ~= nil end)
+end
+
+--- After undo or redo: the cursor goes to the item, unless the answer is
+--- the library (nothing to undo) or an item the step put in the Trash.
+local function onto_undone(node)
+  if type(node) == 'table' and node.kind ~= 'library' and not node.inTrash then refresh_onto(node) end
+end
+
+--- Undo and Redo: the library's last step on this device; the server says what it did.
+local function undo_step(command, row)
+  local owner = with_uri(row)
+  -- An empty Lua table would go as a JSON array; the server wants an object.
+  local arguments = owner and { library = owner.node.uri } or vim.empty_dict()
+  client.execute(command, arguments, onto_undone)
+end
+
+function M.undo(row) undo_step('carrel.undo', row) end
+
+function M.redo(row) undo_step('carrel.redo', row) end
+
+--- Snapshot: a dated copy of the file's text, with an optional title; on a
+--- folder or project, of each file in it. The server reports what it took.
+function M.snapshot(row)
+  if not needs_uri(row) then return end
+  local uri = row.node.uri
+  -- Not prompts.input: an empty title is a fine answer (no title); only dismissing does nothing.
+  vim.ui.input({ prompt = 'Snapshot title (optional): ' }, util.guard(function(text)
+    if text == nil then return end
+    text = vim.trim(text)
+    client.execute('carrel.snapshot', { uri = uri, title = text ~= '' and text or nil })
+  end))
+end
+
+local function snapshot_label(snapshot)
+  local parts = { snapshot.date }
+  if type(snapshot.title) == 'string' then table.insert(parts, snapshot.title) end
+  table.insert(parts, ('%s words'):format(tostring(snapshot.words)))
+  return table.concat(parts, ' · ')
+end
+
+local COMPARE, ROLL_BACK = 'Compare with the current text', 'Roll back to this snapshot'
+
+--- Snapshots (history): the file's snapshots, newest first as the server
+--- sends them; one chosen is compared with the file in a diff tab, or the
+--- file is rolled back to it (the server keeps the replaced text as a snapshot).
+function M.snapshots(row)
+  if not needs_uri(row) then return end
+  local uri, name = row.node.uri, row.node.title or row.node.name
+  local path = util.path_of(uri)
+  client.execute('carrel.snapshots', { uri = uri }, function(result)
+    local snapshots = type(result) == 'table' and result.snapshots or {}
+    if #snapshots == 0 then return util.notify(('“%s” has no snapshots yet.'):format(name)) end
+    prompts.select(snapshots, { prompt = ('Snapshots of “%s”'):format(name), format_item = snapshot_label },
+      function(snapshot)
+        prompts.select({ COMPARE, ROLL_BACK }, { prompt = 'Snapshot of ' .. snapshot.date }, function(choice)
+          local arguments = { uri = uri, snapshot = snapshot.name }
+          if choice == COMPARE then
+            client.execute('carrel.compareSnapshot', arguments, function(compared)
+              require('carrel.snapshot_view').open(compared.snapshot or snapshot, path)
+              util.notify(compared.summary)
+            end)
+          else
+            client.execute('carrel.rollBack', arguments, function()
+              require('carrel.snapshot_view').reload(path)
+            end)
+          end
+        end)
+      end)
+  end)
+end
+
+--- Submit: the file goes to one of its project's markets, on the day given
+--- (today's, to edit). A market that refuses simultaneous submissions makes
+--- the server ask first, through the showMessageRequest handler.
+function M.submit(row)
+  if not needs_uri(row) then return end
+  if row.node.kind ~= 'file' then
+    return util.notify('Put the cursor on a file to submit it.', vim.log.levels.WARN)
+  end
+  local uri, name = row.node.uri, row.node.title or row.node.name
+  local project = project_of(row)
+  client.request('carrel/destinations', { uri = uri, purpose = 'submit' }, function(err, result)
+    if err then return client.report(err) end
+    if type(result) ~= 'table' or #result == 0 then
+      local title = project and project.node.title or name
+      return util.notify(('“%s” has no market yet: make a folder in Magazines, Competitions, Commissions or Other.')
+        :format(title), vim.log.levels.WARN)
+    end
+    local markets = vim.tbl_map(function(market)
+      return { uri = market.uri, label = table.concat(market.label or {}, ' › ') }
+    end, result)
+    prompts.select(markets, {
+      prompt = ('Submit “%s” to: '):format(name),
+      format_item = function(item) return item.label end,
+      kind = 'carrel_folder',
+    }, function(market)
+      prompts.input_each({ { prompt = 'Date sent (YYYY-MM-DD): ', default = os.date('%Y-%m-%d') } }, function(answers)
+        local date = vim.trim(answers[1])
+        client.execute('carrel.submit', { items = { uri }, marketUri = market.uri, date = date ~= '' and date or nil })
+      end)
+    end)
+  end)
+end
+
+local MARKET_ROLES = { magazines = true, competitions = true, commissions = true, other = true }
+
+local function is_market(row)
+  return row ~= nil and row.node.kind == 'folder' and row.parent ~= nil
+    and MARKET_ROLES[row.parent.node.role] == true
+end
+
+local WITHDRAW = 'Withdraw it everywhere else'
+
+--- One piece at one market: a status to set (the current one marked), and,
+--- once accepted, withdrawing it from every other market.
+local function piece_at_market(entry)
+  client.offers(function(offers)
+    local choices = {}
+    for _, status in ipairs((offers.submissions or {}).statuses or {}) do
+      local now = status.id == entry.piece.status and ' (now)' or ''
+      table.insert(choices, { status = status.id, label = status.title .. now })
+    end
+    if entry.piece.status == 'accepted' then table.insert(choices, { withdraw = true, label = WITHDRAW }) end
+    local question = ('“%s” at “%s”: '):format(entry.piece_name, entry.market)
+    prompts.select(choices, { prompt = question, format_item = function(item) return item.label end },
+      function(choice)
+        local arguments = { record = entry.record, piece = entry.piece.key }
+        if choice.withdraw then return client.execute('carrel.withdrawOthers', arguments) end
+        arguments.status = choice.status
+        client.execute('carrel.setSubmissionStatus', arguments)
+      end)
+  end)
+end
+
+--- Submissions: a piece's history, a market's, or a project's (from any
+--- row of it, the Submissions folder too), one row per piece sent.
+function M.submissions(row)
+  local scope = with_uri(row)
+  if scope and scope.node.role == 'submissions' then scope = project_of(scope) end
+  if not scope then return needs_row(nil) end
+  client.request('carrel/submissions', { uri = scope.node.uri }, function(err, result)
+    if err then return client.report(err) end
+    local entries = {}
+    for _, submission in ipairs(type(result) == 'table' and result.submissions or {}) do
+      local market = (submission.market or {}).name or ''
+      for _, piece in ipairs(submission.pieces or {}) do
+        table.insert(entries, {
+          record = submission.id, piece = piece, market = market, sent = submission.sent,
+          piece_name = util.basename(piece.path or ''),
+        })
+      end
+    end
+    if #entries == 0 then return util.notify('No submissions yet.') end
+    prompts.select(entries, {
+      prompt = 'Submissions',
+      format_item = function(e)
+        return table.concat({ e.piece.title or e.piece.status, e.market, e.sent, e.piece_name }, ' · ')
+      end,
+    }, piece_at_market)
+  end)
+end
+
+--- Market details: each field asked in turn. The server offers no read of
+--- a market's details, so nothing is prefilled and an empty answer leaves
+--- the field as it is; dismissing any question sends nothing.
+function M.market_details(row)
+  if not is_market(row) then
+    return util.notify('Market details are kept on a folder in Magazines, Competitions, Commissions or Other.',
+      vim.log.levels.WARN)
+  end
+  local uri = row.node.uri
+  local fields = {
+    { 'deadline', 'Deadline (YYYY-MM-DD, empty for none): ' }, { 'readingPeriod', 'Reading period: ' },
+    { 'fee', 'Fee: ' }, { 'url', 'URL: ' }, { 'simultaneous', 'Simultaneous submissions (yes/no): ' },
+    { 'notes', 'Notes: ' },
+  }
+  local questions = vim.tbl_map(function(field) return { prompt = field[2] } end, fields)
+  prompts.input_each(questions, function(answers)
+    local given = vim.empty_dict()
+    for index, field in ipairs(fields) do
+      local text = vim.trim(answers[index])
+      if text ~= '' then given[field[1]] = text end
+    end
+    -- Anything but yes or no goes as typed: the server's refusal says what it expects.
+    local flag = { yes = true, y = true, no = false, n = false }
+    if given.simultaneous and flag[given.simultaneous:lower()] ~= nil then
+      given.simultaneous = flag[given.simultaneous:lower()]
+    end
+    client.execute('carrel.setMarket', { uri = uri, fields = given })
+  end)
 end
 
 function M.expand(row)

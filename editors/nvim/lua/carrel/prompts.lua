@@ -65,6 +65,22 @@ function M.select(items, opts, on_choice)
   vim.ui.select(items, opts, chosen)
 end
 
+--- Asks each of `questions` ({ prompt, default? }) in turn through
+--- vim.ui.input; `on_answers(answers)` runs once all are answered, empty
+--- answers included. Dismissing any question ends it: nothing runs.
+function M.input_each(questions, on_answers)
+  local answers = {}
+  local function ask(index)
+    if index > #questions then return on_answers(answers) end
+    vim.ui.input(questions[index], util.guard(function(answer)
+      if answer == nil then return end
+      answers[index] = answer
+      ask(index + 1)
+    end))
+  end
+  ask(1)
+end
+
 M.NEW_FOLDER = 'New folder…'
 
 local function label(item) return item.label end
