@@ -36,6 +36,8 @@ export const KEYS: list<list<string>> = [
   ['C', 'compile', 'Compile… the project (a recipe, a format), then open it'],
   ['X', 'togglecompile', 'Leave out of compile / Include in compile'],
   ['B', 'setbyline', 'Set byline… of the project: its author, then its contact lines'],
+  ['U', 'undo', 'Undo the last change made in this library on this device'],
+  ['<C-r>', 'redo', 'Redo what Undo took back'],
   ['R', 'refresh', 'Refresh'],
   ['-', 'parent', 'Go to the parent'],
   ['?', 'help', 'Show these keys'],
@@ -535,6 +537,20 @@ def AskBeforeDeleting(row: dict<any>)
   rpc.Execute('carrel.setConfirmDelete', {uri: owner.uri, confirm: true}, (result) => tree.Reveal(result))
 enddef
 
+# Undo and Redo take back (or do again) the library's last step on this
+# device: the row's library, or the server's choice outside one. The report
+# and the binder's changes come from the server.
+def UndoOrRedo(row: dict<any>, command: string)
+  var key = UpTo(get(row, 'key', get(row, 'library', '')), (n) => has_key(n, 'uri'))
+  var argument = key == '' ? {} : {library: tree.Node(key).uri}
+  rpc.Execute(command, argument, (result) => {
+    # Nothing to take back answers with the library: the cursor stays put.
+    if type(result) == v:t_dict && get(result, 'kind', '') != 'library'
+      tree.Reveal(result)
+    endif
+  })
+enddef
+
 def Parent(row: dict<any>)
   var parent = tree.Parent(get(row, 'key', get(row, 'library', '')))
   if has_key(row, 'library')
@@ -635,6 +651,10 @@ def DoOn(action: string, row: dict<any>)
     ToggleCompile(row)
   elseif action == 'setbyline'
     SetByline(row)
+  elseif action == 'undo'
+    UndoOrRedo(row, 'carrel.undo')
+  elseif action == 'redo'
+    UndoOrRedo(row, 'carrel.redo')
   elseif action == 'ask_before_deleting'
     AskBeforeDeleting(row)
   elseif action == 'refresh'
