@@ -10,6 +10,7 @@ import autoload 'carrel/util.vim'
 import autoload 'carrel/config.vim'
 import autoload 'carrel/preload.vim'
 import autoload 'carrel/links.vim'
+import autoload 'carrel/diffview.vim'
 
 const NEW_FOLDER = 'New folder…'
 
@@ -38,6 +39,8 @@ export const KEYS: list<list<string>> = [
   ['B', 'setbyline', 'Set byline… of the project: its author, then its contact lines'],
   ['U', 'undo', 'Undo the last change made in this library on this device'],
   ['<C-r>', 'redo', 'Redo what Undo took back'],
+  ['S', 'snapshot', 'Take Snapshot… of a file, or of each file in a folder'],
+  ['H', 'snapshots', 'Snapshots… of a file: compare one with the text, or roll back to it'],
   ['R', 'refresh', 'Refresh'],
   ['-', 'parent', 'Go to the parent'],
   ['?', 'help', 'Show these keys'],
@@ -551,6 +554,65 @@ def UndoOrRedo(row: dict<any>, command: string)
   })
 enddef
 
+const CANCELLED = "\x01"
+
+def Snapshot(row: dict<any>)
+  var node = NeedUri(row)
+  if empty(node)
+    return
+  endif
+  var title = inputdialog('Snapshot title (optional): ', '', CANCELLED)
+  if title == CANCELLED
+    return
+  endif
+  var argument = {uri: node.uri}
+  if trim(title) != ''
+    argument.title = trim(title)
+  endif
+  rpc.Execute('carrel.snapshot', argument, (_) => 0)
+enddef
+
+def Snapshots(row: dict<any>)
+  var node = NeedUri(row)
+  if empty(node)
+    return
+  endif
+  var request = {command: 'carrel.snapshots', arguments: [{uri: node.uri}]}
+  var answer = rpc.Await('workspace/executeCommand', request, (late) => PickSnapshot(node, late))
+  if answer.answered
+    PickSnapshot(node, answer.result)
+  endif
+enddef
+
+def PickSnapshot(node: dict<any>, result: dict<any>)
+  var snapshots: list<dict<any>> = get(result, 'snapshots', [])
+  var name = get(node, 'title', node.name)
+  if empty(snapshots)
+    util.Show(0, printf('“%s” has no snapshots yet.', name))
+    return
+  endif
+  var rows = snapshots->mapnew((_, s) => join([s.date] + (has_key(s, 'title') ? [s.title] : [])
+    + [printf('%s words', s.words)], ' · '))
+  ui.Pick(printf('Snapshots of “%s”', name), rows, (index) => {
+    var snapshot = snapshots[index]
+    ui.Pick('Snapshot of ' .. snapshot.date, ['Compare with the current text', 'Roll back to this snapshot'],
+      (choice) => choice == 0 ? CompareSnapshot(node, snapshot) : RollBack(node, snapshot))
+  })
+enddef
+
+def CompareSnapshot(node: dict<any>, snapshot: dict<any>)
+  rpc.Execute('carrel.compareSnapshot', {uri: node.uri, snapshot: snapshot.name}, (result) => {
+    diffview.Open(util.Path(result.snapshot.uri), util.Path(node.uri))
+    util.Show(0, result.summary)
+  })
+enddef
+
+# No question first: the server keeps the text it replaces as a snapshot.
+def RollBack(node: dict<any>, snapshot: dict<any>)
+  rpc.Execute('carrel.rollBack', {uri: node.uri, snapshot: snapshot.name},
+    (_) => diffview.Reload(util.Path(node.uri)))
+enddef
+
 def Parent(row: dict<any>)
   var parent = tree.Parent(get(row, 'key', get(row, 'library', '')))
   if has_key(row, 'library')
@@ -655,6 +717,10 @@ def DoOn(action: string, row: dict<any>)
     UndoOrRedo(row, 'carrel.undo')
   elseif action == 'redo'
     UndoOrRedo(row, 'carrel.redo')
+  elseif action == 'snapshot'
+    Snapshot(row)
+  elseif action == 'snapshots'
+    Snapshots(row)
   elseif action == 'ask_before_deleting'
     AskBeforeDeleting(row)
   elseif action == 'refresh'
