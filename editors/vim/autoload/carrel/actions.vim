@@ -41,6 +41,9 @@ export const KEYS: list<list<string>> = [
   ['<C-r>', 'redo', 'Redo what Undo took back'],
   ['S', 'snapshot', 'Take Snapshot… of a file, or of each file in a folder'],
   ['H', 'snapshots', 'Snapshots… of a file: compare one with the text, or roll back to it'],
+  ['O', 'submit', 'Submit… a file to a market of its project'],
+  ['I', 'submissions', 'Submissions… of a piece, a market or the project, and their statuses'],
+  ['M', 'market', 'Market Details… of a market (a folder in Magazines, Competitions, …)'],
   ['R', 'refresh', 'Refresh'],
   ['-', 'parent', 'Go to the parent'],
   ['?', 'help', 'Show these keys'],
@@ -613,6 +616,155 @@ def RollBack(node: dict<any>, snapshot: dict<any>)
     (_) => diffview.Reload(util.Path(node.uri)))
 enddef
 
+# Submit…: a market of the piece's project, then the day it went out
+# (today, here); a market that takes no simultaneous submissions has the
+# server ask first, as any of its questions.
+def Submit(row: dict<any>)
+  var node = NeedUri(row)
+  if empty(node)
+    return
+  elseif get(node, 'kind', '') != 'file'
+    Warn(printf('“%s” is not a file: put the cursor on the piece to submit.', get(node, 'title', node.name)))
+    return
+  endif
+  var project = UpTo(get(row, 'key', node.uri), (n) => get(n, 'kind', '') == 'project')
+  var title = project == '' ? '' : tree.Node(project).title
+  var answer = rpc.Await('carrel/destinations', {uri: node.uri, purpose: 'submit'},
+    (late) => PickMarket(node, title, late))
+  if answer.answered
+    PickMarket(node, title, answer.result)
+  endif
+enddef
+
+def PickMarket(node: dict<any>, project: string, markets: list<dict<any>>)
+  if empty(markets)
+    util.Show(0, printf('%s has no market yet: make a folder in Magazines, Competitions, Commissions or Other.',
+      project == '' ? 'This project' : '“' .. project .. '”'))
+    return
+  endif
+  var labels = markets->mapnew((_, m) => join(m.label, ' › '))
+  ui.Pick(printf('Submit “%s” to:', get(node, 'title', node.name)), labels, (index) => {
+    var day = inputdialog('Date sent (YYYY-MM-DD): ', strftime('%Y-%m-%d'), CANCELLED)
+    if day == CANCELLED
+      return
+    endif
+    var argument = {items: [node.uri], marketUri: markets[index].uri}
+    # Left empty, the day is the server's today.
+    if trim(day) != ''
+      argument.date = trim(day)
+    endif
+    rpc.Execute('carrel.submit', argument, (_) => 0)
+  })
+enddef
+
+# Submissions…: the row's own (a piece's, a market's, a project's); the
+# Submissions folder stands for its project's.
+def Submissions(row: dict<any>)
+  var node = NeedUri(row)
+  if empty(node)
+    return
+  endif
+  var uri = node.uri
+  var project = ProjectOf(row)
+  if get(node, 'role', '') == 'submissions' && project != ''
+    uri = tree.Node(project).uri
+  endif
+  var answer = rpc.Await('carrel/submissions', {uri: uri}, (late) => PickSubmission(late))
+  if answer.answered
+    PickSubmission(answer.result)
+  endif
+enddef
+
+def PickSubmission(result: dict<any>)
+  var entries: list<dict<any>> = []
+  for submission in get(result, 'submissions', [])
+    for piece in get(submission, 'pieces', [])
+      entries->add({submission: submission, piece: piece})
+    endfor
+  endfor
+  if empty(entries)
+    util.Show(0, 'No submissions yet.')
+    return
+  endif
+  var rows = entries->mapnew((_, e) => join([e.piece.title, e.submission.market.name, e.submission.sent,
+    PieceName(e.piece)], ' · '))
+  ui.Pick('Submissions', rows, (index) => PickStatus(entries[index].submission, entries[index].piece))
+enddef
+
+def PieceName(piece: dict<any>): string
+  return fnamemodify(get(piece, 'path', util.Path(get(piece, 'uri', ''))), ':t')
+enddef
+
+# The statuses as `initialize` names them; an accepted piece can also be
+# withdrawn from every other market at once.
+def PickStatus(submission: dict<any>, piece: dict<any>)
+  var statuses: list<dict<any>> = get(get(rpc.Vocabulary(), 'submissions', {}), 'statuses', [])
+  var rows = statuses->mapnew((_, s) => s.id == piece.status ? s.title .. ' (now)' : s.title)
+  if piece.status == 'accepted'
+    rows->add('Withdraw it everywhere else')
+  endif
+  var title = printf('“%s” at “%s”:', PieceName(piece), submission.market.name)
+  ui.Pick(title, rows, (index) => {
+    if index < len(statuses)
+      rpc.Execute('carrel.setSubmissionStatus', {record: submission.id, piece: piece.key,
+        status: statuses[index].id}, (_) => 0)
+    else
+      rpc.Execute('carrel.withdrawOthers', {record: submission.id, piece: piece.key}, (_) => 0)
+    endif
+  })
+enddef
+
+const MARKET_ROLES = ['magazines', 'competitions', 'commissions', 'other']
+const MARKET_QUESTIONS = [
+  ['deadline', 'Deadline (YYYY-MM-DD, empty for none): '],
+  ['readingPeriod', 'Reading period: '],
+  ['fee', 'Fee: '],
+  ['url', 'URL: '],
+  ['simultaneous', 'Simultaneous submissions (yes/no): '],
+  ['notes', 'Notes: '],
+]
+
+# A market is a folder directly in Magazines, Competitions, Commissions or Other.
+def IsMarket(row: dict<any>): bool
+  var key = get(row, 'key', '')
+  var node = tree.Node(key)
+  return key != '' && get(node, 'kind', '') == 'folder' && !get(node, 'permanent', false)
+    && index(MARKET_ROLES, get(tree.Node(tree.Parent(key)), 'role', '')) >= 0
+enddef
+
+# Market Details…: each question in turn. The server offers no read of a
+# market's details, so none is prefilled and an empty answer leaves the
+# field as it is; dismissing any question (Esc) sends nothing.
+def MarketDetails(row: dict<any>)
+  if !IsMarket(row)
+    Warn('Market details are kept on a folder in Magazines, Competitions, Commissions or Other.')
+    return
+  endif
+  var fields: dict<any> = {}
+  for [field, prompt] in MARKET_QUESTIONS
+    var answer = inputdialog(prompt, '', CANCELLED)
+    if answer == CANCELLED
+      return
+    endif
+    answer = trim(answer)
+    if answer != ''
+      fields[field] = field == 'simultaneous' ? YesOrNo(answer) : answer
+    endif
+  endfor
+  rpc.Execute('carrel.setMarket', {uri: NodeOf(row).uri, fields: fields}, (_) => 0)
+enddef
+
+# Anything but yes or no goes as typed: the server's refusal says what it expects.
+def YesOrNo(answer: string): any
+  var word = tolower(answer)
+  if index(['yes', 'y', 'true', 'oui', 'o'], word) >= 0
+    return true
+  elseif index(['no', 'n', 'false', 'non'], word) >= 0
+    return false
+  endif
+  return answer
+enddef
+
 def Parent(row: dict<any>)
   var parent = tree.Parent(get(row, 'key', get(row, 'library', '')))
   if has_key(row, 'library')
@@ -721,6 +873,12 @@ def DoOn(action: string, row: dict<any>)
     Snapshot(row)
   elseif action == 'snapshots'
     Snapshots(row)
+  elseif action == 'submit'
+    Submit(row)
+  elseif action == 'submissions'
+    Submissions(row)
+  elseif action == 'market'
+    MarketDetails(row)
   elseif action == 'ask_before_deleting'
     AskBeforeDeleting(row)
   elseif action == 'refresh'
