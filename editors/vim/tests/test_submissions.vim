@@ -55,6 +55,20 @@ h.Run('O offers the markets, prefills today''s date and records the submission',
   h.Wait(() => RowOf('. Morning.md') =~ 'out at 1', 'the row''s summary')
 })
 
+h.Run('O to a market that takes no simultaneous submissions answers the server''s question', () => {
+  var root = Poems(['Granta', 'Review'])
+  h.Write(root .. '/My Poems/Magazines/Granta/.carrel-market',
+    '{"fields": {"simultaneous": {"changed": 1763815900000, "value": false}}, "id": "1763815900000-9adc5e32d52e5636"}')
+  Submit(root, 'Review', '2026-11-19')
+  h.Press('. Morning.md', 'O')
+  h.Wait(() => !empty(h.Popups()), 'the markets')
+  h.Choose('Writing › My Poems › Magazines › Granta', "\<C-U>2026-11-20\<CR>")
+  h.Wait(() => !empty(h.Popups()), 'the server''s question')
+  assert_match('“Granta” does not take simultaneous submissions', join(h.Popups()[0].items))
+  h.Choose('Submit Anyway')
+  h.Wait(() => len(Records(root)) == 2, 'the second record')
+})
+
 h.Run('O in a project without a market says where to make one', () => {
   Poems([])
   h.Press('. Morning.md', 'O')
@@ -91,6 +105,16 @@ h.Run('I lists the piece''s submissions; accepting it updates its row, and Withd
   h.Wait(() => h.Messages() =~ 'Withdrew “Morning.md” from “Review”.', 'the report')
   h.Wait(() => RowOf('. Morning.md') !~ 'out at', 'the row''s summary')
   assert_equal([status.record], h.CommandsSent('carrel.withdrawOthers')->mapnew((_, a) => a.record))
+})
+
+h.Run('I on the Submissions folder lists the project''s submissions', () => {
+  var root = Poems()
+  Submit(root, 'Granta', '2026-11-20')
+  h.Press('= Submissions', 'I')
+  h.Wait(() => !empty(h.Popups()), 'the submissions')
+  assert_equal(['pending · Granta · 2026-11-20 · Morning.md'], h.Popups()[0].items)
+  var asked = h.Traffic()->copy()->filter((_, l) => l =~ '^→ .*"carrel/submissions"')
+  assert_match('"uri":"file://[^"]*/My%20Poems"', asked[-1])
 })
 
 h.Run('I with no submissions says so', () => {
