@@ -557,6 +557,7 @@ def UndoOrRedo(row: dict<any>, command: string)
   })
 enddef
 
+# What a question dismissed with Esc returns, told apart from an empty answer.
 const CANCELLED = "\x01"
 
 def Snapshot(row: dict<any>)
