@@ -10,6 +10,7 @@ import autoload 'carrel/util.vim'
 import autoload 'carrel/config.vim'
 import autoload 'carrel/preload.vim'
 import autoload 'carrel/links.vim'
+import autoload 'carrel/diffview.vim'
 
 const NEW_FOLDER = 'New folder…'
 
@@ -36,6 +37,13 @@ export const KEYS: list<list<string>> = [
   ['C', 'compile', 'Compile… the project (a recipe, a format), then open it'],
   ['X', 'togglecompile', 'Leave out of compile / Include in compile'],
   ['B', 'setbyline', 'Set byline… of the project: its author, then its contact lines'],
+  ['U', 'undo', 'Undo the last change made in this library on this device'],
+  ['<C-r>', 'redo', 'Redo what Undo took back'],
+  ['S', 'snapshot', 'Take Snapshot… of a file, or of each file in a folder'],
+  ['H', 'snapshots', 'Snapshots… of a file: compare one with the text, or roll back to it'],
+  ['O', 'submit', 'Submit… a file to a market of its project'],
+  ['I', 'submissions', 'Submissions… of a piece, a market or the project, and their statuses'],
+  ['M', 'market', 'Market Details… of a market (a folder in Magazines, Competitions, …)'],
   ['R', 'refresh', 'Refresh'],
   ['-', 'parent', 'Go to the parent'],
   ['?', 'help', 'Show these keys'],
@@ -535,6 +543,229 @@ def AskBeforeDeleting(row: dict<any>)
   rpc.Execute('carrel.setConfirmDelete', {uri: owner.uri, confirm: true}, (result) => tree.Reveal(result))
 enddef
 
+# Undo and Redo take back (or do again) the library's last step on this
+# device: the row's library, or the server's choice outside one. The report
+# and the binder's changes come from the server.
+def UndoOrRedo(row: dict<any>, command: string)
+  var key = UpTo(get(row, 'key', get(row, 'library', '')), (n) => has_key(n, 'uri'))
+  var argument = key == '' ? {} : {library: tree.Node(key).uri}
+  rpc.Execute(command, argument, (result) => {
+    # Nothing to take back answers with the library: the cursor stays put.
+    if type(result) == v:t_dict && get(result, 'kind', '') != 'library'
+      tree.Reveal(result)
+    endif
+  })
+enddef
+
+# What a question dismissed with Esc returns, told apart from an empty answer.
+const CANCELLED = "\x01"
+
+def Snapshot(row: dict<any>)
+  var node = NeedUri(row)
+  if empty(node)
+    return
+  endif
+  var title = inputdialog('Snapshot title (optional): ', '', CANCELLED)
+  if title == CANCELLED
+    return
+  endif
+  var argument = {uri: node.uri}
+  if trim(title) != ''
+    argument.title = trim(title)
+  endif
+  rpc.Execute('carrel.snapshot', argument, (_) => 0)
+enddef
+
+def Snapshots(row: dict<any>)
+  var node = NeedUri(row)
+  if empty(node)
+    return
+  endif
+  var request = {command: 'carrel.snapshots', arguments: [{uri: node.uri}]}
+  var answer = rpc.Await('workspace/executeCommand', request, (late) => PickSnapshot(node, late))
+  if answer.answered
+    PickSnapshot(node, answer.result)
+  endif
+enddef
+
+def PickSnapshot(node: dict<any>, result: dict<any>)
+  var snapshots: list<dict<any>> = get(result, 'snapshots', [])
+  var name = get(node, 'title', node.name)
+  if empty(snapshots)
+    util.Show(0, printf('“%s” has no snapshots yet.', name))
+    return
+  endif
+  var rows = snapshots->mapnew((_, s) => join([s.date] + (has_key(s, 'title') ? [s.title] : [])
+    + [printf('%s words', s.words)], ' · '))
+  ui.Pick(printf('Snapshots of “%s”', name), rows, (index) => {
+    var snapshot = snapshots[index]
+    ui.Pick('Snapshot of ' .. snapshot.date, ['Compare with the current text', 'Roll back to this snapshot'],
+      (choice) => choice == 0 ? CompareSnapshot(node, snapshot) : RollBack(node, snapshot))
+  })
+enddef
+
+def CompareSnapshot(node: dict<any>, snapshot: dict<any>)
+  rpc.Execute('carrel.compareSnapshot', {uri: node.uri, snapshot: snapshot.name}, (result) => {
+    diffview.Open(util.Path(result.snapshot.uri), util.Path(node.uri))
+    util.Show(0, result.summary)
+  })
+enddef
+
+# No question first: the server keeps the text it replaces as a snapshot.
+def RollBack(node: dict<any>, snapshot: dict<any>)
+  rpc.Execute('carrel.rollBack', {uri: node.uri, snapshot: snapshot.name},
+    (_) => diffview.Reload(util.Path(node.uri)))
+enddef
+
+# Submit…: a market of the piece's project, then the day it went out
+# (today, here); a market that takes no simultaneous submissions has the
+# server ask first, as any of its questions.
+def Submit(row: dict<any>)
+  var node = NeedUri(row)
+  if empty(node)
+    return
+  elseif get(node, 'kind', '') != 'file'
+    Warn(printf('“%s” is not a file: put the cursor on the piece to submit.', get(node, 'title', node.name)))
+    return
+  endif
+  var project = UpTo(get(row, 'key', node.uri), (n) => get(n, 'kind', '') == 'project')
+  var title = project == '' ? '' : tree.Node(project).title
+  var answer = rpc.Await('carrel/destinations', {uri: node.uri, purpose: 'submit'},
+    (late) => PickMarket(node, title, late))
+  if answer.answered
+    PickMarket(node, title, answer.result)
+  endif
+enddef
+
+def PickMarket(node: dict<any>, project: string, markets: list<dict<any>>)
+  if empty(markets)
+    util.Show(0, printf('%s has no market yet: make a folder in Magazines, Competitions, Commissions or Other.',
+      project == '' ? 'This project' : '“' .. project .. '”'))
+    return
+  endif
+  var labels = markets->mapnew((_, m) => join(m.label, ' › '))
+  ui.Pick(printf('Submit “%s” to:', get(node, 'title', node.name)), labels, (index) => {
+    var day = inputdialog('Date sent (YYYY-MM-DD): ', strftime('%Y-%m-%d'), CANCELLED)
+    if day == CANCELLED
+      return
+    endif
+    var argument = {items: [node.uri], marketUri: markets[index].uri}
+    # Left empty, the day is the server's today.
+    if trim(day) != ''
+      argument.date = trim(day)
+    endif
+    rpc.Execute('carrel.submit', argument, (_) => 0)
+  })
+enddef
+
+# Submissions…: the row's own (a piece's, a market's, a project's); the
+# Submissions folder stands for its project's.
+def Submissions(row: dict<any>)
+  var node = NeedUri(row)
+  if empty(node)
+    return
+  endif
+  var uri = node.uri
+  var project = ProjectOf(row)
+  if get(node, 'role', '') == 'submissions' && project != ''
+    uri = tree.Node(project).uri
+  endif
+  var answer = rpc.Await('carrel/submissions', {uri: uri}, (late) => PickSubmission(late))
+  if answer.answered
+    PickSubmission(answer.result)
+  endif
+enddef
+
+def PickSubmission(result: dict<any>)
+  var entries: list<dict<any>> = []
+  for submission in get(result, 'submissions', [])
+    for piece in get(submission, 'pieces', [])
+      entries->add({submission: submission, piece: piece})
+    endfor
+  endfor
+  if empty(entries)
+    util.Show(0, 'No submissions yet.')
+    return
+  endif
+  var rows = entries->mapnew((_, e) => join([e.piece.title, e.submission.market.name, e.submission.sent,
+    PieceName(e.piece)], ' · '))
+  ui.Pick('Submissions', rows, (index) => PickStatus(entries[index].submission, entries[index].piece))
+enddef
+
+def PieceName(piece: dict<any>): string
+  return fnamemodify(get(piece, 'path', util.Path(get(piece, 'uri', ''))), ':t')
+enddef
+
+# The statuses as `initialize` names them; an accepted piece can also be
+# withdrawn from every other market at once.
+def PickStatus(submission: dict<any>, piece: dict<any>)
+  var statuses: list<dict<any>> = get(get(rpc.Vocabulary(), 'submissions', {}), 'statuses', [])
+  var rows = statuses->mapnew((_, s) => s.id == piece.status ? s.title .. ' (now)' : s.title)
+  if piece.status == 'accepted'
+    rows->add('Withdraw it everywhere else')
+  endif
+  var title = printf('“%s” at “%s”:', PieceName(piece), submission.market.name)
+  ui.Pick(title, rows, (index) => {
+    if index < len(statuses)
+      rpc.Execute('carrel.setSubmissionStatus', {record: submission.id, piece: piece.key,
+        status: statuses[index].id}, (_) => 0)
+    else
+      rpc.Execute('carrel.withdrawOthers', {record: submission.id, piece: piece.key}, (_) => 0)
+    endif
+  })
+enddef
+
+const MARKET_ROLES = ['magazines', 'competitions', 'commissions', 'other']
+const MARKET_QUESTIONS = [
+  ['deadline', 'Deadline (YYYY-MM-DD, empty for none): '],
+  ['readingPeriod', 'Reading period: '],
+  ['fee', 'Fee: '],
+  ['url', 'URL: '],
+  ['simultaneous', 'Simultaneous submissions (yes/no): '],
+  ['notes', 'Notes: '],
+]
+
+# A market is a folder directly in Magazines, Competitions, Commissions or Other.
+def IsMarket(row: dict<any>): bool
+  var key = get(row, 'key', '')
+  var node = tree.Node(key)
+  return key != '' && get(node, 'kind', '') == 'folder' && !get(node, 'permanent', false)
+    && index(MARKET_ROLES, get(tree.Node(tree.Parent(key)), 'role', '')) >= 0
+enddef
+
+# Market Details…: each question in turn. The server offers no read of a
+# market's details, so none is prefilled and an empty answer leaves the
+# field as it is; dismissing any question (Esc) sends nothing.
+def MarketDetails(row: dict<any>)
+  if !IsMarket(row)
+    Warn('Market details are kept on a folder in Magazines, Competitions, Commissions or Other.')
+    return
+  endif
+  var fields: dict<any> = {}
+  for [field, prompt] in MARKET_QUESTIONS
+    var answer = inputdialog(prompt, '', CANCELLED)
+    if answer == CANCELLED
+      return
+    endif
+    answer = trim(answer)
+    if answer != ''
+      fields[field] = field == 'simultaneous' ? YesOrNo(answer) : answer
+    endif
+  endfor
+  rpc.Execute('carrel.setMarket', {uri: NodeOf(row).uri, fields: fields}, (_) => 0)
+enddef
+
+# Anything but yes or no goes as typed: the server's refusal says what it expects.
+def YesOrNo(answer: string): any
+  var word = tolower(answer)
+  if index(['yes', 'y', 'true', 'oui', 'o'], word) >= 0
+    return true
+  elseif index(['no', 'n', 'false', 'non'], word) >= 0
+    return false
+  endif
+  return answer
+enddef
+
 def Parent(row: dict<any>)
   var parent = tree.Parent(get(row, 'key', get(row, 'library', '')))
   if has_key(row, 'library')
@@ -635,6 +866,20 @@ def DoOn(action: string, row: dict<any>)
     ToggleCompile(row)
   elseif action == 'setbyline'
     SetByline(row)
+  elseif action == 'undo'
+    UndoOrRedo(row, 'carrel.undo')
+  elseif action == 'redo'
+    UndoOrRedo(row, 'carrel.redo')
+  elseif action == 'snapshot'
+    Snapshot(row)
+  elseif action == 'snapshots'
+    Snapshots(row)
+  elseif action == 'submit'
+    Submit(row)
+  elseif action == 'submissions'
+    Submissions(row)
+  elseif action == 'market'
+    MarketDetails(row)
   elseif action == 'ask_before_deleting'
     AskBeforeDeleting(row)
   elseif action == 'refresh'
