@@ -97,6 +97,36 @@
         (carrel-test--wait (lambda () (not (string-match-p "out at" (carrel-test--summary-of "Spring.md"))))
                            "the row to say the piece is out nowhere")))))
 
+(ert-deftest carrel-test-submit-region-then-submissions-folder ()
+  "O on a region submits its files together; I on the Submissions folder lists the project's."
+  (carrel-test--with-library
+    (carrel-test--project "My Poems" "poetry")
+    (carrel-test--file "My Poems" "Draft" "Spring")
+    (carrel-test--file "My Poems" "Draft" "Summer")
+    (carrel-test--market "Granta")
+    (carrel-test--goto "My Poems" "Draft" "Spring.md")
+    (set-mark (point))
+    (carrel-test--goto "My Poems" "Draft" "Summer.md")
+    (end-of-line)
+    (activate-mark)
+    (let ((sent (carrel-test--recording
+                  (carrel-test--answering '("Writing › My Poems › Magazines › Granta" "2026-11-20")
+                    (carrel-test--press "O")))))
+      (should (assoc "Submit 2 pieces to: " carrel-test--asked))
+      (should (equal (carrel-test--commands-sent sent "carrel.submit")
+                     (list (list :items (vector (carrel-test--draft-uri "Spring.md") (carrel-test--draft-uri "Summer.md"))
+                                 :marketUri (carrel--path-to-uri (carrel-test--path "My Poems" "Magazines" "Granta"))
+                                 :date "2026-11-20")))))
+    (carrel-test--goto "My Poems" "Submissions")
+    (let ((sent (carrel-test--recording
+                  (carrel-test--answering '(quit)
+                    (condition-case nil (carrel-test--press "I") (quit nil))))))
+      (should (member (list :uri (carrel--path-to-uri (carrel-test--path "My Poems")))
+                      (mapcar #'cadr (seq-filter (lambda (m) (memq (car m) '(carrel/submissions :carrel/submissions)))
+                                                 sent))))
+      (should (equal (sort (copy-sequence (carrel-test--asked "Submissions: ")) #'string<)
+                     '("pending · Granta · 2026-11-20 · Spring.md" "pending · Granta · 2026-11-20 · Summer.md"))))))
+
 (ert-deftest carrel-test-market-details ()
   "M asks each detail of the market at point and sends those answered; .carrel-market holds them."
   (carrel-test--with-library
