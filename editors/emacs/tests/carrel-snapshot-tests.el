@@ -100,5 +100,16 @@
                     (condition-case nil (carrel-test--press "S") (quit nil))))))
       (should (equal (carrel-test--commands-sent sent "carrel.snapshot") nil)))))
 
+(ert-deftest carrel-test-picker-numbers-repeated-rows ()
+  "Two snapshots with the same date, title and words can both be chosen: the second is numbered."
+  (let ((rows (list (list :date "2026-11-28 01:15 UTC" :words 3 :name "newer")
+                    (list :date "2026-11-28 01:15 UTC" :words 3 :name "older"))))
+    (should (equal (plist-get (carrel-test--answering '("2026-11-28 01:15 UTC · 3 words (2)")
+                                (carrel--pick "Snapshots of “Spring.md”: " rows #'carrel--snapshot-label))
+                              :name)
+                   "older"))
+    (should (equal (carrel-test--asked "Snapshots of “Spring.md”: ")
+                   '("2026-11-28 01:15 UTC · 3 words" "2026-11-28 01:15 UTC · 3 words (2)")))))
+
 (provide 'carrel-snapshot-tests)
 ;;; carrel-snapshot-tests.el ends here

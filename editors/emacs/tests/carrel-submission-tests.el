@@ -127,6 +127,32 @@
       (should (equal (sort (copy-sequence (carrel-test--asked "Submissions: ")) #'string<)
                      '("pending · Granta · 2026-11-20 · Spring.md" "pending · Granta · 2026-11-20 · Summer.md"))))))
 
+(ert-deftest carrel-test-submit-asks-before-simultaneous ()
+  "O to a market that takes no simultaneous submissions asks the server's question; Cancel records nothing."
+  (carrel-test--with-library
+    (carrel-test--project "My Poems" "poetry")
+    (carrel-test--file "My Poems" "Draft" "Spring")
+    (carrel-test--market "Granta")
+    (carrel-test--market "Review")
+    (carrel-test--run "carrel.setMarket" :uri (carrel--path-to-uri (carrel-test--path "My Poems" "Magazines" "Review"))
+                      :fields (list :simultaneous :json-false))
+    (carrel-test--goto "My Poems" "Draft" "Spring.md")
+    (carrel-test--answering '("Writing › My Poems › Magazines › Granta" "2026-11-20")
+      (carrel-test--press "O"))
+    (dolist (answer '("Cancel" "Submit Anyway"))
+      (carrel-test--goto "My Poems" "Draft" "Spring.md")
+      (carrel-test--answering (list "Writing › My Poems › Magazines › Review" "2026-11-21" answer)
+        (carrel-test--press "O"))
+      (let ((question (assoc "“Review” does not take simultaneous submissions, and “Spring.md” is still out at “Granta”. Submit anyway?"
+                             carrel-test--asked)))
+        (should (equal (cdr question) '("Cancel" "Submit Anyway")))))
+    (let ((listed (plist-get (carrel--request carrel-test--conn 'carrel/submissions
+                                              (list :uri (carrel-test--draft-uri "Spring.md")))
+                             :submissions)))
+      ;; The one answered Cancel was never recorded.
+      (should (equal (sort (mapcar (lambda (submission) (plist-get submission :sent)) listed) #'string<)
+                     '("2026-11-20" "2026-11-21"))))))
+
 (ert-deftest carrel-test-market-details ()
   "M asks each detail of the market at point and sends those answered; .carrel-market holds them."
   (carrel-test--with-library
