@@ -37,8 +37,8 @@
 ;; projects of a type (Blank, Poetry, Short Story, Novel, Script), each
 ;; with permanent template folders grouped in sections, nested folders
 ;; and files, with new folder, new file, rename, move to, delete to
-;; Trash, restore, sorting and counts.  Everything stays plain files on
-;; disk.
+;; Trash, restore, sorting and counts, undo and redo, snapshots, and
+;; submissions to markets.  Everything stays plain files on disk.
 ;;
 ;; The project model lives in the `carrel lsp' server; this package is a
 ;; thin client that talks to it over JSON-RPC with the built-in
