@@ -37,8 +37,8 @@
 ;; projects of a type (Blank, Poetry, Short Story, Novel, Script), each
 ;; with permanent template folders grouped in sections, nested folders
 ;; and files, with new folder, new file, rename, move to, delete to
-;; Trash, restore, sorting and counts.  Everything stays plain files on
-;; disk.
+;; Trash, restore, sorting and counts, undo and redo, snapshots, and
+;; submissions to markets.  Everything stays plain files on disk.
 ;;
 ;; The project model lives in the `carrel lsp' server; this package is a
 ;; thin client that talks to it over JSON-RPC with the built-in
@@ -690,7 +690,11 @@ what stays in *Messages*."
              (when (buffer-live-p buffer)
                (with-current-buffer buffer
                  (carrel--later (lambda () (carrel--apply-change changes updated placed))))))))
-        ('window/showMessage (message "%s" (plist-get params :message)))
+        ('window/showMessage
+         ;; A command's report comes after its change: once it is in,
+         ;; what the command changed has arrived too.
+         (puthash :report t (carrel--seen conn))
+         (message "%s" (plist-get params :message)))
         ('textDocument/publishDiagnostics (carrel--publish-diagnostics params))
         ('$/progress (carrel--show-progress (plist-get params :token) (plist-get params :value))))
     (error (message "Carrel: %s" (error-message-string err)))))
@@ -2268,6 +2272,267 @@ a time while you keep working."
       (when specs
         (carrel--fetch-async specs)))))
 
+;;;; Undo and redo
+
+(defun carrel--take-back (command)
+  "Send COMMAND, `carrel.undo' or `carrel.redo', for the library at point.
+That is the library of the row at point.  The server says what it
+took back; point goes to the item it names."
+  (let* ((row (carrel--nearest (lambda (node) (plist-get node :uri))))
+         (conn (carrel--tree-connection))
+         (result (apply #'carrel--command :report nil command
+                        (and row (list :library (plist-get row :uri)))))
+         ;; With nothing to take back the answer is the library, and point stays.
+         (id (and (gethash :any (carrel--seen conn)) (plist-get result :uri)
+                  (carrel--reveal-uri (plist-get result :uri)))))
+    (when id
+      (carrel--load)
+      (carrel--render)
+      (carrel--goto-id id))
+    result))
+
+(defun carrel-undo ()
+  "Take back the last rename, move, delete or other change made in this library.
+Made on this device, by any editor or the command line; the server
+says what it took back."
+  (interactive)
+  (carrel--take-back "carrel.undo"))
+
+(defun carrel-redo ()
+  "Do again what `carrel-undo' last took back."
+  (interactive)
+  (carrel--take-back "carrel.redo"))
+
+;;;; Snapshots
+
+(defconst carrel--compare-choice "Compare with the current text"
+  "The choice of a snapshot that shows it beside the file in ediff.")
+
+(defconst carrel--roll-back-choice "Roll back to this snapshot"
+  "The choice of a snapshot that gives the file its text again.")
+
+(defun carrel--pick (prompt rows label)
+  "Ask PROMPT among ROWS, each shown as LABEL gives it; return the row chosen.
+Return nil when nothing was chosen.  A label shown twice is numbered,
+so that every row can be chosen."
+  (let ((seen (make-hash-table :test #'equal))
+        (choices nil))
+    (dolist (row rows)
+      (let* ((text (funcall label row))
+             (count (puthash text (1+ (gethash text seen 0)) seen)))
+        (push (cons (if (> count 1) (format "%s (%d)" text count) text) row) choices)))
+    (setq choices (nreverse choices))
+    (cdr (assoc (carrel--read-choice prompt (mapcar #'car choices)) choices))))
+
+(defun carrel--snapshot-label (snapshot)
+  "Return the row of SNAPSHOT: its date, its title if any, its words."
+  (string-join (delq nil (list (plist-get snapshot :date)
+                               (plist-get snapshot :title)
+                               (format "%s words" (plist-get snapshot :words))))
+               " · "))
+
+(defun carrel-snapshot (title)
+  "Take a snapshot of the file at point, titled TITLE; empty means no title.
+On a folder or a project, the server takes one of each file in it."
+  (interactive (progn (carrel--item-at-point)
+                      (list (read-string "Snapshot title (optional): "))))
+  (let ((uri (plist-get (carrel--item-at-point) :uri))
+        (title (string-trim (or title ""))))
+    (apply #'carrel--command :report nil "carrel.snapshot" :uri uri
+           (unless (string-empty-p title) (list :title title)))))
+
+(defun carrel-snapshots ()
+  "List the snapshots of the file at point; compare one, or roll back to it.
+Comparing shows the snapshot, read-only, beside the file in ediff,
+and the server's count of words added and removed."
+  (interactive)
+  (let* ((node (carrel--item-at-point))
+         (title (plist-get node :title))
+         (uri (plist-get node :uri))
+         (conn (carrel--tree-connection))
+         (snapshots (append (plist-get (carrel--execute conn "carrel.snapshots" :uri uri) :snapshots) nil)))
+    (if (null snapshots)
+        (message "“%s” has no snapshots yet." title)
+      (let* ((snapshot (carrel--pick (format "Snapshots of “%s”: " title) snapshots
+                                     #'carrel--snapshot-label))
+             (action (and snapshot
+                          (carrel--read-choice (format "Snapshot of %s: " (plist-get snapshot :date))
+                                               (list carrel--compare-choice carrel--roll-back-choice)))))
+        (cond
+         ((equal action carrel--compare-choice) (carrel--compare-snapshot conn uri snapshot))
+         ((equal action carrel--roll-back-choice) (carrel--roll-back uri snapshot)))))))
+
+(defun carrel--compare-snapshot (conn uri snapshot)
+  "Show SNAPSHOT of the file URI beside it in ediff, through CONN."
+  (require 'ediff)
+  (let* ((result (carrel--execute conn "carrel.compareSnapshot" :uri uri :snapshot (plist-get snapshot :name)))
+         (copy (plist-get result :snapshot))
+         (old (or (plist-get copy :path) (carrel--uri-to-path (plist-get copy :uri)))))
+    ;; A snapshot is no document of the writer's: the server is not given
+    ;; its text, and it is never edited.
+    (with-current-buffer (let ((find-file-hook (remq #'carrel--attach-links find-file-hook)))
+                           (find-file-noselect old))
+      (setq buffer-read-only t))
+    (ediff-files old (carrel--uri-to-path uri))
+    (message "%s" (plist-get result :summary))))
+
+(defun carrel--roll-back (uri snapshot)
+  "Give the file URI the text of SNAPSHOT; reload its buffer if unmodified.
+The server first keeps the text it replaces as a snapshot."
+  (carrel--command :report nil "carrel.rollBack" :uri uri :snapshot (plist-get snapshot :name))
+  (let ((buffer (find-buffer-visiting (carrel--uri-to-path uri))))
+    (when (and buffer (not (buffer-modified-p buffer)))
+      (with-current-buffer buffer
+        (revert-buffer t t t)))))
+
+;;;; Submissions
+
+(defconst carrel--withdraw-choice "Withdraw it everywhere else"
+  "The choice of an accepted piece that withdraws it from every other market.")
+
+(defconst carrel--market-roles '("magazines" "competitions" "commissions" "other")
+  "The roles of the permanent folders whose folders are markets.")
+
+(defconst carrel--market-questions
+  '((:deadline "Deadline (YYYY-MM-DD, empty for none): ")
+    (:readingPeriod "Reading period: ")
+    (:fee "Fee: ")
+    (:url "URL: ")
+    (:simultaneous "Simultaneous submissions (yes/no): ")
+    (:notes "Notes: "))
+  "The details of a market, in the order they are asked.")
+
+(defun carrel--pieces-at-point ()
+  "Return the rows to submit: those of the active region, else the one at point."
+  (if (not (use-region-p))
+      (list (carrel--item-at-point))
+    (let ((end (region-end))
+          (rows nil))
+      (save-excursion
+        (goto-char (region-beginning))
+        (while (and (< (line-beginning-position) end) (not (eobp)))
+          (let ((node (carrel--node (carrel--row-id))))
+            (when (equal (plist-get node :kind) "file") (push node rows)))
+          (forward-line 1)))
+      (or (nreverse rows) (user-error "No file in the region")))))
+
+(defun carrel-submit ()
+  "Record that the file at point went to a market, on a day asked.
+Today is offered as the day.  With an active region, its files
+went together.  The markets are the folders of the project's
+Magazines, Competitions, Commissions and Other."
+  (interactive)
+  (let* ((pieces (carrel--pieces-at-point))
+         (conn (carrel--tree-connection))
+         (markets (carrel--destinations conn (plist-get (car pieces) :uri) "submit")))
+    (if (null markets)
+        (message "“%s” has no market yet: make a folder in Magazines, Competitions, Commissions or Other."
+                 (plist-get (or (carrel--nearest (carrel--kind-p "project")) (car pieces)) :title))
+      (let* ((market (cdr (assoc (carrel--read-choice
+                                  (if (cdr pieces)
+                                      (format "Submit %d pieces to: " (length pieces))
+                                    (format "Submit “%s” to: " (plist-get (car pieces) :title)))
+                                  (mapcar #'car markets))
+                                 markets)))
+             (date (and market (string-trim (read-string "Date sent (YYYY-MM-DD): "
+                                                         (format-time-string "%Y-%m-%d"))))))
+        (when market
+          (deactivate-mark)
+          (apply #'carrel--command :report nil "carrel.submit"
+                 :items (vconcat (mapcar (lambda (piece) (plist-get piece :uri)) pieces))
+                 :marketUri market
+                 (unless (string-empty-p date) (list :date date))))))))
+
+(defun carrel--submission-label (row)
+  "Return the Submissions picker's line of ROW, a (SUBMISSION . PIECE)."
+  (format "%s · %s · %s · %s"
+          (plist-get (cdr row) :title)
+          (plist-get (plist-get (car row) :market) :name)
+          (plist-get (car row) :sent)
+          (file-name-nondirectory (plist-get (cdr row) :path))))
+
+(defun carrel-submissions ()
+  "List the submissions of the row at point and set a piece's status at its market.
+A file's are its history, a market's what it holds, a project's (or
+its Submissions folder's) all of the project's.  An accepted piece
+can also be withdrawn from every other market where it is out."
+  (interactive)
+  (let* ((node (carrel--item-at-point))
+         (scope (cond
+                 ((equal (plist-get node :kind) "library") nil)
+                 ((equal (plist-get node :role) "submissions")
+                  (plist-get (carrel--nearest (carrel--kind-p "project")) :uri))
+                 (t (plist-get node :uri))))
+         (listed (plist-get (carrel--request (carrel--tree-connection) 'carrel/submissions
+                                             (if scope (list :uri scope) (make-hash-table)))
+                            :submissions))
+         (rows (cl-loop for submission across listed
+                        append (cl-loop for piece across (plist-get submission :pieces)
+                                        collect (cons submission piece)))))
+    (if (null rows)
+        (message "No submissions yet.")
+      (let ((row (carrel--pick "Submissions: " rows #'carrel--submission-label)))
+        (when row (carrel--set-status (car row) (cdr row)))))))
+
+(defun carrel--set-status (submission piece)
+  "Ask the status of PIECE in SUBMISSION among the server's, and send it.
+For an accepted piece, also offer to withdraw it everywhere else."
+  (let* ((current (plist-get piece :status))
+         (choices (mapcar (lambda (status)
+                            (cons (if (equal (plist-get status :id) current)
+                                      (concat (plist-get status :title) " (now)")
+                                    (plist-get status :title))
+                                  (plist-get status :id)))
+                          (append (plist-get (carrel--experimental (carrel--tree-connection) :submissions)
+                                             :statuses)
+                                  nil)))
+         (choices (if (equal current "accepted")
+                      (append choices (list (cons carrel--withdraw-choice 'withdraw)))
+                    choices))
+         (answer (cdr (assoc (carrel--read-choice
+                              (format "“%s” at “%s”: " (file-name-nondirectory (plist-get piece :path))
+                                      (plist-get (plist-get submission :market) :name))
+                              (mapcar #'car choices))
+                             choices)))
+         (record (plist-get submission :id))
+         (key (plist-get piece :key)))
+    (cond
+     ((eq answer 'withdraw)
+      (carrel--command :report nil "carrel.withdrawOthers" :record record :piece key))
+     (answer
+      (carrel--command :report nil "carrel.setSubmissionStatus" :record record :piece key :status answer)))))
+
+(defun carrel--yes-or-no (answer)
+  "Return t for a yes in ANSWER, the JSON false for a no, else ANSWER.
+Anything else goes as typed: the server's refusal says what it expects."
+  (pcase (downcase answer)
+    ((or "yes" "y") t)
+    ((or "no" "n") :json-false)
+    (_ answer)))
+
+(defun carrel-set-market ()
+  "Set the details of the market at point: deadline, reading period, fee and more.
+An empty answer leaves a detail as it is; \\[keyboard-quit] at any
+question sends nothing."
+  (interactive)
+  (let ((id (carrel--row-id)))
+    (if (not (and id (equal (carrel--kind id) "folder")
+                  (member (plist-get (carrel--node (gethash id carrel--parents)) :role)
+                          carrel--market-roles)))
+        (message "Market details are kept on a folder in Magazines, Competitions, Commissions or Other.")
+      (let ((fields nil))
+        ;; The server offers no read of a market's details, so nothing is
+        ;; offered to edit: each answer is a new value or none.
+        (dolist (question carrel--market-questions)
+          (let ((answer (string-trim (read-string (cadr question)))))
+            (unless (string-empty-p answer)
+              (setq fields (plist-put fields (car question)
+                                      (if (eq (car question) :simultaneous)
+                                          (carrel--yes-or-no answer)
+                                        answer))))))
+        (carrel--command :report nil "carrel.setMarket" :uri (plist-get (carrel--node id) :uri)
+                         :fields (or fields (make-hash-table)))))))
+
 (defconst carrel--keys-help
   "\\<carrel-tree-mode-map>Keys of the Carrel binder:
 
@@ -2290,6 +2555,13 @@ M-n, M-<down>	Move Down among the siblings
 \\[carrel-compile]	Compile…: a recipe, then a format
 \\[carrel-toggle-compile]	Leave out of compile / Include in compile
 \\[carrel-set-byline]	Set byline…: the project's author, then its contact lines
+U, C-/, C-x u	Undo the last change made in this library
+C-?	Redo
+\\[carrel-snapshot]	Take a snapshot (of each file, on a folder)
+\\[carrel-snapshots]	Snapshots of the file: compare one, or roll back to it
+\\[carrel-submit]	Submit the file (or the region's files) to a market
+\\[carrel-submissions]	Submissions: set a piece's status, withdraw it elsewhere
+\\[carrel-set-market]	Market details of the market at point
 \\[carrel-refresh]	Refresh
 \\[carrel-up]	up to the parent row
 \\[carrel-help]	these keys
@@ -2328,6 +2600,15 @@ M-n, M-<down>	Move Down among the siblings
     (define-key map "C" #'carrel-compile)
     (define-key map "X" #'carrel-toggle-compile)
     (define-key map "B" #'carrel-set-byline)
+    (define-key map "U" #'carrel-undo)
+    (define-key map [remap undo] #'carrel-undo)
+    (define-key map (kbd "C-?") #'carrel-redo)
+    (define-key map [remap undo-redo] #'carrel-redo)
+    (define-key map "S" #'carrel-snapshot)
+    (define-key map "H" #'carrel-snapshots)
+    (define-key map "O" #'carrel-submit)
+    (define-key map "I" #'carrel-submissions)
+    (define-key map "M" #'carrel-set-market)
     (define-key map "g" #'carrel-refresh)
     (define-key map "^" #'carrel-up)
     (define-key map "?" #'carrel-help)
