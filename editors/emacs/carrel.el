@@ -2405,7 +2405,11 @@ The server first keeps the text it replaces as a snapshot."
 (defun carrel--pieces-at-point ()
   "Return the rows to submit: those of the active region, else the one at point."
   (if (not (use-region-p))
-      (list (carrel--item-at-point))
+      (let ((node (carrel--item-at-point)))
+        (unless (equal (plist-get node :kind) "file")
+          (user-error "“%s” is not a file: put the cursor on the piece to submit"
+                      (or (plist-get node :title) (plist-get node :name))))
+        (list node))
     (let ((end (region-end))
           (rows nil))
       (save-excursion

@@ -479,7 +479,8 @@ end
 function M.submit(row)
   if not needs_uri(row) then return end
   if row.node.kind ~= 'file' then
-    return util.notify('Put the cursor on a file to submit it.', vim.log.levels.WARN)
+    local said = ('“%s” is not a file: put the cursor on the piece to submit.'):format(row.node.title or row.node.name)
+    return util.notify(said, vim.log.levels.WARN)
   end
   local uri, name = row.node.uri, row.node.title or row.node.name
   local project = project_of(row)
