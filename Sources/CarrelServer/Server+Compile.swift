@@ -34,27 +34,28 @@ extension Server {
             request(Self.createProgressMethod, ["token": made]) { _ in }
             token = made
         }
-        func progress(_ kind: String, _ message: String, _ percentage: Int) {
+        let language = language
+        func progress(_ kind: String, _ step: CompileStep, _ percentage: Int) {
             guard let token else { return }
-            var value: [String: JSONValue] = ["kind": .string(kind), "message": .string(message)]
-            if kind == "begin" { value["title"] = "Compiling"; value["cancellable"] = false }
+            var value: [String: JSONValue] = ["kind": .string(kind), "message": .string(step.text(language))]
+            if kind == "begin" { value["title"] = .string(CompileStep.compiling.text(language)); value["cancellable"] = false }
             if kind != "end" { value["percentage"] = .int(percentage) }
             send(Envelope.notification(Self.progressMethod, ["token": token, "value": .object(value)]))
         }
-        progress("begin", "Reading", 0)
+        progress("begin", .reading, 0)
         let compiled: Workspace.Compiled
         let outcome: Outcome
         do {
             (compiled, outcome) = try workspace.compile(
                 project, Workspace.CompileRequest(recipe: recipe, format: format, output: outputPath)
-            ) { message, percentage in
-                if percentage > 0 && percentage < 100 { progress("report", message, percentage) }
+            ) { step, percentage in
+                if percentage > 0 && percentage < 100 { progress("report", step, percentage) }
             }
         } catch {
-            progress("end", "Nothing was written", 100)
+            progress("end", .nothingWritten, 100)
             throw error
         }
-        progress("end", "Done", 100)
+        progress("end", .done, 100)
         workspace.expectEvents(of: outcome.changes)
         var result: [String: JSONValue] = [
             "path": .string(String(decoding: compiled.path, as: UTF8.self)),

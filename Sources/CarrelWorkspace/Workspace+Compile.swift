@@ -62,7 +62,7 @@ extension Workspace {
     /// Compiles the project at `target`; `progress` hears each step (a
     /// message and a percentage) while it runs.
     public func compile(
-        _ target: Target, _ request: CompileRequest, progress: (String, Int) -> Void = { _, _ in }
+        _ target: Target, _ request: CompileRequest, progress: (CompileStep, Int) -> Void = { _, _ in }
     ) throws(Failure) -> (Compiled, Outcome) {
         let (project, library) = try compiledProject(target)
         let type = project.type
@@ -104,7 +104,7 @@ extension Workspace {
                 if pdfEngine == nil { throw Failure(.cannotCompile, .compile(.noPDFEngine)) }
             }
         }
-        progress("Reading", 0)
+        progress(.reading, 0)
         let pieces = try gather(project, library, recipe)
         if !pieces.contains(where: { $0.kind == .file }) {
             let folders = recipe.folders.compactMap { type.folder($0)?.title.en }
@@ -126,7 +126,7 @@ extension Workspace {
         case .fountain: manuscriptTarget = .fountain
         default: manuscriptTarget = .pandoc(recipe.format)
         }
-        progress("Assembling", 50)
+        progress(.assembling, 50)
         let (text, counts) = Manuscript.compile(pieces, recipe, byline, to: manuscriptTarget)
 
         // Where it goes: the named path, or the project's Compiled folder.
@@ -160,7 +160,7 @@ extension Workspace {
             let suffix = recipe.name == type.recipes[0].name ? "" : " (\(recipe.name))"
             preferred = "\(project.root.name.string)\(suffix).\(recipe.format.fileExtension)"
         }
-        progress("Writing", 70)
+        progress(.writing, 70)
         let written: String
         // A failed write leaves nothing: the temporaries go with it, and a
         // Compiled folder this compile made goes too (only while empty).
@@ -191,7 +191,7 @@ extension Workspace {
             undoCompiledFolder()
             throw Failure(.io, .io(path: BytePath.display(folder.path), detail: "\(error)"))
         }
-        progress("Done", 100)
+        progress(.done, 100)
         let path = BytePath.join(folder.path, Array(written.utf8))
         var changes: [Change] = []
         // The model learns of what appeared inside the library, as after any command.
