@@ -38,7 +38,10 @@ extension Server {
         func progress(_ kind: String, _ step: CompileStep, _ percentage: Int) {
             guard let token else { return }
             var value: [String: JSONValue] = ["kind": .string(kind), "message": .string(step.text(language))]
-            if kind == "begin" { value["title"] = .string(CompileStep.compiling.text(language)); value["cancellable"] = false }
+            if kind == "begin" {
+                value["title"] = .string(CompileStep.compiling.text(language))
+                value["cancellable"] = false
+            }
             if kind != "end" { value["percentage"] = .int(percentage) }
             send(Envelope.notification(Self.progressMethod, ["token": token, "value": .object(value)]))
         }
