@@ -90,6 +90,8 @@ extension Server {
                 try compileOptions(id, CompileOptionsRequest.Params(json: params))
             case SubmissionsRequest.method:
                 try submissions(id, SubmissionsRequest.Params(json: params))
+            case MarketRequest.method:
+                try market(id, MarketRequest.Params(json: params))
             case ExecuteCommandRequest.method:
                 try execute(id, ExecuteCommandRequest.Params(json: params))
             case DocumentSymbolRequest.method:

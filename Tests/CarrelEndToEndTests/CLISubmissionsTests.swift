@@ -39,6 +39,11 @@ final class CLISubmissionsTests: XCTestCase {
         XCTAssertEqual(
             run(["market", "P/Magazines/Review", "--fee", "none"]).stdout, "deadline\t2026-12-31\nsimultaneous\tno\n")
         let before = fingerprint(fx.path)
+        let read = run(["market", "P/Magazines/Review"])
+        XCTAssertEqual(read.status, 0, read.stderr)
+        XCTAssertEqual(read.stdout, "deadline\t2026-12-31\nsimultaneous\tno\n", "no option only prints")
+        XCTAssertEqual(read.stderr, "")
+        XCTAssertEqual(run(["market", "P/Draft"]).status, 1, "a folder that is no market has no details to print")
         let bad = run(["market", "P/Magazines/Review", "--deadline", "31/12/2026"])
         XCTAssertEqual(bad.status, 1)
         XCTAssertTrue(bad.stderr.contains("“31/12/2026” is not a valid deadline"), bad.stderr)

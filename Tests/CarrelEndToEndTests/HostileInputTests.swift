@@ -671,6 +671,8 @@ final class HostileInputTests: XCTestCase {
             ("workspace/symbol", ["query": ["a"]], "query"),
             ("carrel/compileOptions", ["projectUri": 5], "projectUri"),
             ("carrel/compileOptions", [:], "projectUri"),
+            ("carrel/market", ["uri": 5], "uri"),
+            ("carrel/market", [:], "uri"),
         ]
         for (method, params, field) in shapes {
             let r = try c.request(method, params)

@@ -139,6 +139,24 @@ final class GoldenTests: XCTestCase {
             """#)
     }
 
+    func testMarket() throws {
+        XCTAssertEqual(
+            try MarketRequest.Params(json: ["uri": "file:///l/P/Magazines/Granta"]),
+            MarketRequest.Params(uri: "file:///l/P/Magazines/Granta"))
+        XCTAssertThrowsError(try MarketRequest.Params(json: [:])) {
+            XCTAssertEqual($0 as? ParamError, ParamError("uri", .missing))
+        }
+        golden(
+            MarketRequest.Details(
+                name: "Granta", url: "https://granta.com", deadline: "2026-12-31", readingPeriod: "March",
+                fee: "£3", simultaneous: false, notes: "No rhyme"
+            ).json,
+            #"""
+            {"deadline":"2026-12-31","fee":"£3","name":"Granta","notes":"No rhyme","readingPeriod":"March","simultaneous":false,"url":"https://granta.com"}
+            """#)
+        golden(MarketRequest.Details(fee: "£3").json, #"{"fee":"£3"}"#)
+    }
+
     func testWorkspaceSymbol() throws {
         XCTAssertEqual(
             try WorkspaceSymbolRequest.Params(json: ["query": "spr"]), WorkspaceSymbolRequest.Params(query: "spr"))

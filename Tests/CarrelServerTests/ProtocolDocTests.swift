@@ -27,7 +27,7 @@ final class ProtocolDocTests: XCTestCase {
             DidChangeTextDocumentNotification.method, DidCloseTextDocumentNotification.method,
             DocumentSymbolRequest.method, InlayHintRequest.method, InlayHintRefreshRequest.method,
             CompileOptionsRequest.method,
-            SubmissionsRequest.method,
+            SubmissionsRequest.method, MarketRequest.method,
         ] {
             XCTAssertTrue(doc.contains(method), method)
         }

@@ -86,7 +86,7 @@ func fuzzDecoder(_ bytes: [UInt8]) {
             "initialize", "carrel/tree", "workspace/symbol", "workspace/executeCommand",
             "workspace/didChangeWorkspaceFolders", "$/cancelRequest", "textDocument/didOpen",
             "textDocument/didChange", "textDocument/didClose", "textDocument/documentSymbol",
-            "textDocument/inlayHint",
+            "textDocument/inlayHint", "carrel/market",
         ] { decodeParams(m, params) }
     case .success(.response):
         break
@@ -123,6 +123,7 @@ func decodeParams(_ method: String, _ params: JSONValue) {
         case "textDocument/didClose": _ = try DidCloseTextDocumentNotification.Params(json: params)
         case "textDocument/documentSymbol": _ = try DocumentSymbolRequest.Params(json: params)
         case "textDocument/inlayHint": _ = try InlayHintRequest.Params(json: params)
+        case "carrel/market": _ = try MarketRequest.Params(json: params)
         default: break
         }
     } catch {

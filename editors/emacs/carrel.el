@@ -2514,9 +2514,18 @@ Anything else goes as typed: the server's refusal says what it expects."
     ((or "no" "n") :json-false)
     (_ answer)))
 
+(defun carrel--market-prefill (value)
+  "Return the text the question of the market detail VALUE begins with."
+  (pcase value
+    ('t "yes")
+    (:json-false "no")
+    ((pred stringp) value)
+    (_ "")))
+
 (defun carrel-set-market ()
   "Set the details of the market at point: deadline, reading period, fee and more.
-An empty answer leaves a detail as it is; \\[keyboard-quit] at any
+Each question holds the market's value: an answer left as it was is not
+sent, an emptied one clears that detail; \[keyboard-quit] at any
 question sends nothing."
   (interactive)
   (let ((id (carrel--row-id)))
@@ -2524,17 +2533,20 @@ question sends nothing."
                   (member (plist-get (carrel--node (gethash id carrel--parents)) :role)
                           carrel--market-roles)))
         (message "Market details are kept on a folder in Magazines, Competitions, Commissions or Other.")
-      (let ((fields nil))
-        ;; The server offers no read of a market's details, so nothing is
-        ;; offered to edit: each answer is a new value or none.
+      (let* ((uri (plist-get (carrel--node id) :uri))
+             (details (carrel--request (carrel--tree-connection) 'carrel/market (list :uri uri)))
+             (fields nil))
+        ;; Only what the writer changed goes: a detail another machine
+        ;; changed meanwhile keeps that change.  nil is sent as null.
         (dolist (question carrel--market-questions)
-          (let ((answer (string-trim (read-string (cadr question)))))
-            (unless (string-empty-p answer)
+          (let* ((prefill (carrel--market-prefill (plist-get details (car question))))
+                 (answer (string-trim (read-string (cadr question) prefill))))
+            (unless (equal answer prefill)
               (setq fields (plist-put fields (car question)
-                                      (if (eq (car question) :simultaneous)
-                                          (carrel--yes-or-no answer)
-                                        answer))))))
-        (carrel--command :report nil "carrel.setMarket" :uri (plist-get (carrel--node id) :uri)
+                                      (cond ((string-empty-p answer) nil)
+                                            ((eq (car question) :simultaneous) (carrel--yes-or-no answer))
+                                            (t answer)))))))
+        (carrel--command :report nil "carrel.setMarket" :uri uri
                          :fields (or fields (make-hash-table)))))))
 
 (defconst carrel--keys-help

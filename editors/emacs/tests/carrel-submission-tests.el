@@ -154,7 +154,7 @@
                      '("2026-11-20" "2026-11-21"))))))
 
 (ert-deftest carrel-test-market-details ()
-  "M asks each detail of the market at point and sends those answered; .carrel-market holds them."
+  "M asks each detail of the market at point, prefilled, and sends those changed; .carrel-market holds them."
   (carrel-test--with-library
     (carrel-test--project "My Poems" "poetry")
     (carrel-test--market "Granta")
@@ -188,6 +188,22 @@
         (should (equal (alist-get 'value (alist-get 'fee (alist-get 'fields market))) "$3"))
         (should (eq (alist-get 'value (alist-get 'simultaneous (alist-get 'fields market))) :json-false))
         (should (equal (alist-get 'value (alist-get 'notes (alist-get 'fields market))) "Poems only"))))
+    ;; Asked again, each question holds the market's value: one left as it
+    ;; was is not sent, one emptied is sent as null and clears the field.
+    (carrel-test--goto "My Poems" "Magazines" "Granta")
+    (let* ((sent (carrel-test--recording
+                   (carrel-test--answering '("2026-12-31" "March" "" "" "no" "Poems only")
+                     (carrel-test--press "M"))))
+           (commands (carrel-test--commands-sent sent "carrel.setMarket")))
+      (should (equal (mapcar #'cdr carrel-test--asked)
+                     (reverse '("2026-12-31" "" "$3" "" "no" "Poems only"))))
+      (should (equal (length commands) 1))
+      (should (equal (plist-get (car commands) :fields) '(:readingPeriod "March" :fee nil)))
+      (let ((fields (alist-get 'fields (json-read-file (carrel-test--path "My Poems" "Magazines" "Granta"
+                                                                          ".carrel-market")))))
+        (should (assq 'fee fields))
+        (should (equal (alist-get 'value (alist-get 'readingPeriod fields)) "March"))
+        (should (equal (alist-get 'value (alist-get 'deadline fields)) "2026-12-31"))))
     ;; C-g at any prompt sends nothing.
     (carrel-test--goto "My Poems" "Magazines" "Granta")
     (let ((sent (carrel-test--recording

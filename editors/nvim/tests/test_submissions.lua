@@ -107,24 +107,41 @@ H.test('I with no submissions says so; on the Submissions folder it asks for the
   H.eq(H.requests('carrel/submissions')[2].params.uri, H.uri(project), 'the project’s URI')
 end)
 
-H.test('M asks each detail in turn and sends the ones given', function()
+H.test('M asks each detail in turn, prefilled, and sends only what changed; a field emptied is cleared', function()
   local project = with_markets('Granta')
+  H.write(project .. '/Magazines/Granta/.carrel-market', vim.json.encode({
+    id = '1-a',
+    fields = {
+      readingPeriod = { changed = 1, value = 'March' }, fee = { changed = 1, value = '£3' },
+      simultaneous = { changed = 1, value = true }, notes = { changed = 1, value = 'No rhyme' },
+    },
+  }))
   H.go('PUBLICATIONS')
   H.press('zo')
   H.go('Magazines')
   H.press('zo')
   H.go('Granta', 'Magazines')
-  H.answer('2026-12-31', '', '$3', 'https://granta.com', 'no', '')
+  H.answer('2026-12-31', 'March', '', 'https://granta.com', 'no', 'No rhyme')
   H.press('M')
   H.wait_note('Saved the details of “Granta”.', vim.log.levels.INFO)
   H.eq(H.prompts, {
     'Deadline (YYYY-MM-DD, empty for none): ', 'Reading period: ', 'Fee: ', 'URL: ',
     'Simultaneous submissions (yes/no): ', 'Notes: ',
   }, 'prompts')
+  H.eq(vim.tbl_map(function(input) return input.default or '' end, H.inputs),
+    { '', 'March', '£3', '', 'yes', 'No rhyme' }, 'each prompt prefilled with the market’s value')
+  local sent = H.commands_sent('carrel.setMarket')[1].fields
+  H.eq(sent, { deadline = '2026-12-31', fee = vim.NIL, url = 'https://granta.com', simultaneous = false },
+    'what changed, the fee emptied as null')
   local market = vim.json.decode(H.read(project .. '/Magazines/Granta/.carrel-market'))
   local values = {}
-  for key, field in pairs(market.fields) do values[key] = field.value end
-  H.eq(values, { deadline = '2026-12-31', fee = '$3', url = 'https://granta.com', simultaneous = false }, 'fields')
+  for key, field in pairs(market.fields) do
+    if field.value ~= vim.NIL then values[key] = field.value end
+  end
+  H.eq(values, {
+    deadline = '2026-12-31', readingPeriod = 'March', url = 'https://granta.com', simultaneous = false,
+    notes = 'No rhyme',
+  }, 'fields, the fee cleared')
 end)
 
 H.test('M: dismissing any question sends nothing; off a market it says where details are kept', function()
@@ -138,5 +155,7 @@ H.test('M: dismissing any question sends nothing; off a market it says where det
   H.go('Granta', 'Magazines')
   H.answer('2026-12-31', '', false)
   H.press('M')
+  H.wait(function() return H.pending_answers() == 0 end, 'the questions, after the market’s details')
+  H.eq(#H.requests('carrel/market'), 1, 'the details read first')
   H.eq(#H.commands_sent('carrel.setMarket'), 0, 'nothing sent')
 end)

@@ -123,20 +123,25 @@ h.Run('I with no submissions says so', () => {
   h.Wait(() => h.Messages() =~ 'No submissions yet.', 'the message')
 })
 
-h.Run('M asks each detail of a market and saves what was answered', () => {
+h.Run('M asks each detail of a market, prefilled, and saves what changed; an emptied one is cleared', () => {
   var root = Poems()
+  h.Write(root .. '/My Poems/Magazines/Granta/.carrel-market',
+    '{"fields": {"readingPeriod": {"changed": 1, "value": "March"}, "fee": {"changed": 1, "value": "£3"}, '
+    .. '"simultaneous": {"changed": 1, "value": true}, "notes": {"changed": 1, "value": "No rhyme"}}, "id": "1-a"}')
   h.Press('PUBLICATIONS', 'zo')
   h.Press('= Magazines', 'zo')
   h.WaitLine('/ Granta')
-  h.Press('/ Granta', "M2026-12-31\<CR>\<CR>$5\<CR>https://granta.com\<CR>no\<CR>Poems only\<CR>")
+  # Kept as prefilled: the reading period; emptied: the fee; typed after the prefill: the notes.
+  h.Press('/ Granta', "M2026-12-31\<CR>\<CR>\<C-U>\<CR>https://granta.com\<CR>\<C-U>no\<CR>, please\<CR>")
   h.Wait(() => h.Messages() =~ 'Saved the details of “Granta”.', 'the report')
-  assert_equal([{deadline: '2026-12-31', fee: '$5', url: 'https://granta.com', simultaneous: false,
-    notes: 'Poems only'}], h.CommandsSent('carrel.setMarket')->mapnew((_, a) => a.fields))
+  assert_equal([{deadline: '2026-12-31', fee: v:null, url: 'https://granta.com', simultaneous: false,
+    notes: 'No rhyme, please'}], h.CommandsSent('carrel.setMarket')->mapnew((_, a) => a.fields))
   var market = json_decode(join(readfile(root .. '/My Poems/Magazines/Granta/.carrel-market'), "\n"))
   assert_equal('2026-12-31', market.fields.deadline.value)
+  assert_equal('March', market.fields.readingPeriod.value)
+  assert_equal(v:null, market.fields.fee.value, 'the fee cleared')
   assert_equal(false, market.fields.simultaneous.value)
-  assert_equal('Poems only', market.fields.notes.value)
-  assert_false(has_key(market.fields, 'readingPeriod'))
+  assert_equal('No rhyme, please', market.fields.notes.value)
 })
 
 h.Run('M on a row that is not a market says where markets are', () => {

@@ -20,7 +20,7 @@ const { orderable, neighbourOf, planDrop, targetWords } = require('./order');
 const { snapshotRows, snapshotActions, diffTitle } = require('./snapshots');
 const {
   isMarket, noMarketMessage, submitPlaceholder, localDay, submissionRows, statusPlaceholder, statusChoices,
-  marketFields, yesNoProblem, MARKET_QUESTIONS, NOT_A_MARKET, NO_SUBMISSIONS,
+  marketFields, marketPrefills, yesNoProblem, MARKET_QUESTIONS, NOT_A_MARKET, NO_SUBMISSIONS,
 } = require('./submissions');
 
 const SEPARATOR = ' › ';
@@ -635,9 +635,9 @@ class Flows {
     return this.execute('carrel.setSubmissionStatus', { ...piece, status: choice.status });
   }
 
-  // Market Details…: each field in turn; an empty answer leaves it as it
-  // is, Escape at any question sends nothing. The server offers no read of
-  // a market's details, so no question holds the current value.
+  // Market Details…: each field in turn, holding the market's value
+  // (`carrel/market`); what is left as it was is not sent, what is emptied
+  // is cleared, and Escape at any question sends nothing.
   async marketDetails(arg) {
     const key = this.requireTarget(arg, 'the market');
     if (!key) return undefined;
@@ -646,13 +646,15 @@ class Flows {
       this.ui.info(NOT_A_MARKET);
       return undefined;
     }
+    const offered = marketPrefills(await this.server.market(node.uri));
     const answers = {};
     for (const { field, prompt } of MARKET_QUESTIONS) {
-      const answer = await this.ui.input({ prompt, validate: field === 'simultaneous' ? yesNoProblem : undefined });
+      const validate = field === 'simultaneous' ? yesNoProblem : undefined;
+      const answer = await this.ui.input({ prompt, value: offered[field], validate });
       if (answer === undefined) return undefined;
       answers[field] = answer;
     }
-    return this.execute('carrel.setMarket', { uri: node.uri, fields: marketFields(answers) });
+    return this.execute('carrel.setMarket', { uri: node.uri, fields: marketFields(answers, offered) });
   }
 
   async refresh() {

@@ -143,6 +143,12 @@ class CarrelServer extends EventEmitter {
     return this.request('carrel/submissions', uri === undefined ? {} : { uri });
   }
 
+  // A market folder's details (carrel/market): {name?, url?, deadline?,
+  // readingPeriod?, fee?, simultaneous?, notes?}, a field absent when unset.
+  market(uri) {
+    return this.request('carrel/market', { uri });
+  }
+
   // What the server declares for clients to offer, in its locale: project
   // types, sort choices and name limits (PROTOCOL.md, "Lifecycle").
   get catalog() {

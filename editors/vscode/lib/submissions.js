@@ -87,24 +87,40 @@ function yesNoProblem(answer) {
   return yesNo(answer) === null ? 'Answer yes or no.' : undefined;
 }
 
-// The fields to send: an empty answer leaves a field as it is, unless the
-// question offered a value the writer cleared, which clears the field.
+// The fields to send: an answer left as `offered` (the market's value, the
+// question's prefill) is not sent, so a field another machine changed
+// meanwhile keeps that change; an offered value emptied is sent as null,
+// which clears it; an empty answer to an empty question sends nothing.
 function marketFields(answers, offered = {}) {
   const fields = {};
   for (const { field } of MARKET_QUESTIONS) {
     const answer = answers[field];
     if (answer === undefined) continue;
-    const empty = answer.trim() === '';
-    if (empty) {
-      if (offered[field] !== undefined && offered[field] !== '') fields[field] = null;
+    const given = answer.trim();
+    const prefill = offered[field] === undefined ? '' : offered[field];
+    if (given === prefill) continue;
+    if (given === '') {
+      fields[field] = null;
       continue;
     }
-    fields[field] = field === 'simultaneous' ? yesNo(answer) : answer.trim();
+    fields[field] = field === 'simultaneous' ? yesNo(given) : given;
   }
   return fields;
 }
 
+// A market's details (`carrel/market`) as the text each question starts
+// with: yes or no for `simultaneous`, '' for a field not set.
+function marketPrefills(details) {
+  const prefills = {};
+  for (const { field } of MARKET_QUESTIONS) {
+    const value = details ? details[field] : undefined;
+    if (typeof value === 'boolean') prefills[field] = value ? 'yes' : 'no';
+    else prefills[field] = typeof value === 'string' ? value : '';
+  }
+  return prefills;
+}
+
 module.exports = {
   isMarket, noMarketMessage, submitPlaceholder, localDay, submissionRows, statusPlaceholder, statusChoices,
-  marketFields, yesNoProblem, MARKET_QUESTIONS, WITHDRAW_ENTRY, NOT_A_MARKET, NO_SUBMISSIONS,
+  marketFields, marketPrefills, yesNoProblem, MARKET_QUESTIONS, WITHDRAW_ENTRY, NOT_A_MARKET, NO_SUBMISSIONS,
 };

@@ -168,7 +168,7 @@ test('Submissions… asks for a market’s, the project’s from its Submissions
   assert.deepEqual(ext.record.errors, []);
 });
 
-test('Market Details… asks each field in turn and sends what was answered; Escape sends nothing', async (t) => {
+test('Market Details… asks each field in turn, prefilled, and sends what changed; emptied clears; Escape sends nothing', async (t) => {
   const ext = await storyWithMarkets(t);
   const granta = await keyAt(ext.provider, GRANTA);
   ext.answers.input.push('2026-12-31', '', '$3', 'https://granta.com', 'no', 'Poems only');
@@ -178,20 +178,30 @@ test('Market Details… asks each field in turn and sends what was answered; Esc
     ['Simultaneous submissions (yes/no): ', ''], ['Notes: ', ''],
   ]);
   await reported(ext, 'Saved the details of “Granta”.');
-  const saved = JSON.parse(fs.readFileSync(story(ext.box, 'Magazines', 'Granta', '.carrel-market'), 'utf8'));
-  const values = Object.fromEntries(Object.entries(saved.fields).map(([field, setting]) => [field, setting.value]));
-  assert.deepEqual(values, { deadline: '2026-12-31', fee: '$3', url: 'https://granta.com', simultaneous: false, notes: 'Poems only' });
-  ext.answers.input.push('2027-01-31', 'March', undefined);
-  await ext.run('carrel.marketDetails', granta);
-  assert.equal(commandsSent(ext, 'carrel.setMarket').length, 1, 'Escape at any question sends nothing');
+  const values = () => {
+    const saved = JSON.parse(fs.readFileSync(story(ext.box, 'Magazines', 'Granta', '.carrel-market'), 'utf8'));
+    return Object.fromEntries(Object.entries(saved.fields).map(([field, setting]) => [field, setting.value]));
+  };
+  assert.deepEqual(values(), { deadline: '2026-12-31', fee: '$3', url: 'https://granta.com', simultaneous: false, notes: 'Poems only' });
   assert.deepEqual(commandsSent(ext, 'carrel.setMarket')[0], {
     uri: ext.api.binder.node(granta).uri,
     fields: { deadline: '2026-12-31', fee: '$3', url: 'https://granta.com', simultaneous: false, notes: 'Poems only' },
   });
+  // Asked again, each question holds the market's value: the fee emptied
+  // clears it, the yes/no changed goes, the rest left as they were do not.
+  ext.answers.input.push('2026-12-31', '', '', 'https://granta.com', 'yes', 'Poems only');
+  await ext.run('carrel.marketDetails', granta);
+  assert.deepEqual(ext.record.asked.slice(-6).map((asked) => asked.value || ''),
+    ['2026-12-31', '', '$3', 'https://granta.com', 'no', 'Poems only']);
+  assert.deepEqual(commandsSent(ext, 'carrel.setMarket')[1].fields, { fee: null, simultaneous: true });
+  assert.deepEqual(values(), { deadline: '2026-12-31', fee: null, url: 'https://granta.com', simultaneous: true, notes: 'Poems only' });
+  ext.answers.input.push('2027-01-31', 'March', undefined);
+  await ext.run('carrel.marketDetails', granta);
+  assert.equal(commandsSent(ext, 'carrel.setMarket').length, 2, 'Escape at any question sends nothing');
   await ext.run('carrel.marketDetails', await keyAt(ext.provider, OPENING));
   assert.ok(ext.record.infos.some((info) => info.message
     === 'Market details are kept on a folder in Magazines, Competitions, Commissions or Other.'));
-  assert.equal(commandsSent(ext, 'carrel.setMarket').length, 1);
+  assert.equal(commandsSent(ext, 'carrel.setMarket').length, 2);
   assert.deepEqual(ext.record.errors, []);
 });
 

@@ -565,9 +565,10 @@ function M.submissions(row)
   end)
 end
 
---- Market details: each field asked in turn. The server offers no read of
---- a market's details, so nothing is prefilled and an empty answer leaves
---- the field as it is; dismissing any question sends nothing.
+--- Market details: each field asked in turn, prefilled with the market's
+--- value (`carrel/market`). An answer left as prefilled is not sent, so a
+--- field another machine changed meanwhile keeps that change; one emptied
+--- is sent as null, which clears it. Dismissing any question sends nothing.
 function M.market_details(row)
   if not is_market(row) then
     return util.notify('Market details are kept on a folder in Magazines, Competitions, Commissions or Other.',
@@ -579,19 +580,29 @@ function M.market_details(row)
     { 'fee', 'Fee: ' }, { 'url', 'URL: ' }, { 'simultaneous', 'Simultaneous submissions (yes/no): ' },
     { 'notes', 'Notes: ' },
   }
-  local questions = vim.tbl_map(function(field) return { prompt = field[2] } end, fields)
-  prompts.input_each(questions, function(answers)
-    local given = vim.empty_dict()
-    for index, field in ipairs(fields) do
-      local text = vim.trim(answers[index])
-      if text ~= '' then given[field[1]] = text end
-    end
-    -- Anything but yes or no goes as typed: the server's refusal says what it expects.
-    local flag = { yes = true, y = true, no = false, n = false }
-    if given.simultaneous and flag[given.simultaneous:lower()] ~= nil then
-      given.simultaneous = flag[given.simultaneous:lower()]
-    end
-    client.execute('carrel.setMarket', { uri = uri, fields = given })
+  client.request('carrel/market', { uri = uri }, function(err, details)
+    if err then return client.report(err) end
+    details = type(details) == 'table' and details or {}
+    local prefills = vim.tbl_map(function(field)
+      local value = details[field[1]]
+      if type(value) == 'boolean' then return value and 'yes' or 'no' end
+      return type(value) == 'string' and value or ''
+    end, fields)
+    local questions = {}
+    for index, field in ipairs(fields) do questions[index] = { prompt = field[2], default = prefills[index] } end
+    prompts.input_each(questions, function(answers)
+      local given = vim.empty_dict()
+      for index, field in ipairs(fields) do
+        local text = vim.trim(answers[index])
+        if text ~= prefills[index] then given[field[1]] = text == '' and vim.NIL or text end
+      end
+      -- Anything but yes or no goes as typed: the server's refusal says what it expects.
+      local flag = { yes = true, y = true, no = false, n = false }
+      if type(given.simultaneous) == 'string' and flag[given.simultaneous:lower()] ~= nil then
+        given.simultaneous = flag[given.simultaneous:lower()]
+      end
+      client.execute('carrel.setMarket', { uri = uri, fields = given })
+    end)
   end)
 end
 

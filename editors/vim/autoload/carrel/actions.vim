@@ -733,26 +733,39 @@ def IsMarket(row: dict<any>): bool
     && index(MARKET_ROLES, get(tree.Node(tree.Parent(key)), 'role', '')) >= 0
 enddef
 
-# Market Details…: each question in turn. The server offers no read of a
-# market's details, so none is prefilled and an empty answer leaves the
-# field as it is; dismissing any question (Esc) sends nothing.
+# Market Details…: each question in turn, prefilled with the market's
+# value (`carrel/market`). An answer left as prefilled is not sent, so a
+# field another machine changed meanwhile keeps that change; one emptied is
+# sent as null, which clears it. Dismissing any question (Esc) sends nothing.
 def MarketDetails(row: dict<any>)
   if !IsMarket(row)
     Warn('Market details are kept on a folder in Magazines, Competitions, Commissions or Other.')
     return
   endif
+  var uri = NodeOf(row).uri
+  var answer = rpc.Await('carrel/market', {uri: uri}, (late) => AskMarketDetails(uri, late))
+  if answer.answered
+    AskMarketDetails(uri, answer.result)
+  endif
+enddef
+
+def AskMarketDetails(uri: string, details: any)
+  var known: dict<any> = type(details) == v:t_dict ? details : {}
   var fields: dict<any> = {}
   for [field, prompt] in MARKET_QUESTIONS
-    var answer = inputdialog(prompt, '', CANCELLED)
+    var value = get(known, field, '')
+    var prefill = type(value) == v:t_bool ? (value ? 'yes' : 'no') : type(value) == v:t_string ? value : ''
+    var answer = inputdialog(prompt, prefill, CANCELLED)
     if answer == CANCELLED
       return
     endif
     answer = trim(answer)
-    if answer != ''
-      fields[field] = field == 'simultaneous' ? YesOrNo(answer) : answer
+    if answer == prefill
+      continue
     endif
+    fields[field] = answer == '' ? v:null : field == 'simultaneous' ? YesOrNo(answer) : answer
   endfor
-  rpc.Execute('carrel.setMarket', {uri: NodeOf(row).uri, fields: fields}, (_) => 0)
+  rpc.Execute('carrel.setMarket', {uri: uri, fields: fields}, (_) => 0)
 enddef
 
 # Anything but yes or no goes as typed: the server's refusal says what it expects.
