@@ -1654,49 +1654,56 @@ Lines that stay the same are not touched.  When rows changed their
 order, nothing is changed and nil is returned, for a full redraw.
 Return t once done, or, if DEADLINE (a `float-time') passes first,
 the lines as drawn so far, where the next patch starts from."
-  ;; Only the stretch between the lines alike at the top and at the
-  ;; bottom is compared by key: a new file in a folder of a thousand
-  ;; builds no table of a thousand keys, twice, and leaves Emacs little
-  ;; garbage to collect.
+  ;; Only the stretch between the rows alike at the top and at the
+  ;; bottom, by key whatever their text, is weighed for rows added and
+  ;; removed: a new file in a folder of a thousand, whose folders' counts
+  ;; change above it, builds no table of a thousand keys, twice, and
+  ;; leaves Emacs little garbage to collect.
   (let* ((old-lines (vconcat old))
          (new-lines (vconcat new))
          (top 0)
          (old-end (length old-lines))
          (new-end (length new-lines)))
     (while (and (< top old-end) (< top new-end)
-                (carrel--same-line-p (aref old-lines top) (aref new-lines top)))
+                (equal (car (aref old-lines top)) (car (aref new-lines top))))
       (setq top (1+ top)))
     (while (and (> old-end top) (> new-end top)
-                (carrel--same-line-p (aref old-lines (1- old-end)) (aref new-lines (1- new-end))))
+                (equal (car (aref old-lines (1- old-end))) (car (aref new-lines (1- new-end)))))
       (setq old-end (1- old-end) new-end (1- new-end)))
-    (let ((old (append (substring old-lines top old-end) nil))
-          (new (append (substring new-lines top new-end) nil))
-          (old-keys (carrel--id-table (- old-end top)))
-          (new-keys (carrel--id-table (- new-end top))))
-      (dolist (line old) (puthash (car line) t old-keys))
-      (dolist (line new) (puthash (car line) t new-keys))
+    (let ((old-keys (carrel--id-table (- old-end top)))
+          (new-keys (carrel--id-table (- new-end top)))
+          (old-stretch (mapcar #'car (substring old-lines top old-end)))
+          (new-stretch (mapcar #'car (substring new-lines top new-end))))
+      (dolist (key old-stretch) (puthash key t old-keys))
+      (dolist (key new-stretch) (puthash key t new-keys))
       ;; Same keys in the same order, whatever was added or removed?  Keys
-      ;; are unique, so none of these is among the lines alike.
-      (when (equal (seq-filter (lambda (key) (gethash key new-keys)) (mapcar #'car old))
-                   (seq-filter (lambda (key) (gethash key old-keys)) (mapcar #'car new)))
+      ;; are unique, so none of these is among the rows alike.
+      (when (equal (seq-filter (lambda (key) (gethash key new-keys)) old-stretch)
+                   (seq-filter (lambda (key) (gethash key old-keys)) new-stretch))
+        ;; Every line is walked, the rows alike too, for their text.
         (let ((drawn nil)
               (steps 0))
           (save-excursion
             (goto-char (point-min))
-            (forward-line top)
+            ;; Only lines changed count toward the time checks: each
+            ;; slice walks the rows alike from the top again.
             (while (and (or old new)
-                        (not (and deadline (zerop (% (setq steps (1+ steps)) 16))
+                        (not (and deadline (> steps 0) (zerop (% steps 16))
                                   (> (float-time) deadline))))
               (let ((was (car old)) (now (car new)))
+                (unless (and was now (equal (car was) (car now)) (carrel--same-line-p was now))
+                  (setq steps (1+ steps)))
                 (cond
                  ((and was now (equal (car was) (car now)))
-                  (unless (and (= (nth 1 was) (nth 1 now)) (equal (nth 2 was) (nth 2 now)))
+                  (unless (carrel--same-line-p was now)
                     (delete-region (line-beginning-position) (line-end-position))
                     (carrel--insert-line now))
                   (forward-line 1)
                   (push now drawn)
                   (setq old (cdr old) new (cdr new)))
-                 ((and was (not (gethash (car was) new-keys)))
+                 ;; A row of the stretch only: the rows alike at the
+                 ;; bottom are in neither table.
+                 ((and was (gethash (car was) old-keys) (not (gethash (car was) new-keys)))
                   (carrel--delete-line)
                   (setq old (cdr old)))
                  ;; Before a line that stays: the lines alike at the bottom.
@@ -1711,8 +1718,7 @@ the lines as drawn so far, where the next patch starts from."
                   (push now drawn)
                   (setq new (cdr new)))))))
           (if (or old new)
-              (append (substring new-lines 0 top) (nreverse drawn) old
-                      (substring old-lines old-end) nil)
+              (nconc (nreverse drawn) (copy-sequence old))
             t))))))
 
 (defun carrel--delete-line ()

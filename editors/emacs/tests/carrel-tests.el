@@ -1246,6 +1246,41 @@ others, and drawing a big folder takes many times longer."
         (should (< (cadr edit) 40))))
     (should (equal (plist-get (carrel--node-at-point) :title) "Ode.md"))))
 
+;; Not a timing: the size of the stretch `carrel--patch' weighs by key,
+;; which is what a change costs in a folder of thousands.
+(ert-deftest carrel-test-change-weighs-only-the-rows-it-moves ()
+  "A new file in an open folder of 400 weighs its own row, not the rows
+between it and its folders, whose counts change."
+  (carrel-test--with-library
+    (carrel-test--project "My Poems" "poetry")
+    (let ((folder (carrel-test--path "My Poems" "Draft" "Letters")))
+      (make-directory folder)
+      (dotimes (i 400)
+        (write-region "" nil (expand-file-name (format "Letter %04d.md" i) folder)))
+      (carrel-test--wait (lambda ()
+                           (= 400 (length (plist-get (aref (carrel--request
+                                                            carrel-test--conn 'carrel/tree
+                                                            (list :uri (carrel--path-to-uri folder) :depth 1))
+                                                           0)
+                                                     :children))))
+                         "the server to list the files")
+      (carrel-test--settled)
+      (carrel-test--goto "My Poems" "Draft" "Letters" "Letter 0000.md")
+      (carrel-test--settled)
+      (carrel--render)
+      (let ((sizes nil))
+        (cl-flet ((record (&optional size) (push (or size 0) sizes)))
+          (advice-add 'carrel--id-table :before #'record)
+          (unwind-protect
+              (progn
+                (write-region "" nil (expand-file-name "Letter 0200a.md" folder))
+                (carrel-test--wait (lambda () (carrel-test--row "Letter 0200a.md")) "the new file shown")
+                (carrel-test--settled))
+            (advice-remove 'carrel--id-table #'record)))
+        (should sizes)
+        (should (< (apply #'max sizes) 10)))
+      (should (equal (carrel-test--rows) (progn (carrel--render t) (carrel-test--rows)))))))
+
 ;;;; Fetching lazily
 
 (ert-deftest carrel-test-first-view-is-lazy ()

@@ -21,6 +21,12 @@ var cursor_wanted = ''
 var cursor_wanted_since = reltime()
 var draw_pending = false
 var drawn_at = reltime()
+var lines_composed = 0                # rows composed since the binder started
+# Each drawn row's line, with what it was composed from: [node, depth,
+# icon column, width, text, summary length]. A row whose node, depth and
+# columns are the same is not composed again: a change in a folder of
+# thousands composes the few rows it alters.
+var composed: dict<list<any>> = {}
 
 # After a command: the cursor goes to this row once it is drawn.
 export def Want(key: string)
@@ -54,33 +60,16 @@ export def Rows(): list<dict<any>>
   return rows
 enddef
 
-def Walk(key: string, depth: number, out: list<dict<any>>)
-  out->add({key: key, depth: depth})
-  var children = tree.Children(key)
-  if !tree.IsExpanded(key) || !tree.IsFetched(key)
-    return
-  endif
-  for child in children
-    Walk(child, depth + 1, out)
-  endfor
-  if tree.Node(key).kind == 'library' && !HasProject(children)
-    out->add({key: '', library: key, depth: depth + 1})
-  endif
-enddef
-
-# Stops at the first project: a library root may hold thousands of files.
-def HasProject(keys: list<string>): bool
-  for key in keys
-    if tree.Node(key).kind == 'project'
-      return true
-    endif
-  endfor
-  return false
+# How many rows have been composed into text so far: a drawing composes
+# only the rows that changed since the last.
+export def LinesComposed(): number
+  return lines_composed
 enddef
 
 # A row's text in `width` columns: a summary that does not fit goes whole
 # rather than cut, and the onboarding line takes its short form.
 def Line(row: dict<any>, column: number, width: number): list<any>
+  lines_composed += 1
   var indent = repeat('  ', row.depth)
   if row.key == ''
     var long = indent .. ONBOARDING
@@ -144,23 +133,31 @@ export def DrawNow()
   var was = windows->mapnew((_, w) => get(get(rows, line('.', w) - 1, {}), 'key', ''))
   var lines_before = windows->mapnew((_, w) => line('.', w))
   var rows_before = rows
-  rows = []
-  for root in tree.Roots()
-    Walk(root, 0, rows)
-  endfor
+  rows = tree.Shown()
   var column = icons.Column()
   var width = Width()
   var lines: list<string> = []
   var marks: list<number> = []
   var keys: list<string> = []
-  var line_of: dict<number> = {}
+  var now_composed: dict<list<any>> = {}
   for row in rows
-    var [text, mark] = Line(row, column, width)
-    lines->add(text)
-    marks->add(mark)
+    # The row's line as composed for the last drawing, unless what it
+    # shows changed since: the server's updates replace a row's node, never
+    # change it in place, so the same node is the same text.
+    var node = tree.Node(row.key)
+    var line = row.key == '' ? [] : get(composed, row.key, [])
+    if empty(line) || line[0] isnot node || line[1] != row.depth || line[2] != column || line[3] != width
+      var [text, mark] = Line(row, column, width)
+      line = [node, row.depth, column, width, text, mark]
+    endif
+    if row.key != ''
+      now_composed[row.key] = line
+    endif
+    lines->add(line[4])
+    marks->add(line[5])
     keys->add(row.key != '' ? row.key : 'note ' .. row.library)
-    line_of[row.key] = len(lines)
   endfor
+  composed = now_composed
   if empty(lines)
     lines = [empty(tree.Roots()) ? 'Loading…' : '']
     marks = [0]
@@ -168,15 +165,15 @@ export def DrawNow()
   endif
   Patch(keys, lines, marks)
   for i in range(len(windows))
-    var line = cursor_wanted == '' ? 0 : get(line_of, cursor_wanted, 0)
+    var line = cursor_wanted == '' ? 0 : index(keys, cursor_wanted) + 1
     if line > 0
       cursor_wanted = ''
     else
       # Until the row a command answered shows, the cursor keeps its own.
-      line = was[i] == '' ? 0 : get(line_of, was[i], 0)
+      line = was[i] == '' ? 0 : index(keys, was[i]) + 1
     endif
     if line == 0 && was[i] != ''
-      line = Follower(rows_before, lines_before[i], line_of)
+      line = Follower(rows_before, lines_before[i], keys)
     endif
     if line == 0
       line = min([lines_before[i], len(lines)])
@@ -189,11 +186,12 @@ enddef
 # of the row that followed it before and is still drawn, else of the one
 # before it, so that d pressed again deletes the next one even when a row
 # above went too (the same file listed under an open "All"). 0 for none.
-def Follower(rows_before: list<dict<any>>, line_before: number, line_of: dict<number>): number
-  for index in range(line_before, len(rows_before) - 1) + range(line_before - 2, 0, -1)
-    var key = get(rows_before[index], 'key', '')
-    if key != '' && get(line_of, key, 0) > 0
-      return line_of[key]
+def Follower(rows_before: list<dict<any>>, line_before: number, keys: list<string>): number
+  for at in range(line_before, len(rows_before) - 1) + range(line_before - 2, 0, -1)
+    var key = get(rows_before[at], 'key', '')
+    var line = key == '' ? 0 : index(keys, key) + 1
+    if line > 0
+      return line
     endif
   endfor
   return 0
@@ -201,21 +199,40 @@ enddef
 
 # Changes only the lines that differ from the last drawing, row by row: a
 # new file in a folder of thousands inserts one line, and a burst of them
-# does not set the rows around again. Rows that changed their order are
-# all drawn again.
+# does not set the rows around again. Only the stretch between the rows
+# alike at the top and at the bottom (the same keys, whatever their text)
+# is weighed for rows added and removed, so that one new row costs no table
+# of a thousand keys. Rows that changed their order are all drawn again.
 def Patch(keys: list<string>, lines: list<string>, marks: list<number>)
+  var top = 0
+  var old_end = len(drawn_keys)
+  var new_end = len(keys)
+  var whole = getbufinfo(binder)[0].linecount != len(drawn) || len(drawn_keys) != len(drawn)
+  if !whole
+    while top < old_end && top < new_end && drawn_keys[top] == keys[top]
+      top += 1
+    endwhile
+    while old_end > top && new_end > top && drawn_keys[old_end - 1] == keys[new_end - 1]
+      old_end -= 1
+      new_end -= 1
+    endwhile
+  endif
+  var old_keys = drawn_keys->slice(top, old_end)
+  var new_keys = keys->slice(top, new_end)
   var old_set: dict<bool> = {}
   var new_set: dict<bool> = {}
-  for key in drawn_keys
+  for key in old_keys
     old_set[key] = true
   endfor
-  for key in keys
+  for key in new_keys
     new_set[key] = true
   endfor
-  var kept = drawn_keys->copy()->filter((_, k) => has_key(new_set, k))
+  var kept = old_keys->copy()->filter((_, k) => has_key(new_set, k))
   setbufvar(binder, '&modifiable', true)
-  if getbufinfo(binder)[0].linecount != len(drawn) || len(drawn_keys) != len(drawn) || empty(kept)
-      || kept != keys->copy()->filter((_, k) => has_key(old_set, k))
+  # Keys are unique, so none kept in the stretch is among the lines alike;
+  # with no old line kept at all, the buffer is drawn whole.
+  if whole || (empty(kept) && top == 0 && old_end == len(drawn_keys))
+      || kept != new_keys->copy()->filter((_, k) => has_key(old_set, k))
     setbufline(binder, 1, lines)
     silent deletebufline(binder, len(lines) + 1, '$')
     prop_clear(1, len(lines), {bufnr: binder})
@@ -223,6 +240,8 @@ def Patch(keys: list<string>, lines: list<string>, marks: list<number>)
       Dim(index + 1, lines[index], marks[index])
     endfor
   else
+    # The rows alike above and below are walked too, for their text: a new
+    # file changes its folders' counts.
     var o = 0
     var n = 0
     var lnum = 1
@@ -236,16 +255,16 @@ def Patch(keys: list<string>, lines: list<string>, marks: list<number>)
         o += 1
         n += 1
         lnum += 1
-      elseif o < len(drawn_keys) && !has_key(new_set, drawn_keys[o])
+      elseif o < old_end && !has_key(new_set, drawn_keys[o])
         var gone = 0
-        while o < len(drawn_keys) && !has_key(new_set, drawn_keys[o])
+        while o < old_end && !has_key(new_set, drawn_keys[o])
           gone += 1
           o += 1
         endwhile
         silent deletebufline(binder, lnum, lnum + gone - 1)
       else
         var first = n
-        while n < len(keys) && !has_key(old_set, keys[n])
+        while n < new_end && !has_key(old_set, keys[n])
           n += 1
         endwhile
         appendbufline(binder, lnum - 1, lines[first : n - 1])

@@ -537,12 +537,20 @@ def Place(placed: list<any>, refetch: dict<bool>)
     endfor
     var listing: list<string> = []
     Chain(first, following, listing)
+    var kept = 0
     for key in kids[parent]
-      if !has_key(moving, key)
+      if has_key(moving, key)
+        continue
+      endif
+      kept += 1
+      # Most rows of a thousand have none placed after them.
+      if has_key(following, key)
         Chain([key], following, listing)
+      else
+        listing->add(key)
       endif
     endfor
-    if len(listing) != len(filter(copy(kids[parent]), (_, k) => !has_key(moving, k))) + len(moving)
+    if len(listing) != kept + len(moving)
       refetch[Listing(parent)] = true
     endif
     kids[parent] = listing
@@ -586,6 +594,46 @@ export def Breadcrumb(key: string): string
     at = get(parents, at, '')
   endwhile
   return join(titles, SEPARATOR)
+enddef
+
+# The rows shown, in display order, each {key, depth}; under an open
+# library that holds no project, its note {key: '', library, depth}.
+# A listing's rows are added in one loop, only open folders walked into:
+# drawing a folder of thousands makes no call per row.
+export def Shown(): list<dict<any>>
+  var out: list<dict<any>> = []
+  for root in roots
+    ShownFrom(root, 0, out)
+  endfor
+  return out
+enddef
+
+def ShownFrom(key: string, depth: number, out: list<dict<any>>)
+  out->add({key: key, depth: depth})
+  if !get(expanded, key, false) || !has_key(kids, key)
+    return
+  endif
+  var children = kids[key]
+  for child in children
+    if get(expanded, child, false) && has_key(kids, child)
+      ShownFrom(child, depth + 1, out)
+    else
+      out->add({key: child, depth: depth + 1})
+    endif
+  endfor
+  if get(get(nodes, key, {}), 'kind', '') == 'library' && !HasProject(children)
+    out->add({key: '', library: key, depth: depth + 1})
+  endif
+enddef
+
+# Stops at the first project: a library root may hold thousands of files.
+def HasProject(keys: list<string>): bool
+  for key in keys
+    if get(get(nodes, key, {}), 'kind', '') == 'project'
+      return true
+    endif
+  endfor
+  return false
 enddef
 
 # Forgets everything (after the server stops).
