@@ -105,7 +105,13 @@ final class SubmissionSnapshotsTests: XCTestCase {
         try Data(count: (16 << 20) + 1).write(to: URL(fileURLWithPath: fx.path + "/P/Draft/Atlas.md"))
         _ = try client.result("carrel/tree", ["uri": .string(fx.uri("P/Draft")), "depth": 1])
         let before = fingerprint(fx.path)
-        XCTAssertThrowsError(try submit(["P/Draft/Spring.md", "P/Draft/Atlas.md"], to: "P/Magazines/Granta"))
+        let refused = try client.command(
+            "carrel.submit",
+            [
+                "items": [.string(fx.uri("P/Draft/Spring.md")), .string(fx.uri("P/Draft/Atlas.md"))],
+                "marketUri": .string(fx.uri("P/Magazines/Granta")), "confirmed": true,
+            ])
+        XCTAssertEqual(refused["error"]?["data"]?["reason"], "io", refused.text())
         XCTAssertEqual(fingerprint(fx.path), before, "no snapshot, no market id, no record")
     }
 }
