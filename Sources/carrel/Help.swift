@@ -418,9 +418,9 @@ enum Help {
         (or the market whose details' name) is the Publisher. Dates are
         YYYY-MM-DD or M/D/YYYY; statuses Pending, Accepted, Rejected,
         Withdrawn, Never Responded. The text sent then is unknown, so no
-        snapshot is taken. A row naming no file or no market, or recorded already, is
-        left out and said on stderr; importing a file twice records nothing
-        twice. The file is read without following a link, 4 MiB at most.
+        snapshot is taken. A row naming no file or no market, or recorded
+        already, is left out and said on stderr; importing a file twice
+        records nothing twice. The file is read without following a link, 4 MiB at most.
         """,
         "help": """
         USAGE: carrel help [SUBCOMMAND]
