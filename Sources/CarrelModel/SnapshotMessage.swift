@@ -21,6 +21,8 @@ public enum SnapshotMessage: Sendable, Equatable {
     /// On stderr, for a name in the snapshot folder that is not a usable snapshot.
     case skipped(snapshot: String, why: String)
     case titleBeforeLinkUpdate
+    /// The title of the snapshot a submission keeps of the text sent.
+    case titleSentTo(market: String)
 
     /// Why a snapshot is skipped in a listing, or refused.
     public enum Problem: Sendable, Equatable {
@@ -119,6 +121,8 @@ public enum SnapshotMessage: Sendable, Equatable {
             return ("Skipped “\(snapshot)”: \(why).", "« \(snapshot) » est ignoré : \(why).")
         case .titleBeforeLinkUpdate:
             return ("Before updating links", "Avant mise à jour des liens")
+        case .titleSentTo(let market):
+            return ("Sent to \(market)", "Envoyé à \(market)")
         }
     }
 }

@@ -179,7 +179,7 @@ public struct SnapshotName: Equatable, Sendable {
 }
 
 extension String {
-    fileprivate var trimmingWhitespace: String {
+    var trimmingWhitespace: String {
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
             let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })

@@ -148,8 +148,11 @@ public struct SubmittedPiece: Sendable, Equatable {
     public var key: String
     /// The piece's path in the project, "/"-separated, as it was sent.
     public var path: String
-    /// Where the text sent is kept, relative to the submissions folder; nil when no copy was kept.
+    /// Where an older Carrel kept the text sent, relative to the submissions folder.
     public var copy: String?
+    /// The name of the piece's snapshot holding the text sent, in the
+    /// piece's snapshot folder, wherever the piece is now.
+    public var snapshot: String?
     /// The compiled packet the piece went out in, relative to the project.
     public var packet: String?
     public var status: SubmissionStatus
@@ -167,7 +170,8 @@ public struct SubmittedPiece: Sendable, Equatable {
     }
 
     public static func == (a: Self, b: Self) -> Bool {
-        a.key == b.key && a.path == b.path && a.copy == b.copy && a.packet == b.packet && a.status == b.status
+        a.key == b.key && a.path == b.path && a.copy == b.copy && a.snapshot == b.snapshot
+            && a.packet == b.packet && a.status == b.status
             && a.statusDay == b.statusDay && a.note == b.note
             && a.history.map { "\($0.status)\($0.day?.description ?? "")" }
                 == b.history.map { "\($0.status)\($0.day?.description ?? "")" }

@@ -154,7 +154,12 @@ public enum SubmissionJSON {
             if workspace.entry(atRelative: p.path, in: listed.project) != nil { o["uri"] = uri(p.path) }
             if let d = p.statusDay { o["day"] = .string(d.description) }
             if let n = p.note { o["note"] = .string(n) }
-            if let c = p.copy { o["copyUri"] = uri(".carrel/submissions/" + c) }
+            if let name = p.snapshot {
+                o["snapshot"] = .string(name)
+                o["copyUri"] = uri(".carrel/snapshots/" + p.path + "/" + name)
+            } else if let c = p.copy {
+                o["copyUri"] = uri(".carrel/submissions/" + c)
+            }
             if let k = p.packet { o["packetUri"] = uri(k) }
             return .object(o)
         }

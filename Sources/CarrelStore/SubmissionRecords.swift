@@ -3,9 +3,10 @@ import CarrelModel
 import Glibc
 
 /// One file per submission in `.carrel/submissions`, named
-/// `<ms>-<64 random bits>.json` so two machines never write the same file,
-/// with the text of each piece sent kept beside it in a folder of the
-/// record's name. A record changes only when a piece's status, note or fee
+/// `<ms>-<64 random bits>.json` so two machines never write the same file.
+/// The text of each piece sent is a snapshot of the piece, named in the
+/// record (`snapshot`); an older Carrel kept a copy beside the record, in a
+/// folder of its name (`copy`), still read. A record changes only when a piece's status, note or fee
 /// does, and each of those is a setting stamped like project.json's: two
 /// machines' changes to one record merge field by field, the latest
 /// winning, and every status change is kept in `history`, keyed by when
@@ -90,7 +91,8 @@ public enum SubmissionRecords {
     }
 
     /// A record checked field by field. Pieces' paths must stay inside the
-    /// project, and a copy inside the record's own folder.
+    /// project, a copy inside the record's own folder, and a snapshot is a
+    /// single name.
     static func decode(_ raw: [String: JSONValue], id: String) -> Result<Submission, SkipReason> {
         guard raw["id"]?.stringValue == id else { return .failure(.notARecord("its id is not its file’s name")) }
         guard let sentText = raw["sent"]?.stringValue, let sent = SubmissionDay(sentText) else {
@@ -116,6 +118,11 @@ public enum SubmissionRecords {
                     return .failure(.pieceOutside(copy))
                 }
                 piece.copy = copy
+            }
+            if let snapshot = p["snapshot"]?.stringValue {
+                // A name in the piece's own snapshot folder, never a path out of it.
+                guard isName(snapshot) else { return .failure(.pieceOutside(snapshot)) }
+                piece.snapshot = snapshot
             }
             if let packet = p["packet"]?.stringValue {
                 guard isInsideProject(packet) else { return .failure(.pieceOutside(packet)) }
@@ -158,15 +165,15 @@ public enum SubmissionRecords {
         return "\(now)-\(String(repeating: "0", count: 16 - hex.count))\(hex)"
     }
 
-    /// What a new record says; pieces are `(path, copy, packet)`.
+    /// What a new record says; pieces are `(path, snapshot, packet)`.
     public struct NewRecord: Sendable {
         public var id: String
         public var marketPath: String, marketName: String, marketID: String?
         public var sent: SubmissionDay
-        public var pieces: [(path: String, copy: String?, packet: String?)]
+        public var pieces: [(path: String, snapshot: String?, packet: String?)]
         public init(
             id: String, marketPath: String, marketName: String, marketID: String?, sent: SubmissionDay,
-            pieces: [(path: String, copy: String?, packet: String?)]
+            pieces: [(path: String, snapshot: String?, packet: String?)]
         ) {
             (self.id, self.marketPath, self.marketName, self.marketID) = (id, marketPath, marketName, marketID)
             self.sent = sent
@@ -189,7 +196,7 @@ public enum SubmissionRecords {
                     ])
                 ]),
             ]
-            if let c = p.copy { piece["copy"] = .string(c) }
+            if let name = p.snapshot { piece["snapshot"] = .string(name) }
             if let k = p.packet { piece["packet"] = .string(k) }
             pieces[String(i + 1)] = .object(piece)
         }

@@ -271,8 +271,10 @@ extension Workspace {
             if ev.isMovedFrom { movedFrom[ev.cookie] = (dir, ev.name) }
             if ev.isMovedTo, let (fromDir, fromName) = movedFrom.removeValue(forKey: ev.cookie) {
                 let snapshots = snapshotsBeforeWatchedMove(fromDir, fromName)
+                let pieces = piecesBeforeWatchedMove(fromDir, fromName)
                 if let change = applyMove(fromDir, fromName, to: dir, ev.name) {
                     carrySnapshots(snapshots, to: dir, ev.name)
+                    carryPieces(pieces, to: dir, ev.name)
                     changes.append(change)
                     pairedMoves.append((change, fromDir, dir))
                     if fromDir === dir {

@@ -1,5 +1,6 @@
 import CarrelModel
 import CarrelStore
+import Glibc
 
 /// Submissions tracking: a market's details, the record of what went
 /// where, and each piece's status there. Each command checks everything
@@ -113,7 +114,8 @@ extension Workspace {
     }
 
     /// Records pieces sent to a market on `day` (today, UTC, by default):
-    /// a copy of each piece's text kept with the record, then the record.
+    /// a snapshot of each piece, titled with the market, then the record
+    /// naming them.
     public func submit(_ pieces: [Target], to market: Target, day: SubmissionDay?, packet: Target? = nil)
         throws(Failure) -> (Outcome, ListedSubmission)
     {
@@ -152,9 +154,15 @@ extension Workspace {
                 throw failure(for: error, name: piece.name.string)
             }
         }
+        let texts = try entries.map { (e: Entry) throws(Failure) in try readForSnapshot(e, library).bytes }
+        let projectDir = try open(project.root, in: library)
+        let marketName = found.details.name ?? marketEntry.name.string
+        let title = SnapshotName.fittingTitle(SnapshotMessage.titleSentTo(market: marketName).english)
         let sent = day ?? SubmissionDay(epochMs: Clock.nowMs())
         let id = SubmissionRecords.newID()
         let record: Submission
+        // A snapshot's own refusal, said as it is rather than as the lock's.
+        var snapshotRefusal: Failure?
         do throws(ProjectFile.Problem) {
             record = try ProjectFile.locked(project.root.path) { lock throws(ProjectFile.Problem) -> Submission in
                 do throws(SysError) {
@@ -166,27 +174,26 @@ extension Workspace {
                     // The market gets an id, so the record finds it after a rename.
                     var marketID = found.id
                     if marketID == nil { marketID = try MarketFile.write([:], in: marketDir).id }
-                    try dir.makeDirectory(Array(id.utf8))
+                    var taken: [SnapshotInfo] = []
                     do throws(SysError) {
-                        let copies = try dir.subdirectory(Array(id.utf8))
-                        var listed: [(path: String, copy: String?, packet: String?)] = []
-                        for (i, (piece, from)) in zip(entries, pieceDirs).enumerated() {
-                            var copyName = "\(i + 1) \(piece.name.string)"
-                            if copyName.utf8.count > 255 { copyName = String(i + 1) }
-                            try from.copy(
-                                piece.name.bytes, to: copies, as: Array(copyName.utf8), limits: Self.pieceLimits)
-                            listed.append((project.relativePath(of: piece), "\(id)/\(copyName)", packetPath))
+                        var listed: [(path: String, snapshot: String?, packet: String?)] = []
+                        for (piece, text) in zip(entries, texts) {
+                            do throws(Failure) {
+                                taken.append(
+                                    try writeSnapshot(text, of: piece, in: library, projectDir, project, title: title))
+                            } catch {
+                                snapshotRefusal = error
+                                throw SysError("write", piece.name.string, code: EIO)
+                            }
+                            listed.append((project.relativePath(of: piece), taken.last!.name.fileName, packetPath))
                         }
-                        dir.sync()
                         let new = SubmissionRecords.NewRecord(
-                            id: id, marketPath: project.relativePath(of: marketEntry),
-                            marketName: found.details.name ?? marketEntry.name.string, marketID: marketID,
-                            sent: sent, pieces: listed)
+                            id: id, marketPath: project.relativePath(of: marketEntry), marketName: marketName,
+                            marketID: marketID, sent: sent, pieces: listed)
                         try SubmissionRecords.create(new, in: dir)
                     } catch {
-                        // Refused part way: the copies made so far go, so nothing is recorded.
-                        try? dir.removeTree(Array(id.utf8))
-                        dir.sync()
+                        // Refused part way: the snapshots taken so far go, so nothing is recorded.
+                        for info in taken { _ = unlink(info.path.map { CChar(bitPattern: $0) } + [0]) }
                         throw error
                     }
                     guard
@@ -197,6 +204,7 @@ extension Workspace {
                 } catch { throw .sys(error) }
             }
         } catch {
+            if let snapshotRefusal { throw snapshotRefusal }
             if case .sys(let e) = error { throw failure(for: e) }
             throw failure(for: error, projectPath: project.root.path)
         }
@@ -214,7 +222,7 @@ extension Workspace {
         return (Outcome(result: .item(.entry(marketEntry, library)), changes: changes, report: report), listed)
     }
 
-    /// One piece's text, copied as sent: a file of at most what Carrel reads.
+    /// One piece's text as sent: a file of at most what Carrel reads.
     static let pieceLimits = Directory.CopyLimits(bytes: 16 << 20, items: 1)
 
     // MARK: Status

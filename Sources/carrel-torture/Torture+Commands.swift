@@ -196,7 +196,7 @@ extension Torture {
                     guard let f = pick(v.folders.filter { !$0.isEmpty }),
                         let piece = pick(v.movable.filter { !$0.isDir })
                     else { continue }
-                    // The copy of the text sent is kept under `.carrel`, hidden: never a second visible file.
+                    // The text sent is a snapshot under `.carrel`, hidden: never a second visible file.
                     return Op(
                         name: "submit", command: "carrel.submit",
                         args: ["items": [.string(uri(piece.rel))], "marketUri": .string(uri(f)), "confirmed": true])

@@ -373,11 +373,11 @@ enum Help {
         USAGE: carrel submit PATH... --to MARKET [--date YYYY-MM-DD] [--yes]
 
         Records that the files PATH... (of the market's project) were sent to
-        MARKET on --date (default: today, UTC), keeping a copy of each text as
-        sent under .carrel/submissions, and prints the record's id. When the
-        market takes no simultaneous submissions and a piece is still out
-        elsewhere, asks first (--yes: submit anyway). Says when the market's
-        deadline is within a week.
+        MARKET on --date (default: today, UTC), keeping each text as sent in
+        a snapshot titled "Sent to MARKET" (see carrel snapshots), and prints
+        the record's id. When the market takes no simultaneous submissions
+        and a piece is still out elsewhere, asks first (--yes: submit
+        anyway). Says when the market's deadline is within a week.
         """,
         "submission-status": """
         USAGE: carrel submission-status RECORD STATUS [--piece P] [--date YYYY-MM-DD] [--note N] [--fee F]
@@ -417,10 +417,10 @@ enum Help {
         without its extension, is the Title; its market, the market folder
         (or the market whose details' name) is the Publisher. Dates are
         YYYY-MM-DD or M/D/YYYY; statuses Pending, Accepted, Rejected,
-        Withdrawn, Never Responded. The text sent then is unknown, so no copy
-        is kept. A row naming no file or no market, or recorded already, is
-        left out and said on stderr; importing a file twice records nothing
-        twice. The file is read without following a link, 4 MiB at most.
+        Withdrawn, Never Responded. The text sent then is unknown, so no
+        snapshot is taken. A row naming no file or no market, or recorded
+        already, is left out and said on stderr; importing a file twice
+        records nothing twice. The file is read without following a link, 4 MiB at most.
         """,
         "help": """
         USAGE: carrel help [SUBCOMMAND]

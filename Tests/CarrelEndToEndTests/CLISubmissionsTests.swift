@@ -61,7 +61,10 @@ final class CLISubmissionsTests: XCTestCase {
         XCTAssertEqual(granta.stderr, "Submitted “Spring.md”, “Moon.md” to “Granta” on 2026-11-20.\n")
         let id = granta.stdout.trimmingCharacters(in: .newlines)
         XCTAssertTrue(fx.exists("P/.carrel/submissions/\(id).json"))
-        XCTAssertEqual(fx.read("P/.carrel/submissions/\(id)/1 Spring.md"), "sea sea", "the text as sent")
+        let sentText = fx.listing("P/.carrel/snapshots/Draft/Spring.md")
+        XCTAssertEqual(sentText.count, 1, "the text as sent is a snapshot")
+        XCTAssertTrue(sentText.first?.hasSuffix(" Sent to Granta.md") == true, "\(sentText)")
+        XCTAssertEqual(fx.read("P/.carrel/snapshots/Draft/Spring.md/\(sentText.first ?? "")"), "sea sea")
         XCTAssertEqual(
             run(["submit", "P/Draft/Spring.md", "--to", "P/Magazines/Review", "--date", "2026-11-21"]).status, 0)
 

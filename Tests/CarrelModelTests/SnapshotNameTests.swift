@@ -63,6 +63,16 @@ final class SnapshotNameTests: XCTestCase {
         XCTAssertEqual(SnapshotName.parse(name.fileName, fileExtension: ".md"), name)
     }
 
+    /// A title composed from a market's name is made to fit rather than refused.
+    func testAComposedTitleFits() throws {
+        XCTAssertEqual(SnapshotName.fittingTitle("Sent to Poetry/Prose"), "Sent to Poetry-Prose")
+        XCTAssertEqual(SnapshotName.fittingTitle("Sent to A\tB\u{0}"), "Sent to A-B-")
+        XCTAssertNil(SnapshotName.fittingTitle("  "))
+        let long = try XCTUnwrap(SnapshotName.fittingTitle("Sent to " + String(repeating: "é", count: 300)))
+        XCTAssertEqual(long.utf8.count, 120, "cut on a character to the longest title")
+        XCTAssertEqual(try SnapshotName.checkTitle(long), long)
+    }
+
     func testNamesSortByTime() {
         var later = sample
         later.takenMs += 1

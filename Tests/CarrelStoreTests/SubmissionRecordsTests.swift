@@ -52,6 +52,7 @@ final class SubmissionRecordsTests: XCTestCase {
             P/.carrel/submissions/6-nosent.json = \(record(id: "6-nosent").replacingOccurrences(of: "2026-11-20", with: "2026-02-30"))
             P/.carrel/submissions/7-market.json = \(record(id: "7-market").replacingOccurrences(of: "Magazines/Granta", with: "../Other/Granta"))
             P/.carrel/submissions/8-copy.json = \(record(id: "8-copy").replacingOccurrences(of: #""path":"Draft/Spring.md""#, with: #""path":"Draft/Spring.md","copy":"8-copy/../../../x""#))
+            P/.carrel/submissions/12-snapshot.json = \(record(id: "12-snapshot").replacingOccurrences(of: #""path":"Draft/Spring.md""#, with: #""path":"Draft/Spring.md","snapshot":"../../../x""#))
             outside.json = \(record(id: "9-link"))
             """)
         let dir = fx.path + "/P/.carrel/submissions/"
@@ -73,7 +74,8 @@ final class SubmissionRecordsTests: XCTestCase {
         XCTAssertEqual(why["9-link.json"], .file(.notAFile(.link)))
         XCTAssertEqual(why["10-pipe.json"], .file(.notAFile(.pipe)))
         XCTAssertEqual(why["11-huge.json"], .file(.tooLarge(SubmissionRecords.sizeLimit)))
-        XCTAssertEqual(scan.skipped.count, 10)
+        XCTAssertEqual(why["12-snapshot.json"], .pieceOutside("../../../x"))
+        XCTAssertEqual(scan.skipped.count, 11)
         XCTAssertEqual(fingerprint(fx.path), before, "reading changes nothing")
     }
 
