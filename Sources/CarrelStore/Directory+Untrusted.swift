@@ -63,24 +63,37 @@ extension Directory {
     }
 
     /// The bytes of the plain file `name`, refused when it is larger than `limit`.
+    /// Read into one buffer of the size fstat gives (a compile reads
+    /// thousands of small files, so no per-file scratch buffer).
     public func readPlainFile(_ name: [UInt8], limit: Int = 16 << 20) throws(SysError) -> [UInt8] {
-        let display = BytePath.display(BytePath.join(path, name))
         let file = try openPlainFile(name, O_RDONLY)
         defer { close(file) }
         var st = Glibc.stat()
-        if fstat(file, &st) == 0, Int(st.st_size) > limit {
-            throw SysError("read", display, refusal: .tooLarge(limit: limit))
-        }
-        var out: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
+        let size = fstat(file, &st) == 0 ? Int(st.st_size) : 0
+        if size > limit { throw SysError("read", BytePath.display(BytePath.join(path, name)), refusal: .tooLarge(limit: limit)) }
+        // One byte more than fstat said, so a file that grew is seen in the same read.
+        var out = [UInt8](repeating: 0, count: max(size, 0) + 1)
+        var filled = 0
         while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(file, $0.baseAddress!, $0.count) }
-            if n < 0 { if errno == EINTR { continue }; throw SysError("read", display) }
+            if filled == out.count {
+                // Grown while being read.
+                if out.count > limit {
+                    throw SysError("read", BytePath.display(BytePath.join(path, name)), refusal: .tooLarge(limit: limit))
+                }
+                out.append(contentsOf: repeatElement(0, count: min(max(4096, out.count), limit + 1 - out.count)))
+            }
+            let n = out.withUnsafeMutableBytes { Glibc.read(file, $0.baseAddress! + filled, $0.count - filled) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw SysError("read", BytePath.display(BytePath.join(path, name)))
+            }
             if n == 0 { break }
-            out.append(contentsOf: chunk[0..<n])
-            // Grown while being read.
-            if out.count > limit { throw SysError("read", display, refusal: .tooLarge(limit: limit)) }
+            filled += n
         }
+        if filled > limit {
+            throw SysError("read", BytePath.display(BytePath.join(path, name)), refusal: .tooLarge(limit: limit))
+        }
+        out.removeSubrange(filled...)
         return out
     }
 }

@@ -302,7 +302,7 @@ extension Workspace {
             folder.removeTemporary(output)
             folder.removeTemporary(reference)
         }
-        try folder.writeTemporary(input, Array(text.utf8))
+        try folder.writeTemporary(input, Array(text.utf8), durable: false)
         func full(_ name: [UInt8]) -> String { BytePath.display(BytePath.join(folder.path, name)) }
         var arguments = [
             "--from", "markdown", "--to", recipe.format == .pdf ? "latex" : recipe.format.rawValue,
@@ -313,8 +313,9 @@ extension Workspace {
             let header = byline.surname.map { "\($0) / \(byline.title) / " } ?? "\(byline.title) / "
             let document =
                 recipe.format == .docx
-                ? ReferenceDocument.manuscript(header: header) : ReferenceDocument.manuscriptODT(header: header)
-            try folder.writeTemporary(reference, document)
+                ? ReferenceDocument.cachedManuscript(header: header)
+                : ReferenceDocument.cachedManuscriptODT(header: header)
+            try folder.writeTemporary(reference, document, durable: false)
             arguments += ["--reference-doc", full(reference)]
         }
         if recipe.format == .epub { arguments += ["--metadata", "lang=en"] }
