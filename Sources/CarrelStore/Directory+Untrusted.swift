@@ -39,7 +39,15 @@ extension Directory {
     /// and checks with fstat that what was opened is a plain file. With
     /// `create`, a missing file is made (mode 0644). The caller closes the fd.
     public func openPlainFile(_ name: [UInt8], _ flags: Int32, create: Bool = false) throws(SysError) -> Int32 {
-        let display = BytePath.display(BytePath.join(path, name))
+        var st = Glibc.stat()
+        return try openPlainFile(name, flags, create: create, stat: &st)
+    }
+
+    /// `openPlainFile`, with the fstat of what was opened in `st`.
+    func openPlainFile(_ name: [UInt8], _ flags: Int32, create: Bool = false, stat st: inout Glibc.stat)
+        throws(SysError) -> Int32
+    {
+        var display: String { BytePath.display(BytePath.join(path, name)) }
         if let found = kind(of: name), found != .file {
             throw SysError("open", display, refusal: .wrongKind(found: found, expected: .file))
         }
@@ -53,7 +61,6 @@ extension Directory {
             }
             throw SysError("open", display, code: code)
         }
-        var st = Glibc.stat()
         guard fstat(opened, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
             let found = Self.kind(st.st_mode)
             close(opened)
@@ -66,10 +73,10 @@ extension Directory {
     /// Read into one buffer of the size fstat gives (a compile reads
     /// thousands of small files, so no per-file scratch buffer).
     public func readPlainFile(_ name: [UInt8], limit: Int = 16 << 20) throws(SysError) -> [UInt8] {
-        let file = try openPlainFile(name, O_RDONLY)
-        defer { close(file) }
         var st = Glibc.stat()
-        let size = fstat(file, &st) == 0 ? Int(st.st_size) : 0
+        let file = try openPlainFile(name, O_RDONLY, stat: &st)
+        defer { close(file) }
+        let size = Int(st.st_size)
         if size > limit { throw SysError("read", BytePath.display(BytePath.join(path, name)), refusal: .tooLarge(limit: limit)) }
         // One byte more than fstat said, so a file that grew is seen in the same read.
         var out = [UInt8](repeating: 0, count: max(size, 0) + 1)
@@ -84,8 +91,9 @@ extension Directory {
             }
             let n = out.withUnsafeMutableBytes { Glibc.read(file, $0.baseAddress! + filled, $0.count - filled) }
             if n < 0 {
-                if errno == EINTR { continue }
-                throw SysError("read", BytePath.display(BytePath.join(path, name)))
+                let code = errno
+                if code == EINTR { continue }
+                throw SysError("read", BytePath.display(BytePath.join(path, name)), code: code)
             }
             if n == 0 { break }
             filled += n
