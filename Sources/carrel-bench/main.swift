@@ -119,7 +119,7 @@ if options.compile {
     if !options.keep { try? FileManager.default.removeItem(atPath: base) }
     for f in figures {
         let extra = f.extra.keys.sorted().map { " \($0) \(f.extra[$0]!.text())" }.joined()
-        let label = f.name.padding(toLength: 48, withPad: " ", startingAt: 0)
+        let label = f.name.padding(toLength: 52, withPad: " ", startingAt: 0)
         print(
             label + String(format: " median %9.2f ms   p99 %9.2f ms", f.median, f.p99) + "   n \(f.samples.count)"
                 + extra)
