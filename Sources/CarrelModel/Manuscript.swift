@@ -168,7 +168,9 @@ public enum Manuscript {
             while first <= last, trimmed(b, lines[first]).isEmpty { first += 1 }
             while last >= first, trimmed(b, lines[last]).isEmpty { last -= 1 }
             guard first <= last else { return "" }
-            return String(decoding: UnsafeBufferPointer(rebasing: b[lines[first].lowerBound..<lines[last].upperBound]), as: UTF8.self)
+            return String(
+                decoding: UnsafeBufferPointer(rebasing: b[lines[first].lowerBound..<lines[last].upperBound]),
+                as: UTF8.self)
         }
     }
 

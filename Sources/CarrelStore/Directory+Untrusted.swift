@@ -77,7 +77,9 @@ extension Directory {
         let file = try openPlainFile(name, O_RDONLY, stat: &st)
         defer { close(file) }
         let size = Int(st.st_size)
-        if size > limit { throw SysError("read", BytePath.display(BytePath.join(path, name)), refusal: .tooLarge(limit: limit)) }
+        if size > limit {
+            throw SysError("read", BytePath.display(BytePath.join(path, name)), refusal: .tooLarge(limit: limit))
+        }
         // One byte more than fstat said, so a file that grew is seen in the same read.
         var out = [UInt8](repeating: 0, count: max(size, 0) + 1)
         var filled = 0
@@ -85,7 +87,8 @@ extension Directory {
             if filled == out.count {
                 // Grown while being read.
                 if out.count > limit {
-                    throw SysError("read", BytePath.display(BytePath.join(path, name)), refusal: .tooLarge(limit: limit))
+                    throw SysError(
+                        "read", BytePath.display(BytePath.join(path, name)), refusal: .tooLarge(limit: limit))
                 }
                 out.append(contentsOf: repeatElement(0, count: min(max(4096, out.count), limit + 1 - out.count)))
             }

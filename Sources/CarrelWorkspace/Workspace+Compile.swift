@@ -278,7 +278,8 @@ extension Workspace {
             case .tooLarge(let limit)?:
                 throw Failure(.cannotCompile, .compile(.pieceUnusable(path: relative(), why: .tooLarge(limit))))
             case nil, .tooLargeToCopy?, .tooManyToCopy?:
-                throw Failure(.cannotCompile, .compile(.pieceUnusable(path: relative(), why: .unreadable(error.message))))
+                throw Failure(
+                    .cannotCompile, .compile(.pieceUnusable(path: relative(), why: .unreadable(error.message))))
             }
         }
         if bytes.contains(0) { throw Failure(.cannotCompile, .compile(.pieceUnusable(path: relative(), why: .binary))) }
