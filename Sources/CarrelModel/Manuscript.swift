@@ -139,23 +139,66 @@ public enum Manuscript {
 
     /// A file's text without what belongs to it alone: Markdown's front
     /// matter, Fountain's title page; trimmed of blank lines at both ends.
+    ///
+    /// What is kept is one run of the file's bytes, so it is found on the
+    /// bytes and copied once: a novel has thousands of pieces. Lines end at
+    /// a "\n" that does not follow a "\r" (a "\r\n" is one character of
+    /// text, as Swift's strings see it, so it never ends a line here), and
+    /// a "\r" that ends the text goes.
     static func ownText(_ piece: Piece) -> String {
-        var lines = piece.text.split(separator: "\n", omittingEmptySubsequences: false).map {
-            $0.hasSuffix("\r") ? String($0.dropLast()) : String($0)
+        var text = piece.text
+        return text.withUTF8 { b -> String in
+            let lines = textLines(b)
+            var first = 0
+            var last = lines.count - 1
+            if piece.format == .markdown, equals(b, trimmed(b, lines[0]), "---"),
+                let end = lines.indices.dropFirst().first(where: {
+                    let t = trimmed(b, lines[$0])
+                    return equals(b, t, "---") || equals(b, t, "...")
+                })
+            {
+                first = end + 1
+            }
+            if piece.format == .fountain,
+                isFountainTitleKey(String(decoding: UnsafeBufferPointer(rebasing: b[lines[0]]), as: UTF8.self)),
+                let blank = lines.firstIndex(where: { trimmed(b, $0).isEmpty })
+            {
+                first = blank
+            }
+            while first <= last, trimmed(b, lines[first]).isEmpty { first += 1 }
+            while last >= first, trimmed(b, lines[last]).isEmpty { last -= 1 }
+            guard first <= last else { return "" }
+            return String(
+                decoding: UnsafeBufferPointer(rebasing: b[lines[first].lowerBound..<lines[last].upperBound]),
+                as: UTF8.self)
         }
-        if piece.format == .markdown, lines.first?.trimmingTrailingSpaces == "---",
-            let end = lines.dropFirst().firstIndex(where: { ["---", "..."].contains($0.trimmingTrailingSpaces) })
-        {
-            lines.removeSubrange(0...end)
+    }
+
+    /// The text's lines as byte ranges, without their "\n" and without the
+    /// "\r" that ends the text.
+    static func textLines(_ b: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
+        var out: [Range<Int>] = []
+        var start = 0
+        for i in 0..<b.count where b[i] == 0x0A && (i == 0 || b[i - 1] != 0x0D) {
+            out.append(start..<i)
+            start = i + 1
         }
-        if piece.format == .fountain, let first = lines.first, isFountainTitleKey(first),
-            let blank = lines.firstIndex(where: { $0.trimmingTrailingSpaces.isEmpty })
-        {
-            lines.removeSubrange(0..<blank)
-        }
-        while let l = lines.first, l.trimmingTrailingSpaces.isEmpty { lines.removeFirst() }
-        while let l = lines.last, l.trimmingTrailingSpaces.isEmpty { lines.removeLast() }
-        return lines.joined(separator: "\n")
+        var end = b.count
+        if end > start, b[end - 1] == 0x0D { end -= 1 }
+        out.append(start..<end)
+        return out
+    }
+
+    /// A line without the spaces, tabs and carriage returns that end it.
+    static func trimmed(_ b: UnsafeBufferPointer<UInt8>, _ line: Range<Int>) -> Range<Int> {
+        var end = line.upperBound
+        while end > line.lowerBound, b[end - 1] == 0x20 || b[end - 1] == 0x09 || b[end - 1] == 0x0D { end -= 1 }
+        return line.lowerBound..<end
+    }
+
+    static func equals(_ b: UnsafeBufferPointer<UInt8>, _ line: Range<Int>, _ literal: StaticString) -> Bool {
+        guard line.count == literal.utf8CodeUnitCount else { return false }
+        return line.indices.allSatisfy { b[$0] == literal.utf8Start[$0 - line.lowerBound] }
     }
 
     static func isFountainTitleKey(_ line: String) -> Bool {

@@ -39,7 +39,15 @@ extension Directory {
     /// and checks with fstat that what was opened is a plain file. With
     /// `create`, a missing file is made (mode 0644). The caller closes the fd.
     public func openPlainFile(_ name: [UInt8], _ flags: Int32, create: Bool = false) throws(SysError) -> Int32 {
-        let display = BytePath.display(BytePath.join(path, name))
+        var st = Glibc.stat()
+        return try openPlainFile(name, flags, create: create, stat: &st)
+    }
+
+    /// `openPlainFile`, with the fstat of what was opened in `st`.
+    func openPlainFile(_ name: [UInt8], _ flags: Int32, create: Bool = false, stat st: inout Glibc.stat)
+        throws(SysError) -> Int32
+    {
+        var display: String { BytePath.display(BytePath.join(path, name)) }
         if let found = kind(of: name), found != .file {
             throw SysError("open", display, refusal: .wrongKind(found: found, expected: .file))
         }
@@ -53,7 +61,6 @@ extension Directory {
             }
             throw SysError("open", display, code: code)
         }
-        var st = Glibc.stat()
         guard fstat(opened, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
             let found = Self.kind(st.st_mode)
             close(opened)
@@ -63,24 +70,41 @@ extension Directory {
     }
 
     /// The bytes of the plain file `name`, refused when it is larger than `limit`.
+    /// Read into one buffer of the size fstat gives (a compile reads
+    /// thousands of small files, so no per-file scratch buffer).
     public func readPlainFile(_ name: [UInt8], limit: Int = 16 << 20) throws(SysError) -> [UInt8] {
-        let display = BytePath.display(BytePath.join(path, name))
-        let file = try openPlainFile(name, O_RDONLY)
-        defer { close(file) }
         var st = Glibc.stat()
-        if fstat(file, &st) == 0, Int(st.st_size) > limit {
-            throw SysError("read", display, refusal: .tooLarge(limit: limit))
+        let file = try openPlainFile(name, O_RDONLY, stat: &st)
+        defer { close(file) }
+        let size = Int(st.st_size)
+        if size > limit {
+            throw SysError("read", BytePath.display(BytePath.join(path, name)), refusal: .tooLarge(limit: limit))
         }
-        var out: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
+        // One byte more than fstat said, so a file that grew is seen in the same read.
+        var out = [UInt8](repeating: 0, count: max(size, 0) + 1)
+        var filled = 0
         while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(file, $0.baseAddress!, $0.count) }
-            if n < 0 { if errno == EINTR { continue }; throw SysError("read", display) }
+            if filled == out.count {
+                // Grown while being read.
+                if out.count > limit {
+                    throw SysError(
+                        "read", BytePath.display(BytePath.join(path, name)), refusal: .tooLarge(limit: limit))
+                }
+                out.append(contentsOf: repeatElement(0, count: min(max(4096, out.count), limit + 1 - out.count)))
+            }
+            let n = out.withUnsafeMutableBytes { Glibc.read(file, $0.baseAddress! + filled, $0.count - filled) }
+            if n < 0 {
+                let code = errno
+                if code == EINTR { continue }
+                throw SysError("read", BytePath.display(BytePath.join(path, name)), code: code)
+            }
             if n == 0 { break }
-            out.append(contentsOf: chunk[0..<n])
-            // Grown while being read.
-            if out.count > limit { throw SysError("read", display, refusal: .tooLarge(limit: limit)) }
+            filled += n
         }
+        if filled > limit {
+            throw SysError("read", BytePath.display(BytePath.join(path, name)), refusal: .tooLarge(limit: limit))
+        }
+        out.removeSubrange(filled...)
         return out
     }
 }

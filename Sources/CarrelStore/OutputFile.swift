@@ -56,13 +56,16 @@ extension Directory {
         return removed
     }
 
-    /// Writes `bytes` to a new temporary `name` (`O_EXCL`, no-follow) and fsyncs it.
-    public func writeTemporary(_ name: [UInt8], _ bytes: [UInt8]) throws(SysError) {
+    /// Writes `bytes` to a new temporary `name` (`O_EXCL`, no-follow) and
+    /// fsyncs it when it is to become the document (`durable`). Pandoc's
+    /// input and reference are removed once pandoc has run, and a crash's
+    /// are removed at open, so nothing waits on the disk for them.
+    public func writeTemporary(_ name: [UInt8], _ bytes: [UInt8], durable: Bool = true) throws(SysError) {
         let flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC
         let fd = BytePath.withCString(name) { openat(self.fd, $0, flags, 0o644) }
         guard fd >= 0 else { throw SysError("create", BytePath.display(BytePath.join(path, name))) }
         var code = FileDescriptor.writeAll(fd, bytes)
-        if code == 0 && fsync(fd) != 0 { code = errno }
+        if code == 0 && durable && fsync(fd) != 0 { code = errno }
         close(fd)
         guard code == 0 else {
             _ = BytePath.withCString(name) { unlinkat(self.fd, $0, 0) }

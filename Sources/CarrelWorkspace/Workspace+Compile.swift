@@ -248,21 +248,23 @@ extension Workspace {
         let dir = try open(folder, in: library)
         for child in library.displayOrder(of: folder, in: project) {
             if child === project.trash || child === project.compiled { continue }
-            let relative = project.relativePath(of: child)
-            if project.metadata.isLeftOut(relative) || child.conflictOf != nil { continue }
+            if child.conflictOf != nil { continue }
+            // Spelled out only when something asks: a novel has thousands of pieces.
+            let relative = { project.relativePath(of: child) }
+            if !project.metadata.leftOut.isEmpty, project.metadata.isLeftOut(relative()) { continue }
             switch child.kind {
             case .directory: pieces += try gatherFolder(child, depth: depth + 1, project, library)
-            case .symlink: throw Failure(.cannotCompile, .compile(.pieceUnusable(path: relative, why: .link)))
+            case .symlink: throw Failure(.cannotCompile, .compile(.pieceUnusable(path: relative(), why: .link)))
             case .other:
                 let what = dir.kind(of: child.name.bytes).map { "\($0)" } ?? "not a file"
-                throw Failure(.cannotCompile, .compile(.pieceUnusable(path: relative, why: .notAFile(what))))
+                throw Failure(.cannotCompile, .compile(.pieceUnusable(path: relative(), why: .notAFile(what))))
             case .file: pieces.append(try piece(child, depth: depth + 1, relative, in: dir))
             }
         }
         return pieces
     }
 
-    private func piece(_ file: Entry, depth: Int, _ relative: String, in dir: Directory) throws(Failure)
+    private func piece(_ file: Entry, depth: Int, _ relative: () -> String, in dir: Directory) throws(Failure)
         -> Manuscript.Piece
     {
         let bytes: [UInt8]
@@ -272,16 +274,17 @@ extension Workspace {
             switch error.refusal {
             case .wrongKind(let found, _)?:
                 let why: CompileMessage.PieceProblem = found == .link ? .link : .notAFile("\(found)")
-                throw Failure(.cannotCompile, .compile(.pieceUnusable(path: relative, why: why)))
+                throw Failure(.cannotCompile, .compile(.pieceUnusable(path: relative(), why: why)))
             case .tooLarge(let limit)?:
-                throw Failure(.cannotCompile, .compile(.pieceUnusable(path: relative, why: .tooLarge(limit))))
+                throw Failure(.cannotCompile, .compile(.pieceUnusable(path: relative(), why: .tooLarge(limit))))
             case nil, .tooLargeToCopy?, .tooManyToCopy?:
-                throw Failure(.cannotCompile, .compile(.pieceUnusable(path: relative, why: .unreadable(error.message))))
+                throw Failure(
+                    .cannotCompile, .compile(.pieceUnusable(path: relative(), why: .unreadable(error.message))))
             }
         }
-        if bytes.contains(0) { throw Failure(.cannotCompile, .compile(.pieceUnusable(path: relative, why: .binary))) }
+        if bytes.contains(0) { throw Failure(.cannotCompile, .compile(.pieceUnusable(path: relative(), why: .binary))) }
         guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw Failure(.cannotCompile, .compile(.pieceUnusable(path: relative, why: .notUTF8)))
+            throw Failure(.cannotCompile, .compile(.pieceUnusable(path: relative(), why: .notUTF8)))
         }
         let name = file.name.string
         let stem = name.lastIndex(of: ".").map { $0 == name.startIndex ? name : String(name[..<$0]) } ?? name
@@ -302,7 +305,7 @@ extension Workspace {
             folder.removeTemporary(output)
             folder.removeTemporary(reference)
         }
-        try folder.writeTemporary(input, Array(text.utf8))
+        try folder.writeTemporary(input, Array(text.utf8), durable: false)
         func full(_ name: [UInt8]) -> String { BytePath.display(BytePath.join(folder.path, name)) }
         var arguments = [
             "--from", "markdown", "--to", recipe.format == .pdf ? "latex" : recipe.format.rawValue,
@@ -313,8 +316,9 @@ extension Workspace {
             let header = byline.surname.map { "\($0) / \(byline.title) / " } ?? "\(byline.title) / "
             let document =
                 recipe.format == .docx
-                ? ReferenceDocument.manuscript(header: header) : ReferenceDocument.manuscriptODT(header: header)
-            try folder.writeTemporary(reference, document)
+                ? ReferenceDocument.cachedManuscript(header: header)
+                : ReferenceDocument.cachedManuscriptODT(header: header)
+            try folder.writeTemporary(reference, document, durable: false)
             arguments += ["--reference-doc", full(reference)]
         }
         if recipe.format == .epub { arguments += ["--metadata", "lang=en"] }
