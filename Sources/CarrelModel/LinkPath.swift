@@ -115,6 +115,30 @@ public struct WikiNames: Sendable {
         if full != NameRules.key(LinkPath.stem(name)) { byKey[full, default: []].append(file) }
     }
 
+    /// Forgets the file at `file`; false when it was not there.
+    @discardableResult
+    public mutating func remove(_ file: [String]) -> Bool {
+        guard let name = file.last else { return false }
+        var found = false
+        for key in Set([NameRules.key(LinkPath.stem(name)), NameRules.key(name)]) {
+            guard let list = byKey[key], list.contains(file) else { continue }
+            found = true
+            let kept = list.filter { $0 != file }
+            byKey[key] = kept.isEmpty ? nil : kept
+        }
+        return found
+    }
+
+    /// Forgets the file at `path`, or, when no file is there, every file
+    /// below it (a folder's, which costs a look at every name).
+    public mutating func remove(under path: [String]) {
+        if remove(path) { return }
+        byKey = byKey.compactMapValues { list in
+            let kept = list.filter { !$0.starts(with: path) }
+            return kept.isEmpty ? nil : kept
+        }
+    }
+
     /// The file `name` names from the file at `from`, or nil.
     public func resolve(_ name: String, from: [String]) -> [String]? {
         let parts = name.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
