@@ -119,31 +119,46 @@ extension Workspace {
         return dir?.readText(name)?.bytes
     }
 
-    /// Counting read `entry` (`text` nil: it holds no `[`): its links come
-    /// from that read, so the index's first need reads only what counting
-    /// did not (files whose words came from the cache).
-    func indexCountedLinks(_ entry: Entry, text: [UInt8]?) {
-        guard Self.hasLinks(entry.name.string), bufferText(entry) == nil, let library = library(of: entry),
+    /// Counting read `entry`, or found its words and `links` in the
+    /// cache: the index takes them, so its first need reads only what
+    /// counting did not (files whose cached count kept no links).
+    func indexCountedLinks(_ entry: Entry, links: [CachedLink]) {
+        guard bufferText(entry) == nil, let library = library(of: entry),
             let path = libraryPath(of: entry, in: library)
         else { return }
         let id = ObjectIdentifier(library.root)
         let index = linkIndexes[id] ?? LinkIndex()
         linkIndexes[id] = index
-        index.table.set(path, text.map { Self.indexed($0, from: path) } ?? [])
+        index.table.set(path, Self.indexed(links, from: path))
     }
 
-    static func indexed(_ text: [UInt8], from file: [String]) -> [IndexedLink] {
+    /// The links of a text, where each is written (`text` nil: it holds no `[`).
+    static func cachedLinks(_ text: [UInt8]?) -> [CachedLink] {
+        guard let text else { return [] }
         let links = Links.parse(text)
         guard !links.isEmpty else { return [] }
         let lines = TextLines(text)
         return links.map { l in
             let a = lines.position(l.start)
             let b = lines.position(l.end)
-            return IndexedLink(
-                kind: l.kind, resolved: l.kind.isWiki ? nil : LinkPath.resolve(l.target, from: file), name: l.target,
-                start: Int32(clamping: l.start), end: Int32(clamping: l.end), line: Int32(clamping: a.line),
-                startCharacter: Int32(clamping: a.character), endCharacter: Int32(clamping: b.character))
+            return CachedLink(
+                kind: l.kind, target: l.target, start: Int32(clamping: l.start), end: Int32(clamping: l.end),
+                line: Int32(clamping: a.line), startCharacter: Int32(clamping: a.character),
+                endCharacter: Int32(clamping: b.character))
         }
+    }
+
+    static func indexed(_ links: [CachedLink], from file: [String]) -> [IndexedLink] {
+        links.map { l in
+            IndexedLink(
+                kind: l.kind, resolved: l.kind.isWiki ? nil : LinkPath.resolve(l.target, from: file), name: l.target,
+                start: l.start, end: l.end, line: l.line, startCharacter: l.startCharacter,
+                endCharacter: l.endCharacter)
+        }
+    }
+
+    static func indexed(_ text: [UInt8], from file: [String]) -> [IndexedLink] {
+        indexed(cachedLinks(text), from: file)
     }
 
     private func bufferText(_ e: Entry) -> [UInt8]? { linkBuffers[ObjectIdentifier(e)] }
