@@ -344,7 +344,8 @@ extension Workspace {
     ) -> [LinkFileEdit] {
         // The wikilink table after the move is the one before it, with the
         // moved files' paths changed (those in a Trash now are in none).
-        var after = snapshot.wiki
+        var removed: [[String]] = []
+        var added: [[String]] = []
         var movedKeys = Set<String>()
         var candidates = Set<[String]>()
         var namesMoved = Set<String>()
@@ -360,14 +361,15 @@ extension Workspace {
                 let old = made ? pair.from + p[pair.to.count...] : p
                 let new = made ? p : pair.to + p[pair.from.count...]
                 namesMoved.formUnion(Self.wikiKeys(old.last ?? ""))
-                after.remove(old)
+                removed.append(old)
                 if !Self.isInTrash(e, trashes) {
-                    after.add(new)
+                    added.append(new)
                     movedKeys.formUnion(Self.wikiKeys(new.last ?? ""))
                 }
                 return false
             }
         }
+        let after = snapshot.wiki.moved(removing: removed, adding: added)
         candidates.formUnion(snapshot.table.linkingFiles(into: move.pairs.map(\.from), names: namesMoved.union(movedKeys)))
         var out: [LinkFileEdit] = []
         for file in candidates {
