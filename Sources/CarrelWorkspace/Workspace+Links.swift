@@ -372,7 +372,9 @@ extension Workspace {
         let after = snapshot.wiki.moved(removing: removed, adding: added)
         candidates.formUnion(snapshot.table.linkingFiles(into: move.pairs.map(\.from), names: namesMoved.union(movedKeys)))
         var out: [LinkFileEdit] = []
-        for file in candidates {
+        // In path order, so files of one folder are read through one open of it.
+        var folder: (entry: Entry, dir: Directory?)?
+        for file in candidates.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
             guard let links = snapshot.table[file] else { continue }
             let affected =
                 move.map(file) != nil
@@ -386,8 +388,12 @@ extension Workspace {
             let newFile = move.map(file) ?? file
             var stamp: FileStamp?
             var bytes = text(file)
-            if bytes == nil, let e = entry(at: made ? newFile : file, in: library) {
-                let read = readWithStamp(e, library)
+            if bytes == nil, let e = entry(at: made ? newFile : file, in: library), let parent = e.parent {
+                if folder?.entry !== parent {
+                    let below = parent.components(below: library.root)?.map(\.bytes)
+                    folder = (parent, below.flatMap { try? Directory.open(root: library.path, components: $0) })
+                }
+                let read = folder?.dir?.readText(e.name.bytes)
                 bytes = read?.bytes
                 stamp = read?.stamp
             }

@@ -64,8 +64,10 @@ final class WordCacheLinksTests: XCTestCase {
     }
 
     func testAVersionOneCacheGivesCountsWithoutLinks() throws {
+        var one = WordCache()
+        one.note(stamp, words: 12, links: links)
         var bytes = WordCache.magicWithoutLinks
-        var record = encoded()[WordCache.magic.count..<(WordCache.magic.count + WordCache.recordSize)]
+        var record = one.encode()[WordCache.magic.count..<(WordCache.magic.count + WordCache.recordSize)]
         bytes += record
         var cache = try XCTUnwrap(WordCache.decode(bytes))
         XCTAssertEqual(cache.record(stamp), WordCache.Record(stamp: stamp, words: 12, links: nil))
