@@ -20,6 +20,13 @@ struct LinkTable {
 
     subscript(file: [String]) -> [IndexedLink]? { files[file] }
 
+    /// `path`, sharing the storage of the equal key already held when there
+    /// is one: the wikilink table keeps every file's path too, and 100,000
+    /// paths held twice would cost some 11 MB.
+    func sharedKey(_ path: [String]) -> [String] {
+        files.index(forKey: path).map { files.keys[$0] } ?? path
+    }
+
     /// Sets (or, nil, forgets) the links of `file`.
     mutating func set(_ file: [String], _ links: [IndexedLink]?) {
         if let old = files[file] {

@@ -247,7 +247,7 @@ extension Workspace {
         guard !Self.isInTrash(top, trashes) else { return }
         top.walk { e in
             if trashes.contains(ObjectIdentifier(e)) { return false }
-            if e.kind == .file, let p = libraryPath(of: e, in: library) { index.wiki?.add(p) }
+            if e.kind == .file, let p = libraryPath(of: e, in: library) { index.wiki?.add(index.table.sharedKey(p)) }
             return e.kind == .directory
         }
     }
@@ -275,7 +275,7 @@ extension Workspace {
         let trashes = Set(library.projects.values.compactMap { $0.trash.map(ObjectIdentifier.init) })
         library.root.walk { e in
             if trashes.contains(ObjectIdentifier(e)) { return false }
-            if e.kind == .file, let p = libraryPath(of: e, in: library) { names.add(p) }
+            if e.kind == .file, let p = libraryPath(of: e, in: library) { names.add(index.table.sharedKey(p)) }
             return e.kind == .directory
         }
         index.wiki = names
