@@ -230,7 +230,10 @@ extension Workspace {
     func noteWikiChange(_ change: Change, _ index: LinkIndex, _ library: Library) {
         guard index.wiki != nil, change.kind != .changed, let to = relative(change.path, library) else { return }
         let from = change.oldPath.flatMap { relative($0, library) }
-        guard to.count > 1, (from?.count ?? 2) > 1 else { return index.wiki = nil }
+        guard to.count > 1, (from?.count ?? 2) > 1 else {
+            index.wiki = nil
+            return
+        }
         let top = change.kind == .deleted ? nil : entry(at: to, in: library)
         // A file is found by its name; only a folder's files cost a look at every name.
         func forget(_ path: [String]) {
@@ -370,7 +373,8 @@ extension Workspace {
             }
         }
         let after = snapshot.wiki.moved(removing: removed, adding: added)
-        candidates.formUnion(snapshot.table.linkingFiles(into: move.pairs.map(\.from), names: namesMoved.union(movedKeys)))
+        candidates.formUnion(
+            snapshot.table.linkingFiles(into: move.pairs.map(\.from), names: namesMoved.union(movedKeys)))
         var out: [LinkFileEdit] = []
         // In path order, so files of one folder are read through one open of it.
         var folder: (entry: Entry, dir: Directory?)?

@@ -14,14 +14,19 @@ final class WikiNamesMoveTests: XCTestCase {
 
     func resolved(_ wiki: WikiNames) -> [String] {
         Self.names.flatMap { name in
-            Self.from.map { f in "\(name) from \(f.joined(separator: "/")): \(wiki.resolve(name, from: f)?.joined(separator: "/") ?? "-")" }
+            Self.from.map { f in
+                "\(name) from \(f.joined(separator: "/")): \(wiki.resolve(name, from: f)?.joined(separator: "/") ?? "-")"
+            }
         }
     }
 
-    func check(removing removed: [[String]], adding added: [[String]], file: StaticString = #filePath, line: UInt = #line) {
+    func check(
+        removing removed: [[String]], adding added: [[String]], file: StaticString = #filePath, line: UInt = #line
+    ) {
         let fresh = WikiNames(files: Self.files.filter { !removed.contains($0) } + added)
         let before = WikiNames(files: Self.files)
-        XCTAssertEqual(resolved(before.moved(removing: removed, adding: added)), resolved(fresh), file: file, line: line)
+        XCTAssertEqual(
+            resolved(before.moved(removing: removed, adding: added)), resolved(fresh), file: file, line: line)
         var kept = before
         for f in removed { kept.remove(f) }
         for f in added { kept.add(f) }

@@ -10,7 +10,9 @@ final class WordCacheLinksTests: XCTestCase {
     let stamp = FileStamp(device: 7, inode: 42, size: 120, modifiedNs: 1_700_000_000_123_456_789)
     let plain = FileStamp(device: 7, inode: 43, size: 10, modifiedNs: 5)
     let links = [
-        CachedLink(kind: .inline, target: "../Characters/Ada.md", start: 5, end: 25, line: 0, startCharacter: 5, endCharacter: 25),
+        CachedLink(
+            kind: .inline, target: "../Characters/Ada.md", start: 5, end: 25, line: 0, startCharacter: 5,
+            endCharacter: 25),
         CachedLink(kind: .wiki, target: "Bea é", start: 40, end: 46, line: 2, startCharacter: 2, endCharacter: 7),
     ]
 
@@ -56,11 +58,17 @@ final class WordCacheLinksTests: XCTestCase {
 
     func testForgedLinksAreRefused() {
         XCTAssertNotNil(forged { _, _ in })
-        XCTAssertNil(forged { b, at in b[at] = 0xFF; b[at + 1] = 0xFF; b[at + 2] = 0xFF; b[at + 3] = 0x7F }, "a count past the end")
+        XCTAssertNil(
+            forged { b, at in
+                b[at] = 0xFF; b[at + 1] = 0xFF; b[at + 2] = 0xFF; b[at + 3] = 0x7F
+            }, "a count past the end")
         XCTAssertNil(forged { b, at in b[at + 4] = 9 }, "an unknown kind")
         XCTAssertNil(forged { b, at in b[at + 8] = 0x80 }, "a negative start")
         XCTAssertNil(forged { b, at in b[at + 5] = 200 }, "a start after its end")
-        XCTAssertNil(forged { b, at in b[at + 25] = 0xFF; b[at + 26] = 0xFF }, "a target past the end")
+        XCTAssertNil(
+            forged { b, at in
+                b[at + 25] = 0xFF; b[at + 26] = 0xFF
+            }, "a target past the end")
     }
 
     func testAVersionOneCacheGivesCountsWithoutLinks() throws {

@@ -52,10 +52,13 @@ final class LinkReverseIndexTests: XCTestCase {
         }
         return files.sorted { $0.joined(separator: "/") < $1.joined(separator: "/") }.flatMap { path in
             let name = path.joined(separator: "/")
-            let back = ws.backlinks(to: path, in: library).map { "\(name) ← \($0.file.joined(separator: "/"))@\($0.link.start)" }
+            let back = ws.backlinks(to: path, in: library).map {
+                "\(name) ← \($0.file.joined(separator: "/"))@\($0.link.start)"
+            }
             let move = LinkMove(from: path, to: path.dropLast() + ["Renamed " + (path.last ?? "")])
             let edits = ws.linkEdits(for: move, in: library).map { fix in
-                "\(name) moved: \(fix.file.joined(separator: "/")) " + fix.edits.map { "\($0.start)=\($0.newText)" }.joined(separator: ",")
+                "\(name) moved: \(fix.file.joined(separator: "/")) "
+                    + fix.edits.map { "\($0.start)=\($0.newText)" }.joined(separator: ",")
             }
             return back + edits
         }
