@@ -102,6 +102,10 @@ public enum LinkPath {
 /// every machine resolves a link the same way.
 public struct WikiNames: Sendable {
     private var byKey: [String: [[String]]] = [:]
+    /// Files a move took out and put in (`moved`), seen through by look-ups
+    /// while `byKey`, shared with the table before the move, stays as it was.
+    private var hidden: Set<[String]> = []
+    private var extra: [String: [[String]]] = [:]
 
     /// `files`: every file a wikilink may name, as library paths.
     public init(files: [[String]]) {
@@ -115,10 +119,58 @@ public struct WikiNames: Sendable {
         if full != NameRules.key(LinkPath.stem(name)) { byKey[full, default: []].append(file) }
     }
 
+    /// The table after a move: `removed` gone and `added` there, for
+    /// look-ups only. Made without copying the table, so a move's cost
+    /// follows the files it moves, not the library's size.
+    public func moved(removing removed: [[String]], adding added: [[String]]) -> WikiNames {
+        var out = self
+        out.hidden.formUnion(removed)
+        for file in added {
+            guard let name = file.last else { continue }
+            let stem = NameRules.key(LinkPath.stem(name))
+            out.extra[stem, default: []].append(file)
+            let full = NameRules.key(name)
+            if full != stem { out.extra[full, default: []].append(file) }
+        }
+        return out
+    }
+
+    private func candidates(_ key: String) -> [[String]] {
+        let base = byKey[key] ?? []
+        if hidden.isEmpty, extra.isEmpty { return base }
+        return base.filter { !hidden.contains($0) } + (extra[key] ?? [])
+    }
+
+    /// Forgets the file at `file`; false when it was not there.
+    @discardableResult
+    public mutating func remove(_ file: [String]) -> Bool {
+        guard let name = file.last else { return false }
+        var found = false
+        for key in Set([NameRules.key(LinkPath.stem(name)), NameRules.key(name)]) {
+            guard let list = byKey[key], list.contains(file) else { continue }
+            found = true
+            let kept = list.filter { $0 != file }
+            byKey[key] = kept.isEmpty ? nil : kept
+        }
+        return found
+    }
+
+    /// Forgets the file at `path`, or, when no file is there, every file
+    /// below it (a folder's, which costs a look at every name).
+    public mutating func remove(under path: [String]) {
+        if remove(path) { return }
+        byKey = byKey.compactMapValues { list in
+            let kept = list.filter { !$0.starts(with: path) }
+            return kept.isEmpty ? nil : kept
+        }
+    }
+
     /// The file `name` names from the file at `from`, or nil.
     public func resolve(_ name: String, from: [String]) -> [String]? {
         let parts = name.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
-        guard let last = parts.last, let candidates = byKey[NameRules.key(last)] else { return nil }
+        guard let last = parts.last else { return nil }
+        let candidates = candidates(NameRules.key(last))
+        guard !candidates.isEmpty else { return nil }
         let folders = parts.dropLast().map(NameRules.key)
         func fits(_ c: [String], exact: Bool) -> Bool {
             let above = c.dropLast()

@@ -10,7 +10,8 @@ import CarrelWorkspace
 extension Server {
     struct LinksBeforeMove {
         let library: Library
-        let snapshot: Workspace.LinkSnapshot
+        /// Nil for Carrel's own move: rebuilt after it, once clients were told.
+        let snapshot: Workspace.LinkSnapshot?
         /// Open buffers by library path before the move, with the client's URI.
         let open: [[String]: (uri: String, text: [UInt8])]
         /// The setting of the project (or library) the item left.
@@ -21,7 +22,7 @@ extension Server {
     func linksBeforeMove(_ item: Workspace.Target) -> LinksBeforeMove? {
         guard case .entry(let e, let library) = item, e !== library.root else { return nil }
         return LinksBeforeMove(
-            library: library, snapshot: workspace.linkSnapshot(library), open: openDocuments(in: library),
+            library: library, snapshot: nil, open: openDocuments(in: library),
             mode: workspace.linkUpdates(of: e, in: library))
     }
 
@@ -39,8 +40,9 @@ extension Server {
     /// files), updates at once, or does nothing, as the setting says.
     func offerLinkUpdates(_ before: LinksBeforeMove, _ move: LinkMove, question: (Int, Int) -> Message) {
         guard before.mode != .never else { return }
+        let snapshot = before.snapshot ?? workspace.linkSnapshot(before.library, afterMaking: move)
         let fixes = workspace.linkEdits(
-            after: move, in: before.library, since: before.snapshot, text: { before.open[$0]?.text })
+            after: move, in: before.library, since: snapshot, text: { before.open[$0]?.text })
         guard !fixes.isEmpty else { return }
         if before.mode == .always { return updateLinks(fixes, before) }
         let links = fixes.reduce(0) { $0 + $1.edits.count }

@@ -1,8 +1,9 @@
 import Glibc
 
-/// Word counts of a library's files by device and inode, kept in the user's
-/// state folder (`words/library-<FNV-1a of the real path>.counts`) so a
-/// restart reads only what changed. A count is used only while the file's
+/// Word counts of a library's files by device and inode, with each
+/// Markdown or Fountain file's links, kept in the user's state folder
+/// (`words/library-<FNV-1a of the real path>.counts`) so a restart reads
+/// only what changed, for its words and for the link index. A count is used only while the file's
 /// size and modification time (in ns) are those it was counted at. Keyed
 /// by inode, not path: a rename keeps its count, and 100,000 records cost
 /// a few megabytes, not one path each.
@@ -14,9 +15,12 @@ public struct WordCache: Sendable {
     public struct Record: Sendable, Equatable {
         public var stamp: FileStamp
         public var words: Int32
-        public init(stamp: FileStamp, words: Int32) {
+        /// Nil: not kept (not a file links are read from, or a cache of version 1).
+        public var links: [CachedLink]?
+        public init(stamp: FileStamp, words: Int32, links: [CachedLink]? = nil) {
             self.stamp = stamp
             self.words = words
+            self.links = links
         }
     }
 
@@ -33,17 +37,22 @@ public struct WordCache: Sendable {
     public var isEmpty: Bool { records.isEmpty }
 
     /// The cached words of a file with this stamp, if it is unchanged.
-    public func words(_ stamp: FileStamp) -> Int32? {
+    public func words(_ stamp: FileStamp) -> Int32? { record(stamp)?.words }
+
+    /// The cached record of a file with this stamp, if it is unchanged.
+    public func record(_ stamp: FileStamp) -> Record? {
         guard let r = records[Key(stamp)], r.stamp == stamp else { return nil }
-        return r.words
+        return r
     }
 
-    public mutating func note(_ stamp: FileStamp, words: Int32) {
-        records[Key(stamp)] = Record(stamp: stamp, words: words)
+    public mutating func note(_ stamp: FileStamp, words: Int32, links: [CachedLink]? = nil) {
+        records[Key(stamp)] = Record(stamp: stamp, words: words, links: links)
     }
     public init() {}
 
-    static let magic = Array("carrel-words 1\n".utf8)
+    static let magic = Array("carrel-words 2\n".utf8)
+    /// Counts without links, read as such: the links are read on first need.
+    static let magicWithoutLinks = Array("carrel-words 1\n".utf8)
     static let folderName = Array("words".utf8)
     /// 100,000 files with long names stay far below it.
     static let maxFileSize = 64 << 20
@@ -57,43 +66,41 @@ public struct WordCache: Sendable {
         return decode(bytes) ?? WordCache()
     }
 
-    /// Records of device, inode, size, mtime (8 bytes each) and words (4), little-endian.
+    /// Records of device, inode, size, mtime (8 bytes each), words (4)
+    /// and, since version 2, the links (`CachedLink.encode`), little-endian.
+    /// Anything out of place rejects the whole file.
     static func decode(_ bytes: [UInt8]) -> WordCache? {
-        guard bytes.count >= magic.count, Array(bytes[0..<magic.count]) == magic,
-            (bytes.count - magic.count) % recordSize == 0
-        else { return nil }
+        guard bytes.count >= magic.count else { return nil }
+        let head = Array(bytes[0..<magic.count])
+        guard head == magic || head == magicWithoutLinks else { return nil }
+        var reader = CacheReader(bytes: bytes, at: magic.count)
         var cache = WordCache()
-        cache.records.reserveCapacity((bytes.count - magic.count) / recordSize)
-        var i = magic.count
-        func integer(_ size: Int) -> UInt64? {
-            guard i + size <= bytes.count else { return nil }
-            var v: UInt64 = 0
-            for k in 0..<size { v |= UInt64(bytes[i + k]) << (8 * k) }
-            i += size
-            return v
-        }
-        while i < bytes.count {
-            guard let device = integer(8), let inode = integer(8), let size = integer(8), let mtime = integer(8),
-                let words = integer(4), words <= UInt64(Int32.max)
+        cache.records.reserveCapacity((bytes.count - magic.count) / (head == magic ? recordSize + 4 : recordSize))
+        while !reader.atEnd {
+            guard let device = reader.integer(8), let inode = reader.integer(8), let size = reader.integer(8),
+                let mtime = reader.integer(8), let words = reader.integer(4), words <= UInt64(Int32.max)
             else { return nil }
+            var links: [CachedLink]?
+            if head == magic {
+                guard let read = CachedLink.decode(&reader) else { return nil }
+                links = read
+            }
             let stamp = FileStamp(device: device, inode: inode, size: size, modifiedNs: Int64(bitPattern: mtime))
-            cache.note(stamp, words: Int32(words))
+            cache.note(stamp, words: Int32(words), links: links)
         }
         return cache
     }
 
     func encode() -> [UInt8] {
         var out = Self.magic
-        out.reserveCapacity(records.count * Self.recordSize + out.count)
-        func integer(_ v: UInt64, _ size: Int) {
-            for k in 0..<size { out.append(UInt8(truncatingIfNeeded: v >> (8 * k))) }
-        }
+        out.reserveCapacity(records.count * (Self.recordSize + 4) + out.count)
         for r in records.values {
-            integer(r.stamp.device, 8)
-            integer(r.stamp.inode, 8)
-            integer(r.stamp.size, 8)
-            integer(UInt64(bitPattern: r.stamp.modifiedNs), 8)
-            integer(UInt64(r.words), 4)
+            CacheReader.append(r.stamp.device, 8, to: &out)
+            CacheReader.append(r.stamp.inode, 8, to: &out)
+            CacheReader.append(r.stamp.size, 8, to: &out)
+            CacheReader.append(UInt64(bitPattern: r.stamp.modifiedNs), 8, to: &out)
+            CacheReader.append(UInt64(r.words), 4, to: &out)
+            CachedLink.encode(r.links, to: &out)
         }
         return out
     }

@@ -39,7 +39,7 @@ extension Workspace {
     public func linkSnapshot(_ library: Library, undoing move: LinkMove) -> LinkSnapshot {
         let back = LinkMove(move.pairs.map { LinkMove(from: $0.to, to: $0.from) })
         let built = linkIndexes[ObjectIdentifier(library.root)]
-        var files = built?.files ?? [:]
+        var files = built?.table.files ?? [:]
         var before: [[String]] = []
         let trashes = Set(library.projects.values.compactMap { $0.trash.map(ObjectIdentifier.init) })
         library.root.walk { e in
@@ -51,7 +51,7 @@ extension Workspace {
             }
             return false
         }
-        return LinkSnapshot(files: files, wiki: WikiNames(files: before))
+        return LinkSnapshot(table: built?.table ?? LinkTable(files: files), wiki: WikiNames(files: before))
     }
 }
 

@@ -21,8 +21,9 @@ public struct IndexedLink: Sendable {
 /// A library's links, by linking file (library paths). Only each file's
 /// outgoing links are kept; backlinks are found from them.
 final class LinkIndex {
-    var files: [[String]: [IndexedLink]] = [:]
-    /// Which file each name means, rebuilt after any change.
+    var table = LinkTable()
+    /// Which file each name means: built on first need, then kept current
+    /// by the changes noted (`noteWikiChange`).
     var wiki: WikiNames?
     /// Every file is in `files`. Until the first need, it holds only what
     /// counting read: the rest is read then, once.
@@ -99,14 +100,14 @@ extension Workspace {
                     continue
                 }
                 guard child.kind == .file, Self.hasLinks(child.name.string),
-                    let path = libraryPath(of: child, in: library), index.files[path] == nil
+                    let path = libraryPath(of: child, in: library), index.table[path] == nil
                 else { continue }
                 if dir == nil {
                     let below = folder.components(below: library.root)?.map(\.bytes) ?? []
                     dir = try? Directory.open(root: library.path, components: below)
                 }
                 if let text = bufferText(child) ?? readForLinks(child.name.bytes, in: dir) {
-                    index.files[path] = Self.indexed(text, from: path)
+                    index.table.set(path, Self.indexed(text, from: path))
                 }
             }
         }
@@ -118,32 +119,46 @@ extension Workspace {
         return dir?.readText(name)?.bytes
     }
 
-    /// Counting read `entry` (`text` nil: it holds no `[`): its links come
-    /// from that read, so the index's first need reads only what counting
-    /// did not (files whose words came from the cache).
-    func indexCountedLinks(_ entry: Entry, text: [UInt8]?) {
-        guard Self.hasLinks(entry.name.string), bufferText(entry) == nil, let library = library(of: entry),
+    /// Counting read `entry`, or found its words and `links` in the
+    /// cache: the index takes them, so its first need reads only what
+    /// counting did not (files whose cached count kept no links).
+    func indexCountedLinks(_ entry: Entry, links: [CachedLink]) {
+        guard bufferText(entry) == nil, let library = library(of: entry),
             let path = libraryPath(of: entry, in: library)
         else { return }
         let id = ObjectIdentifier(library.root)
         let index = linkIndexes[id] ?? LinkIndex()
         linkIndexes[id] = index
-        index.files[path] = text.map { Self.indexed($0, from: path) } ?? []
-        index.wiki = nil
+        index.table.set(path, Self.indexed(links, from: path))
     }
 
-    static func indexed(_ text: [UInt8], from file: [String]) -> [IndexedLink] {
+    /// The links of a text, where each is written (`text` nil: it holds no `[`).
+    static func cachedLinks(_ text: [UInt8]?) -> [CachedLink] {
+        guard let text else { return [] }
         let links = Links.parse(text)
         guard !links.isEmpty else { return [] }
         let lines = TextLines(text)
         return links.map { l in
             let a = lines.position(l.start)
             let b = lines.position(l.end)
-            return IndexedLink(
-                kind: l.kind, resolved: l.kind.isWiki ? nil : LinkPath.resolve(l.target, from: file), name: l.target,
-                start: Int32(clamping: l.start), end: Int32(clamping: l.end), line: Int32(clamping: a.line),
-                startCharacter: Int32(clamping: a.character), endCharacter: Int32(clamping: b.character))
+            return CachedLink(
+                kind: l.kind, target: l.target, start: Int32(clamping: l.start), end: Int32(clamping: l.end),
+                line: Int32(clamping: a.line), startCharacter: Int32(clamping: a.character),
+                endCharacter: Int32(clamping: b.character))
         }
+    }
+
+    static func indexed(_ links: [CachedLink], from file: [String]) -> [IndexedLink] {
+        links.map { l in
+            IndexedLink(
+                kind: l.kind, resolved: l.kind.isWiki ? nil : LinkPath.resolve(l.target, from: file), name: l.target,
+                start: l.start, end: l.end, line: l.line, startCharacter: l.startCharacter,
+                endCharacter: l.endCharacter)
+        }
+    }
+
+    static func indexed(_ text: [UInt8], from file: [String]) -> [IndexedLink] {
+        indexed(cachedLinks(text), from: file)
     }
 
     private func bufferText(_ e: Entry) -> [UInt8]? { linkBuffers[ObjectIdentifier(e)] }
@@ -157,10 +172,10 @@ extension Workspace {
         else { return }
         // Until the first need, the buffer (or, closed, the disk) is read then.
         guard index.complete else {
-            index.files.removeValue(forKey: path)
+            index.table.set(path, nil)
             return
         }
-        if let t = text ?? savedText(of: entry) { index.files[path] = Self.indexed(t, from: path) }
+        if let t = text ?? savedText(of: entry) { index.table.set(path, Self.indexed(t, from: path)) }
     }
 
     /// Keeps built indexes true to what changed on disk (commands' own
@@ -170,30 +185,73 @@ extension Workspace {
         for change in changes {
             for library in libraries {
                 guard let index = linkIndexes[ObjectIdentifier(library.root)] else { continue }
-                index.wiki = nil
-                if let old = change.oldPath, let from = relative(old, library) {
-                    for key in index.files.keys where key.starts(with: from) { index.files.removeValue(forKey: key) }
-                }
-                guard let to = relative(change.path, library) else { continue }
-                if change.kind == .deleted || change.kind == .moved {
-                    for key in index.files.keys where key.starts(with: to) { index.files.removeValue(forKey: key) }
-                }
+                noteWikiChange(change, index, library)
+                let from = change.oldPath.flatMap { relative($0, library) }
+                let to = relative(change.path, library)
+                let isFile = change.kind != .deleted && to.flatMap { entry(at: $0, in: library) }?.kind == .file
+                // A move changes no file's text: its files' links are carried, not read again.
+                let carried = from.map { index.table.remove(under: $0, isFile: isFile) } ?? [:]
+                guard let to else { continue }
+                if change.kind == .deleted || change.kind == .moved { index.table.remove(under: to, isFile: isFile) }
                 // Until the first need, a changed file is dropped and read again then (or by counting).
                 guard change.kind != .deleted, index.complete, let top = entry(at: to, in: library) else {
-                    if change.kind == .changed { index.files.removeValue(forKey: to) }
+                    if change.kind == .changed { index.table.set(to, nil) }
                     continue
                 }
                 // A folder "changed" is its order or settings: its files' text is as it was.
                 if change.kind == .changed, top.kind != .file { continue }
                 top.walk { e in
-                    if e.kind == .file, Self.hasLinks(e.name.string), let p = libraryPath(of: e, in: library),
-                        let text = bufferText(e) ?? savedText(of: e)
-                    {
-                        index.files[p] = Self.indexed(text, from: p)
+                    guard e.kind == .file, Self.hasLinks(e.name.string), let p = libraryPath(of: e, in: library)
+                    else { return e.kind == .directory }
+                    if let text = bufferText(e) {
+                        index.table.set(p, Self.indexed(text, from: p))
+                    } else if change.kind == .moved, let from, let links = carried[from + p[to.count...]] {
+                        index.table.set(p, links.map { Self.moved($0, to: p) })
+                    } else if let text = savedText(of: e) {
+                        index.table.set(p, Self.indexed(text, from: p))
                     }
-                    return e.kind == .directory
+                    return false
                 }
             }
+        }
+    }
+
+    /// A link of a file that moved to `file`: a Markdown link's target is
+    /// relative to it, so it leads elsewhere now.
+    static func moved(_ link: IndexedLink, to file: [String]) -> IndexedLink {
+        var l = link
+        if !l.kind.isWiki { l.resolved = LinkPath.resolve(l.name, from: file) }
+        return l
+    }
+
+    /// Keeps the built wikilink table true to a change: files that left
+    /// are forgotten, files that came (outside a Trash) added. A change of
+    /// a library's or project's own folder builds it again on next need.
+    func noteWikiChange(_ change: Change, _ index: LinkIndex, _ library: Library) {
+        guard index.wiki != nil, change.kind != .changed, let to = relative(change.path, library) else { return }
+        let from = change.oldPath.flatMap { relative($0, library) }
+        guard to.count > 1, (from?.count ?? 2) > 1 else {
+            index.wiki = nil
+            return
+        }
+        let top = change.kind == .deleted ? nil : entry(at: to, in: library)
+        // A file is found by its name; only a folder's files cost a look at every name.
+        func forget(_ path: [String]) {
+            if top?.kind == .file { index.wiki?.remove(path) } else { index.wiki?.remove(under: path) }
+        }
+        if let from { forget(from) }
+        if change.kind == .deleted {
+            if !change.inTrash { forget(to) }
+            return
+        }
+        guard let top else { return }
+        forget(to)
+        let trashes = Set(library.projects.values.compactMap { $0.trash.map(ObjectIdentifier.init) })
+        guard !Self.isInTrash(top, trashes) else { return }
+        top.walk { e in
+            if trashes.contains(ObjectIdentifier(e)) { return false }
+            if e.kind == .file, let p = libraryPath(of: e, in: library) { index.wiki?.add(index.table.sharedKey(p)) }
+            return e.kind == .directory
         }
     }
 
@@ -220,7 +278,7 @@ extension Workspace {
         let trashes = Set(library.projects.values.compactMap { $0.trash.map(ObjectIdentifier.init) })
         library.root.walk { e in
             if trashes.contains(ObjectIdentifier(e)) { return false }
-            if e.kind == .file, let p = libraryPath(of: e, in: library) { names.add(p) }
+            if e.kind == .file, let p = libraryPath(of: e, in: library) { names.add(index.table.sharedKey(p)) }
             return e.kind == .directory
         }
         index.wiki = names
@@ -229,7 +287,7 @@ extension Workspace {
 
     /// The links of the file at `path`, as indexed.
     public func links(of path: [String], in library: Library) -> [IndexedLink] {
-        linkIndex(library).files[path] ?? []
+        linkIndex(library).table[path] ?? []
     }
 
     /// Where a link of the file at `file` leads, or nil (out of the library, or no such name).
@@ -240,7 +298,7 @@ extension Workspace {
     /// Every link to `path` (or below it, for a folder), by linking file, in path order.
     public func backlinks(to path: [String], in library: Library) -> [(file: [String], link: IndexedLink)] {
         var out: [(file: [String], link: IndexedLink)] = []
-        for (file, links) in linkIndex(library).files {
+        for (file, links) in linkIndex(library).table.files {
             for l in links {
                 if let t = target(of: l, from: file, in: library), t.starts(with: path) { out.append((file, l)) }
             }
@@ -253,13 +311,15 @@ extension Workspace {
 
     /// The links as they were, kept across a move the model makes, so the
     /// move's edits can be found after it.
+    /// Copies share the index's storage until it changes, so taking one
+    /// costs nothing once the index and its wikilink table are built.
     public struct LinkSnapshot {
-        let files: [[String]: [IndexedLink]]
+        let table: LinkTable
         let wiki: WikiNames
     }
 
     public func linkSnapshot(_ library: Library) -> LinkSnapshot {
-        LinkSnapshot(files: linkIndex(library).files, wiki: wikiNames(library))
+        LinkSnapshot(table: linkIndex(library).table, wiki: wikiNames(library))
     }
 
     /// The edits a move about to be made makes to every file whose links it
@@ -280,27 +340,46 @@ extension Workspace {
         linkEdits(move, library, snapshot, made: true, text)
     }
 
+    /// Only the moved files and the files the reverse index names are
+    /// looked at: a move's cost follows its links, not the library's size.
     private func linkEdits(
         _ move: LinkMove, _ library: Library, _ snapshot: LinkSnapshot, made: Bool, _ text: ([String]) -> [UInt8]?
     ) -> [LinkFileEdit] {
-        var afterFiles: [[String]] = []
+        // The wikilink table after the move is the one before it, with the
+        // moved files' paths changed (those in a Trash now are in none).
+        var removed: [[String]] = []
+        var added: [[String]] = []
         var movedKeys = Set<String>()
+        var candidates = Set<[String]>()
+        var namesMoved = Set<String>()
         let trashes = Set(library.projects.values.compactMap { $0.trash.map(ObjectIdentifier.init) })
-        library.root.walk { e in
-            if trashes.contains(ObjectIdentifier(e)) { return false }
-            if e.kind == .file, let p = libraryPath(of: e, in: library) {
-                let after = made ? p : move.map(p) ?? p
-                afterFiles.append(after)
-                if made ? move.pairs.contains(where: { p.starts(with: $0.to) }) : move.map(p) != nil {
-                    movedKeys.insert(NameRules.key(LinkPath.stem(after.last ?? "")))
-                    movedKeys.insert(NameRules.key(after.last ?? ""))
-                }
+        for pair in move.pairs {
+            candidates.insert(pair.from)
+            guard let top = entry(at: made ? pair.to : pair.from, in: library) else { continue }
+            if top.kind != .file {
+                candidates.formUnion(snapshot.table.files.keys.lazy.filter { $0.starts(with: pair.from) })
             }
-            return e.kind == .directory
+            top.walk { e in
+                guard e.kind == .file, let p = libraryPath(of: e, in: library) else { return e.kind == .directory }
+                let old = made ? pair.from + p[pair.to.count...] : p
+                let new = made ? p : pair.to + p[pair.from.count...]
+                namesMoved.formUnion(Self.wikiKeys(old.last ?? ""))
+                removed.append(old)
+                if !Self.isInTrash(e, trashes) {
+                    added.append(new)
+                    movedKeys.formUnion(Self.wikiKeys(new.last ?? ""))
+                }
+                return false
+            }
         }
-        let after = WikiNames(files: afterFiles)
+        let after = snapshot.wiki.moved(removing: removed, adding: added)
+        candidates.formUnion(
+            snapshot.table.linkingFiles(into: move.pairs.map(\.from), names: namesMoved.union(movedKeys)))
         var out: [LinkFileEdit] = []
-        for (file, links) in snapshot.files {
+        // In path order, so files of one folder are read through one open of it.
+        var folder: (entry: Entry, dir: Directory?)?
+        for file in candidates.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+            guard let links = snapshot.table[file] else { continue }
             let affected =
                 move.map(file) != nil
                 || links.contains { l in
@@ -313,8 +392,12 @@ extension Workspace {
             let newFile = move.map(file) ?? file
             var stamp: FileStamp?
             var bytes = text(file)
-            if bytes == nil, let e = entry(at: made ? newFile : file, in: library) {
-                let read = readWithStamp(e, library)
+            if bytes == nil, let e = entry(at: made ? newFile : file, in: library), let parent = e.parent {
+                if folder?.entry !== parent {
+                    let below = parent.components(below: library.root)?.map(\.bytes)
+                    folder = (parent, below.flatMap { try? Directory.open(root: library.path, components: $0) })
+                }
+                let read = folder?.dir?.readText(e.name.bytes)
                 bytes = read?.bytes
                 stamp = read?.stamp
             }
@@ -325,6 +408,20 @@ extension Workspace {
             out.append(LinkFileEdit(file: file, newFile: newFile, edits: edits, text: bytes, stamp: stamp))
         }
         return out.sorted { $0.file.joined(separator: "/") < $1.file.joined(separator: "/") }
+    }
+
+    /// The keys a wikilink may name a file by: its name without extension, and with it.
+    static func wikiKeys(_ name: String) -> [String] {
+        [NameRules.key(LinkPath.stem(name)), NameRules.key(name)]
+    }
+
+    static func isInTrash(_ e: Entry, _ trashes: Set<ObjectIdentifier>) -> Bool {
+        var above: Entry? = e
+        while let folder = above {
+            if trashes.contains(ObjectIdentifier(folder)) { return true }
+            above = folder.parent
+        }
+        return false
     }
 
     /// Makes the edits of closed files (those read from disk), each where
@@ -363,9 +460,8 @@ extension Workspace {
             do throws(Directory.ReplaceRefusal) {
                 try dir.replaceText(e.name.bytes, readAs: stamp, with: text)
                 written += 1
-                if let index = linkIndexes[ObjectIdentifier(library.root)] {
-                    index.files[fix.newFile] =
-                        bufferText(e) == nil ? Self.indexed(text, from: fix.newFile) : index.files[fix.newFile]
+                if let index = linkIndexes[ObjectIdentifier(library.root)], bufferText(e) == nil {
+                    index.table.set(fix.newFile, Self.indexed(text, from: fix.newFile))
                 }
             } catch {
                 refused.append(fix.newFile)

@@ -75,11 +75,13 @@ extension Workspace {
             let results = countingPool.run(jobs)
             for (p, r) in zip(pending, results) {
                 if let stamp = r.stamp {
-                    wordCaches[p.cache]?.fresh.note(stamp, words: Int32(clamping: r.words))
+                    // The links are kept with the count, so a restart's index reads no file.
+                    let links = Self.hasLinks(p.entry.name.string) ? Self.cachedLinks(r.linkText) : nil
+                    wordCaches[p.cache]?.fresh.note(stamp, words: Int32(clamping: r.words), links: links)
                     wordCaches[p.cache]?.readAny = true
+                    if let links { indexCountedLinks(p.entry, links: links) }
                 }
                 read += r.bytes
-                if r.stamp != nil { indexCountedLinks(p.entry, text: r.linkText) }
                 setDiskWords(p.entry, r.words, text: r.text)
                 counted.append(p.entry)
             }
@@ -108,9 +110,13 @@ extension Workspace {
                 counted.append(e)
                 continue
             }
-            if !open, let cached = wordCaches[id]?.previous?.words(stamp) {
-                wordCaches[id]?.fresh.note(stamp, words: cached)
-                setDiskWords(e, Int(cached), text: nil)
+            // A count cached without links (an older cache) is read again, so the next cache keeps them.
+            if !open, let cached = wordCaches[id]?.previous?.record(stamp),
+                cached.links != nil || !Self.hasLinks(e.name.string)
+            {
+                wordCaches[id]?.fresh.note(stamp, words: cached.words, links: cached.links)
+                if let links = cached.links { indexCountedLinks(e, links: links) }
+                setDiskWords(e, Int(cached.words), text: nil)
                 counted.append(e)
                 continue
             }
@@ -187,7 +193,7 @@ extension Workspace {
             let id = ObjectIdentifier(library.root)
             guard let state = wordCaches[id], state.firstPassDone, !state.fresh.isEmpty else { continue }
             var cache = WordCache.load(for: library.path)
-            for r in state.fresh.records.values { cache.note(r.stamp, words: r.words) }
+            for r in state.fresh.records.values { cache.note(r.stamp, words: r.words, links: r.links) }
             cache.save(for: library.path)
             wordCaches[id]?.fresh = WordCache()
         }

@@ -1,0 +1,87 @@
+import CarrelModel
+
+/// A library's indexed links, by linking file, with what finds a move's
+/// linking files without visiting every file: the files linking to each
+/// Markdown target, and the files holding a wikilink under each name (the
+/// key of its last part, as `WikiNames` looks it up). Every change goes
+/// through `set`, so the three always agree.
+struct LinkTable {
+    private(set) var files: [[String]: [IndexedLink]] = [:]
+    /// Markdown targets (library paths) → the files linking there.
+    private(set) var inbound: [[String]: Set<[String]>] = [:]
+    /// `NameRules.key` of a wikilink's last part → the files holding one.
+    private(set) var wikiRefs: [String: Set<[String]>] = [:]
+
+    init() {}
+
+    init(files: [[String]: [IndexedLink]]) {
+        for (file, links) in files { set(file, links) }
+    }
+
+    subscript(file: [String]) -> [IndexedLink]? { files[file] }
+
+    /// `path`, sharing the storage of the equal key already held when there
+    /// is one: the wikilink table keeps every file's path too, and 100,000
+    /// paths held twice would cost some 11 MB.
+    func sharedKey(_ path: [String]) -> [String] {
+        files.index(forKey: path).map { files.keys[$0] } ?? path
+    }
+
+    /// Sets (or, nil, forgets) the links of `file`.
+    mutating func set(_ file: [String], _ links: [IndexedLink]?) {
+        if let old = files[file] {
+            for l in old {
+                if let t = l.resolved {
+                    inbound[t]?.remove(file)
+                    if inbound[t]?.isEmpty == true { inbound.removeValue(forKey: t) }
+                } else if l.kind.isWiki {
+                    let key = Self.wikiKey(l.name)
+                    wikiRefs[key]?.remove(file)
+                    if wikiRefs[key]?.isEmpty == true { wikiRefs.removeValue(forKey: key) }
+                }
+            }
+        }
+        files[file] = links
+        for l in links ?? [] {
+            if let t = l.resolved {
+                inbound[t, default: []].insert(file)
+            } else if l.kind.isWiki {
+                wikiRefs[Self.wikiKey(l.name), default: []].insert(file)
+            }
+        }
+    }
+
+    /// Forgets `path` and every file below it, and gives back what they
+    /// held. A file's own path (`isFile`, or indexed) is found at once;
+    /// only a folder's costs a look at every file.
+    @discardableResult
+    mutating func remove(under path: [String], isFile: Bool = false) -> [[String]: [IndexedLink]] {
+        if let links = files[path] {
+            set(path, nil)
+            return [path: links]
+        }
+        if isFile { return [:] }
+        var removed: [[String]: [IndexedLink]] = [:]
+        for (key, links) in files where key.starts(with: path) {
+            removed[key] = links
+            set(key, nil)
+        }
+        return removed
+    }
+
+    /// The files that may hold a link a move of `paths` (and below) or of
+    /// files named by `keys` changes: those linking into the paths, and
+    /// those with a wikilink under one of the names.
+    func linkingFiles(into paths: [[String]], names keys: Set<String>) -> Set<[String]> {
+        var out = Set<[String]>()
+        for (target, from) in inbound where paths.contains(where: { target.starts(with: $0) }) {
+            out.formUnion(from)
+        }
+        for key in keys { out.formUnion(wikiRefs[key] ?? []) }
+        return out
+    }
+
+    static func wikiKey(_ name: String) -> String {
+        NameRules.key(name.split(separator: "/").last.map(String.init) ?? "")
+    }
+}
