@@ -166,6 +166,10 @@ extension Workspace {
                     // The market gets an id, so the record finds it after a rename.
                     var marketID = found.id
                     if marketID == nil { marketID = try MarketFile.write([:], in: marketDir).id }
+                    // Noted on this device first, so the next open knows a folder of
+                    // copies without its record is a crash's, not sync's still arriving.
+                    let note = SubmitNote.write(project: project.root.path, id: id)
+                    defer { note?.remove() }
                     try dir.makeDirectory(Array(id.utf8))
                     do throws(SysError) {
                         let copies = try dir.subdirectory(Array(id.utf8))
