@@ -133,6 +133,7 @@ extension Torture {
             // No command runs during a check: each copy asked for is now whole or not there.
             if let allowed = copyAllowance[c], allowed > 0 { copyAllowance[c] = max(0, places.count - 1) }
         }
+        checkSnapshots(found, phase: phase, afterRestart: afterRestart)
     }
 
     /// How every document the torture compiles (Markdown, with the

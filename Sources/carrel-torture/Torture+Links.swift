@@ -130,7 +130,9 @@ extension Torture {
         // copy of which went to a Trash, has links to that copy's old place.
         var places: [Int: Int] = [:]
         for base in [lib, dataHome + "/Trash/files"] {
+            // A snapshot is a copy of a text, never a place a link leads to.
             for n in Disk.walk(base, includeHidden: true) where !n.isDir && !n.isLink {
+                if n.rel.contains("/" + Self.snapshotsFolder + "/") { continue }
                 guard let bytes = Disk.read(base + "/" + n.rel), let id = Self.contentID(content(of: bytes)) else {
                     continue
                 }

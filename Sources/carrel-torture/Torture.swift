@@ -53,6 +53,10 @@ final class Torture: @unchecked Sendable {
     var moveFinished = true
     var interruptedLinks: (links: [LinkKey: LinkState], inView: [Int: [String]])?
     var linkUpdates = 0
+    /// Contents that ever left their project, whose snapshots stay behind.
+    var snapshotsAdrift = Set<String>()
+    /// The project each content was last seen in ("" for none).
+    var snapshotProject: [String: String] = [:]
 
     init(_ opts: Options) {
         self.opts = opts
@@ -100,11 +104,15 @@ final class Torture: @unchecked Sendable {
 
     /// A file holding a tracked content that was never copied, in the
     /// library (for the self-test).
-    func someContentFile() -> String {
+    func someContentFile(inProject: Bool = false) -> String {
         let files = Disk.walk(lib, includeHidden: false).filter { !$0.isDir }.map { lib + "/" + $0.rel }
         return files.first {
             guard let bytes = Disk.read($0), bytes.count > 1 else { return false }
-            return (copyAllowance[content(of: bytes)] ?? 0) == 0
+            let c = content(of: bytes)
+            guard inProject else { return (copyAllowance[c] ?? 0) == 0 }
+            // One whose snapshots must follow it: alive, never out of its project.
+            return (copyAllowance[c] ?? 0) == 0 && contents[c] == .alive && !snapshotsAdrift.contains(c)
+                && splitProject(String($0.dropFirst(lib.count + 1))) != nil
         }!
     }
 
@@ -379,6 +387,7 @@ final class Torture: @unchecked Sendable {
                 contents[c] = .gone
                 destroyed += 1
             }
+            checkSnapshotsDestroyed(op)
         }
     }
 
