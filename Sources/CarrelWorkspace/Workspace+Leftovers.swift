@@ -28,7 +28,9 @@ extension Workspace {
             }
             for note in stopped {
                 if SubmissionRecords.removeStoppedSubmit(note, in: dir) {
-                    log("repair: removed the copies of a submission cut short, \(BytePath.display(dir.path))/\(note.id)")
+                    log(
+                        "repair: removed the copies of a submission cut short, \(BytePath.display(dir.path))/\(note.id)"
+                    )
                 }
                 note.remove()
             }

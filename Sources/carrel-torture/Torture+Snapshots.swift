@@ -60,10 +60,11 @@ extension Torture {
     /// system trash) keeps its snapshots in the project it left.
     func noteSnapshotsAdrift(_ found: [String: [String]]) {
         for (c, places) in found {
-            let projects = Set(places.map { place -> String in
-                let parts = place.split(separator: "/").map(String.init)
-                return parts.first == "lib" && parts.count > 2 && projectType(parts[1]) != nil ? parts[1] : ""
-            })
+            let projects = Set(
+                places.map { place -> String in
+                    let parts = place.split(separator: "/").map(String.init)
+                    return parts.first == "lib" && parts.count > 2 && projectType(parts[1]) != nil ? parts[1] : ""
+                })
             if projects.count != 1 || projects.first == "" { snapshotsAdrift.insert(c) }
             if let was = snapshotProject[c], was != projects.first { snapshotsAdrift.insert(c) }
             snapshotProject[c] = projects.first
@@ -107,7 +108,8 @@ extension Torture {
         let doomed = Set(op.doomed.filter { contents[$0] == .gone })
         for s in snapshotFiles() where !s.name.hasPrefix(".") {
             guard let bytes = Disk.read(s.full), doomed.contains(content(of: bytes)) else { continue }
-            violation("\(op.name): the snapshot \(s.project)/\(Self.snapshotsFolder)/\(s.path)/\(s.name) outlived its file")
+            violation(
+                "\(op.name): the snapshot \(s.project)/\(Self.snapshotsFolder)/\(s.path)/\(s.name) outlived its file")
         }
     }
 }

@@ -115,7 +115,8 @@ final class StateLeftoversTests: XCTestCase {
         open()
         XCTAssertFalse(fx.exists("\(records)/\(stopped)"), "a submit cut short before its record")
         XCTAssertEqual(fx.read("\(records)/\(recorded)/1 a.md"), "sent", "its record was written")
-        XCTAssertEqual(fx.read("\(records)/\(synced)/1 a.md"), "sent", "no note: it came by sync, its record on the way")
+        XCTAssertEqual(
+            fx.read("\(records)/\(synced)/1 a.md"), "sent", "no note: it came by sync, its record on the way")
         XCTAssertEqual(fx.read("\(records)/\(underWay)/1 a.md"), "sent", "a live process's submit")
         let left = try FileManager.default.contentsOfDirectory(atPath: notes)
         XCTAssertEqual(left.count, 1, "only the live process's note stays: \(left)")
