@@ -39,6 +39,8 @@ extension Torture {
                     }
                     continue
                 }
+                // A market's details: Carrel's own small file, written whole (`setMarket`, `submit`).
+                if parts.last == ".carrel-market" { continue }
                 if let last = parts.last, last.hasPrefix(".carrel-order") {
                     checkOrderFile(base + "/" + n.rel, last: String(last), phase: phase, afterRestart: afterRestart)
                     continue

@@ -149,8 +149,19 @@ extension Torture {
     /// dangling. A move killed before its update was reported left all its
     /// links old or all new, never some of each: those it left old are the
     /// harness's (it never saw the update happen).
+    /// Contents an undo or redo moved: links from and to them may dangle.
+    func noteUndoneMoves() {
+        guard let before = placesBeforeUndo else { return }
+        placesBeforeUndo = nil
+        let now = contentsInView()
+        for id in Set(before.keys).union(now.keys) where before[id]?.sorted() != now[id]?.sorted() {
+            linksOutOfView.insert(id)
+        }
+    }
+
     func checkLinks(phase: String) {
         guard opts.servers == 1 else { return }
+        noteUndoneMoves()
         let now = linkStates()
         noteLinksOutOfView(now.inView)
         if let before = interruptedLinks {

@@ -53,6 +53,10 @@ final class Torture: @unchecked Sendable {
     var moveFinished = true
     var interruptedLinks: (links: [LinkKey: LinkState], inView: [Int: [String]])?
     var linkUpdates = 0
+    /// Where each content in view was before an undo or redo not yet
+    /// compared with the disk: neither updates links, so what it moved
+    /// may leave links dangling (see REPORT.md, Limits).
+    var placesBeforeUndo: [Int: [String]]?
     /// Contents that ever left their project, whose snapshots stay behind.
     var snapshotsAdrift = Set<String>()
     /// The project each content was last seen in ("" for none).
@@ -332,12 +336,16 @@ final class Torture: @unchecked Sendable {
                 linksBeforeMove = linkStates()
                 moveFinished = false
             }
+            if opts.servers == 1 && (op.name == "undo" || op.name == "redo") { placesBeforeUndo = contentsInView() }
             for c in op.doomed where contents[c] == .alive { contents[c] = .doomed }
             // A kill during the copy may leave it whole: it is allowed from the moment it is asked for.
             for c in op.copies where contents[c] != nil { copyAllowance[c, default: 0] += 1 }
+            // A copy's snapshots are its own: deleting the copy for good, cut short, may leave them.
+            snapshotsAdrift.formUnion(op.copies)
             sent[op.name, default: 0] += 1
             state.unlock()
             run.killer.pending = op.name
+            log("\(op.name) \(op.args.text())")
             let id = server.request(
                 "workspace/executeCommand", ["command": .string(op.command), "arguments": [op.args]])
             if i == run.killAt { run.killer.arm(server, afterMicroseconds: run.delay) }
@@ -352,6 +360,7 @@ final class Torture: @unchecked Sendable {
             }
             run.killer.pending = nil
             state.lock()
+            noteUndoneMoves()
             handle(op, r)
             let failed = !violations.isEmpty
             state.unlock()
