@@ -47,6 +47,7 @@ public enum Message: Sendable, Equatable {
     case actionKeepLinks
     case linksUpdated(links: Int, files: Int)
     case linksNotUpdated(names: String)
+    case linksNotRecorded(names: String)
     case linkUpdatesFinished(files: Int)
     case linkRecordRefused(path: String, because: LinkRecordFlaw)
     case brokenLink(target: String)
@@ -367,6 +368,15 @@ public enum Message: Sendable, Equatable {
                 "Les liens de \(names) n’ont pas été mis à jour et pointent encore vers l’ancien emplacement : le "
                     + "fichier a changé pendant l’opération, ou l’éditeur n’a pas appliqué la modification. Rien n’y a "
                     + "été écrasé."
+            )
+        case .linksNotRecorded(let names):
+            return (
+                "The links in \(names) were not updated and still point to the old place: Carrel could not write "
+                    + "its record of the update in its state folder on this device, and changes no file without "
+                    + "one. Nothing in it was overwritten.",
+                "Les liens de \(names) n’ont pas été mis à jour et pointent encore vers l’ancien emplacement : "
+                    + "Carrel n’a pas pu écrire le relevé de la mise à jour dans son dossier d’état sur cet appareil, "
+                    + "et ne modifie aucun fichier sans lui. Rien n’y a été écrasé."
             )
         case .conflict(let path):
             return (

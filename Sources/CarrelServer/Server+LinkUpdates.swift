@@ -59,8 +59,8 @@ extension Server {
 
     private func updateLinks(_ fixes: [LinkFileEdit], _ before: LinksBeforeMove) {
         let closed = fixes.filter { before.open[$0.file] == nil }
-        let (_, refused) = workspace.writeLinkEdits(closed, in: before.library)
-        var notUpdated = refused.compactMap(\.last)
+        let (_, refused, unrecorded) = workspace.writeLinkEdits(closed, in: before.library)
+        var notUpdated = refused.filter { !unrecorded.contains($0) }.compactMap(\.last)
         var updated = closed.filter { !refused.contains($0.newFile) }
         // An open buffer gets its edits only if it still holds the text they were made on.
         var open: [(fix: LinkFileEdit, uri: String)] = []
@@ -72,7 +72,8 @@ extension Server {
                 notUpdated.append(fix.newFile.last ?? "")
             }
         }
-        guard !open.isEmpty else { return reportLinkUpdates(updated, notUpdated) }
+        let unrecordedNames = unrecorded.compactMap(\.last)
+        guard !open.isEmpty else { return reportLinkUpdates(updated, notUpdated, unrecorded: unrecordedNames) }
         let edit = WillRenameFilesRequest.edit(open.map { ($0.uri, Self.textEdits($0.fix)) })
         let label = Message.actionUpdateLinks.text(language)
         request(ApplyEditRequest.method, ApplyEditRequest.params(label: label, edit: edit)) { [self] result in
@@ -81,7 +82,7 @@ extension Server {
             } else {
                 notUpdated += open.map { $0.fix.newFile.last ?? "" }
             }
-            reportLinkUpdates(updated, notUpdated)
+            reportLinkUpdates(updated, notUpdated, unrecorded: unrecordedNames)
         }
     }
 
@@ -93,13 +94,16 @@ extension Server {
         }
     }
 
-    private func reportLinkUpdates(_ updated: [LinkFileEdit], _ notUpdated: [String]) {
+    private func reportLinkUpdates(_ updated: [LinkFileEdit], _ notUpdated: [String], unrecorded: [String]) {
         var messages: [Message] = []
         if !updated.isEmpty {
             messages.append(.linksUpdated(links: updated.reduce(0) { $0 + $1.edits.count }, files: updated.count))
         }
         if !notUpdated.isEmpty {
             messages.append(.linksNotUpdated(names: notUpdated.map { "“\($0)”" }.joined(separator: ", ")))
+        }
+        if !unrecorded.isEmpty {
+            messages.append(.linksNotRecorded(names: unrecorded.map { "“\($0)”" }.joined(separator: ", ")))
         }
         for m in messages {
             send(

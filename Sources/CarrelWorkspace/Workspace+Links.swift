@@ -430,8 +430,11 @@ extension Workspace {
     /// are returned, nothing written to them. The edits are first recorded,
     /// durably, in the state folder (`LinkUpdateRecord`), so a stop at any
     /// point leaves each file old or new and the next open finishes the
-    /// rest; without a record no file is written.
-    public func writeLinkEdits(_ fixes: [LinkFileEdit], in library: Library) -> (written: Int, refused: [[String]]) {
+    /// rest; without a record no file is written, and those files are also
+    /// returned as `unrecorded`.
+    public func writeLinkEdits(_ fixes: [LinkFileEdit], in library: Library)
+        -> (written: Int, refused: [[String]], unrecorded: [[String]])
+    {
         var written = 0
         var refused: [[String]] = []
         var ready: [(fix: LinkFileEdit, entry: Entry, dir: Directory, stamp: FileStamp)] = []
@@ -446,13 +449,13 @@ extension Workspace {
             }
             ready.append((fix, e, dir, now.stamp))
         }
-        guard !ready.isEmpty else { return (0, refused) }
+        guard !ready.isEmpty else { return (0, refused, []) }
         let record = LinkUpdateRecord(
             library: library.realPath,
             files: ready.map { .init(path: $0.fix.newFile, before: $0.stamp, text: $0.fix.text, edits: $0.fix.edits) })
         guard let recorded = record.write(for: library.realPath) else {
             log("link updates not made: their record could not be written")
-            return (0, refused + ready.map(\.fix.newFile))
+            return (0, refused + ready.map(\.fix.newFile), ready.map(\.fix.newFile))
         }
         for (fix, e, dir, stamp) in ready {
             let text = LinkRewrite.apply(fix.edits, to: fix.text)
@@ -468,7 +471,7 @@ extension Workspace {
             }
         }
         recorded.remove()
-        return (written, refused)
+        return (written, refused, [])
     }
 
     func readWithStamp(_ e: Entry, _ library: Library) -> (bytes: [UInt8], stamp: FileStamp)? {

@@ -173,6 +173,7 @@ public final class Workspace {
         if recreated { dir.sync() }
         finishPurges(project)
         removeCompileLeftovers(project)
+        removeStateLeftovers(project)
         // A Trash that is not a real folder says nothing of which items are in it.
         guard let trashName = project.type.folder(.trash).flatMap({ project.metadata.path(of: $0) }),
             dir.kind(of: Array(trashName.utf8)) == .folder

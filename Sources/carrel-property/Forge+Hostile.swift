@@ -33,6 +33,8 @@ extension PropertyRun {
             forgeTrash(name)
             forgeOrderFiles(name)
             forgeHostile(name)
+            if hazards.contains(.forgedSubmissions) { forgeSubmissions(name) }
+            if hazards.contains(.forgedSnapshots) { forgeSnapshots(name) }
             if hazards.contains(.settingsConflictCopy) && chance(40) { settingsConflictCopy(name) }
         }
         forgeGitattributes()

@@ -8,5 +8,6 @@ enum Invariant: String, CaseIterable {
     case unreadable = "a file Carrel cannot read was replaced"
     case leftInTrash = "a restore left its item in the Trash"
     case misplaced = "a restore put its item where no record says"
+    case unlisted = "a listing did not skip a forged file with its reason"
     case harness = "the harness could not set up"
 }

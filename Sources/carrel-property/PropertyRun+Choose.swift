@@ -18,6 +18,10 @@ extension PropertyRun {
         v.folders = [""]
         for n in Disk.walk(box.lib, includeHidden: false) {
             let parts = n.rel.split(separator: "/").map(String.init)
+            if isPinned(n.rel) {
+                if n.isDir { v.folders.append(n.rel) }
+                continue
+            }
             guard let project = projects.first(where: { $0.name == parts[0] }) else {
                 v.movable.append(n.rel)
                 if n.isDir { v.folders.append(n.rel) }
@@ -65,7 +69,7 @@ extension PropertyRun {
     func choose() -> Step {
         let v = view()
         while true {
-            let roll = random(106)
+            let roll = random(118)
             switch roll {
             case 0..<9:
                 guard let p = pick(projects) else { continue }
@@ -117,6 +121,9 @@ extension PropertyRun {
                 return .cli(args + ["--library", box.lib])
             case 86..<91:
                 return .restart(graceful: chance(70))
+            case 106..<118:
+                guard let step = keptFilesStep(v) else { continue }
+                return step
             case 100..<106:
                 // Undo and redo read this device's journal, which the run forges too.
                 let args: JSONValue = chance(50) ? [:] : ["library": .string(box.uri(""))]

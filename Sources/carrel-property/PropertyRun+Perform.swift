@@ -51,6 +51,18 @@ extension PropertyRun {
                 checkRefusal(e, of: "carrel/tree")
             }
             return Expect()
+        case .listing(let method, let params):
+            // A method of its own (`carrel/submissions`), or a command (`carrel.snapshots`).
+            let asked =
+                method.contains("/")
+                ? ask(method, params) : ask(ExecuteCommand.method, ExecuteCommand(method, params).params)
+            guard let r = asked else { return Expect() }
+            if let e = r["error"] {
+                checkRefusal(e, of: method)
+            } else {
+                checkListing(method, params, r["result"] ?? .null)
+            }
+            return Expect()
         case .cli(let args):
             let expect = cliExpecting(args)
             let r = CLIProcess.run(

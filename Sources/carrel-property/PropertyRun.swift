@@ -24,6 +24,16 @@ final class PropertyRun {
     var broken: Invariant?
     /// The step being done, for the violation's text.
     var stepLabel = "start"
+    /// Items no step renames, moves or deletes, so what was forged beside
+    /// or for them stays where the checks look.
+    var pinned: Set<String> = []
+    /// Market folders, forged ones included.
+    var markets: [String] = []
+    /// Records that must be listed, and forged ones that must be skipped.
+    var goodRecords: [String: [String]] = [:]
+    var forgedRecords: [String: [String]] = [:]
+    /// Files whose snapshot folder was forged: the names a listing must skip.
+    var forgedSnapshots: [String: [String]] = [:]
     /// The outside folder's fingerprint, taken once the library is forged.
     var outsidePrint: [String: UInt64] = [:]
 

@@ -7,6 +7,8 @@ enum Step {
     case command(String, JSONValue)
     /// `carrel/tree` below one row.
     case tree(String?)
+    /// A listing that must skip, with its reason, each forged file it meets.
+    case listing(String, JSONValue)
     /// The CLI, run beside the server on the same library.
     case cli([String])
     /// The server stops (gracefully, or SIGKILL) and a new one opens the library.
@@ -19,6 +21,7 @@ enum Step {
         switch self {
         case .command(let c, let a): return "lsp \(c) \(a.text())"
         case .tree(let uri): return "lsp carrel/tree \(uri ?? "(roots)")"
+        case .listing(let m, let p): return "lsp \(m) \(p.text())"
         case .cli(let args): return "cli carrel \(args.joined(separator: " "))"
         case .restart(let graceful): return graceful ? "restart (shutdown, exit)" : "restart (SIGKILL)"
         case .outside(let what, _): return "outside: \(what)"
@@ -45,4 +48,8 @@ enum Hazard: CaseIterable {
     case hugeOrderFile
     /// `.gitattributes` a hard link to a file outside the library.
     case linkedGitattributes
+    /// Markets and submission records forged: links, pipes, huge, torn, paths out of the project.
+    case forgedSubmissions
+    /// A file's snapshots forged: links, pipes, folders, huge, forged names, temporaries.
+    case forgedSnapshots
 }

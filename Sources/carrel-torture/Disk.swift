@@ -70,6 +70,12 @@ enum Disk {
         }
     }
 
+    /// Makes `path` and its missing parents.
+    @discardableResult
+    static func makeFolders(_ path: String) -> Bool {
+        (try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)) != nil
+    }
+
     static func isDirectory(_ path: String) -> Bool {
         var st = stat()
         return lstat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR

@@ -133,6 +133,37 @@ func selfTest(_ options: Options) -> Int32 {
             }
         ),
         (
+            "leave a snapshot under a path whose file moved", "where its file is not",
+            { t in
+                let file = t.someContentFile(inProject: true)
+                let rel = String(file.dropFirst(t.lib.count + 1))
+                let (project, below) = t.splitProject(rel)!
+                let folder = t.lib + "/" + project + "/" + Torture.snapshotsFolder + "/" + below + ".moved"
+                _ = Disk.makeFolders(folder)
+                _ = Disk.write(folder + "/2026-11-28T01-00-00.000Z dev-1 1w.md", Disk.read(file)!)
+            }
+        ),
+        (
+            "leave a snapshot's temporary", "snapshot's temporary",
+            { t in
+                let folder = t.lib + "/Poems/" + Torture.snapshotsFolder + "/Draft/x.md"
+                _ = Disk.makeFolders(folder)
+                _ = Disk.write(folder + "/" + Torture.snapshotTemporaryPrefix + "1-2", Array("torture:".utf8))
+            }
+        ),
+        (
+            "tear a snapshot", "holds text the harness never wrote",
+            { t in
+                let file = t.someContentFile(inProject: true)
+                let rel = String(file.dropFirst(t.lib.count + 1))
+                let (project, below) = t.splitProject(rel)!
+                let folder = t.lib + "/" + project + "/" + Torture.snapshotsFolder + "/" + below
+                _ = Disk.makeFolders(folder)
+                let bytes = Disk.read(file)!
+                _ = Disk.write(folder + "/2026-11-28T01-00-00.000Z dev-1 1w.md", Array(bytes.prefix(bytes.count / 2)))
+            }
+        ),
+        (
             "bring back a deleted content", "is back",
             { t in
                 let f = t.someContentFile()

@@ -39,6 +39,8 @@ extension Torture {
                     }
                     continue
                 }
+                // A market's details: Carrel's own small file, written whole (`setMarket`, `submit`).
+                if parts.last == ".carrel-market" { continue }
                 if let last = parts.last, last.hasPrefix(".carrel-order") {
                     checkOrderFile(base + "/" + n.rel, last: String(last), phase: phase, afterRestart: afterRestart)
                     continue
@@ -133,6 +135,7 @@ extension Torture {
             // No command runs during a check: each copy asked for is now whole or not there.
             if let allowed = copyAllowance[c], allowed > 0 { copyAllowance[c] = max(0, places.count - 1) }
         }
+        checkSnapshots(found, phase: phase, afterRestart: afterRestart)
     }
 
     /// How every document the torture compiles (Markdown, with the

@@ -37,15 +37,11 @@ extension Torture {
         }
     }
 
-    /// Snapshots are not chosen yet: `carrel.snapshot` and `carrel.rollBack`
-    /// copy a file's text under `.carrel/snapshots`, and deleting the file
-    /// for good removes those copies, which the count of each content's
-    /// places (`copyAllowance`, `doomedUnder`) does not know of; and
-    /// `carrel.snapshots` and `carrel.compareSnapshot` only read.
+    /// `carrel.snapshots` and `carrel.compareSnapshot` only read, so are not sent.
     func chooseOp(_ v: View) -> Op {
         let parent = { (rel: String) -> String in rel.split(separator: "/").dropLast().joined(separator: "/") }
         while true {
-            let roll = random(112)
+            let roll = random(118)
             switch roll {
             case 0..<14:
                 guard var folder = pick(v.folders) else { continue }
@@ -166,6 +162,10 @@ extension Torture {
                 return Op(
                     name: redo ? "redo" : "undo", command: redo ? "carrel.redo" : "carrel.undo",
                     args: chance(0.5) ? [:] : ["library": .string(uri(""))])
+            case 112..<118:
+                // Snapshots are written while kills land, then carried along every move.
+                guard let op = snapshotOp(v) else { continue }
+                return op
             case 95..<96:
                 guard let p = pick(v.projects) else { continue }
                 // A compiled document lands in the project's Compiled folder, whole or not at all.

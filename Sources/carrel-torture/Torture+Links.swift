@@ -130,7 +130,9 @@ extension Torture {
         // copy of which went to a Trash, has links to that copy's old place.
         var places: [Int: Int] = [:]
         for base in [lib, dataHome + "/Trash/files"] {
+            // A snapshot is a copy of a text, never a place a link leads to.
             for n in Disk.walk(base, includeHidden: true) where !n.isDir && !n.isLink {
+                if n.rel.contains("/" + Self.snapshotsFolder + "/") { continue }
                 guard let bytes = Disk.read(base + "/" + n.rel), let id = Self.contentID(content(of: bytes)) else {
                     continue
                 }
@@ -147,8 +149,19 @@ extension Torture {
     /// dangling. A move killed before its update was reported left all its
     /// links old or all new, never some of each: those it left old are the
     /// harness's (it never saw the update happen).
+    /// Contents an undo or redo moved: links from and to them may dangle.
+    func noteUndoneMoves() {
+        guard let before = placesBeforeUndo else { return }
+        placesBeforeUndo = nil
+        let now = contentsInView()
+        for id in Set(before.keys).union(now.keys) where before[id]?.sorted() != now[id]?.sorted() {
+            linksOutOfView.insert(id)
+        }
+    }
+
     func checkLinks(phase: String) {
         guard opts.servers == 1 else { return }
+        noteUndoneMoves()
         let now = linkStates()
         noteLinksOutOfView(now.inView)
         if let before = interruptedLinks {

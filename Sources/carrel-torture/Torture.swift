@@ -53,6 +53,14 @@ final class Torture: @unchecked Sendable {
     var moveFinished = true
     var interruptedLinks: (links: [LinkKey: LinkState], inView: [Int: [String]])?
     var linkUpdates = 0
+    /// Where each content in view was before an undo or redo not yet
+    /// compared with the disk: neither updates links, so what it moved
+    /// may leave links dangling (see REPORT.md, Limits).
+    var placesBeforeUndo: [Int: [String]]?
+    /// Contents that ever left their project, whose snapshots stay behind.
+    var snapshotsAdrift = Set<String>()
+    /// The project each content was last seen in ("" for none).
+    var snapshotProject: [String: String] = [:]
 
     init(_ opts: Options) {
         self.opts = opts
@@ -100,11 +108,15 @@ final class Torture: @unchecked Sendable {
 
     /// A file holding a tracked content that was never copied, in the
     /// library (for the self-test).
-    func someContentFile() -> String {
+    func someContentFile(inProject: Bool = false) -> String {
         let files = Disk.walk(lib, includeHidden: false).filter { !$0.isDir }.map { lib + "/" + $0.rel }
         return files.first {
             guard let bytes = Disk.read($0), bytes.count > 1 else { return false }
-            return (copyAllowance[content(of: bytes)] ?? 0) == 0
+            let c = content(of: bytes)
+            guard inProject else { return (copyAllowance[c] ?? 0) == 0 }
+            // One whose snapshots must follow it: alive, never out of its project.
+            return (copyAllowance[c] ?? 0) == 0 && contents[c] == .alive && !snapshotsAdrift.contains(c)
+                && splitProject(String($0.dropFirst(lib.count + 1))) != nil
         }!
     }
 
@@ -324,12 +336,16 @@ final class Torture: @unchecked Sendable {
                 linksBeforeMove = linkStates()
                 moveFinished = false
             }
+            if opts.servers == 1 && (op.name == "undo" || op.name == "redo") { placesBeforeUndo = contentsInView() }
             for c in op.doomed where contents[c] == .alive { contents[c] = .doomed }
             // A kill during the copy may leave it whole: it is allowed from the moment it is asked for.
             for c in op.copies where contents[c] != nil { copyAllowance[c, default: 0] += 1 }
+            // A copy's snapshots are its own: deleting the copy for good, cut short, may leave them.
+            snapshotsAdrift.formUnion(op.copies)
             sent[op.name, default: 0] += 1
             state.unlock()
             run.killer.pending = op.name
+            log("\(op.name) \(op.args.text())")
             let id = server.request(
                 "workspace/executeCommand", ["command": .string(op.command), "arguments": [op.args]])
             if i == run.killAt { run.killer.arm(server, afterMicroseconds: run.delay) }
@@ -344,6 +360,7 @@ final class Torture: @unchecked Sendable {
             }
             run.killer.pending = nil
             state.lock()
+            noteUndoneMoves()
             handle(op, r)
             let failed = !violations.isEmpty
             state.unlock()
@@ -379,6 +396,7 @@ final class Torture: @unchecked Sendable {
                 contents[c] = .gone
                 destroyed += 1
             }
+            checkSnapshotsDestroyed(op)
         }
     }
 

@@ -50,15 +50,20 @@ extension CLI {
             let answer = (readLine() ?? "").trimmingCharacters(in: .whitespaces).lowercased()
             guard ["y", "yes", "o", "oui"].contains(answer) else { return }
         }
-        let (_, refused) = ws.writeLinkEdits(fixes, in: plan.library)
+        let (_, refused, unrecorded) = ws.writeLinkEdits(fixes, in: plan.library)
         let updated = fixes.filter { !refused.contains($0.newFile) }
         if !updated.isEmpty {
             let count = updated.reduce(0) { $0 + $1.edits.count }
             writeError(Message.linksUpdated(links: count, files: updated.count).text(language) + "\n")
         }
-        if !refused.isEmpty {
-            let names = refused.compactMap(\.last).map { "“\($0)”" }.joined(separator: ", ")
+        let changed = refused.filter { !unrecorded.contains($0) }
+        if !changed.isEmpty {
+            let names = changed.compactMap(\.last).map { "“\($0)”" }.joined(separator: ", ")
             writeError(Message.linksNotUpdated(names: names).text(language) + "\n")
+        }
+        if !unrecorded.isEmpty {
+            let names = unrecorded.compactMap(\.last).map { "“\($0)”" }.joined(separator: ", ")
+            writeError(Message.linksNotRecorded(names: names).text(language) + "\n")
         }
     }
 

@@ -1,0 +1,102 @@
+import Glibc
+
+/// What a crash leaves of Carrel's own hidden temporaries in `.carrel`,
+/// recognised only by the exact names Carrel gives them, so a writer's file
+/// that merely looks like one is never taken for it.
+public enum Leftovers {
+    /// The pid in `name` when `name` is exactly `prefix` followed by
+    /// `groups` runs of digits joined by `-`, the first the pid.
+    static func owner(_ name: [UInt8], prefix: [UInt8], groups: Int) -> Int32? {
+        guard name.starts(with: prefix) else { return nil }
+        let parts = name.dropFirst(prefix.count).split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false)
+        guard parts.count == groups,
+            parts.allSatisfy({ !$0.isEmpty && $0.count <= 20 && $0.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }),
+            let pid = Int32(String(decoding: parts[0], as: UTF8.self)), pid > 0
+        else { return nil }
+        return pid
+    }
+
+    /// True unless `pid` is another process that still runs (its write may be
+    /// under way). This process writes one thing at a time and cleans up after
+    /// itself, so a name with its own pid is an older process's whose pid it
+    /// now has.
+    public static func isGone(_ pid: Int32) -> Bool {
+        pid == getpid() || !(kill(pid, 0) == 0 || errno == EPERM)
+    }
+
+    /// The most folders the walk of `.carrel/snapshots` opens, so a forged
+    /// tree cannot hold an open for long.
+    static let snapshotFolderLimit = 20_000
+    /// Deeper than any path in a project Carrel would make.
+    static let snapshotDepthLimit = 128
+
+    /// Removes the `.carrel-snapshot-<pid>-<random>` temporaries of gone
+    /// processes anywhere under `.carrel/snapshots` (a snapshot cut short),
+    /// plain files only, unlinked and never followed. Returns how many.
+    @discardableResult
+    public static func removeSnapshotTemporaries(carrelDir: Directory) -> Int {
+        guard carrelDir.kind(of: SnapshotFolder.name) == .folder,
+            let top = try? carrelDir.realSubdirectory(SnapshotFolder.name)
+        else { return 0 }
+        var removed = 0
+        var opened = 1
+        // Paths, not open folders, wait their turn, so however wide the tree
+        // only one folder per level is open at a time.
+        var pending: [[[UInt8]]] = [[]]
+        while let path = pending.popLast() {
+            var dir: Directory? = top
+            for part in path { dir = try? dir?.realSubdirectory(part) }
+            guard let dir else { continue }
+            for (name, _) in (try? dir.list()) ?? [] {
+                switch dir.kind(of: name) {
+                case .file?:
+                    if let pid = owner(name, prefix: SnapshotFolder.tempPrefix, groups: 2), isGone(pid),
+                        (try? dir.unlinkFile(name)) != nil
+                    {
+                        removed += 1
+                    }
+                case .folder?:
+                    guard path.count < snapshotDepthLimit, opened < snapshotFolderLimit else { continue }
+                    opened += 1
+                    pending.append(path + [name])
+                default: continue
+                }
+            }
+        }
+        if removed > 0 { top.sync() }
+        return removed
+    }
+
+    /// Whether `removeRecordTemporaries` would find anything.
+    public static func hasRecordTemporaries(in dir: Directory) -> Bool {
+        ((try? dir.list()) ?? []).contains { entry in
+            owner(entry.name, prefix: SubmissionRecords.tempPrefix, groups: 3).map(isGone) ?? false
+        }
+    }
+
+    /// Removes the record temporaries (`.tmp-<pid>-<ms>-<random>`) of gone
+    /// processes in `.carrel/submissions`: plain files only. The caller
+    /// holds the project's lock, which every writer of a record takes.
+    @discardableResult
+    public static func removeRecordTemporaries(in dir: Directory) -> Int {
+        var removed = 0
+        for (name, _) in (try? dir.list()) ?? [] {
+            guard let pid = owner(name, prefix: SubmissionRecords.tempPrefix, groups: 3), isGone(pid),
+                dir.kind(of: name) == .file, (try? dir.unlinkFile(name)) != nil
+            else { continue }
+            removed += 1
+        }
+        if removed > 0 { dir.sync() }
+        return removed
+    }
+}
+
+extension SubmissionRecords {
+    /// Exactly the shape `newID` gives: `<ms>-<16 hex digits>`.
+    public static func isID(_ s: String) -> Bool {
+        let parts = s.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, (1...20).contains(parts[0].count), parts[1].count == 16 else { return false }
+        return parts[0].allSatisfy { $0 >= "0" && $0 <= "9" }
+            && parts[1].allSatisfy { ($0 >= "0" && $0 <= "9") || ($0 >= "a" && $0 <= "f") }
+    }
+}
