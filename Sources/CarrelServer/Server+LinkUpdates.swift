@@ -55,7 +55,9 @@ extension Server {
             message: question(links, fixes.count).text(language),
             actions: [Message.actionKeepLinks, update].map { $0.text(language) })
         request(ShowMessageRequest.method, params) { [self] result in
-            before.settle()
+            // Dropped only after the edits' own record is durable, so a stop
+            // in between leaves one or the other.
+            defer { before.settle() }
             let title = ShowMessageRequest.chosenTitle(result)
             guard title == update.text(language) || title == update.text(.english) else { return }
             updateLinks(fixes, before)
