@@ -71,6 +71,8 @@ extension Server {
                 try workspace.journalingSetting(.confirmDelete, t) { () throws(Failure) -> Outcome in
                     try workspace.setConfirmDelete(t, confirm)
                 })
+        case .setLinkUpdates(let uri, let mode):
+            finish(id, try setLinkUpdates(try target(uri), mode))
         case .setTarget(let uri, let kind, let value):
             let t = try target(uri)
             // A daily target is this device's own, in the state folder: not journaled.
