@@ -2226,7 +2226,7 @@ server's message says so."
   "The modes of Link Updates, in the words every Carrel client shows.")
 
 (defun carrel-set-link-updates (mode)
-  "Set whether a rename or move updates the links it breaks.
+  "Choose what a rename or move does to the links it breaks.
 For the project at point, or the library outside projects.  MODE is
 \"always\", \"ask\" or \"never\"; interactively, a picker marks the
 mode in force \" (now)\"."
