@@ -78,6 +78,8 @@ final class LinkQuestionRestartTests: XCTestCase {
         let said = try second.inbox.take("the report") { $0["method"] == "window/showMessage" }
         XCTAssertEqual(said["params"]?["message"], "Updated 1 link in 1 file.")
         XCTAssertEqual(try read("P/Novel/One.md"), "Meet [Ada](Characters/Ada%20Lovelace.md).")
+        // The record goes once the answer is handled whole, before the next request's answer.
+        _ = try second.result("carrel/tree", ["depth": 0])
         XCTAssertEqual(questions(), [])
     }
 
@@ -126,5 +128,31 @@ final class LinkQuestionRestartTests: XCTestCase {
                 "Carrel left \(path) as it was and updated no link from it: it is a symbolic link, which Carrel does not follow."
             ))
         XCTAssertNotNil(try? FileManager.default.destinationOfSymbolicLink(atPath: path))
+    }
+
+    /// A pipe, an oversized file and a path climbing out are each refused
+    /// by name, left where they are, and the server still answers.
+    func testForgedQuestionsAreRefusedAndLeft() throws {
+        let real = try XCTUnwrap(realpath(fx.path, nil))
+        defer { free(real) }
+        try FileManager.default.createDirectory(atPath: links, withIntermediateDirectories: true)
+        let prefix = links + "/question-\(fnv(Array(String(cString: real).utf8)))-99999999"
+        XCTAssertEqual(mkfifo(prefix + "1-5-ab.json", 0o600), 0)
+        XCTAssertTrue(
+            FileManager.default.createFile(
+                atPath: prefix + "2-5-ab.json", contents: Data(repeating: 0x20, count: (64 << 10) + 1)))
+        let outside = try plant(from: ["..", "Ada.md"], to: ["P", "Novel", "Characters", "Ada.md"])
+        let c = try server()
+        _ = try c.result("carrel/tree", ["depth": 0])
+        let said = c.inbox.pending.filter { $0["method"] == "window/showMessage" }.compactMap {
+            $0["params"]?["message"]?.stringValue
+        }
+        XCTAssertTrue(said.contains { $0.contains("1-5-ab.json as it was") && $0.contains("named pipe") }, "\(said)")
+        XCTAssertTrue(said.contains { $0.contains("2-5-ab.json as it was") && $0.contains("larger than") }, "\(said)")
+        XCTAssertTrue(said.contains { $0.contains("it names a file outside the library") }, "\(said)")
+        XCTAssertFalse(c.inbox.pending.contains { $0["method"] == "window/showMessageRequest" })
+        for name in [prefix + "1-5-ab.json", prefix + "2-5-ab.json", outside] {
+            XCTAssertNotNil(try? FileManager.default.attributesOfItem(atPath: name), name)
+        }
     }
 }
