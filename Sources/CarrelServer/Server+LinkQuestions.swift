@@ -11,10 +11,10 @@ extension Server {
     func linksBeforeMove(_ item: Workspace.Target, plan: () throws(Failure) -> Workspace.MovePlan)
         -> LinksBeforeMove?
     {
-        guard var before = linksBeforeMove(item), before.mode != .never,
-            let planned = try? plan(), planned.library === before.library,
+        guard var before = linksBeforeMove(item) else { return nil }
+        guard before.mode != .never, let planned = try? plan(), planned.library === before.library,
             let record = workspace.recordLinkQuestion(planned)
-        else { return linksBeforeMove(item) }
+        else { return before }
         before.settle = record
         return before
     }
