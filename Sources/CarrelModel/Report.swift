@@ -14,6 +14,8 @@ public enum Report: Sendable, Equatable {
     case askingBeforeDeleting(in: String)
     case alreadyAskingBeforeDeleting(in: String)
     case notAskingBeforeDeleting(in: String)
+    /// `carrel.setLinkUpdates`: the project's (or library's) mode now.
+    case linkUpdates(in: String, mode: LinkUpdates)
     /// A duplicate that left out named pipes, sockets or devices, which hold no writing.
     case duplicatedLeavingOut(name: String, copy: String, count: Int)
     /// A compile wrote its document: where (`Compiled/My Novel.docx`, or the
@@ -158,6 +160,21 @@ public enum Report: Sendable, Equatable {
             return (
                 "Deleting in “\(name)” no longer asks first.",
                 "Supprimer dans « \(name) » ne demande plus confirmation."
+            )
+        case .linkUpdates(let name, .always):
+            return (
+                "Links to a moved item in “\(name)” are now updated without asking.",
+                "Les liens vers un élément déplacé dans « \(name) » sont désormais mis à jour sans demander."
+            )
+        case .linkUpdates(let name, .ask):
+            return (
+                "Links to a moved item in “\(name)” are now updated only if you say so.",
+                "Les liens vers un élément déplacé dans « \(name) » ne sont désormais mis à jour qu’après votre accord."
+            )
+        case .linkUpdates(let name, .never):
+            return (
+                "Links to a moved item in “\(name)” are no longer updated.",
+                "Les liens vers un élément déplacé dans « \(name) » ne sont plus mis à jour."
             )
         case .snapshotTaken(let name, let files):
             return files == 1

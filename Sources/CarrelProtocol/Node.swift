@@ -29,6 +29,8 @@ public struct Node {
     public var unreadable = false
     /// False on a project or library whose deletes no longer ask first.
     public var confirmDelete = true
+    /// "always" or "never" on a project or library row; "ask", the default, is left out.
+    public var linkUpdates = "ask"
     /// Files below the row, each counted once; nil on files.
     public var fileTotal: Int?
     /// Sync engines' conflict copies below the row, apart from `fileTotal`;
@@ -108,6 +110,7 @@ public struct Node {
         w.key(literal: "kind"); w.string(kind)
         if leftOut { w.key(literal: "leftOut"); w.bool(true) }
         if link { w.key(literal: "link"); w.bool(true) }
+        if linkUpdates != "ask" { w.key(literal: "linkUpdates"); w.string(linkUpdates) }
         if let modified { w.key(literal: "modified"); w.int(Int(modified)) }
         w.key(literal: "name"); w.string(name)
         w.key(literal: "permanent"); w.bool(permanent)

@@ -26,7 +26,10 @@ extension Server {
     func handleNotification(_ method: String, _ params: JSONValue) {
         switch method {
         case InitializedNotification.method:
-            if state == .running { startWatching() }
+            if state == .running {
+                startWatching()
+                askLeftLinkQuestions()
+            }
         case ExitNotification.method:
             onExit(state == .shutDown ? 0 : 1)
         case DidChangeWorkspaceFoldersNotification.method:

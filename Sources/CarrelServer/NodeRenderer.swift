@@ -208,6 +208,7 @@ public struct NodeRenderer {
         n.link = info.link
         n.unreadable = info.unreadable
         n.confirmDelete = info.confirmDelete
+        n.linkUpdates = info.linkUpdates.rawValue
         n.fileTotal = info.fileTotal
         n.conflictTotal = info.conflictTotal
         n.counting = info.counting

@@ -25,16 +25,21 @@ extension Server {
             finish(id, journaled(.newItem, try workspace.newFile(in: try target(parentUri), name: name)))
         case .rename(let uri, let newName):
             let item = try target(uri)
-            let links = linksBeforeMove(item)
-            let outcome = journaled(.rename, try workspace.rename(item, to: newName))
+            let links = linksBeforeMove(item) { () throws(Failure) in try workspace.planRename(item, to: newName) }
+            let outcome = try settlingOnRefusal(links) { () throws(Failure) in
+                journaled(.rename, try workspace.rename(item, to: newName))
+            }
             finish(id, outcome)
             offerLinkUpdates(links, outcome)
         case .moveTo(let uri, let destinationUri, let before, let after):
             let source = try target(uri)
             let destination = try target(destinationUri)
             let place = try position(before: before, after: after, required: false)
-            let links = linksBeforeMove(source)
-            let outcome = try journaledMove(source, to: destination, at: place)
+            let links = linksBeforeMove(source) { () throws(Failure) in try workspace.planMove(source, to: destination)
+            }
+            let outcome = try settlingOnRefusal(links) { () throws(Failure) in
+                try journaledMove(source, to: destination, at: place)
+            }
             finish(id, outcome)
             offerLinkUpdates(links, outcome)
         case .reorder(let uri, let before, let after):
@@ -66,6 +71,8 @@ extension Server {
                 try workspace.journalingSetting(.confirmDelete, t) { () throws(Failure) -> Outcome in
                     try workspace.setConfirmDelete(t, confirm)
                 })
+        case .setLinkUpdates(let uri, let mode):
+            finish(id, try setLinkUpdates(try target(uri), mode))
         case .setTarget(let uri, let kind, let value):
             let t = try target(uri)
             // A daily target is this device's own, in the state folder: not journaled.

@@ -16,6 +16,9 @@ extension Server {
         let open: [[String]: (uri: String, text: [UInt8])]
         /// The setting of the project (or library) the item left.
         let mode: LinkUpdates
+        /// Drops the question's record (`Server+LinkQuestions.swift`) once
+        /// it is answered or needs no answer.
+        var settle: () -> Void = {}
     }
 
     /// What a move will need to find its edits, taken before it.
@@ -30,7 +33,7 @@ extension Server {
         guard let before, let moved = outcome.changes.first(where: { $0.kind == .moved }), !moved.inTrash,
             let old = moved.oldPath, let from = workspace.libraryPath(ofAbsolute: old, in: before.library),
             let to = workspace.libraryPath(ofAbsolute: moved.path, in: before.library), from != to
-        else { return }
+        else { return before?.settle() ?? () }
         offerLinkUpdates(before, LinkMove(from: from, to: to)) { links, files in
             .confirmLinkUpdate(links: links, files: files, name: from.last ?? "")
         }
@@ -39,18 +42,24 @@ extension Server {
     /// Finds the edits `move` makes, then asks with `question` (links,
     /// files), updates at once, or does nothing, as the setting says.
     func offerLinkUpdates(_ before: LinksBeforeMove, _ move: LinkMove, question: (Int, Int) -> Message) {
-        guard before.mode != .never else { return }
+        guard before.mode != .never else { return before.settle() }
         let snapshot = before.snapshot ?? workspace.linkSnapshot(before.library, afterMaking: move)
         let fixes = workspace.linkEdits(
             after: move, in: before.library, since: snapshot, text: { before.open[$0]?.text })
-        guard !fixes.isEmpty else { return }
-        if before.mode == .always { return updateLinks(fixes, before) }
+        guard !fixes.isEmpty else { return before.settle() }
+        if before.mode == .always {
+            updateLinks(fixes, before)
+            return before.settle()
+        }
         let links = fixes.reduce(0) { $0 + $1.edits.count }
         let update = Message.actionUpdateLinks
         let params = ShowMessageRequest.params(
             message: question(links, fixes.count).text(language),
             actions: [Message.actionKeepLinks, update].map { $0.text(language) })
         request(ShowMessageRequest.method, params) { [self] result in
+            // Dropped only after the edits' own record is durable, so a stop
+            // in between leaves one or the other.
+            defer { before.settle() }
             let title = ShowMessageRequest.chosenTitle(result)
             guard title == update.text(language) || title == update.text(.english) else { return }
             updateLinks(fixes, before)

@@ -32,6 +32,8 @@ public struct NodeInfo {
     public var unreadable = false
     /// On projects and libraries: whether deleting asks first.
     public var confirmDelete = true
+    /// On a project's or library's row: whether a move updates the links it breaks.
+    public var linkUpdates = LinkUpdates.ask
     /// Files below a row, each counted once, as the rows under it add up:
     /// a folder's whole subtree; a section's folders (not "All", which
     /// repeats them); a project's sections but its Trash; a library's rows.
@@ -208,6 +210,7 @@ extension Workspace {
             info.icon = Icon.project
             info.projectType = project.type.id
             info.confirmDelete = project.metadata.confirmDelete
+            info.linkUpdates = project.metadata.linkUpdates
             info.fileTotal = project.root.fileTotal - (project.trash?.fileTotal ?? 0)
             conflicts = Int(project.root.conflictTotal - (project.trash?.conflictTotal ?? 0))
             var words = WordSum()
@@ -223,6 +226,7 @@ extension Workspace {
             info.kind = library.lockedProjects[ObjectIdentifier(entry)] == nil ? .library : .project
             info.icon = info.kind == .library ? Icon.library : Icon.project
             info.confirmDelete = library.settings.confirmDelete
+            info.linkUpdates = library.settings.linkUpdates
             info.fileTotal = library.fileTotalOutsideTrash
             conflicts = library.conflictTotalOutsideTrash
             var words = WordSum()

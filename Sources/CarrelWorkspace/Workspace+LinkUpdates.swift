@@ -13,7 +13,8 @@ extension Workspace {
     }
 
     /// Sets the mode for the project holding `target`, or for its library
-    /// outside projects. Setting what is already set writes nothing.
+    /// outside projects. Setting what is already set writes nothing, and
+    /// still says so: the writer asked and deserves an answer.
     public func setLinkUpdates(_ target: Target, _ mode: LinkUpdates) throws(Failure) -> Outcome {
         let (entry, library): (Entry, Library)
         switch target {
@@ -21,11 +22,14 @@ extension Workspace {
         case .entry(let e, let l): (entry, library) = (e, l)
         }
         let owner = library.project(containing: entry)?.root ?? library.root
+        let report = Report.linkUpdates(in: title(of: owner, in: library), mode: mode)
         guard linkUpdates(of: entry, in: library) != mode else {
             try checkUnlocked(entry, library)
-            return Outcome(result: .item(.entry(owner, library)), changes: [])
+            return Outcome(result: .item(.entry(owner, library)), changes: [], report: report)
         }
-        return try changeSettings(
+        var outcome = try changeSettings(
             of: target, project: { $0.linkUpdates = mode }, library: { $0.linkUpdates = mode })
+        outcome.report = report
+        return outcome
     }
 }

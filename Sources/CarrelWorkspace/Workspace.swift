@@ -21,6 +21,8 @@ public final class Workspace {
     /// What the writer should be told once, in order: conflicts of
     /// Carrel's own files that were merged. The owner takes them.
     public var notices: [Message] = []
+    /// Link questions a stopped Carrel left unanswered, for the owner to ask again.
+    public var leftLinkQuestions: [LeftLinkQuestion] = []
     /// Files to count, in the order they were found (`Workspace+Words.swift`).
     var wordQueue: [Entry] = []
     /// Reads and counts on two threads; made when counting first starts.
@@ -68,6 +70,7 @@ public final class Workspace {
         }
         let ordered = scanTop(library, path: path)
         libraries.append(library)
+        findLinkQuestions(library)
         discoverProjects(in: library)
         loadOrders(ordered, in: library)
         watching?.watchTree(library.root, library: library, workspace: self)

@@ -144,6 +144,13 @@ extension Torture {
                     args: ["uri": .string(uri(item.rel)), chance(0.5) ? "before" : "after": .string(uri(sibling.rel))])
             case 89..<90:
                 guard let f = pick(v.folders) else { continue }
+                if chance(0.25) {
+                    // Only "ask": the harness answers every move's links question
+                    // and waits for its report, which "never" would leave unsent.
+                    return Op(
+                        name: "setLinkUpdates", command: "carrel.setLinkUpdates",
+                        args: ["uri": .string(uri(f)), "mode": "ask"])
+                }
                 return Op(
                     name: "setConfirmDelete", command: "carrel.setConfirmDelete",
                     args: ["uri": .string(uri(f)), "confirm": .bool(chance(0.5))])
@@ -163,7 +170,8 @@ extension Torture {
                     name: redo ? "redo" : "undo", command: redo ? "carrel.redo" : "carrel.undo",
                     args: chance(0.5) ? [:] : ["library": .string(uri(""))])
             case 112..<118:
-                // Snapshots are written while kills land, then carried along every move.
+                // `carrel.snapshot` and `carrel.rollBack` (Torture+Snapshots.swift): snapshots
+                // are written while kills land, then carried along every move.
                 guard let op = snapshotOp(v) else { continue }
                 return op
             case 95..<96:

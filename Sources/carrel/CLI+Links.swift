@@ -29,6 +29,11 @@ extension CLI {
         if options.has("--dry-run") { return dryRun(ws, plan, move, language) }
         let mode = ws.linkUpdates(of: plan.entry, in: plan.library)
         let snapshot = mode == .never ? nil : ws.linkSnapshot(plan.library)
+        // Recorded before the move and dropped on every way out but a stop
+        // (a kill, the terminal closed at the prompt): the editor's next
+        // server then asks the question this run could not.
+        let question = mode == .never ? nil : ws.recordLinkQuestion(plan)
+        defer { question?() }
         let outcome = sub == "rename" ? try ws.rename(item, to: p[1]) : try ws.move(item, to: try argument(ws, p[1]))
         ws.noteForUndo(sub == "rename" ? .rename : .move, outcome)
         report(ws, outcome, language)

@@ -226,6 +226,20 @@ final class ReportsTests: XCTestCase {
 
     /// Turning asking on or off says where, and so does asking for what is
     /// already so: the writer learns the command was heard.
+    func testLinkUpdatesAreReported() throws {
+        try start()
+        XCTAssertEqual(
+            try report("carrel.setLinkUpdates", ["uri": .string(fx.uri("P/Draft")), "mode": "never"]),
+            "Links to a moved item in “P” are no longer updated.")
+        XCTAssertEqual(
+            try report("carrel.setLinkUpdates", ["uri": .string(fx.uri("P")), "mode": "ask"]),
+            "Links to a moved item in “P” are now updated only if you say so.")
+        XCTAssertEqual(
+            try report("carrel.setLinkUpdates", ["uri": .string(fx.uri("loose.md")), "mode": "always"]),
+            "Links to a moved item in “\(URL(fileURLWithPath: fx.path).lastPathComponent)” are now updated without asking.",
+            "outside projects, the library's")
+    }
+
     func testAskingBeforeDeletingIsReported() throws {
         try start()
         XCTAssertEqual(

@@ -160,6 +160,9 @@ final class ServerTests: XCTestCase {
         let asking = try client.command(
             "carrel.setConfirmDelete", ["uri": .string(fx.uri("My Poems")), "confirm": false])["result"]!
         XCTAssertEqual(asking["confirmDelete"], false)
+        let links = try client.command(
+            "carrel.setLinkUpdates", ["uri": .string(fx.uri("My Poems")), "mode": "never"])["result"]!
+        XCTAssertEqual(links["linkUpdates"], "never")
         let target = try client.command(
             "carrel.setTarget", ["uri": .string(fx.uri("My Poems/Draft")), "words": 1500])["result"]!
         XCTAssertEqual(target["target"], 1500)

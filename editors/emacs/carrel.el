@@ -1830,7 +1830,7 @@ SHOW, put point on the row of the resulting node.  Return the result."
       (with-current-buffer buffer
         (carrel--settle conn (if (functionp expect) (funcall expect result) expect))
         (when (and (plist-get result :uri) (gethash (carrel--id result) carrel--rows)
-                   (member command '("carrel.setSort" "carrel.setConfirmDelete")))
+                   (member command '("carrel.setSort" "carrel.setConfirmDelete" "carrel.setLinkUpdates")))
           (puthash (carrel--id result) (carrel--bare result) carrel--rows))
         (let ((id (and show (plist-get result :uri) (carrel--reveal-uri (plist-get result :uri)))))
           (carrel--load)
@@ -2225,6 +2225,35 @@ server's message says so."
     ;; no change follows: nothing to wait for.
     (carrel--command nil t "carrel.setConfirmDelete" :uri (plist-get target :uri) :confirm t)))
 
+(defconst carrel--link-update-choices
+  '(("always" . "Update them without asking")
+    ("ask" . "Ask each time")
+    ("never" . "Never update them"))
+  "The modes of Link Updates, in the words every Carrel client shows.")
+
+(defun carrel-set-link-updates (mode)
+  "Choose what a rename or move does to the links it breaks.
+For the project at point, or the library outside projects.  MODE is
+\"always\", \"ask\" or \"never\"; interactively, a picker marks the
+mode in force \" (now)\"."
+  (interactive
+   (let* ((target (or (carrel--nearest (carrel--kind-p "project" "library"))
+                      (user-error "Put point on a project or a library")))
+          (now (or (plist-get target :linkUpdates) "ask"))
+          (labels (mapcar (lambda (choice)
+                            (cons (concat (cdr choice) (if (equal (car choice) now) " (now)" ""))
+                                  (car choice)))
+                          carrel--link-update-choices)))
+     (list (cdr (assoc (carrel--read-choice
+                        (format "When a move breaks links in “%s”: " (plist-get target :title))
+                        labels (car (rassoc now labels)))
+                       labels)))))
+  (unless (assoc mode carrel--link-update-choices)
+    (user-error "Unknown mode: %s" mode))
+  (let ((target (or (carrel--nearest (carrel--kind-p "project" "library"))
+                    (user-error "Put point on a project or a library"))))
+    (carrel--command nil t "carrel.setLinkUpdates" :uri (plist-get target :uri) :mode mode)))
+
 (defun carrel-refresh (&rest _)
   "Fetch the shown rows from the server again, keeping expansion and point."
   (interactive)
@@ -2589,6 +2618,7 @@ C-?	Redo
 \\[carrel-help]	these keys
 \\[quit-window]	close the binder
 \\[carrel-ask-before-deleting]	Ask before deleting again
+\\[carrel-set-link-updates]	Link Updates…
 "
   "The text of `carrel-help', for `substitute-command-keys'.")
 

@@ -13,6 +13,7 @@ public enum CarrelCommand: Equatable {
         case emptyTrash = "carrel.emptyTrash"
         case setSort = "carrel.setSort"
         case setConfirmDelete = "carrel.setConfirmDelete"
+        case setLinkUpdates = "carrel.setLinkUpdates"
         case reorder = "carrel.reorder"
         case setTarget = "carrel.setTarget"
         case duplicate = "carrel.duplicate"
@@ -55,6 +56,8 @@ public enum CarrelCommand: Equatable {
     case emptyTrash(projectUri: String, confirmed: Bool)
     case setSort(uri: String, by: String, descending: Bool)
     case setConfirmDelete(uri: String, confirm: Bool)
+    /// `mode`: "always", "ask" or "never"; the server checks which.
+    case setLinkUpdates(uri: String, mode: String)
     /// Exactly one of `before` and `after`, a sibling of `uri`; the server checks which.
     case reorder(uri: String, before: String?, after: String?)
     /// `words: N|null` on a project, folder or file; or `session: N|null` on a project. Null clears.
@@ -112,6 +115,7 @@ public enum CarrelCommand: Equatable {
             self = .setSort(
                 uri: try f.string("uri"), by: try f.string("by"), descending: try f.optionalBool("descending") ?? false)
         case .setConfirmDelete: self = .setConfirmDelete(uri: try f.string("uri"), confirm: try f.bool("confirm"))
+        case .setLinkUpdates: self = .setLinkUpdates(uri: try f.string("uri"), mode: try f.string("mode"))
         case .reorder:
             self = .reorder(
                 uri: try f.string("uri"), before: try f.optionalString("before"), after: try f.optionalString("after"))

@@ -705,6 +705,27 @@ and Ask before deleting on the project turns the question back on."
       (should-error (call-interactively #'carrel-delete) :type 'user-error))
     (should (file-exists-p (carrel-test--path "My Poems" "Draft" "Spring.md")))))
 
+(ert-deftest carrel-test-set-link-updates ()
+  "Link Updates sends the mode, project.json holds it, and the row says it."
+  (carrel-test--with-library
+    (carrel-test--project "My Poems" "poetry")
+    (carrel-test--file "My Poems" "Draft" "Spring")
+    (carrel-test--goto "My Poems" "Draft" "Spring.md")
+    (let ((sent (carrel-test--recording
+                  (carrel-test--answering '("Never update them")
+                    (call-interactively #'carrel-set-link-updates)))))
+      (should (equal (plist-get (cadr (assq 'workspace/executeCommand sent)) :arguments)
+                     (vector (list :uri (carrel--path-to-uri (carrel-test--path "My Poems"))
+                                   :mode "never")))))
+    (should (equal (car (car carrel-test--asked)) "When a move breaks links in “My Poems”: "))
+    (should (equal (cdr (car carrel-test--asked))
+                   '("Update them without asking" "Ask each time (now)" "Never update them")))
+    (let ((json (with-temp-buffer
+                  (insert-file-contents (carrel-test--path "My Poems" ".carrel" "project.json"))
+                  (json-parse-string (buffer-string)))))
+      (should (equal (gethash "value" (gethash "linkUpdates" (gethash "preferences" json))) "never")))
+    (should (equal (plist-get (carrel--node-at-point) :linkUpdates) "never"))))
+
 (ert-deftest carrel-test-duplicate ()
   "D copies the item at point beside itself and puts point on the copy."
   (carrel-test--with-library

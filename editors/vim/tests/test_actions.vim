@@ -260,6 +260,21 @@ h.Run(':Carrel ask_before_deleting never turns asking off', () => {
   h.Wait(() => !empty(h.Popups()), 'the question, still')
 })
 
+h.Run(':Carrel link_updates sends the mode and project.json holds it', () => {
+  var root = Poems()
+  h.Press('. Morning.md', ':Carrel link_updates' .. "\<CR>")
+  h.Wait(() => h.Popups()->copy()->filter((_, p) => p.title =~ 'When a move breaks links in “My Poems”:')->len() == 1,
+    'the picker')
+  assert_equal(['Update them without asking', 'Ask each time (now)', 'Never update them'],
+    h.Popups()[0].items->copy()->filter((_, l) => l =~ 'them\|time'))
+  h.Choose('Never update them')
+  h.Wait(() => len(h.CommandsSent('carrel.setLinkUpdates')) == 1, 'carrel.setLinkUpdates')
+  assert_equal({uri: 'file://' .. root .. '/My%20Poems', mode: 'never'}, h.CommandsSent('carrel.setLinkUpdates')[0])
+  h.Wait(() => get(tree.Node('file://' .. root .. '/My%20Poems'), 'linkUpdates', '') == 'never', 'the row saying never')
+  assert_equal('never', json_decode(join(readfile(root .. '/My Poems/.carrel/project.json'), ''))
+    .preferences.linkUpdates.value)
+})
+
 h.Run('R refetches what is shown', () => {
   var root = Poems()
   var before = h.Traffic()->copy()->filter((_, l) => l =~ '^→ .*"carrel/tree"')->len()

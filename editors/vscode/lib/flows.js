@@ -30,6 +30,13 @@ const OPEN_BUTTON = 'Open';
 // sends right after the response, before revealing what it made.
 const CHANGE_PATIENCE_MS = 2000;
 
+// The choices of Link Updates, in the words every Carrel client shows.
+const LINK_UPDATES = [
+  { mode: 'always', title: 'Update them without asking' },
+  { mode: 'ask', title: 'Ask each time' },
+  { mode: 'never', title: 'Never update them' },
+];
+
 class Flows {
   constructor({ server, binder, ui, settings, restart }) {
     this.server = server;
@@ -59,6 +66,7 @@ class Flows {
       'carrel.moveDown': (arg) => this.moveAmongSiblings(arg, 1),
       'carrel.setTarget': (arg) => this.setTarget(arg),
       'carrel.askBeforeDeleting': (arg) => this.askBeforeDeleting(arg),
+      'carrel.linkUpdates': (arg) => this.linkUpdates(arg),
       'carrel.compile': (arg) => this.compile(arg),
       'carrel.leaveOutOfCompile': (arg) => this.setCompileIncluded(arg, false),
       'carrel.includeInCompile': (arg) => this.setCompileIncluded(arg, true),
@@ -390,6 +398,23 @@ class Flows {
     // may follow: the answer is the row's new state.
     if (this.binder.replaceRow(result)) this.ui.refresh([ownerKey]);
     await this.ui.reveal(ownerKey, {});
+    return result;
+  }
+
+  // Whether a move updates the links it breaks, for the project (or
+  // library) of a row: the owner's row says the mode in force, marked.
+  async linkUpdates(arg) {
+    const ownerKey = await this.askOwner(arg, 'Link updates in: ');
+    if (!ownerKey) return undefined;
+    const owner = this.binder.node(ownerKey);
+    const now = owner.linkUpdates || 'ask';
+    const modes = LINK_UPDATES.map(({ mode, title }) => ({ label: mode === now ? `${title} (now)` : title, mode }));
+    const title = `When a move breaks links in “${owner.title}”:`;
+    const choice = await this.ui.pick(modes, { placeholder: title, title });
+    if (!choice) return undefined;
+    const result = await this.execute('carrel.setLinkUpdates', { uri: owner.uri, mode: choice.mode });
+    // A library's setting lives outside the workspace: the answer is the row's new state.
+    if (this.binder.replaceRow(result)) this.ui.refresh([ownerKey]);
     return result;
   }
 

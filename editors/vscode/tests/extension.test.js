@@ -16,7 +16,7 @@ test('every declared command is registered, and every registered command is decl
   const declared = manifest.contributes.commands.map((c) => c.command).sort();
   assert.deepEqual([...record.commands.keys()].sort(), declared);
   const wanted = ['newProject', 'newFolder', 'newFile', 'rename', 'moveTo', 'duplicate', 'delete', 'restore', 'emptyTrash', 'sort',
-    'moveUp', 'moveDown', 'setTarget', 'askBeforeDeleting', 'compile', 'leaveOutOfCompile', 'includeInCompile', 'setByline',
+    'moveUp', 'moveDown', 'setTarget', 'askBeforeDeleting', 'linkUpdates', 'compile', 'leaveOutOfCompile', 'includeInCompile', 'setByline',
     'undo', 'redo', 'snapshot', 'snapshots', 'submit', 'submissions', 'marketDetails',
     'refresh', 'collapseAll', 'reveal', 'showLog'].map((name) => `carrel.${name}`).sort();
   assert.deepEqual(declared, wanted);
@@ -70,6 +70,7 @@ test('menus name only real contextValues, and offer each action where it belongs
   // such row offers it.
   for (const owner of [CONTEXT.project, CONTEXT.library, CONTEXT.projectNotAsking, CONTEXT.libraryNotAsking]) {
     assert.ok(offered(owner).has('carrel.askBeforeDeleting'), `${owner} offers Ask Before Deleting`);
+    assert.ok(offered(owner).has('carrel.linkUpdates'), `${owner} offers Link Updates…`);
     assert.ok(offered(owner).has('carrel.newFolder') && offered(owner).has('carrel.sort'), `${owner} keeps its other actions`);
   }
   for (const other of [CONTEXT.section, CONTEXT.permanentFolder, CONTEXT.userFolder, CONTEXT.file]) {

@@ -10,7 +10,7 @@ const fs = require('fs');
 const path = require('path');
 const { waitFor } = require('./helpers');
 const { keyAt } = require('./tree');
-const { activate, story, sent, DRAFT } = require('./activate');
+const { activate, story, newFile, sent, STORY, DRAFT } = require('./activate');
 
 const SCENE = 'Met [Ada](Ada.md) today.\n';
 
@@ -135,4 +135,26 @@ test('a folder renamed in the Explorer keeps the links into it true', async (t) 
   await ext.writer.renameInExplorer(cast, story(ext.box, 'Draft', 'People'));
   assert.equal(document.getText(), 'Met [Ada](People/Ada.md) today.\n');
   assert.equal(document.isDirty, true);
+});
+
+test('“Link Updates…” on a project sends the mode, and project.json holds it', async (t) => {
+  const ext = await activate(t, { withStory: true });
+  await newFile(ext, DRAFT, 'One');
+  const project = await keyAt(ext.provider, STORY);
+  let offered;
+  ext.answers.pick.push((options) => {
+    offered = options;
+    return options.items.find((item) => item.label === 'Never update them');
+  });
+  await ext.run('carrel.linkUpdates', project);
+  assert.equal(offered.title, 'When a move breaks links in “My Story”:');
+  assert.deepEqual(offered.items.map((item) => item.label),
+    ['Update them without asking', 'Ask each time (now)', 'Never update them']);
+  const request = sent(ext).find((message) => message.method === 'workspace/executeCommand'
+    && message.params.command === 'carrel.setLinkUpdates');
+  assert.deepEqual(request.params.arguments, [{ uri: ext.api.binder.node(project).uri, mode: 'never' }]);
+  const json = JSON.parse(fs.readFileSync(story(ext.box, '.carrel', 'project.json'), 'utf8'));
+  assert.equal(json.preferences.linkUpdates.value, 'never');
+  assert.equal(ext.api.binder.node(project).linkUpdates, 'never');
+  assert.deepEqual(ext.record.errors, []);
 });

@@ -393,6 +393,27 @@ function M.ask_before_deleting_uri(uri, on_result)
   client.execute('carrel.setConfirmDelete', { uri = uri, confirm = true }, on_result)
 end
 
+--- The choices of Link Updates, in the words every Carrel client shows.
+M.LINK_UPDATES = {
+  { mode = 'always', title = 'Update them without asking' },
+  { mode = 'ask', title = 'Ask each time' },
+  { mode = 'never', title = 'Never update them' },
+}
+
+--- Whether a move updates the links it breaks, for the project holding
+--- the row (or its library outside projects); the mode in force is marked.
+function M.link_updates(row)
+  local owner = project_of(row) or up_to(row, function(node) return node.kind == 'library' end)
+  if not owner then return needs_row(nil) end
+  local now = owner.node.linkUpdates or 'ask'
+  prompts.select(M.LINK_UPDATES, {
+    prompt = ('When a move breaks links in “%s”:'):format(owner.node.title),
+    format_item = function(item) return item.title .. (item.mode == now and ' (now)' or '') end,
+  }, function(choice)
+    client.execute('carrel.setLinkUpdates', { uri = owner.node.uri, mode = choice.mode }, refresh_onto)
+  end)
+end
+
 function M.ask_before_deleting(row)
   local owner = project_of(row) or up_to(row, function(node) return node.kind == 'library' end)
   if not owner then return needs_row(nil) end

@@ -50,4 +50,20 @@ function M.ask_before_deleting()
   if path then require('carrel.actions').ask_before_deleting_uri(util.uri_of(path)) end
 end
 
+--- Link Updates for the row under the cursor in the binder, else for the
+--- current file's row (the binder must have shown it: the row says the mode now).
+function M.link_updates()
+  local tree = require('carrel.tree')
+  local row = tree.current_row()
+  if not (vim.api.nvim_get_current_buf() == tree.buffer() and row) then
+    local path = current_file()
+    local uri = path and util.uri_of(path)
+    row = nil
+    for _, r in ipairs(tree.rows()) do
+      if uri and r.node.uri == uri then row = r break end
+    end
+  end
+  require('carrel.actions').link_updates(row)
+end
+
 return M

@@ -203,6 +203,7 @@ local subcommands = {
   move = function() require('carrel.current').move() end,
   delete = function() require('carrel.current').delete() end,
   ask_before_deleting = function() require('carrel.current').ask_before_deleting() end,
+  link_updates = function() require('carrel.current').link_updates() end,
   new_project = function() require('carrel.actions').new_project(require('carrel.tree').current_row()) end,
   compile = function() require('carrel.actions').compile(require('carrel.tree').current_row()) end,
   log = function() require('carrel.log').show() end,

@@ -51,7 +51,7 @@ export const KEYS: list<list<string>> = [
 ]
 
 # :Carrel subcommands beyond the keys' actions.
-const COMMANDS = ['toggle', 'preload', 'ask_before_deleting', 'log', 'stop', 'definition', 'backlinks',
+const COMMANDS = ['toggle', 'preload', 'ask_before_deleting', 'link_updates', 'log', 'stop', 'definition', 'backlinks',
   'brokenlinks']
 
 # The row an action is about: the binder's row, else the current file.
@@ -543,6 +543,26 @@ def AskBeforeDeleting(row: dict<any>)
   rpc.Execute('carrel.setConfirmDelete', {uri: owner.uri, confirm: true}, (result) => tree.Reveal(result))
 enddef
 
+# The choices of Link Updates, in the words every Carrel client shows.
+const LINK_UPDATES = [['always', 'Update them without asking'], ['ask', 'Ask each time'],
+  ['never', 'Never update them']]
+
+# Whether a move updates the links it breaks, for the row's project (or
+# library); the owner's row says the mode in force, marked " (now)".
+def LinkUpdates(row: dict<any>)
+  var owner = Owner(row)
+  if empty(owner)
+    Warn('Put the cursor inside a project or a library first.')
+    return
+  endif
+  var now = get(owner, 'linkUpdates', 'ask')
+  var labels = LINK_UPDATES->mapnew((_, m) => m[1] .. (m[0] == now ? ' (now)' : ''))
+  ui.Pick(printf('When a move breaks links in “%s”:', owner.title), labels, (index) => {
+    rpc.Execute('carrel.setLinkUpdates', {uri: owner.uri, mode: LINK_UPDATES[index][0]},
+      (result) => tree.Reveal(result))
+  })
+enddef
+
 # Undo and Redo take back (or do again) the library's last step on this
 # device: the row's library, or the server's choice outside one. The report
 # and the binder's changes come from the server.
@@ -793,7 +813,8 @@ export def HelpLines(): list<string>
   # Turning the question back on is rare enough to have no key, and the
   # writer who said "Don't Ask Again" must still find how.
   return KEYS->mapnew((_, k) => printf('%-5s %s', k[0], k[2]))
-    + ['', ':Carrel ask_before_deleting  Ask before deleting again, in this project (or library)']
+    + ['', ':Carrel ask_before_deleting  Ask before deleting again, in this project (or library)',
+      ':Carrel link_updates  Link Updates… whether a move updates the links it breaks']
     + ['', ':help carrel for commands and options.']
 enddef
 
@@ -895,6 +916,8 @@ def DoOn(action: string, row: dict<any>)
     MarketDetails(row)
   elseif action == 'ask_before_deleting'
     AskBeforeDeleting(row)
+  elseif action == 'link_updates'
+    LinkUpdates(row)
   elseif action == 'refresh'
     tree.Refresh()
   elseif action == 'parent'
