@@ -129,7 +129,11 @@ extension Workspace {
             let (piece, pieceLibrary) = try entryTarget(target)
             let name = title(of: piece, in: pieceLibrary)
             if piece.kind == .symlink { throw Failure(.outsideWorkspace, .isLink(name: name)) }
-            guard piece.kind == .file else { throw Failure(.invalidParams, .submission(.pieceNotAFile(name: name))) }
+            guard piece.kind == .file else {
+                // A folder is the caller's choice; a pipe or a device is what the disk holds.
+                throw Failure(
+                    piece.kind == .directory ? .invalidParams : .io, .submission(.pieceNotAFile(name: name)))
+            }
             guard pieceLibrary === library, library.project(containing: piece) === project else {
                 throw Failure(
                     .notInProject, .submission(.pieceElsewhere(name: name, project: project.root.name.string)))

@@ -9,7 +9,7 @@ final class SubmissionsTests: XCTestCase {
     var fx: Fixture!
     var client: InProcessClient!
 
-    func start(locale: String = "en") throws {
+    func start(locale: String = "en", pipe: String? = nil) throws {
         fx = try Fixture(
             """
             P/.carrel/project.json = {"type":"poetry"}
@@ -21,6 +21,7 @@ final class SubmissionsTests: XCTestCase {
             Q/.carrel/project.json = {"type":"poetry"}
             Q/Draft/Other.md = other
             """)
+        if let pipe { Fixture.sh("mkfifo '\(fx.path)/\(pipe)'") }
         client = InProcessClient()
         _ = try client.initialize([fx.uri()], locale: locale)
     }
@@ -156,7 +157,8 @@ final class SubmissionsTests: XCTestCase {
     }
 
     func testRefusalsChangeNothing() throws {
-        try start()
+        // A pipe where a poem was is what the disk holds: refused with `io`, never as a bad parameter.
+        try start(pipe: "P/Draft/pipe.md")
         let before = fingerprint(fx.path)
         let cases: [(JSONValue, String)] = [
             (["items": [.string(fx.uri("P/Draft/Spring.md"))], "marketUri": .string(fx.uri("P/Draft"))], "notAMarket"),
@@ -173,6 +175,10 @@ final class SubmissionsTests: XCTestCase {
                 "invalidParams"
             ),
             (["items": [], "marketUri": .string(fx.uri("P/Magazines/Granta"))], "invalidParams"),
+            (
+                ["items": [.string(fx.uri("P/Draft/pipe.md"))], "marketUri": .string(fx.uri("P/Magazines/Granta"))],
+                "io"
+            ),
             (
                 [
                     "items": [.string(fx.uri("P/Draft/Spring.md"))], "marketUri": .string(fx.uri("P/Magazines/Granta")),
