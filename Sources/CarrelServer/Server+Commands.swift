@@ -9,8 +9,10 @@ extension Server {
             throw ParamError("command", .invalidValue(params.command))
         }
         let command = try CarrelCommand(name, params.argument)
-        // A command sees every folder, as if the library were read whole.
+        // A command sees every folder, as if the library were read whole,
+        // and every change the disk has reported.
         finishScan()
+        catchUpWithDisk()
         switch command {
         case .newProject(let parentUri, let name, let typeName):
             guard let type = ProjectType.named(typeName) else {

@@ -81,6 +81,7 @@ extension Server {
     /// The edits, never made here: the client applies them before it renames.
     func willRenameFiles(_ id: RequestID, _ p: WillRenameFilesRequest.Params) {
         finishScan()
+        catchUpWithDisk()
         var moves: [ObjectIdentifier: (library: Library, moves: [LinkMove])] = [:]
         for (oldUri, newUri) in p.files {
             guard let (library, move) = linkMove(from: oldUri, to: newUri) else { continue }

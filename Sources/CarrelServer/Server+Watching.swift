@@ -57,16 +57,17 @@ struct WatchedChanges {
 
 extension Server {
     func startWatching() {
+        let inbox = watchInbox
         workspace.startWatching(
             log: { [log] in log.line($0) },
             deliver: { [weak self] events in
+                // Queued here, in the watcher's order, rather than in the
+                // block: a command that catches up with the watcher takes
+                // the batches already handed on first, so none is applied
+                // after a later one.
+                inbox.append(events)
                 guard let self else { return }
-                self.work.async {
-                    let changes = self.workspace.apply(events)
-                    let moves = self.outsideMovesOfLastBatch()
-                    self.hold(changes)
-                    self.offerLinkUpdates(moves)
-                }
+                self.work.async { self.applyWatchedEvents() }
             })
         notifyChanges(workspace.settle())
         let timer = DispatchSource.makeTimerSource(queue: DispatchQueue.global())
@@ -87,6 +88,25 @@ extension Server {
             guard let self else { return }
             self.work.async { if !self.workspace.isScanning { self.warmSymbolIndexes() } }
         }
+    }
+
+    /// Applies the batches the watcher handed on. On the work thread.
+    func applyWatchedEvents() {
+        for events in watchInbox.takeAll() {
+            let changes = workspace.apply(events)
+            let moves = outsideMovesOfLastBatch()
+            hold(changes)
+            offerLinkUpdates(moves)
+        }
+    }
+
+    /// Brings the model up to what the kernel has reported so far, so a
+    /// command acts on the disk as it was when the writer sent it: a file
+    /// another program wrote a moment before is in the links a rename keeps
+    /// true. On the work thread.
+    func catchUpWithDisk() {
+        workspace.catchUpWithWatcher()
+        applyWatchedEvents()
     }
 
     /// Keeps what the watcher saw for the next notification. On the work thread.
@@ -118,4 +138,24 @@ extension Server {
     /// What the watcher saw and clients were not told yet, taken so that a
     /// command's notification comes after them, in the order things happened.
     func takeWatched() -> [Change] { watched.take() }
+}
+
+/// The batches the watcher handed on and the work thread has not applied.
+final class WatchInbox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var batches: [WatchBatch] = []
+
+    func append(_ events: WatchBatch) {
+        lock.lock()
+        batches.append(events)
+        lock.unlock()
+    }
+
+    func takeAll() -> [WatchBatch] {
+        lock.lock()
+        defer { lock.unlock() }
+        let out = batches
+        batches = []
+        return out
+    }
 }

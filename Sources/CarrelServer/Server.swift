@@ -69,6 +69,7 @@ public final class Server: @unchecked Sendable {
     var pollTimer: DispatchSourceTimer?
     /// What the watcher saw and clients were not told yet (`Server+Watching.swift`).
     var watched = WatchedChanges()
+    let watchInbox = WatchInbox()
     /// Words: counting begins after the first tree answer; one slice is queued at a time.
     var countingStarted = false
     var countingScheduled = false

@@ -19,8 +19,11 @@ public struct WatchEvent: Sendable {
 
 /// inotify, one watch per directory. Events are read on a thread of their own,
 /// gathered for a few milliseconds so a burst (a `git checkout`) arrives as
-/// one batch, then handed to `deliver`. Directories that cannot get a watch
-/// (max_user_watches reached) are polled by the owner instead.
+/// one batch, then handed to `deliver`. `catchUp` hands on, at once and on
+/// the caller's thread, whatever the kernel has reported so far, so a
+/// command acts on the disk as it was when the command was sent.
+/// Directories that cannot get a watch (max_user_watches reached) are
+/// polled by the owner instead.
 public final class Watcher: @unchecked Sendable {
     public static let mask = UInt32(
         IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_CLOSE_WRITE | IN_ATTRIB
@@ -42,10 +45,22 @@ public final class Watcher: @unchecked Sendable {
     private var thread: Thread?
     /// Read and written only on the reading thread.
     private var stopped = false
+    /// Held while events are read from the kernel and while a batch is
+    /// handed on, so batches reach `deliver` in the order the kernel
+    /// reported them, whichever thread hands them on.
+    private let handoff = NSLock()
+    /// What the reading thread has read and not yet handed on. Under `handoff`.
+    private var gathering: [WatchEvent] = []
+    /// Set once `fd` is closed, so `catchUp` never reads a number the
+    /// process may since have given to another file. Under `handoff`.
+    private var closed = false
+    private var buffer = [UInt8](repeating: 0, count: 256 * 1024)
 
     /// nil when inotify is unavailable; the owner then polls everything.
     public init?(deliver: @escaping @Sendable ([WatchEvent]) -> Void) {
-        fd = inotify_init1(Int32(IN_CLOEXEC))
+        // Non-blocking: `catchUp` reads what is there without waiting, and the
+        // reading thread waits in poll(2), never in read(2).
+        fd = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
         guard fd >= 0 else { return nil }
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else {
@@ -82,6 +97,9 @@ public final class Watcher: @unchecked Sendable {
     }
 
     private func closeAll() {
+        handoff.lock()
+        closed = true
+        handoff.unlock()
         close(fd)
         close(stopRead)
         close(stopWrite)
@@ -106,10 +124,9 @@ public final class Watcher: @unchecked Sendable {
         // and on two cores reading them at once preempted the command: about
         // 25 µs a delete. As batch work, this thread waits for a free core.
         _ = carrel_sched_batch_this_thread()
-        var buffer = [UInt8](repeating: 0, count: 256 * 1024)
         while true {
-            var batch: [WatchEvent] = []
-            guard readEvents(into: &buffer, &batch, timeoutMs: -1), !stopped else { return }
+            guard waitReadable(timeoutMs: -1), !stopped else { return }
+            guard readAvailable() else { return }
             // Gather the rest of a burst, but never hold events back longer
             // than ~50 ms. Sleeping, not polling: while this thread sleeps,
             // events queue without waking it, so a command's own writes and
@@ -117,19 +134,65 @@ public final class Watcher: @unchecked Sendable {
             // wake-up of this thread.
             let deadline = Clock.nowMs() + 50
             var pause = Self.firstGatherMs
-            while Clock.nowMs() < deadline, batch.count <= 100_000 {
+            while Clock.nowMs() < deadline, gatheredCount() <= 100_000 {
                 usleep(pause * 1000)
-                let before = batch.count
-                while batch.count <= 100_000, readEvents(into: &buffer, &batch, timeoutMs: 0) {}
-                if batch.count == before { break }
+                let before = gatheredCount()
+                guard readAvailable() else { return }
+                if gatheredCount() == before { break }
                 pause = Self.gatherMs
             }
             // A rename's two halves belong in one batch, or a move reads as delete + create.
             var tries = 0
-            while tries < 5, Self.hasUnpairedMove(batch), readEvents(into: &buffer, &batch, timeoutMs: 4) { tries += 1 }
+            while tries < 5, gatheredHasUnpairedMove(), waitReadable(timeoutMs: 4) {
+                guard readAvailable() else { return }
+                tries += 1
+            }
             if stopped { return }
-            if !batch.isEmpty { deliver(batch) }
+            handOn()
         }
+    }
+
+    /// Hands on everything the kernel has reported until now, through
+    /// `deliver` on the calling thread, after any batch the reading thread
+    /// handed on before. False when there was nothing.
+    @discardableResult
+    public func catchUp() -> Bool {
+        handoff.lock()
+        defer { handoff.unlock() }
+        _ = readLocked()
+        guard !gathering.isEmpty else { return false }
+        let batch = gathering
+        gathering = []
+        deliver(batch)
+        return true
+    }
+
+    private func handOn() {
+        handoff.lock()
+        defer { handoff.unlock() }
+        guard !gathering.isEmpty else { return }
+        let batch = gathering
+        gathering = []
+        deliver(batch)
+    }
+
+    private func gatheredCount() -> Int {
+        handoff.lock()
+        defer { handoff.unlock() }
+        return gathering.count
+    }
+
+    private func gatheredHasUnpairedMove() -> Bool {
+        handoff.lock()
+        defer { handoff.unlock() }
+        return Self.hasUnpairedMove(gathering)
+    }
+
+    /// Reads what the kernel holds into `gathering`. False when the fd is gone.
+    private func readAvailable() -> Bool {
+        handoff.lock()
+        defer { handoff.unlock() }
+        return readLocked()
     }
 
     static func hasUnpairedMove(_ batch: [WatchEvent]) -> Bool {
@@ -140,35 +203,45 @@ public final class Watcher: @unchecked Sendable {
         return !open.isEmpty
     }
 
-    /// Waits up to `timeoutMs` (-1: forever) and appends what is there. False when the fd is gone.
-    private func readEvents(into buffer: inout [UInt8], _ out: inout [WatchEvent], timeoutMs: Int32) -> Bool {
+    /// Waits up to `timeoutMs` (-1: forever) for events or `stop`. False
+    /// on a timeout, on `stop` (which sets `stopped`) and when the fd is gone.
+    private func waitReadable(timeoutMs: Int32) -> Bool {
         var p = [
             pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: stopRead, events: Int16(POLLIN), revents: 0),
         ]
         let r = poll(&p, 2, timeoutMs)
         if r < 0 { return errno == EINTR }
-        if r == 0 { return timeoutMs >= 0 ? false : true }
+        if r == 0 { return false }
         if p[1].revents != 0 {
             stopped = true
             return false
         }
-        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
-        if n <= 0 { return n < 0 && errno == EINTR }
-        buffer.withUnsafeBytes { raw in
-            var off = 0
-            let header = MemoryLayout<inotify_event>.size
-            while off + header <= n {
-                let ev = raw.loadUnaligned(fromByteOffset: off, as: inotify_event.self)
-                let nameStart = off + header
-                var nameBytes: [UInt8] = []
-                if ev.len > 0 {
-                    let slice = raw[nameStart..<(nameStart + Int(ev.len))]
-                    nameBytes = Array(slice.prefix { $0 != 0 })
+        return p[0].revents & Int16(POLLIN) != 0
+    }
+
+    /// Appends every event the kernel holds to `gathering`, without
+    /// waiting. Under `handoff`. False when the fd is gone.
+    private func readLocked() -> Bool {
+        guard !closed else { return false }
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+            if n < 0 { return errno == EAGAIN || errno == EINTR }
+            if n == 0 { return false }
+            buffer.withUnsafeBytes { raw in
+                var off = 0
+                let header = MemoryLayout<inotify_event>.size
+                while off + header <= n {
+                    let ev = raw.loadUnaligned(fromByteOffset: off, as: inotify_event.self)
+                    let nameStart = off + header
+                    var nameBytes: [UInt8] = []
+                    if ev.len > 0 {
+                        let slice = raw[nameStart..<(nameStart + Int(ev.len))]
+                        nameBytes = Array(slice.prefix { $0 != 0 })
+                    }
+                    gathering.append(WatchEvent(watch: ev.wd, mask: ev.mask, cookie: ev.cookie, name: nameBytes))
+                    off = nameStart + Int(ev.len)
                 }
-                out.append(WatchEvent(watch: ev.wd, mask: ev.mask, cookie: ev.cookie, name: nameBytes))
-                off = nameStart + Int(ev.len)
             }
         }
-        return true
     }
 }

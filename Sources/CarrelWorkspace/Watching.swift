@@ -163,6 +163,10 @@ struct ExpectedEvents {
     var isEmpty: Bool { pending.isEmpty }
 }
 
+/// One batch of the kernel's events, as the watcher hands them on; the
+/// owner keeps it, unopened, until `Workspace.apply`.
+public typealias WatchBatch = [WatchEvent]
+
 extension Workspace {
     /// Notes the events a command's changes will make the kernel report
     /// (see `ExpectedEvents`). The owner calls this before the watcher's
@@ -181,6 +185,12 @@ extension Workspace {
         watching = state
         for library in libraries { state.watchTree(library.root, library: library, workspace: self) }
         watcher?.start()
+    }
+
+    /// Hands on, through `deliver` and on this thread, every event the
+    /// kernel has reported until now and the watcher has not handed on.
+    public func catchUpWithWatcher() {
+        watching?.watcher?.catchUp()
     }
 
     /// Stops the watcher's thread and gives its inotify instance back; the

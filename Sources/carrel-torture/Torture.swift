@@ -223,6 +223,16 @@ final class Torture: @unchecked Sendable {
         populate(target: 60)
     }
 
+    /// Starts a server, which repairs what the last kill left, and stops it
+    /// before any command: a planted fault is then checked against a
+    /// repaired library, never against a kill's leftovers.
+    func repair() {
+        guard let server = try? spawn() else { return violation("cannot start a server to repair the library") }
+        if initialize(server)?["result"] == nil { violation("the repairing server failed to initialize") }
+        server.process.kill()
+        server.process.reap()
+    }
+
     // MARK: One kill
 
     /// One server's part of a cycle: it starts, is checked, takes commands
