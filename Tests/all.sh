@@ -58,6 +58,7 @@ for suite in lint nvim vim emacs vscode journeys install property robustness; do
   [ "$suite" = lint ] && runner="Tests/lint.sh"
   [ -f "$runner" ] || continue
   echo "== $suite"
+  started=$(date +%s)
   bash "$runner" 2>&1 | tee "$log/$suite.txt"
   if [ "${PIPESTATUS[0]}" -ne 0 ]; then
     status=1
@@ -73,6 +74,7 @@ for suite in lint nvim vim emacs vscode journeys install property robustness; do
     failed=$((failed + 1))
     echo "$suite suite gave no summary line"
   fi
+  echo "== $suite took $(( $(date +%s) - started )) s"
 done
 
 [ "$status" -eq 0 ] || [ "$failed" -gt 0 ] || failed=1
