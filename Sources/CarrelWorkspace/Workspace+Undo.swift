@@ -223,7 +223,8 @@ extension Workspace {
             do {
                 outcome =
                     folder === parent
-                    ? try rename(.entry(item, library), to: name) : try move(.entry(item, library), to: .entry(folder, library))
+                    ? try rename(.entry(item, library), to: name)
+                    : try move(.entry(item, library), to: .entry(folder, library))
             } catch {
                 recorded?.remove()
                 throw error

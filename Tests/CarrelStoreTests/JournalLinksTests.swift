@@ -29,7 +29,12 @@ final class JournalLinksTests: XCTestCase {
         XCTAssertEqual(try Journal.decode(journal.encoded()), journal)
         // Undone, the shorter wikilink moves the Markdown link 9 bytes back.
         let back = file.reverted(to: "P/One.md")
-        XCTAssertEqual(back.edits, [.init(at: 5, now: "[[Ada]]", back: "[[Ada Lovelace]]"), .init(at: 21, now: "Ada.md", back: "Ada%20Lovelace.md")])
+        XCTAssertEqual(
+            back.edits,
+            [
+                .init(at: 5, now: "[[Ada]]", back: "[[Ada Lovelace]]"),
+                .init(at: 21, now: "Ada.md", back: "Ada%20Lovelace.md"),
+            ])
         XCTAssertEqual(back.reverted(to: "P/One.md"), file)
     }
 

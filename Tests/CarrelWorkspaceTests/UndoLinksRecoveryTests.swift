@@ -53,7 +53,8 @@ final class UndoLinksRecoveryTests: XCTestCase {
         let dir = try Directory.open(fx.bytes("P/Draft"))
         let read = try XCTUnwrap(dir.readText(Array("One.md".utf8)))
         let edit = TextEdit(start: 10, end: 41, newText: "../Characters/Ada.md")
-        let file = LinkUpdateRecord.File(path: ["P", "Draft", "One.md"], before: read.stamp, text: read.bytes, edits: [edit])
+        let file = LinkUpdateRecord.File(
+            path: ["P", "Draft", "One.md"], before: read.stamp, text: read.bytes, edits: [edit])
         XCTAssertEqual(LinkRewrite.apply([edit], to: read.bytes), Array(Self.oneBefore.utf8))
         XCTAssertNotNil(LinkUpdateRecord(library: realPath, files: [file]).write(for: realPath))
         // The move it belongs to, as the record names it.
