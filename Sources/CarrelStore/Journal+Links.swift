@@ -49,6 +49,13 @@ public struct JournalLinkFile: Sendable, Equatable {
     /// back can overflow.
     static let offsetLimit = 1 << 30
     static let fileLimit = 10_000
+    /// A link's target is on one line, and short: a forged journal can make
+    /// undo write nothing else into a writer's file.
+    static let linkTextLimit = 4096
+
+    public static func isLinkText(_ text: String) -> Bool {
+        text.utf8.count <= linkTextLimit && !text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D || $0 == 0 })
+    }
 
     var json: JSONValue {
         .object([
@@ -69,7 +76,7 @@ public struct JournalLinkFile: Sendable, Equatable {
         for item in list {
             guard let text = item["at"]?.stringValue, text.utf8.count <= 10, let at = Int(text), at >= end,
                 at <= Self.offsetLimit, let now = item["now"]?.stringValue, let back = item["back"]?.stringValue,
-                now.utf8.count <= Self.offsetLimit
+                Self.isLinkText(now), Self.isLinkText(back)
             else { return nil }
             edits.append(Edit(at: at, now: now, back: back))
             end = at + now.utf8.count

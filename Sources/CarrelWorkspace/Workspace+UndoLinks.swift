@@ -30,6 +30,8 @@ extension Workspace {
             var out: [JournalLinkFile.Edit] = []
             for e in edits {
                 let back = String(decoding: fix.text[e.start..<e.end], as: UTF8.self)
+                // Never made by a move; the journal would refuse it.
+                guard JournalLinkFile.isLinkText(back), JournalLinkFile.isLinkText(e.newText) else { return nil }
                 out.append(JournalLinkFile.Edit(at: e.start + shift, now: e.newText, back: back))
                 shift += e.newText.utf8.count - (e.end - e.start)
             }

@@ -129,6 +129,32 @@ final class UndoLinksOverStdioTests: XCTestCase {
         XCTAssertTrue(fx.exists("P/Novel/Characters/Ada Lovelace.md"))
     }
 
+    /// A buffer open in an editor that cannot take edits refuses the undo,
+    /// and keeps the step for when it is closed.
+    func testABufferInAnEditorWithoutApplyEditRefusesTheUndoAndKeepsTheStep() throws {
+        try renameAdaUpdatingLinks()
+        XCTAssertEqual(try shown(), "Updated 3 links in 2 files.")
+        c.closeInput()
+        _ = c.waitForExit()
+        c = try ProcessClient(environment: ["XDG_STATE_HOME": home.path + "/state", "HOME": home.path])
+        _ = try c.initialize([fx.uri()])
+        let one = uri("P/Novel/One.md")
+        c.notify(
+            "textDocument/didOpen",
+            ["textDocument": ["uri": one, "languageId": "markdown", "version": 1, "text": .string(oneAfter)]])
+        let refused = try c.command("carrel.undo", [:])
+        XCTAssertEqual(refused["error"]?["data"]?["reason"], "conflict", refused.text())
+        XCTAssertTrue(
+            refused["error"]?["message"]?.stringValue?.hasPrefix(
+                "“P/Novel/One.md” is open in an editor that cannot take Carrel’s edits") == true, refused.text())
+        XCTAssertTrue(fx.exists("P/Novel/Characters/Ada Lovelace.md"))
+        XCTAssertEqual(try read("P/Novel/Characters/Bea.md"), beaAfter)
+        c.notify("textDocument/didClose", ["textDocument": ["uri": one]])
+        let undone = try c.command("carrel.undo", [:])
+        XCTAssertEqual(undone["result"]?["uri"], uri("P/Novel/Characters/Ada.md"), undone.text())
+        XCTAssertEqual(try read("P/Novel/One.md"), self.one)
+    }
+
     /// An open buffer's links go back through the editor, never on disk.
     func testAnOpenBufferGetsItsLinksBackThroughTheEditor() throws {
         let one = uri("P/Novel/One.md")

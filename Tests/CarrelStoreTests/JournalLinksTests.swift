@@ -46,6 +46,8 @@ final class JournalLinksTests: XCTestCase {
             #"[{"path":"P/One.md","edits":[{"at":"99999999999999999999","now":"a","back":"b"}]}]"#,
             #"[{"path":"P/One.md","edits":[{"at":"5","now":"abc","back":"b"},{"at":"6","now":"a","back":"b"}]}]"#,
             #"[{"path":1,"edits":[{"at":"5","now":"a","back":"b"}]}]"#,
+            #"[{"path":"P/One.md","edits":[{"at":"5","now":"a","back":"b\nsecret"}]}]"#,  // more than a link
+            #"[{"path":"P/One.md","edits":[{"at":"5","now":"a","back":"\#(String(repeating: "x", count: 5000))"}]}]"#,
         ]
         for links in forged {
             XCTAssertThrowsError(try Journal.decode(step(links)), links)
