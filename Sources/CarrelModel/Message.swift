@@ -816,8 +816,8 @@ public enum Message: Sendable, Equatable {
             )
         case .undoLinksLeft(let names):
             return (
-                "The links in \(names) were not put back: the file changed while Carrel was working, or the editor did not apply the change. Nothing in it was overwritten.",
-                "Les liens de \(names) n’ont pas été rétablis : le fichier a changé pendant l’opération, ou l’éditeur n’a pas appliqué la modification. Rien n’y a été écrasé."
+                "Undo left the links in \(names) as they are: the file changed while Carrel was working, or the editor did not apply the change. Nothing in it was overwritten.",
+                "L’annulation a laissé les liens de \(names) tels quels : le fichier a changé pendant l’opération, ou l’éditeur n’a pas appliqué la modification. Rien n’y a été écrasé."
             )
         case .undoStepUnusable(let path):
             return (

@@ -183,4 +183,29 @@ final class UndoLinksOverStdioTests: XCTestCase {
         c.send(["jsonrpc": "2.0", "id": back["id"]!, "result": ["applied": true]])
         XCTAssertEqual(try read("P/Novel/One.md"), self.one, "the disk was never written")
     }
+
+    /// An editor that does not apply the edits has its file named.
+    func testABufferTheEditorDidNotChangeIsNamed() throws {
+        let one = uri("P/Novel/One.md")
+        c.notify(
+            "textDocument/didOpen",
+            ["textDocument": ["uri": one, "languageId": "markdown", "version": 1, "text": .string(self.one)]])
+        try renameAdaUpdatingLinks()
+        let apply = try c.inbox.take("applyEdit") { $0["method"] == "workspace/applyEdit" }
+        c.send(["jsonrpc": "2.0", "id": apply["id"]!, "result": ["applied": true]])
+        c.notify(
+            "textDocument/didChange",
+            ["textDocument": ["uri": one, "version": 2], "contentChanges": [["text": .string(oneAfter)]]])
+        XCTAssertEqual(try shown(), "Updated 3 links in 2 files.")
+        XCTAssertNil(try c.command("carrel.undo", [:])["error"])
+        let back = try c.inbox.take("applyEdit") { $0["method"] == "workspace/applyEdit" }
+        c.send(["jsonrpc": "2.0", "id": back["id"]!, "result": ["applied": false]])
+        let said = try c.inbox.take("the file named") {
+            $0["method"] == "window/showMessage"
+                && $0["params"]?["message"]?.stringValue?.hasPrefix("Undo left the links in “One.md” as they are")
+                    == true
+        }
+        XCTAssertNotNil(said)
+        XCTAssertEqual(try read("P/Novel/Characters/Bea.md"), bea)
+    }
 }
