@@ -43,6 +43,24 @@ final class CLIUndoLinksTests: XCTestCase {
         XCTAssertEqual(fx.read("P/Novel/Characters/Bea.md"), "See [[Ada]] and [her](../Old/Ada.md).")
     }
 
+    /// No file is rewritten without its record: where the record cannot be
+    /// written, the undo is refused, nothing moves, and the step stays.
+    func testWithoutARecordNothingIsTakenBack() throws {
+        XCTAssertEqual(cli.run(["rename", "P/Novel/Characters/Ada.md", "Ada Lovelace"], in: fx.path).status, 0)
+        let links = try XCTUnwrap(cli.environment["XDG_STATE_HOME"]) + "/carrel/links"
+        try FileManager.default.removeItem(atPath: links)
+        try "not a folder".write(toFile: links, atomically: false, encoding: .utf8)
+        let refused = cli.run(["undo"], in: fx.path)
+        XCTAssertNotEqual(refused.status, 0)
+        XCTAssertTrue(refused.stderr.contains("could not write its record of the links to put back"), refused.stderr)
+        XCTAssertTrue(fx.exists("P/Novel/Characters/Ada Lovelace.md"))
+        XCTAssertEqual(fx.read("P/Novel/One.md"), "Meet [Ada](Characters/Ada%20Lovelace.md#kid).")
+        try FileManager.default.removeItem(atPath: links)
+        let undone = cli.run(["undo"], in: fx.path)
+        XCTAssertEqual(undone.status, 0, undone.stderr)
+        XCTAssertEqual(fx.read("P/Novel/One.md"), "Meet [Ada](Characters/Ada.md#kid).")
+    }
+
     func testARenamesLinkEditedSinceRefusesTheUndoAndChangesNothing() throws {
         XCTAssertEqual(cli.run(["rename", "P/Novel/Characters/Ada.md", "Ada Lovelace"], in: fx.path).status, 0)
         try "Rewritten by hand.".write(to: fx.url("P/Novel/Characters/Bea.md"), atomically: false, encoding: .utf8)
