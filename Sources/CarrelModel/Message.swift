@@ -147,6 +147,10 @@ public enum Message: Sendable, Equatable {
     case undoTrashRecordChanged(name: String)
     case undoSettingChanged(path: String)
     case undoStepUnusable(path: String)
+    case undoLinksChanged(path: String)
+    case undoLinksInEditor(path: String)
+    case undoLinksNotRecorded
+    case undoLinksLeft(names: String)
     // Submissions
     case submission(SubmissionMessage)
 
@@ -794,6 +798,26 @@ public enum Message: Sendable, Equatable {
             return (
                 "The setting of “\(path)” changed since, by another program or machine. That step was dropped and nothing was changed.",
                 "Le réglage de « \(path) » a changé depuis, par un autre programme ou une autre machine. Cette étape a été retirée et rien n’a changé."
+            )
+        case .undoLinksChanged(let path):
+            return (
+                "The links Carrel updated in “\(path)” were edited since, or the file is gone; undoing the move would leave them pointing nowhere. That step was dropped and nothing was changed.",
+                "Les liens que Carrel a mis à jour dans « \(path) » ont été modifiés depuis, ou le fichier n’est plus là ; annuler le déplacement les laisserait ne mener nulle part. Cette étape a été retirée et rien n’a changé."
+            )
+        case .undoLinksInEditor(let path):
+            return (
+                "“\(path)” is open in an editor that cannot take Carrel’s edits, and undoing the move would change its links. Close it, then undo again. Nothing was changed.",
+                "« \(path) » est ouvert dans un éditeur qui n’accepte pas les modifications de Carrel, et annuler le déplacement changerait ses liens. Fermez-le, puis annulez de nouveau. Rien n’a changé."
+            )
+        case .undoLinksNotRecorded:
+            return (
+                "Carrel could not write its record of the links to put back in its state folder on this device, and changes no file without one. Nothing was changed.",
+                "Carrel n’a pas pu écrire le relevé des liens à rétablir dans son dossier d’état sur cet appareil, et ne modifie aucun fichier sans lui. Rien n’a changé."
+            )
+        case .undoLinksLeft(let names):
+            return (
+                "Undo left the links in \(names) as they are: the file changed while Carrel was working, or the editor did not apply the change. Nothing in it was overwritten.",
+                "L’annulation a laissé les liens de \(names) tels quels : le fichier a changé pendant l’opération, ou l’éditeur n’a pas appliqué la modification. Rien n’y a été écrasé."
             )
         case .undoStepUnusable(let path):
             return (

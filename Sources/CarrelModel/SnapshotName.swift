@@ -57,6 +57,17 @@ public struct SnapshotName: Equatable, Sendable {
         NameRules.fileExtension(name).map { "." + $0 } ?? ""
     }
 
+    /// Reads a name found in the snapshot folder of a file whose extension
+    /// is `ext`: a snapshot taken under that extension, else one taken
+    /// before a rename changed it (`Storm.md` to `Storm.txt`), which keeps
+    /// the extension it was written with, as snapshots are never changed.
+    public static func parse(_ name: String, ofFileWith ext: String) -> SnapshotName? {
+        if let found = parse(name, fileExtension: ext) { return found }
+        let own = fileExtension(of: name)
+        guard !own.isEmpty, own != ext else { return nil }
+        return parse(name, fileExtension: own)
+    }
+
     /// Reads a name found in a file's snapshot folder; nil when it is not
     /// a snapshot's name (cut short, forged, another file's extension).
     public static func parse(_ name: String, fileExtension ext: String) -> SnapshotName? {

@@ -96,9 +96,9 @@ extension Server {
             try compile(
                 id, projectUri: projectUri, recipe: recipe, format: format, output: output, token: params.workDoneToken)
         case .undo(let uri):
-            finish(id, try workspace.undo(in: try uri.map(library(of:))))
+            try takeBack(id, uri, redoing: false)
         case .redo(let uri):
-            finish(id, try workspace.redo(in: try uri.map(library(of:))))
+            try takeBack(id, uri, redoing: true)
         }
     }
 

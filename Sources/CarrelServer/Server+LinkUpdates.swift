@@ -19,6 +19,9 @@ extension Server {
         /// Drops the question's record (`Server+LinkQuestions.swift`) once
         /// it is answered or needs no answer.
         var settle: () -> Void = {}
+        /// Carrel's own move, journaled: the edits join its step, so undo
+        /// takes them back. Another program's move is not journaled.
+        var journaled = false
     }
 
     /// What a move will need to find its edits, taken before it.
@@ -26,7 +29,7 @@ extension Server {
         guard case .entry(let e, let library) = item, e !== library.root else { return nil }
         return LinksBeforeMove(
             library: library, snapshot: nil, open: openDocuments(in: library),
-            mode: workspace.linkUpdates(of: e, in: library))
+            mode: workspace.linkUpdates(of: e, in: library), journaled: true)
     }
 
     func offerLinkUpdates(_ before: LinksBeforeMove?, _ outcome: Outcome) {
@@ -48,7 +51,7 @@ extension Server {
             after: move, in: before.library, since: snapshot, text: { before.open[$0]?.text })
         guard !fixes.isEmpty else { return before.settle() }
         if before.mode == .always {
-            updateLinks(fixes, before)
+            updateLinks(fixes, before, move)
             return before.settle()
         }
         let links = fixes.reduce(0) { $0 + $1.edits.count }
@@ -62,15 +65,20 @@ extension Server {
             defer { before.settle() }
             let title = ShowMessageRequest.chosenTitle(result)
             guard title == update.text(language) || title == update.text(.english) else { return }
-            updateLinks(fixes, before)
+            updateLinks(fixes, before, move)
         }
     }
 
-    private func updateLinks(_ fixes: [LinkFileEdit], _ before: LinksBeforeMove) {
+    private func updateLinks(_ fixes: [LinkFileEdit], _ before: LinksBeforeMove, _ move: LinkMove) {
         let closed = fixes.filter { before.open[$0.file] == nil }
         let (_, refused, unrecorded) = workspace.writeLinkEdits(closed, in: before.library)
         var notUpdated = refused.filter { !unrecorded.contains($0) }.compactMap(\.last)
         var updated = closed.filter { !refused.contains($0.newFile) }
+        let onDisk = Set(updated.map(\.newFile))
+        let journal = { [self] (done: [LinkFileEdit]) in
+            guard before.journaled else { return }
+            workspace.journalLinkEdits(done, after: move, in: before.library, rewrittenOnDisk: onDisk)
+        }
         // An open buffer gets its edits only if it still holds the text they were made on.
         var open: [(fix: LinkFileEdit, uri: String)] = []
         for fix in fixes {
@@ -82,7 +90,10 @@ extension Server {
             }
         }
         let unrecordedNames = unrecorded.compactMap(\.last)
-        guard !open.isEmpty else { return reportLinkUpdates(updated, notUpdated, unrecorded: unrecordedNames) }
+        guard !open.isEmpty else {
+            journal(updated)
+            return reportLinkUpdates(updated, notUpdated, unrecorded: unrecordedNames)
+        }
         let edit = WillRenameFilesRequest.edit(open.map { ($0.uri, Self.textEdits($0.fix)) })
         let label = Message.actionUpdateLinks.text(language)
         request(ApplyEditRequest.method, ApplyEditRequest.params(label: label, edit: edit)) { [self] result in
@@ -91,6 +102,7 @@ extension Server {
             } else {
                 notUpdated += open.map { $0.fix.newFile.last ?? "" }
             }
+            journal(updated)
             reportLinkUpdates(updated, notUpdated, unrecorded: unrecordedNames)
         }
     }

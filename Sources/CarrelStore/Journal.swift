@@ -65,6 +65,8 @@ public struct JournalEntry: Sendable, Equatable {
     /// only while the setting still reads `after`.
     public var before: [String: String]?
     public var after: [String: String]?
+    /// The links a rename or move rewrote, written back by its undo.
+    public var links: [JournalLinkFile] = []
 
     public init(_ operation: Operation, path: String, origin: String?, fingerprint: Fingerprint) {
         self.operation = operation
@@ -302,6 +304,7 @@ extension JournalEntry {
         if let origin { o["origin"] = .string(origin) }
         if let before { o["before"] = .object(before.mapValues { .string($0) }) }
         if let after { o["after"] = .object(after.mapValues { .string($0) }) }
+        if !links.isEmpty { o["links"] = .array(links.map(\.json)) }
         return .object(o)
     }
 
@@ -332,9 +335,12 @@ extension JournalEntry {
             let modified = json["modified"]?.stringValue.flatMap({ Int64($0) })
         else { return nil }
         let origin = json["origin"]
-        guard origin == nil || origin?.stringValue != nil else { return nil }
+        guard origin == nil || origin?.stringValue != nil, let links = JournalLinkFile.list(json["links"]) else {
+            return nil
+        }
         self.init(
             op, path: path, origin: origin?.stringValue,
             fingerprint: Fingerprint(device: device, inode: inode, isFolder: folder, size: size, modifiedMs: modified))
+        self.links = links
     }
 }

@@ -80,16 +80,7 @@ extension LinkUpdateRecord {
         }
         var files: [File] = []
         for item in items {
-            guard let parts = item["path"]?.arrayValue, !parts.isEmpty else { throw .malformed(detail: "path") }
-            var path: [String] = []
-            for part in parts {
-                guard let name = part.stringValue else { throw .malformed(detail: "path") }
-                let bytes = Array(name.utf8)
-                guard !bytes.isEmpty, bytes.count <= nameLimit, name != ".", name != "..",
-                    !bytes.contains(UInt8(ascii: "/")), !bytes.contains(0)
-                else { throw .pathOutsideLibrary }
-                path.append(name)
-            }
+            let path = try libraryPath(item["path"])
             guard let b = item["before"], let device = number(b["device"]), let inode = number(b["inode"]),
                 let size = number(b["size"]), let ns = b["modifiedNs"]?.stringValue.flatMap({ Int64($0) }),
                 let beforeHash = hex(b["hash"])
@@ -115,7 +106,25 @@ extension LinkUpdateRecord {
         }
         var record = LinkUpdateRecord(library: [], files: files)
         record.library = library
+        if let move = value["move"] {
+            record.move = Move(from: try libraryPath(move["from"]), to: try libraryPath(move["to"]))
+        }
         return record
+    }
+
+    /// Names from the library's folder, none of which can lead out of it.
+    static func libraryPath(_ value: JSONValue?) throws(LinkRecordFlaw) -> [String] {
+        guard let parts = value?.arrayValue, !parts.isEmpty else { throw .malformed(detail: "path") }
+        var path: [String] = []
+        for part in parts {
+            guard let name = part.stringValue else { throw .malformed(detail: "path") }
+            let bytes = Array(name.utf8)
+            guard !bytes.isEmpty, bytes.count <= nameLimit, name != ".", name != "..",
+                !bytes.contains(UInt8(ascii: "/")), !bytes.contains(0)
+            else { throw .pathOutsideLibrary }
+            path.append(name)
+        }
+        return path
     }
 
     private static func number(_ v: JSONValue?) -> UInt64? { v?.stringValue.flatMap { UInt64($0) } }

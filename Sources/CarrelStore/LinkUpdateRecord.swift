@@ -49,9 +49,24 @@ public struct LinkUpdateRecord: Equatable, Sendable {
         }
     }
 
+    /// A move the edits belong to, made after the record is written (an
+    /// undo puts the item back, then its links): the edits are finished
+    /// only once the item is at `to` and nothing is at `from`, so a stop
+    /// before the move leaves every link as it was.
+    public struct Move: Equatable, Sendable {
+        public var from: [String]
+        public var to: [String]
+
+        public init(from: [String], to: [String]) {
+            self.from = from
+            self.to = to
+        }
+    }
+
     /// The library's real path, as the file name's hash was taken of.
     public var library: String
     public var files: [File]
+    public var move: Move?
 
     public init(library: [UInt8], files: [File]) {
         self.library = BytePath.display(library)
@@ -146,7 +161,16 @@ public struct LinkUpdateRecord: Equatable, Sendable {
                     f.edits.map { ["start": .int($0.start), "end": .int($0.end), "newText": .string($0.newText)] }),
             ]
         }
-        let value: JSONValue = ["carrelLinkUpdate": .int(1), "library": .string(library), "files": .array(files)]
+        var value: JSONValue = ["carrelLinkUpdate": .int(1), "library": .string(library), "files": .array(files)]
+        if let move {
+            value = .object(
+                (value.objectValue ?? [:]).merging(
+                    [
+                        "move": [
+                            "from": .array(move.from.map { .string($0) }), "to": .array(move.to.map { .string($0) }),
+                        ]
+                    ], uniquingKeysWith: { a, _ in a }))
+        }
         return value.encoded(pretty: false)
     }
 }

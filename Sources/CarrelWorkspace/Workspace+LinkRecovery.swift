@@ -25,6 +25,12 @@ extension Workspace {
                 log("link update record \(found.path) refused: \(flaw)")
                 notices.append(.linkRecordRefused(path: found.path, because: flaw))
             case .success(let record):
+                if let move = record.move, !moveWasMade(move, in: libraryPath) {
+                    // Stopped before its move: the links still fit where the item is.
+                    found.remove()
+                    log("link update record \(found.path): its move was never made; nothing changed")
+                    continue
+                }
                 var written = 0
                 var left: [String] = []
                 for file in record.files {
@@ -42,6 +48,17 @@ extension Workspace {
                 }
             }
         }
+    }
+
+    /// Something is at `move.to`, and nothing at `move.from`, seen without following a link.
+    func moveWasMade(_ move: LinkUpdateRecord.Move, in libraryPath: [UInt8]) -> Bool {
+        func exists(_ path: [String]) -> Bool {
+            guard let name = path.last.map({ Array($0.utf8) }),
+                let dir = try? Directory.open(root: libraryPath, components: path.dropLast().map { Array($0.utf8) })
+            else { return false }
+            return dir.stat(name) != nil
+        }
+        return exists(move.to) && !exists(move.from)
     }
 
     /// Makes a record's edits to one file only if it is the file read,

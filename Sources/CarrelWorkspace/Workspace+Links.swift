@@ -161,7 +161,7 @@ extension Workspace {
         indexed(cachedLinks(text), from: file)
     }
 
-    private func bufferText(_ e: Entry) -> [UInt8]? { linkBuffers[ObjectIdentifier(e)] }
+    func bufferText(_ e: Entry) -> [UInt8]? { linkBuffers[ObjectIdentifier(e)] }
 
     /// An open buffer's text stands for its file's links until it closes.
     public func indexBuffer(_ entry: Entry, text: [UInt8]?) {

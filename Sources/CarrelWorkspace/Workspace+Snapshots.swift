@@ -131,7 +131,7 @@ extension Workspace {
             let shown = BytePath.display(found.name)
             if let problem = Self.problem(found, ext: ext) {
                 skipped.append(SkippedSnapshot(name: shown, why: problem))
-            } else if let name = SnapshotName.parse(shown, fileExtension: ext) {
+            } else if let name = SnapshotName.parse(shown, ofFileWith: ext) {
                 list.append(SnapshotInfo(name: name, path: BytePath.join(dir.path, found.name), of: entry.path))
             }
         }
@@ -142,7 +142,7 @@ extension Workspace {
 
     static func problem(_ found: SnapshotFolder.Found, ext: String) -> SnapshotMessage.Problem? {
         guard let name = String(validating: found.name, as: UTF8.self),
-            SnapshotName.parse(name, fileExtension: ext) != nil
+            SnapshotName.parse(name, ofFileWith: ext) != nil
         else { return .notASnapshotName }
         guard let kind = found.kind else { return .unreadable("gone") }
         if kind != .file { return .notAFile(kind) }
@@ -158,7 +158,7 @@ extension Workspace {
         let (projectDir, parts, _) = try snapshotHome(entry, library)
         let ext = SnapshotName.fileExtension(of: entry.name.string)
         let missing = Failure(.notFound, .snapshot(.noSuchSnapshot(name: entry.name.string, snapshot: snapshot)))
-        guard let name = SnapshotName.parse(snapshot, fileExtension: ext) else { throw missing }
+        guard let name = SnapshotName.parse(snapshot, ofFileWith: ext) else { throw missing }
         let bytes = Array(snapshot.utf8)
         let dir: Directory?
         do { dir = try SnapshotFolder.open(project: projectDir, parts, create: false) } catch {

@@ -75,12 +75,21 @@ extension Workspace {
     /// Takes back the last operation journaled in `library` (nil: the only
     /// library, else the last one an operation was journaled in).
     public func undo(in library: Library?) throws(Failure) -> Outcome {
-        try takeBack(in: try undoLibrary(library), redoing: false)
+        try takeBack(in: try undoLibrary(library), redoing: false, buffers: { _ in [:] }, canEditBuffers: false).0
     }
 
     /// Does again the last operation undone in `library`.
     public func redo(in library: Library?) throws(Failure) -> Outcome {
-        try takeBack(in: try undoLibrary(library), redoing: true)
+        try takeBack(in: try undoLibrary(library), redoing: true, buffers: { _ in [:] }, canEditBuffers: false).0
+    }
+
+    /// Undo or redo for an editor: `buffers` gives its open buffers' text
+    /// by library path; the link edits of those files are returned for it to
+    /// make (`workspace/applyEdit`), and refused when it cannot.
+    public func takeBack(
+        in library: Library?, redoing: Bool, buffers: (Library) -> [[String]: [UInt8]], canEditBuffers: Bool
+    ) throws(Failure) -> (Outcome, BufferLinkEdits) {
+        try takeBack(in: try undoLibrary(library), redoing: redoing, buffers: buffers, canEditBuffers: canEditBuffers)
     }
 
     func undoLibrary(_ given: Library?) throws(Failure) -> Library {
@@ -92,13 +101,28 @@ extension Workspace {
 
     /// Holds the journal's lock from its read to its write, so a step
     /// another process adds meanwhile is neither lost nor taken back twice.
-    private func takeBack(in library: Library, redoing: Bool) throws(Failure) -> Outcome {
-        try Journal.locked(for: library.path) { () throws(Failure) -> Outcome in
-            try takeBackLocked(in: library, redoing: redoing)
+    private func takeBack(
+        in library: Library, redoing: Bool, buffers: (Library) -> [[String]: [UInt8]], canEditBuffers: Bool
+    ) throws(Failure) -> (Outcome, BufferLinkEdits) {
+        try Journal.locked(for: library.path) { () throws(Failure) -> (Outcome, BufferLinkEdits) in
+            var links = TakenBackLinks(buffers: buffers(library), canEditBuffers: canEditBuffers)
+            let outcome = try takeBackLocked(in: library, redoing: redoing, &links)
+            return (outcome, links.bufferEdits)
         }
     }
 
-    private func takeBackLocked(in library: Library, redoing: Bool) throws(Failure) -> Outcome {
+    /// The links a step takes back: what the editor holds, and what is left
+    /// for it and for the counterpart step.
+    struct TakenBackLinks {
+        var buffers: [[String]: [UInt8]]
+        var canEditBuffers: Bool
+        var bufferEdits: BufferLinkEdits = []
+        var counterpart: [JournalLinkFile] = []
+    }
+
+    private func takeBackLocked(in library: Library, redoing: Bool, _ links: inout TakenBackLinks) throws(Failure)
+        -> Outcome
+    {
         var journal = loadJournal(library)
         guard let step = redoing ? journal.redo.last : journal.undo.last else {
             return Outcome(
@@ -108,7 +132,8 @@ extension Workspace {
         var outcome: Outcome
         do {
             outcome =
-                step.operation.isSetting ? try putBack(step, library) : try perform(step, redoing: redoing, library)
+                step.operation.isSetting
+                ? try putBack(step, library) : try perform(step, redoing: redoing, library, &links)
         } catch {
             // A step the disk no longer matches can never be taken back: it
             // goes, so the steps before it can. Others (a name taken, a
@@ -137,7 +162,8 @@ extension Workspace {
         }
         // A new item brought back from the Trash came from nowhere again.
         let origin = redoing && (step.operation == .created || step.operation == .duplicated) ? nil : step.path
-        let counterpart = JournalEntry(step.operation, path: now, origin: origin, fingerprint: print)
+        var counterpart = JournalEntry(step.operation, path: now, origin: origin, fingerprint: print)
+        counterpart.links = links.counterpart
         if redoing { journal.undo.append(counterpart) } else { journal.redo.append(counterpart) }
         Journal.save(journal, for: library.path)
         outcome.report = report(step, redoing: redoing, entry, library)
@@ -148,7 +174,7 @@ extension Workspace {
     static func neverUndoable(_ message: Message) -> Bool {
         switch message {
         case .undoItemGone, .undoItemChanged, .undoStepOutsideLibrary, .undoTrashRecordChanged, .undoSettingChanged,
-            .undoStepUnusable, .undoOutsideProject:
+            .undoStepUnusable, .undoOutsideProject, .undoLinksChanged:
             return true
         default: return false
         }
@@ -169,7 +195,9 @@ extension Workspace {
     }
 
     /// Checks everything, then does the step's inverse with the writer's own commands.
-    private func perform(_ step: JournalEntry, redoing: Bool, _ library: Library) throws(Failure) -> Outcome {
+    private func perform(_ step: JournalEntry, redoing: Bool, _ library: Library, _ links: inout TakenBackLinks)
+        throws(Failure) -> Outcome
+    {
         let parts = try components(step.path)
         let originParts = try step.origin.map { (p: String) throws(Failure) in try components(p) }
         guard let item = entry(at: parts, in: library), item !== library.root, let parent = item.parent else {
@@ -187,8 +215,28 @@ extension Workspace {
             guard let folder = entry(at: folderParts, in: library), folder.kind == .directory else {
                 throw Failure(.notFound, .undoOriginGone(path: folderParts.joined(separator: "/")))
             }
-            if folder === parent { return try rename(.entry(item, library), to: name) }
-            return try move(.entry(item, library), to: .entry(folder, library))
+            let toPutBack = try linksToPutBack(
+                step, from: parts, to: originParts, library, buffers: links.buffers,
+                canEditBuffers: links.canEditBuffers)
+            let recorded = try recordLinksToPutBack(toPutBack, from: parts, to: originParts, library)
+            let outcome: Outcome
+            do {
+                outcome =
+                    folder === parent
+                    ? try rename(.entry(item, library), to: name)
+                    : try move(.entry(item, library), to: .entry(folder, library))
+            } catch {
+                recorded?.remove()
+                throw error
+            }
+            let left = putBackClosedLinks(toPutBack, library)
+            recorded?.remove()
+            if !left.isEmpty {
+                notices.append(.undoLinksLeft(names: left.compactMap(\.last).map { "“\($0)”" }.joined(separator: ", ")))
+            }
+            links.counterpart = Self.counterpartLinks(toPutBack, leaving: left)
+            links.bufferEdits = Self.bufferEdits(toPutBack)
+            return outcome
         case .toTrash:
             guard let project = library.project(containing: item), project.trash != nil, project.root !== item else {
                 throw Failure(.notInProject, .undoOutsideProject(path: step.path))

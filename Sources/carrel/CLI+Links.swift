@@ -57,6 +57,7 @@ extension CLI {
         }
         let (_, refused, unrecorded) = ws.writeLinkEdits(fixes, in: plan.library)
         let updated = fixes.filter { !refused.contains($0.newFile) }
+        ws.journalLinkEdits(updated, after: move, in: plan.library, rewrittenOnDisk: Set(updated.map(\.newFile)))
         if !updated.isEmpty {
             let count = updated.reduce(0) { $0 + $1.edits.count }
             writeError(Message.linksUpdated(links: count, files: updated.count).text(language) + "\n")

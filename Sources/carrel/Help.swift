@@ -263,8 +263,9 @@ enum Help {
         the CLI or an editor: a rename, a move, a delete to the Trash, a
         restore, a new file or folder, a duplicate, a sort, a reorder, a word
         target, ask-before-deleting. A new item or a copy goes to the Trash,
-        never away. Refused, changing nothing, when another program or
-        machine changed the item or setting since. Says what it did, or
+        never away. A rename or move that updated links puts them back too.
+        Refused, changing nothing, when another program or machine changed
+        the item or setting since, or a link it updated. Says what it did, or
         "Nothing to undo.". Emptying the Trash and deleting for good are
         never undone.
         """,

@@ -22,6 +22,19 @@ final class SnapshotNameTests: XCTestCase {
         XCTAssertEqual(SnapshotName.parse(epoch.fileName, fileExtension: ".txt")?.takenMs, 0)
     }
 
+    func testASnapshotTakenBeforeARenameToAnotherExtensionKeepsItsOwn() {
+        XCTAssertEqual(SnapshotName.parse(sample.fileName, ofFileWith: ".txt"), sample)
+        XCTAssertEqual(SnapshotName.parse(sample.fileName, ofFileWith: ".fountain")?.title, "Before the cut")
+        var plain = sample
+        plain.title = nil
+        XCTAssertEqual(SnapshotName.parse(plain.fileName, ofFileWith: ""), plain)
+        var text = sample
+        text.fileExtension = ".txt"
+        XCTAssertEqual(SnapshotName.parse(text.fileName, ofFileWith: ".txt"), text, "the file's own first")
+        XCTAssertNil(SnapshotName.parse("2026-11-28T01-15-00.123Z a1b2c3d4-9f8e7d6c 1234w", ofFileWith: ".md"))
+        XCTAssertNil(SnapshotName.parse("notes.md", ofFileWith: ".txt"))
+    }
+
     func testOtherShapesAreNoSnapshot() {
         let names = [
             "", "notes.md", "2026-11-28T01-15-00.123Z a1b2c3d4-9f8e7d6c 1234w.txt",  // another extension

@@ -129,6 +129,7 @@ final class ProtocolDocTests: XCTestCase {
             .intoOtherProjectsTrash(name: "\u{1}", project: "\u{1}"), .intoTrashedFolder(name: "\u{1}"),
             .targetOutsideProject(name: "\u{1}"), .sessionTargetOnProject(name: "\u{1}"),
             .undoItemChanged(path: "\u{1}"), .undoItemGone(path: "\u{1}"), .undoStepOutsideLibrary(path: "\u{1}"),
+            .undoLinksChanged(path: "\u{1}"), .undoLinksInEditor(path: "\u{1}"), .undoLinksNotRecorded,
             .duplicateInTrash(name: "\u{1}"), .duplicatePermanent(name: "\u{1}"), .duplicateProject(name: "\u{1}"),
             .duplicateLibrary(name: "\u{1}"), .copyTooMany(name: "\u{1}", limit: 50_000),
             .invalidParam(field: "\u{1}", expected: "a positive integer up to 100000000, or null", found: "number"),

@@ -71,6 +71,19 @@ final class SnapshotMovesTests: XCTestCase {
         XCTAssertTrue(fx.exists("Q/.carrel/snapshots/Draft/Summer.md/\(spring)"))
     }
 
+    func testARenameToAnotherExtensionKeepsThemListedAndUsable() throws {
+        let spring = try snapshot("P/Draft/Spring.md")
+        _ = try ws.rename(try t("P/Draft/Spring.md"), to: "Spring.txt")
+        XCTAssertEqual(try names("P/Draft/Spring.txt"), [spring])
+        XCTAssertEqual(try ws.snapshots(of: try t("P/Draft/Spring.txt")).skipped.count, 0)
+        _ = try ws.rename(try t("P/Draft/Spring.txt"), to: "Spring.fountain")
+        XCTAssertEqual(try names("P/Draft/Spring.fountain"), [spring])
+        try "rewritten".write(toFile: fx.path + "/P/Draft/Spring.fountain", atomically: false, encoding: .utf8)
+        _ = try ws.rollBack(try t("P/Draft/Spring.fountain"), to: spring)
+        XCTAssertEqual(fx.read("P/Draft/Spring.fountain"), "spring")
+        XCTAssertTrue(try names("P/Draft/Spring.fountain").contains(where: { $0.hasSuffix(".fountain") }))
+    }
+
     func testAMoveWhereSnapshotsOfTheNameAlreadyAreMergesThem() throws {
         let old = try snapshot("P/Draft/Spring.md")
         _ = try ws.move(try t("P/Draft/Spring.md"), to: try t("P/Ready"))
