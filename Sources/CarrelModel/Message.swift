@@ -149,6 +149,7 @@ public enum Message: Sendable, Equatable {
     case undoStepUnusable(path: String)
     // Submissions
     case submission(SubmissionMessage)
+    case submissionOffer(SubmissionOfferMessage)
 
     /// The JSON type words of parameter errors.
     static let frenchTypeWords = [
@@ -713,6 +714,8 @@ public enum Message: Sendable, Equatable {
         case .snapshot(let m):
             return m.pair
         case .submission(let m):
+            return m.pair
+        case .submissionOffer(let m):
             return m.pair
         case .projectToSystemTrashNotNamed(let path):
             return (

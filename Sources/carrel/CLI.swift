@@ -192,8 +192,9 @@ struct Syntax {
             usage: "carrel submit PATH... --to MARKET [--date YYYY-MM-DD] [--yes]", arguments: 1...200,
             flags: ["--yes"], valued: ["--to", "--date"]),
         "submission-status": Syntax(
-            usage: "carrel submission-status RECORD STATUS [--piece P] [--date YYYY-MM-DD] [--note N] [--fee F]",
-            arguments: 2...2, valued: ["--piece", "--date", "--note", "--fee"]),
+            usage:
+                "carrel submission-status RECORD STATUS [--piece P] [--date YYYY-MM-DD] [--note N] [--fee F] [--move-to-published]",
+            arguments: 2...2, flags: ["--move-to-published"], valued: ["--piece", "--date", "--note", "--fee"]),
         "withdraw-others": Syntax(
             usage: "carrel withdraw-others RECORD [--piece P]", arguments: 1...1, valued: ["--piece"]),
         "import-submissions": Syntax(usage: "carrel import-submissions FILE.csv PROJECT", arguments: 2...2),

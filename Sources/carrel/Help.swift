@@ -380,14 +380,17 @@ enum Help {
         anyway). Says when the market's deadline is within a week.
         """,
         "submission-status": """
-        USAGE: carrel submission-status RECORD STATUS [--piece P] [--date YYYY-MM-DD] [--note N] [--fee F]
+        USAGE: carrel submission-status RECORD STATUS [--piece P] [--date YYYY-MM-DD] [--note N] [--fee F] [--move-to-published]
 
         Sets the status of the pieces of submission RECORD (an id that carrel
         submit or carrel submissions printed), or of one piece (--piece: its
         number in the record, or its path): pending, shortlisted, accepted,
         rejected, withdrawn or noResponse. --note is the piece's note there,
         --fee what the submission cost (or paid). An acceptance says where
-        the piece is still out.
+        the piece is still out, and offers its project's Published folder:
+        --move-to-published moves each accepted piece there, as carrel mv
+        does (its records, snapshots and links follow; carrel undo takes it
+        back).
         """,
         "withdraw-others": """
         USAGE: carrel withdraw-others RECORD [--piece P]
