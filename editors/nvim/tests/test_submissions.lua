@@ -71,7 +71,7 @@ H.test('I lists submissions; accepted updates the row; Withdraw it everywhere el
   H.wait(function() return (H.row('Spring.md', 'Draft').node.summary or ''):find('out at 2', 1, true) end,
     'the row to say where it is out')
   local granta = ('pending · Granta · 2026-11-20 · Spring.md')
-  H.answer(granta, 'accepted')
+  H.answer(granta, 'accepted', 'Not Now')
   H.press('I')
   H.wait_note('“Spring.md” at “Granta”: accepted.')
   H.eq(H.prompts[1], 'Submissions', 'the list’s title')
@@ -95,6 +95,21 @@ H.test('I lists submissions; accepted updates the row; Withdraw it everywhere el
     statuses[submission.market.name] = submission.pieces[1].status
   end
   H.eq(statuses, { Granta = 'accepted', Review = 'withdrawn' }, 'statuses on disk')
+end)
+
+H.test('accepted: the server’s offer of Published, answered through vim.lsp’s handler, moves the piece', function()
+  local project = with_markets('Granta')
+  local spring = H.uri(project .. '/Draft/Spring.md')
+  H.execute('carrel.submit', { items = { spring }, marketUri = H.uri(project .. '/Magazines/Granta'), date = '2026-11-20' })
+  H.wait(function() return (H.row('Spring.md', 'Draft').node.summary or ''):find('out at 1', 1, true) end,
+    'the row to say where it is out')
+  H.answer('pending · Granta · 2026-11-20 · Spring.md', 'accepted', 'Move to Published')
+  H.press('I')
+  H.wait(function() return vim.uv.fs_stat(project .. '/Published/Spring.md') ~= nil end, 'Spring.md in Published')
+  H.truthy(H.prompts[3]:find('“Spring.md” was accepted at “Granta”. Move it to Published?', 1, true),
+    'the server’s question: ' .. tostring(H.prompts[3]))
+  H.eq(vim.uv.fs_stat(project .. '/Draft/Spring.md'), nil, 'gone from Draft')
+  H.eq(submissions(project)[1].pieces[1].path, 'Published/Spring.md', 'the record follows')
 end)
 
 H.test('I with no submissions says so; on the Submissions folder it asks for the project', function()
