@@ -11,6 +11,8 @@ public enum SubmissionOfferMessage: Sendable, Equatable {
     case sentTextGoesToo(piece: String, markets: [String])
     /// Past the pieces named one by one.
     case moreSentTextsGoToo(count: Int)
+    /// A compile to be submitted asked for a recipe that makes no packet.
+    case notAPacket(recipe: String)
 
     var pair: (String, String?) {
         switch self {
@@ -35,6 +37,11 @@ public enum SubmissionOfferMessage: Sendable, Equatable {
             return (
                 "“\(piece)” was sent to “\(markets.joined(separator: "”, “"))”; its text as sent goes too.",
                 "« \(piece) » a été envoyé à « \(markets.joined(separator: " », « ")) » ; son texte tel qu’envoyé disparaît aussi."
+            )
+        case .notAPacket(let recipe):
+            return (
+                "The recipe “\(recipe)” is not a submission packet, so it is not submitted: compile Poetry’s packet or a short story’s manuscript. Nothing was written.",
+                "La recette « \(recipe) » n’est pas un dossier de soumission, elle n’est donc pas soumise : compilez le dossier d’un recueil de poésie ou le manuscrit d’une nouvelle. Rien n’a été écrit."
             )
         case .moreSentTextsGoToo(let count):
             return (

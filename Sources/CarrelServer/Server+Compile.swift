@@ -67,7 +67,9 @@ extension Server {
             "format": .string(compiled.format.rawValue),
             "words": .int(compiled.counts.words),
             "pieces": .int(compiled.counts.pieces),
+            "pieceUris": .array(compiled.files.map { .string(FileURI.uri($0)) }),
         ]
+        if compiled.forSubmission { result["submission"] = true }
         if let lines = compiled.counts.lines {
             result["lines"] = .int(lines)
             result["poems"] = .array(

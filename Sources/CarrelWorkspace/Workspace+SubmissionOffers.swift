@@ -108,4 +108,10 @@ extension Workspace {
         }
         return said
     }
+
+    /// Refuses what is not a market, as `submit` would, before a compile
+    /// meant for it writes anything.
+    public func checkMarket(_ market: Target) throws(Failure) {
+        _ = try marketTarget(market)
+    }
 }

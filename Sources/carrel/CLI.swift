@@ -177,8 +177,9 @@ struct Syntax {
         "ask-before-deleting": Syntax(usage: "carrel ask-before-deleting PATH yes|no", arguments: 2...2),
         "target": Syntax(usage: "carrel target PATH N|none [--daily]", arguments: 2...2, flags: ["--daily"]),
         "compile": Syntax(
-            usage: "carrel compile PROJECT [--recipe R] [--to FORMAT] [-o FILE] [--json]", arguments: 1...1,
-            flags: ["--json"], valued: ["--recipe", "--to", "-o"]),
+            usage:
+                "carrel compile PROJECT [--recipe R] [--to FORMAT] [-o FILE] [--json] [--submit-to MARKET [--date YYYY-MM-DD] [--yes]]",
+            arguments: 1...1, flags: ["--json", "--yes"], valued: ["--recipe", "--to", "-o", "--submit-to", "--date"]),
         "include": Syntax(usage: "carrel include PATH yes|no", arguments: 2...2),
         "byline": Syntax(
             usage: "carrel byline PROJECT [--author NAME] [--contact \"LINE | LINE\"]", arguments: 1...1,

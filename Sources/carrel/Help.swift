@@ -327,7 +327,7 @@ enum Help {
         and its progress ("1,243 / 1,500 words").
         """,
         "compile": """
-        USAGE: carrel compile PROJECT [--recipe R] [--to FORMAT] [-o FILE] [--json]
+        USAGE: carrel compile PROJECT [--recipe R] [--to FORMAT] [-o FILE] [--json] [--submit-to MARKET [--date YYYY-MM-DD] [--yes]]
 
         Makes one document of PROJECT's writing, in binder order, as the
         editors' "Compile…" does, and prints where it went and its words (a
@@ -340,7 +340,11 @@ enum Help {
         PDF engine). The document goes to the project's Compiled folder,
         whose words are counted in no total, or to FILE; an existing file is
         never replaced ("Name 2.docx" instead). Items left out with
-        `carrel include PATH no` stay out.
+        `carrel include PATH no` stay out. --submit-to MARKET then submits
+        the pieces compiled to MARKET, the document as their packet, as
+        carrel submit does (--date, --yes), and prints the record's id; only
+        a submission packet (poetry's "packet", a short story's
+        "manuscript") is, and a market or recipe refused writes nothing.
         """,
         "include": """
         USAGE: carrel include PATH yes|no

@@ -82,4 +82,31 @@ final class CLISubmissionOffersTests: XCTestCase {
             emptying.stderr)
         XCTAssertTrue(fx.exists("P/Trash/Spring.md"))
     }
+
+    /// `compile --submit-to` submits the packet's pieces with the document as its packet.
+    func testCompilingAPacketSubmitsIt() throws {
+        try FileManager.default.createDirectory(atPath: fx.path + "/P/Ready", withIntermediateDirectories: true)
+        try "sea sea".write(toFile: fx.path + "/P/Ready/Spring.md", atomically: false, encoding: .utf8)
+        let compiled = run([
+            "compile", "P", "--to", "markdown", "--submit-to", "P/Magazines/Granta", "--date", "2026-11-20",
+        ])
+        XCTAssertEqual(compiled.status, 0, compiled.stderr)
+        XCTAssertTrue(compiled.stdout.hasPrefix("Compiled "), compiled.stdout)
+        XCTAssertTrue(
+            compiled.stderr.contains("Submitted “Spring.md” to “Granta” on 2026-11-20."), compiled.stderr)
+        let listed = run(["submissions", "P", "--json"])
+        XCTAssertTrue(listed.stdout.contains("Compiled/P.md"), listed.stdout)
+        XCTAssertTrue(listed.stdout.contains("Ready/Spring.md"), listed.stdout)
+    }
+
+    func testSubmitToIsRefusedForARecipeThatIsNoPacketAndNothingIsWritten() throws {
+        try FileManager.default.createDirectory(atPath: fx.path + "/N/.carrel", withIntermediateDirectories: true)
+        try #"{"type":"novel"}"#.write(toFile: fx.path + "/N/.carrel/project.json", atomically: false, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: fx.path + "/N/Chapters", withIntermediateDirectories: true)
+        try "once".write(toFile: fx.path + "/N/Chapters/One.md", atomically: false, encoding: .utf8)
+        let refused = run(["compile", "N", "--to", "markdown", "--submit-to", "P/Magazines/Granta"])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.stderr.contains("is not a submission packet"), refused.stderr)
+        XCTAssertFalse(fx.exists("N/Compiled"))
+    }
 }
