@@ -70,8 +70,9 @@ H.test('after compiling a packet, Submit this packet… submits the pieces compi
   H.go('Opening.md', 'Draft')
   H.press('C')
   H.wait(function() return #H.commands_sent('carrel.submit') == 1 end, 'the submission')
-  H.eq(H.prompts, { 'Recipe: ', 'Format: ', 'Compiled “Story.md”:', 'Submit 2 pieces to: ', 'Date sent (YYYY-MM-DD): ' },
-    'the questions')
+  H.eq(H.prompts, {
+    'Recipe: ', 'Format: ', 'Compiled “Story.md”:', 'Submit 2 pieces to: ', 'Date sent (YYYY-MM-DD): ',
+  }, 'the questions')
   H.eq(H.commands_sent('carrel.submit')[1], {
     items = { H.uri(project .. '/Draft/Notes.md'), H.uri(project .. '/Draft/Opening.md') },
     marketUri = H.uri(project .. '/Magazines/Granta'), date = '2026-11-20',
