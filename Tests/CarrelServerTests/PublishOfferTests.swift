@@ -12,7 +12,7 @@ final class PublishOfferTests: XCTestCase {
     var client: InProcessClient!
     var home: Fixture!
 
-    func start(locale: String = "en", type: String = "poetry") throws {
+    func start(locale: String = "en", type: String = "poetry", options: JSONValue = .null) throws {
         home = try Fixture()
         setenv("XDG_STATE_HOME", home.path + "/state", 1)
         fx = try Fixture(
@@ -24,7 +24,18 @@ final class PublishOfferTests: XCTestCase {
             P/Competitions/Prize/
             """)
         client = InProcessClient()
-        _ = try client.initialize([fx.uri()], locale: locale)
+        guard options != .null else {
+            _ = try client.initialize([fx.uri()], locale: locale)
+            return
+        }
+        // Only for the timeout: a client without Carrel's extensions, which no test here needs.
+        _ = try client.result(
+            "initialize",
+            [
+                "capabilities": [:], "locale": .string(locale), "initializationOptions": options,
+                "workspaceFolders": [["uri": .string(fx.uri()), "name": "Writing"]],
+            ])
+        client.notify("initialized")
     }
 
     override func tearDown() {
@@ -91,6 +102,20 @@ final class PublishOfferTests: XCTestCase {
         try accept(id, status: "pending")
         try accept(id)
         client.send(["jsonrpc": "2.0", "id": try question()["id"]!, "result": .null])
+        _ = try client.result("carrel/tree", ["uri": .string(fx.uri("P")), "depth": 1])
+        XCTAssertTrue(exists("P/Draft/Spring.md"))
+        XCTAssertFalse(exists("P/Published/Spring.md"))
+    }
+
+    /// A client that never answers: the question is withdrawn after the
+    /// confirmation timeout, and an answer after that moves nothing.
+    func testAnUnansweredOfferIsWithdrawnAndALateAnswerMovesNothing() throws {
+        try start(options: ["confirmationTimeout": 0.3])
+        try accept(try send(["P/Draft/Spring.md"]))
+        let q = try question()
+        let withdrawn = try client.inbox.take("the question withdrawn") { $0["method"] == "$/cancelRequest" }
+        XCTAssertEqual(withdrawn["params"]?["id"], q["id"])
+        answer(q, "Move to Published")
         _ = try client.result("carrel/tree", ["uri": .string(fx.uri("P")), "depth": 1])
         XCTAssertTrue(exists("P/Draft/Spring.md"))
         XCTAssertFalse(exists("P/Published/Spring.md"))
