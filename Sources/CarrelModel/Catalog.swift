@@ -251,14 +251,14 @@ extension ProjectType {
                 CompileRecipe(
                     name: "manuscript", title: Localized(en: "Standard manuscript", fr: "Manuscrit standard"),
                     style: .manuscript, format: .docx, folders: [.draft], folderTitles: false, fileTitles: false,
-                    separator: "#", pageBreaks: .none)
+                    separator: "#", pageBreaks: .none, forSubmission: true)
             ]
         case "poetry":
             return [
                 CompileRecipe(
                     name: "packet", title: Localized(en: "Submission packet", fr: "Dossier de soumission"),
                     style: .packet, format: .docx, folders: [.ready], folderTitles: false, fileTitles: true,
-                    separator: "", pageBreaks: .files, contents: true)
+                    separator: "", pageBreaks: .files, contents: true, forSubmission: true)
             ]
         case "script":
             return [

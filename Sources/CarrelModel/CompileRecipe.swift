@@ -71,11 +71,14 @@ public struct CompileRecipe: Sendable, Equatable {
     public var titlePage: Bool
     /// A table of contents after the title page.
     public var contents: Bool
+    /// What it makes is sent to markets (a poetry packet, a story's
+    /// manuscript), so a client offers to submit it once compiled.
+    public var forSubmission: Bool
 
     public init(
         name: String, title: Localized, style: Style, format: Format, folders: [FolderRole],
         folderTitles: Bool, fileTitles: Bool, separator: String, pageBreaks: PageBreaks, titlePage: Bool = true,
-        contents: Bool = false
+        contents: Bool = false, forSubmission: Bool = false
     ) {
         self.name = name
         self.title = title
@@ -88,6 +91,7 @@ public struct CompileRecipe: Sendable, Equatable {
         self.pageBreaks = pageBreaks
         self.titlePage = titlePage
         self.contents = contents
+        self.forSubmission = forSubmission
     }
 
     /// The longest separator a recipe may give: a line, not a chapter.

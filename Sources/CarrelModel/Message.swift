@@ -153,6 +153,7 @@ public enum Message: Sendable, Equatable {
     case undoLinksLeft(names: String)
     // Submissions
     case submission(SubmissionMessage)
+    case submissionOffer(SubmissionOfferMessage)
 
     /// The JSON type words of parameter errors.
     static let frenchTypeWords = [
@@ -717,6 +718,8 @@ public enum Message: Sendable, Equatable {
         case .snapshot(let m):
             return m.pair
         case .submission(let m):
+            return m.pair
+        case .submissionOffer(let m):
             return m.pair
         case .projectToSystemTrashNotNamed(let path):
             return (

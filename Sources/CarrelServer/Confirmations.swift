@@ -32,7 +32,9 @@ extension Server {
             }
         case .forever:
             guard !confirmed else { finish(id, journaled(.delete, try workspace.delete(now))); return }
-            confirm(id, .confirmDeleteForever(name: itemName(now)), offerStopAsking: false) { _ throws(Failure) in
+            let question = Message.confirmDeleteForever(name: itemName(now))
+            let sent = workspace.sentTextsGoing(with: now)
+            confirm(id, question, also: sent, offerStopAsking: false) { _ throws(Failure) in
                 try run()
             }
         }
@@ -44,7 +46,9 @@ extension Server {
             try workspace.emptyTrash(try target(projectUri))
         }
         guard !confirmed, let (project, count) = workspace.trashCount(t) else { finish(id, try run()); return }
-        confirm(id, .confirmEmptyTrash(project: project, count: count), offerStopAsking: false) { _ throws(Failure) in
+        let question = Message.confirmEmptyTrash(project: project, count: count)
+        let sent = workspace.sentTextsGoingWithTrash(of: t)
+        confirm(id, question, also: sent, offerStopAsking: false) { _ throws(Failure) in
             try run()
         }
     }
@@ -58,15 +62,17 @@ extension Server {
 
     /// Asks the client; runs `then` only on a "Delete" answer. The harmless
     /// action comes first: some clients (eglot) pre-select the first, so a
-    /// bare Return must not delete.
+    /// bare Return must not delete. `also` follows the question: what else
+    /// the deletion takes.
     private func confirm(
-        _ id: RequestID, _ message: Message, offerStopAsking: Bool,
+        _ id: RequestID, _ message: Message, also: [Message] = [], offerStopAsking: Bool,
         then: @escaping (Answer) throws(Failure) -> Outcome
     ) {
         var actions: [Message] = [.actionCancel, .actionDelete]
         if offerStopAsking { actions.append(.actionDeleteDontAsk) }
         let params = ShowMessageRequest.params(
-            message: message.text(language), actions: actions.map { $0.text(language) })
+            message: ([message] + also).map { $0.text(language) }.joined(separator: " "),
+            actions: actions.map { $0.text(language) })
         let question = request(ShowMessageRequest.method, params, avoiding: id) { [self] result in
             guard awaitingAnswer.removeValue(forKey: id) != nil else { return }  // cancelled or timed out meanwhile
             let answer = self.answer(ShowMessageRequest.chosenTitle(result), offerStopAsking: offerStopAsking)

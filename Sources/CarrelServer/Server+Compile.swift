@@ -60,20 +60,12 @@ extension Server {
         }
         progress("end", .done, 100)
         workspace.expectEvents(of: outcome.changes)
-        var result: [String: JSONValue] = [
-            "path": .string(String(decoding: compiled.path, as: UTF8.self)),
-            "uri": .string(FileURI.uri(compiled.path)),
-            "recipe": .string(compiled.recipe),
-            "format": .string(compiled.format.rawValue),
-            "words": .int(compiled.counts.words),
-            "pieces": .int(compiled.counts.pieces),
-        ]
-        if let lines = compiled.counts.lines {
-            result["lines"] = .int(lines)
-            result["poems"] = .array(
-                compiled.counts.poems.map { ["title": .string($0.title), "lines": .int($0.lines)] })
-        }
-        reply(id, .object(result))
+        let result = CompileResult(
+            path: compiled.path, recipe: compiled.recipe, format: compiled.format.rawValue,
+            words: compiled.counts.words, pieces: compiled.files, submission: compiled.forSubmission,
+            lines: compiled.counts.lines,
+            poems: compiled.counts.poems.map { CompileResult.Poem(title: $0.title, lines: $0.lines) })
+        reply(id, result.json)
         notifyChanges(takeWatched() + outcome.changes + workspace.settle())
         if let report = outcome.report {
             send(

@@ -27,11 +27,13 @@ extension Server {
         case .submit(let items, let marketUri, let date, let packetUri, let confirmed):
             try submit(id, items: items, marketUri: marketUri, date: date, packetUri: packetUri, confirmed: confirmed)
         case .setSubmissionStatus(let record, let piece, let status, let date, let note, let fee):
+            let piece = try pieceName(piece)
+            let status = SubmissionStatus(rawValue: status) ?? .pending
             finish(
                 id,
                 try workspace.setSubmissionStatus(
-                    record: record, piece: try pieceName(piece), SubmissionStatus(rawValue: status) ?? .pending,
-                    day: try day(date), note: note, fee: fee))
+                    record: record, piece: piece, status, day: try day(date), note: note, fee: fee))
+            if status == .accepted { offerPublishing(record: record, piece: piece) }
         case .withdrawOthers(let record, let piece):
             finish(id, try workspace.withdrawOthers(record: record, piece: try pieceName(piece)))
         default: break

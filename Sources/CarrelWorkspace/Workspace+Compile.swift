@@ -12,10 +12,13 @@ extension Workspace {
         public var format: String?
         /// An absolute path the writer named; nil for the project's Compiled folder.
         public var output: [UInt8]?
-        public init(recipe: String? = nil, format: String? = nil, output: [UInt8]? = nil) {
+        /// To be submitted once made: a recipe that makes no packet is refused before anything is read.
+        public var forSubmission: Bool
+        public init(recipe: String? = nil, format: String? = nil, output: [UInt8]? = nil, forSubmission: Bool = false) {
             self.recipe = recipe
             self.format = format
             self.output = output
+            self.forSubmission = forSubmission
         }
     }
 
@@ -24,6 +27,10 @@ extension Workspace {
         public var recipe: String
         public var format: CompileRecipe.Format
         public var counts: Manuscript.Counts
+        /// The files compiled, in order, by absolute path: a packet's pieces.
+        public var files: [[UInt8]] = []
+        /// Whether the recipe makes something sent to markets.
+        public var forSubmission = false
     }
 
     /// A recipe a project offers, as a picker shows it; `recipe` is nil
@@ -82,6 +89,9 @@ extension Workspace {
         } catch {
             throw Failure(.io, .io(path: BytePath.display(project.root.path), detail: "\(error)"))
         }
+        if request.forSubmission, !recipe.forSubmission {
+            throw Failure(.invalidParams, .submissionOffer(.notAPacket(recipe: recipe.name)))
+        }
         if let given = request.format {
             guard let format = CompileRecipe.Format(rawValue: given) else {
                 let known = CompileRecipe.Format.allCases.map(\.rawValue).joined(separator: ", ")
@@ -105,7 +115,8 @@ extension Workspace {
             }
         }
         progress(.reading, 0)
-        let pieces = try gather(project, library, recipe)
+        var files: [[UInt8]] = []
+        let pieces = try gather(project, library, recipe, files: &files)
         if !pieces.contains(where: { $0.kind == .file }) {
             let folders = recipe.folders.compactMap { type.folder($0)?.title.en }
             throw Failure(
@@ -208,7 +219,10 @@ extension Workspace {
         let outcome = Outcome(
             result: .item(.entry(project.root, library)), changes: changes,
             report: .compiled(path: display, words: counts.words, lines: counts.lines))
-        return (Compiled(path: path, recipe: recipe.name, format: recipe.format, counts: counts), outcome)
+        let compiled = Compiled(
+            path: path, recipe: recipe.name, format: recipe.format, counts: counts, files: files,
+            forSubmission: recipe.forSubmission)
+        return (compiled, outcome)
     }
 
     /// A compile a crash cut short left its hidden temporaries in the
@@ -227,7 +241,9 @@ extension Workspace {
     /// The pieces of the recipe's folders in binder order, each file read
     /// and checked: a link, a pipe, an unreadable, huge, binary or non-UTF-8
     /// file stops the compile, named, unless the writer left it out.
-    func gather(_ project: Project, _ library: Library, _ recipe: CompileRecipe) throws(Failure) -> [Manuscript.Piece] {
+    func gather(_ project: Project, _ library: Library, _ recipe: CompileRecipe, files: inout [[UInt8]])
+        throws(Failure) -> [Manuscript.Piece]
+    {
         var tops: [Entry]
         if recipe.folders.isEmpty {
             tops = [project.root]
@@ -235,13 +251,13 @@ extension Workspace {
             tops = recipe.folders.compactMap { project.type.folder($0).flatMap(project.entry(for:)) }
         }
         var pieces: [Manuscript.Piece] = []
-        for top in tops { pieces += try gatherFolder(top, depth: 0, project, library) }
+        for top in tops { pieces += try gatherFolder(top, depth: 0, project, library, files: &files) }
         return pieces
     }
 
-    private func gatherFolder(_ folder: Entry, depth: Int, _ project: Project, _ library: Library) throws(Failure)
-        -> [Manuscript.Piece]
-    {
+    private func gatherFolder(
+        _ folder: Entry, depth: Int, _ project: Project, _ library: Library, files: inout [[UInt8]]
+    ) throws(Failure) -> [Manuscript.Piece] {
         // A folder's pieces come where the folder stands among its siblings,
         // under its name; the recipe's own folders have no heading.
         var pieces: [Manuscript.Piece] = depth > 0 ? [.init(.folder, depth: depth, title: folder.name.string)] : []
@@ -253,12 +269,14 @@ extension Workspace {
             let relative = { project.relativePath(of: child) }
             if !project.metadata.leftOut.isEmpty, project.metadata.isLeftOut(relative()) { continue }
             switch child.kind {
-            case .directory: pieces += try gatherFolder(child, depth: depth + 1, project, library)
+            case .directory: pieces += try gatherFolder(child, depth: depth + 1, project, library, files: &files)
             case .symlink: throw Failure(.cannotCompile, .compile(.pieceUnusable(path: relative(), why: .link)))
             case .other:
                 let what = dir.kind(of: child.name.bytes).map { "\($0)" } ?? "not a file"
                 throw Failure(.cannotCompile, .compile(.pieceUnusable(path: relative(), why: .notAFile(what))))
-            case .file: pieces.append(try piece(child, depth: depth + 1, relative, in: dir))
+            case .file:
+                pieces.append(try piece(child, depth: depth + 1, relative, in: dir))
+                files.append(child.path)
             }
         }
         return pieces

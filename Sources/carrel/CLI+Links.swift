@@ -27,6 +27,18 @@ extension CLI {
             sub == "rename" ? try ws.planRename(item, to: p[1]) : try ws.planMove(item, to: try argument(ws, p[1]))
         let move = LinkMove(from: plan.from, to: plan.to)
         if options.has("--dry-run") { return dryRun(ws, plan, move, language) }
+        try moveFollowingLinks(ws, plan, sub == "rename" ? .rename : .move, language) { () throws in
+            sub == "rename" ? try ws.rename(item, to: p[1]) : try ws.move(item, to: try argument(ws, p[1]))
+        }
+    }
+
+    /// Runs a planned rename or move, journaled as `command`, then offers
+    /// the links it broke their update, as the setting says.
+    static func moveFollowingLinks(
+        _ ws: Workspace, _ plan: Workspace.MovePlan, _ command: Workspace.Undoable, _ language: Language,
+        _ run: () throws -> Outcome
+    ) throws {
+        let move = LinkMove(from: plan.from, to: plan.to)
         let mode = ws.linkUpdates(of: plan.entry, in: plan.library)
         let snapshot = mode == .never ? nil : ws.linkSnapshot(plan.library)
         // Recorded before the move and dropped on every way out but a stop
@@ -34,8 +46,8 @@ extension CLI {
         // server then asks the question this run could not.
         let question = mode == .never ? nil : ws.recordLinkQuestion(plan)
         defer { question?() }
-        let outcome = sub == "rename" ? try ws.rename(item, to: p[1]) : try ws.move(item, to: try argument(ws, p[1]))
-        ws.noteForUndo(sub == "rename" ? .rename : .move, outcome)
+        let outcome = try run()
+        ws.noteForUndo(command, outcome)
         report(ws, outcome, language)
         guard let snapshot, plan.from != plan.to,
             outcome.changes.contains(where: { $0.kind == .moved && !$0.inTrash })

@@ -80,10 +80,35 @@ extension CLI {
             }
             day = d
         }
+        let record = options.positional[0]
+        let piece = try piece(ws, options)
         let outcome = try ws.setSubmissionStatus(
-            record: options.positional[0], piece: try piece(ws, options), status, day: day,
-            note: options.value("--note"), fee: options.value("--fee"))
-        if let report = outcome.report { print(report.text(language)) }
+            record: record, piece: piece, status, day: day, note: options.value("--note"), fee: options.value("--fee"))
+        let offer = status == .accepted ? ws.publishOffer(record: record, piece: piece) : nil
+        guard let offer, options.has("--move-to-published") else {
+            if let report = outcome.report { print(report.text(language)) }
+            if let offer {
+                print(Message.submissionOffer(.moveToPublishedHint(count: offer.pieces.count)).text(language))
+            }
+            return
+        }
+        // Moved now, so the report's "once it is published" is left out.
+        if case .submissionStatusSet(let p, let market, let status, let stillOut, _)? = outcome.report {
+            print(
+                Report.submissionStatusSet(piece: p, market: market, status: status, stillOut: stillOut, published: nil)
+                    .text(language))
+        }
+        try moveToPublished(ws, offer, language)
+    }
+
+    /// Each piece through the ordinary move, as `carrel mv` makes it.
+    private static func moveToPublished(_ ws: Workspace, _ offer: Workspace.PublishOffer, _ language: Language) throws {
+        for path in offer.pieces {
+            let item = try target(ws, path)
+            let published = try target(ws, offer.published)
+            let plan = try ws.planMove(item, to: published)
+            try moveFollowingLinks(ws, plan, .move, language) { () throws in try ws.move(item, to: published) }
+        }
     }
 
     static func withdrawOthers(_ options: inout Options, _ language: Language) throws {

@@ -177,8 +177,9 @@ struct Syntax {
         "ask-before-deleting": Syntax(usage: "carrel ask-before-deleting PATH yes|no", arguments: 2...2),
         "target": Syntax(usage: "carrel target PATH N|none [--daily]", arguments: 2...2, flags: ["--daily"]),
         "compile": Syntax(
-            usage: "carrel compile PROJECT [--recipe R] [--to FORMAT] [-o FILE] [--json]", arguments: 1...1,
-            flags: ["--json"], valued: ["--recipe", "--to", "-o"]),
+            usage:
+                "carrel compile PROJECT [--recipe R] [--to FORMAT] [-o FILE] [--json] [--submit-to MARKET [--date YYYY-MM-DD] [--yes]]",
+            arguments: 1...1, flags: ["--json", "--yes"], valued: ["--recipe", "--to", "-o", "--submit-to", "--date"]),
         "include": Syntax(usage: "carrel include PATH yes|no", arguments: 2...2),
         "byline": Syntax(
             usage: "carrel byline PROJECT [--author NAME] [--contact \"LINE | LINE\"]", arguments: 1...1,
@@ -192,8 +193,9 @@ struct Syntax {
             usage: "carrel submit PATH... --to MARKET [--date YYYY-MM-DD] [--yes]", arguments: 1...200,
             flags: ["--yes"], valued: ["--to", "--date"]),
         "submission-status": Syntax(
-            usage: "carrel submission-status RECORD STATUS [--piece P] [--date YYYY-MM-DD] [--note N] [--fee F]",
-            arguments: 2...2, valued: ["--piece", "--date", "--note", "--fee"]),
+            usage:
+                "carrel submission-status RECORD STATUS [--piece P] [--date YYYY-MM-DD] [--note N] [--fee F] [--move-to-published]",
+            arguments: 2...2, flags: ["--move-to-published"], valued: ["--piece", "--date", "--note", "--fee"]),
         "withdraw-others": Syntax(
             usage: "carrel withdraw-others RECORD [--piece P]", arguments: 1...1, valued: ["--piece"]),
         "import-submissions": Syntax(usage: "carrel import-submissions FILE.csv PROJECT", arguments: 2...2),

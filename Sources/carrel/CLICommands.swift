@@ -166,7 +166,8 @@ extension CLI {
         let t = try target(ws, path)
         switch try ws.deletePlan(t) {
         case .forever:
-            try confirm(Message.confirmDeleteForever(name: display).text(language), options, language)
+            let question = [Message.confirmDeleteForever(name: display)] + ws.sentTextsGoing(with: t)
+            try confirm(question.map { $0.text(language) }.joined(separator: " "), options, language)
         case .systemTrash:
             // Outside projects the only way is the system trash, outside the
             // library: only when the writer names it.
@@ -209,7 +210,10 @@ extension CLI {
             print(Message.trashAlreadyEmpty(project: projectPath).text(language))
             return
         }
-        try confirm(Message.confirmEmptyTrash(project: projectPath, count: count).text(language), options, language)
+        let question =
+            [Message.confirmEmptyTrash(project: projectPath, count: count)]
+            + ws.sentTextsGoingWithTrash(of: t)
+        try confirm(question.map { $0.text(language) }.joined(separator: " "), options, language)
         let outcome = try ws.emptyTrash(t)
         guard case .deleted(let n) = outcome.result else { return }
         print(Message.deletedFromTrash(count: n, project: projectPath).text(language))

@@ -328,7 +328,7 @@ enum Help {
         and its progress ("1,243 / 1,500 words").
         """,
         "compile": """
-        USAGE: carrel compile PROJECT [--recipe R] [--to FORMAT] [-o FILE] [--json]
+        USAGE: carrel compile PROJECT [--recipe R] [--to FORMAT] [-o FILE] [--json] [--submit-to MARKET [--date YYYY-MM-DD] [--yes]]
 
         Makes one document of PROJECT's writing, in binder order, as the
         editors' "Compile…" does, and prints where it went and its words (a
@@ -341,7 +341,11 @@ enum Help {
         PDF engine). The document goes to the project's Compiled folder,
         whose words are counted in no total, or to FILE; an existing file is
         never replaced ("Name 2.docx" instead). Items left out with
-        `carrel include PATH no` stay out.
+        `carrel include PATH no` stay out. --submit-to MARKET then submits
+        the pieces compiled to MARKET, the document as their packet, as
+        carrel submit does (--date, --yes), and prints the record's id; only
+        a submission packet (poetry's "packet", a short story's
+        "manuscript") is, and a market or recipe refused writes nothing.
         """,
         "include": """
         USAGE: carrel include PATH yes|no
@@ -381,14 +385,17 @@ enum Help {
         anyway). Says when the market's deadline is within a week.
         """,
         "submission-status": """
-        USAGE: carrel submission-status RECORD STATUS [--piece P] [--date YYYY-MM-DD] [--note N] [--fee F]
+        USAGE: carrel submission-status RECORD STATUS [--piece P] [--date YYYY-MM-DD] [--note N] [--fee F] [--move-to-published]
 
         Sets the status of the pieces of submission RECORD (an id that carrel
         submit or carrel submissions printed), or of one piece (--piece: its
         number in the record, or its path): pending, shortlisted, accepted,
         rejected, withdrawn or noResponse. --note is the piece's note there,
         --fee what the submission cost (or paid). An acceptance says where
-        the piece is still out.
+        the piece is still out, and offers its project's Published folder:
+        --move-to-published moves each accepted piece there, as carrel mv
+        does (its records, snapshots and links follow; carrel undo takes it
+        back).
         """,
         "withdraw-others": """
         USAGE: carrel withdraw-others RECORD [--piece P]

@@ -139,6 +139,27 @@ final class GoldenTests: XCTestCase {
             """#)
     }
 
+    /// `carrel.compile`'s result: a packet names its pieces and says it is one.
+    func testCompileResult() {
+        golden(
+            CompileResult(
+                path: Array("/l/P/Compiled/P.docx".utf8), recipe: "packet", format: "docx", words: 3,
+                pieces: [Array("/l/P/Ready/Spring.md".utf8)], submission: true, lines: 2,
+                poems: [.init(title: "Spring", lines: 2)]
+            ).json,
+            #"""
+            {"format":"docx","lines":2,"path":"/l/P/Compiled/P.docx","pieceUris":["file:///l/P/Ready/Spring.md"],"pieces":1,"poems":[{"lines":2,"title":"Spring"}],"recipe":"packet","submission":true,"uri":"file:///l/P/Compiled/P.docx","words":3}
+            """#)
+        golden(
+            CompileResult(
+                path: Array("/l/N/Compiled/N.md".utf8), recipe: "manuscript", format: "markdown", words: 1,
+                pieces: [Array("/l/N/Chapters/One.md".utf8)], submission: false
+            ).json,
+            #"""
+            {"format":"markdown","path":"/l/N/Compiled/N.md","pieceUris":["file:///l/N/Chapters/One.md"],"pieces":1,"recipe":"manuscript","uri":"file:///l/N/Compiled/N.md","words":1}
+            """#)
+    }
+
     func testMarket() throws {
         XCTAssertEqual(
             try MarketRequest.Params(json: ["uri": "file:///l/P/Magazines/Granta"]),

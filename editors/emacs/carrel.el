@@ -2147,7 +2147,9 @@ project (its type's and its own), FORMAT the title of one of its
 formats; asked, the recipe's own format comes first, so RET keeps
 it.  The document goes to the project's Compiled folder and point to
 its row; a format Carrel writes itself (Markdown, plain text, HTML,
-Fountain) is visited, and for the others the server's message says where it is."
+Fountain) is visited, and for the others the server's message says where it is.
+A submission packet then offers Submit this packet…, which submits
+the pieces compiled to a market, the document as their packet."
   (interactive
    (let* ((choices (carrel--compile-choices (carrel--project-at-point)))
           (recipe (carrel--read-choice "Recipe: " (mapcar (lambda (r) (plist-get r :title)) (car choices))
@@ -2180,7 +2182,27 @@ Fountain) is visited, and for the others the server's message says where it is."
         (when id (carrel--goto-id id))))
     (when (and path (not (eq (plist-get format :pandoc) t)))
       (funcall carrel-visit-function path))
+    ;; Asked from the binder, whose connection the submission goes through.
+    (with-current-buffer buffer
+      (carrel--offer-packet conn result (plist-get project :title)))
     result))
+
+(defun carrel--offer-packet (conn result project-title)
+  "Offer to submit what RESULT, a compile's, made, if it is a packet.
+Chosen, Submit this packet… submits the pieces compiled (RESULT's
+`pieceUris') to a market, with the document as their packet;
+dismissed, nothing is sent.  CONN is the binder's connection and
+PROJECT-TITLE names the project when it has no market."
+  (let ((pieces (append (plist-get result :pieceUris) nil)))
+    (when (and (eq (plist-get result :submission) t) pieces
+               (equal (condition-case nil
+                          (carrel--read-choice (format "Compiled “%s”: "
+                                                       (file-name-nondirectory (plist-get result :path)))
+                                               '("Submit this packet…"))
+                        (quit nil))
+                      "Submit this packet…"))
+      (carrel--submit-to-market conn pieces (file-name-nondirectory (carrel--uri-to-path (car pieces)))
+                                project-title (plist-get result :uri)))))
 
 (defun carrel-set-byline (author contact)
   "Set the byline of the project at point to AUTHOR and CONTACT.
@@ -2461,16 +2483,23 @@ Today is offered as the day.  With an active region, its files
 went together.  The markets are the folders of the project's
 Magazines, Competitions, Commissions and Other."
   (interactive)
-  (let* ((pieces (carrel--pieces-at-point))
-         (conn (carrel--tree-connection))
-         (markets (carrel--destinations conn (plist-get (car pieces) :uri) "submit")))
+  (let ((pieces (carrel--pieces-at-point)))
+    (carrel--submit-to-market (carrel--tree-connection) (mapcar (lambda (piece) (plist-get piece :uri)) pieces)
+                              (plist-get (car pieces) :title)
+                              (plist-get (or (carrel--nearest (carrel--kind-p "project")) (car pieces)) :title))))
+
+(defun carrel--submit-to-market (conn uris name project-title &optional packet)
+  "Ask a market and the day sent, then submit URIS together through CONN.
+NAME is the first piece's, PROJECT-TITLE says whose markets are
+missing, PACKET is the URI of the compiled document they went in."
+  (let ((markets (carrel--destinations conn (car uris) "submit")))
     (if (null markets)
         (message "“%s” has no market yet: make a folder in Magazines, Competitions, Commissions or Other."
-                 (plist-get (or (carrel--nearest (carrel--kind-p "project")) (car pieces)) :title))
+                 project-title)
       (let* ((market (cdr (assoc (carrel--read-choice
-                                  (if (cdr pieces)
-                                      (format "Submit %d pieces to: " (length pieces))
-                                    (format "Submit “%s” to: " (plist-get (car pieces) :title)))
+                                  (if (cdr uris)
+                                      (format "Submit %d pieces to: " (length uris))
+                                    (format "Submit “%s” to: " name))
                                   (mapcar #'car markets))
                                  markets)))
              (date (and market (string-trim (read-string "Date sent (YYYY-MM-DD): "
@@ -2478,9 +2507,10 @@ Magazines, Competitions, Commissions and Other."
         (when market
           (deactivate-mark)
           (apply #'carrel--command :report nil "carrel.submit"
-                 :items (vconcat (mapcar (lambda (piece) (plist-get piece :uri)) pieces))
+                 :items (vconcat uris)
                  :marketUri market
-                 (unless (string-empty-p date) (list :date date))))))))
+                 (append (unless (string-empty-p date) (list :date date))
+                         (and packet (list :packetUri packet)))))))))
 
 (defun carrel--submission-label (row)
   "Return the Submissions picker's line of ROW, a (SUBMISSION . PIECE)."
@@ -2603,7 +2633,7 @@ r, R	Rename
 M-p, M-<up>	Move Up among the siblings
 M-n, M-<down>	Move Down among the siblings
 \\[carrel-set-target]	Set Word Target (empty clears it)
-\\[carrel-compile]	Compile…: a recipe, then a format
+\\[carrel-compile]	Compile…: a recipe, then a format; a packet offers Submit this packet…
 \\[carrel-toggle-compile]	Leave out of compile / Include in compile
 \\[carrel-set-byline]	Set byline…: the project's author, then its contact lines
 U, C-/, C-x u	Undo the last change made in this library

@@ -50,9 +50,12 @@
     (carrel-test--goto "Story" "Draft" "Opening.md")
     (let* ((compiled (carrel-test--path "Story" "Compiled" "Story.md"))
            (sent (carrel-test--recording
-                   (carrel-test--answering '("Standard manuscript" "Markdown")
+                   ;; A story's manuscript is a submission packet: its offer dismissed.
+                   (carrel-test--answering '("Standard manuscript" "Markdown" quit)
                      (carrel-test--press "C")))))
       (should (equal (carrel-test--asked "Recipe: ") '("Standard manuscript")))
+      (should (equal (carrel-test--asked "Compiled “Story.md”: ") '("Submit this packet…")))
+      (should-not (carrel-test--commands-sent sent "carrel.submit"))
       ;; The recipe's own format first, so RET keeps it; then the others, as the server lists them.
       (should (equal (car (carrel-test--asked "Format: ")) "Word (DOCX)"))
       (should (member "Markdown" (carrel-test--asked "Format: ")))
@@ -80,7 +83,7 @@
     (carrel-test--goto "Story" "Draft" "Opening.md")
     (let* ((compiled (carrel-test--path "Story" "Compiled" "Story (beta).md"))
            (sent (carrel-test--recording
-                   (carrel-test--answering '("Beta readers" "Markdown")
+                   (carrel-test--answering '("Beta readers" "Markdown" quit)
                      (carrel-test--press "C")))))
       (should (equal (carrel-test--asked "Recipe: ") '("Standard manuscript" "Beta readers")))
       (should (equal (car (carrel-test--asked "Format: ")) "Markdown"))
@@ -89,6 +92,29 @@
                                  :recipe "beta" :format "markdown"))))
       (should (file-exists-p compiled))
       (should (string-match-p "# Opening" (with-temp-buffer (insert-file-contents compiled) (buffer-string)))))))
+
+(ert-deftest carrel-test-compile-submit-packet ()
+  "After compiling a packet, Submit this packet… submits the pieces compiled with the document."
+  (carrel-test--with-library
+    (carrel-test--story)
+    (carrel-test--run "carrel.newFolder" :parentUri (carrel--path-to-uri (carrel-test--path "Story" "Magazines"))
+                      :name "Granta")
+    (carrel-test--goto "Story" "Draft" "Opening.md")
+    (let* ((story (carrel-test--path "Story"))
+           (sent (carrel-test--recording
+                   (carrel-test--answering '("Standard manuscript" "Markdown" "Submit this packet…"
+                                             "Writing › Story › Magazines › Granta" "2026-11-20")
+                     (carrel-test--press "C")))))
+      (should (equal (carrel-test--asked "Submit 2 pieces to: ") '("Writing › Story › Magazines › Granta")))
+      (should (equal (carrel-test--commands-sent sent "carrel.submit")
+                     (list (list :items (vector (carrel--path-to-uri (concat story "/Draft/Notes.md"))
+                                                (carrel--path-to-uri (concat story "/Draft/Opening.md")))
+                                 :marketUri (carrel--path-to-uri (concat story "/Magazines/Granta"))
+                                 :date "2026-11-20"
+                                 :packetUri (carrel--path-to-uri (concat story "/Compiled/Story.md"))))))
+      (carrel-test--wait (lambda () (string-match-p "Submitted “Notes.md”, “Opening.md” to “Granta” on 2026-11-20\\."
+                                                    (carrel-test--messages)))
+                         "the server's report"))))
 
 (ert-deftest carrel-test-set-byline ()
   "B asks the author, then the contact lines, each holding what the project has, and sends them."

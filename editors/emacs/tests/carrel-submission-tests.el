@@ -97,6 +97,30 @@
         (carrel-test--wait (lambda () (not (string-match-p "out at" (carrel-test--summary-of "Spring.md"))))
                            "the row to say the piece is out nowhere")))))
 
+(ert-deftest carrel-test-accepted-offers-published ()
+  "Accepting a piece answers the server's offer of Published: Move to Published moves it there."
+  (carrel-test--with-library
+    (carrel-test--project "My Poems" "poetry")
+    (carrel-test--file "My Poems" "Draft" "Spring")
+    (carrel-test--market "Granta")
+    (carrel-test--run "carrel.submit" :items (vector (carrel-test--draft-uri "Spring.md"))
+                      :marketUri (carrel--path-to-uri (carrel-test--path "My Poems" "Magazines" "Granta"))
+                      :date "2026-11-20")
+    (carrel-test--goto "My Poems" "Draft" "Spring.md")
+    (carrel-test--answering (list (carrel-test--submissions-label "pending" "Granta") "accepted" "Move to Published")
+      (carrel-test--press "I")
+      (carrel-test--wait (lambda () (file-exists-p (carrel-test--path "My Poems" "Published" "Spring.md")))
+                         "Spring.md in Published"))
+    (should (equal (carrel-test--asked "“Spring.md” was accepted at “Granta”. Move it to Published?")
+                   '("Not Now" "Move to Published")))
+    (should-not (file-exists-p (carrel-test--path "My Poems" "Draft" "Spring.md")))
+    (carrel-test--wait (lambda ()
+                         (let ((listed (plist-get (carrel--request carrel-test--conn 'carrel/submissions nil)
+                                                  :submissions)))
+                           (equal (plist-get (aref (plist-get (aref listed 0) :pieces) 0) :path)
+                                  "Published/Spring.md")))
+                       "the record to follow the piece")))
+
 (ert-deftest carrel-test-submit-region-then-submissions-folder ()
   "O on a region submits its files together; I on the Submissions folder lists the project's."
   (carrel-test--with-library

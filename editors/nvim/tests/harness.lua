@@ -99,6 +99,7 @@ local function next_answer(prompt)
 end
 
 H.inputs = {} -- the opts of every vim.ui.input
+H.selects = {} -- every vim.ui.select, as H.last_select holds the last
 
 local function install_stubs()
   vim.ui.input = function(opts, on_confirm)
@@ -109,6 +110,7 @@ local function install_stubs()
   vim.ui.select = function(items, opts, on_choice)
     local answer = next_answer(opts.prompt)
     H.last_select = { items = items, opts = opts, labels = {} }
+    table.insert(H.selects, H.last_select)
     local format = opts.format_item or tostring
     for index, item in ipairs(items) do H.last_select.labels[index] = format(item) end
     for index, item in ipairs(items) do
@@ -326,7 +328,7 @@ end
 
 local function reset_state()
   answers, unexpected = {}, {}
-  H.prompts, H.notes, H.inputs, H.last_select = {}, {}, {}, nil
+  H.prompts, H.notes, H.inputs, H.last_select, H.selects = {}, {}, {}, nil, {}
   vim.cmd('silent! only!')
   vim.cmd('silent! %bwipeout!')
   install_stubs()

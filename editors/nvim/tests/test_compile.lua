@@ -32,13 +32,15 @@ H.test('C picks a recipe and a format from initialize and opens the compiled Mar
   H.go('Notes.md', 'Draft')
   H.press('X')
   H.wait(function() return (H.row('Notes.md', 'Draft') or { node = {} }).node.leftOut == true end, 'left out')
-  H.answer('Standard manuscript', 'Markdown')
+  -- A story's manuscript is a submission packet: its offer dismissed.
+  H.answer('Standard manuscript', 'Markdown', false)
   H.go('Opening.md', 'Draft')
   H.press('C')
   H.wait(function() return H.exists(project .. '/Compiled/Story.md') end, 'the compiled document')
+  H.wait(function() return H.pending_answers() == 0 end, 'the offer of the packet')
   H.eq(H.commands_sent('carrel.compile')[1],
     { projectUri = H.uri(project), recipe = 'manuscript', format = 'markdown' }, 'arguments')
-  H.eq(H.last_select.labels[1], 'Word (DOCX)', "the recipe's own format first")
+  H.eq(H.selects[2].labels[1], 'Word (DOCX)', "the recipe's own format first")
   local text = H.read(project .. '/Compiled/Story.md')
   H.truthy(text:find('The sea was calm.', 1, true), 'the piece')
   H.truthy(not text:find('Only for me', 1, true), 'the left-out piece')
@@ -48,15 +50,35 @@ end)
 H.test("C offers the project's own recipes after its type's, by their titles, and compiles one", function()
   local project = story()
   H.write(project .. '/.carrel/recipes/beta.json', '{"title":"Beta readers","format":"markdown","fileTitles":true}')
-  H.answer('Beta readers', 'Markdown')
+  H.answer('Beta readers', 'Markdown', false)
   H.go('Opening.md', 'Draft')
   H.press('C')
   H.wait(function() return H.exists(project .. '/Compiled/Story (beta).md') end, 'the compiled document')
-  H.eq(H.prompts[#H.prompts - 1], 'Recipe: ', 'the recipe prompt')
+  H.wait(function() return H.pending_answers() == 0 end, 'the offer of the packet')
+  H.eq(H.prompts[1], 'Recipe: ', 'the recipe prompt')
   H.eq(H.commands_sent('carrel.compile')[1], { projectUri = H.uri(project), recipe = 'beta', format = 'markdown' },
     'arguments')
-  H.eq(H.last_select.labels[1], 'Markdown', "the recipe's own format first")
+  H.eq(H.selects[2].labels[1], 'Markdown', "the recipe's own format first")
   H.truthy(H.read(project .. '/Compiled/Story (beta).md'):find('# Opening', 1, true), "the recipe's file titles")
+end)
+
+H.test('after compiling a packet, Submit this packet… submits the pieces compiled with the document', function()
+  local project = story()
+  H.put_folder(project .. '/Magazines/Granta')
+  H.answer('Standard manuscript', 'Markdown', 'Submit this packet…', H.place('Story', 'Magazines', 'Granta'),
+    '2026-11-20')
+  H.go('Opening.md', 'Draft')
+  H.press('C')
+  H.wait(function() return #H.commands_sent('carrel.submit') == 1 end, 'the submission')
+  H.eq(H.prompts, {
+    'Recipe: ', 'Format: ', 'Compiled “Story.md”:', 'Submit 2 pieces to: ', 'Date sent (YYYY-MM-DD): ',
+  }, 'the questions')
+  H.eq(H.commands_sent('carrel.submit')[1], {
+    items = { H.uri(project .. '/Draft/Notes.md'), H.uri(project .. '/Draft/Opening.md') },
+    marketUri = H.uri(project .. '/Magazines/Granta'), date = '2026-11-20',
+    packetUri = H.uri(project .. '/Compiled/Story.md'),
+  }, 'the pieces compiled, with the document as their packet')
+  H.wait_note('Submitted “Notes.md”, “Opening.md” to “Granta” on 2026-11-20.')
 end)
 
 H.test('B sets the byline: the author, then the contact lines, each holding what the project has', function()

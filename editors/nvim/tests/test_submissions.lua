@@ -71,13 +71,13 @@ H.test('I lists submissions; accepted updates the row; Withdraw it everywhere el
   H.wait(function() return (H.row('Spring.md', 'Draft').node.summary or ''):find('out at 2', 1, true) end,
     'the row to say where it is out')
   local granta = ('pending · Granta · 2026-11-20 · Spring.md')
-  H.answer(granta, 'accepted')
+  H.answer(granta, 'accepted', 'Not Now')
   H.press('I')
   H.wait_note('“Spring.md” at “Granta”: accepted.')
   H.eq(H.prompts[1], 'Submissions', 'the list’s title')
   H.eq(H.prompts[2], '“Spring.md” at “Granta”: ', 'the statuses’ question')
-  H.contains(H.last_select.labels, 'pending (now)', 'the current status marked')
-  H.eq(#H.last_select.labels, 6, 'every status the server offers, and nothing else while pending')
+  H.contains(H.selects[2].labels, 'pending (now)', 'the current status marked')
+  H.eq(#H.selects[2].labels, 6, 'every status the server offers, and nothing else while pending')
   local sent = H.commands_sent('carrel.setSubmissionStatus')[1]
   H.eq(sent.status, 'accepted', 'status')
   H.eq(sent.piece, '1', 'the piece’s key')
@@ -95,6 +95,22 @@ H.test('I lists submissions; accepted updates the row; Withdraw it everywhere el
     statuses[submission.market.name] = submission.pieces[1].status
   end
   H.eq(statuses, { Granta = 'accepted', Review = 'withdrawn' }, 'statuses on disk')
+end)
+
+H.test('accepted: the server’s offer of Published, answered through vim.lsp’s handler, moves the piece', function()
+  local project = with_markets('Granta')
+  local spring = H.uri(project .. '/Draft/Spring.md')
+  local granta = H.uri(project .. '/Magazines/Granta')
+  H.execute('carrel.submit', { items = { spring }, marketUri = granta, date = '2026-11-20' })
+  H.wait(function() return (H.row('Spring.md', 'Draft').node.summary or ''):find('out at 1', 1, true) end,
+    'the row to say where it is out')
+  H.answer('pending · Granta · 2026-11-20 · Spring.md', 'accepted', 'Move to Published')
+  H.press('I')
+  H.wait(function() return vim.uv.fs_stat(project .. '/Published/Spring.md') ~= nil end, 'Spring.md in Published')
+  H.truthy(H.prompts[3]:find('“Spring.md” was accepted at “Granta”. Move it to Published?', 1, true),
+    'the server’s question: ' .. tostring(H.prompts[3]))
+  H.eq(vim.uv.fs_stat(project .. '/Draft/Spring.md'), nil, 'gone from Draft')
+  H.eq(submissions(project)[1].pieces[1].path, 'Published/Spring.md', 'the record follows')
 end)
 
 H.test('I with no submissions says so; on the Submissions folder it asks for the project', function()

@@ -53,6 +53,11 @@ h.Run('C picks a recipe and a format from initialize and opens the compiled Mark
   assert_notmatch('Only for me', text)
   h.Wait(() => bufname() == compiled, 'the document opened')
   h.Wait(() => h.Messages() =~ 'Compiled Compiled/Story.md: ', 'the server''s report')
+  # A story's manuscript is a submission packet: its offer dismissed sends nothing.
+  h.Wait(() => !empty(h.Popups()) && h.Popups()[0].title =~ 'Compiled “', 'the offer of the packet')
+  feedkeys("\<Esc>", 'xt')
+  h.Wait(() => empty(h.Popups()), 'the offer dismissed')
+  assert_equal([], h.CommandsSent('carrel.submit'))
 })
 
 h.Run('C offers the project''s own recipes after its type''s, by their titles, and compiles one', () => {
@@ -70,6 +75,33 @@ h.Run('C offers the project''s own recipes after its type''s, by their titles, a
   assert_equal([{projectUri: Uri(root .. '/Story'), recipe: 'beta', format: 'markdown'}],
     h.CommandsSent('carrel.compile'))
   assert_match('# Opening', join(readfile(compiled), "\n"))
+  # A story's manuscript is a submission packet: its offer dismissed sends nothing.
+  h.Wait(() => !empty(h.Popups()) && h.Popups()[0].title =~ 'Compiled “', 'the offer of the packet')
+  feedkeys("\<Esc>", 'xt')
+  h.Wait(() => empty(h.Popups()), 'the offer dismissed')
+  assert_equal([], h.CommandsSent('carrel.submit'))
+})
+
+h.Run('after compiling a packet, Submit this packet… submits the pieces compiled with the document', () => {
+  var root = Story()
+  mkdir(root .. '/Story/Magazines/Granta', 'p')
+  h.Press('. Opening.md', 'C')
+  h.Wait(() => !empty(h.Popups()), 'the recipe menu')
+  h.Choose('Standard manuscript')
+  h.Wait(() => !empty(h.Popups()) && h.Popups()[0].title =~ 'Format', 'the format menu')
+  h.Choose('Markdown')
+  h.Wait(() => !empty(h.Popups()) && h.Popups()[0].title =~ 'Compiled “Story.md”:', 'the offer')
+  assert_equal(['Submit this packet…'], h.Popups()[0].items)
+  h.Choose('Submit this packet…')
+  h.Wait(() => !empty(h.Popups()) && h.Popups()[0].title =~ 'Submit 2 pieces to:', 'the markets')
+  var granta = h.Popups()[0].items->copy()->filter((_, l) => l =~ '› Granta$')[0]
+  h.Choose(granta, "\<C-U>2026-11-20\<CR>")
+  h.Wait(() => len(h.CommandsSent('carrel.submit')) == 1, 'the submission')
+  var story = root .. '/Story'
+  assert_equal({items: [Uri(story .. '/Draft/Notes.md'), Uri(story .. '/Draft/Opening.md')],
+    marketUri: Uri(story .. '/Magazines/Granta'), date: '2026-11-20', packetUri: Uri(story .. '/Compiled/Story.md')},
+    h.CommandsSent('carrel.submit')[0])
+  h.Wait(() => h.Messages() =~ 'Submitted “Notes.md”, “Opening.md” to “Granta” on 2026-11-20.', 'the report')
 })
 
 h.Run('B sets the byline: the author, then the contact lines, each holding what the project has', () => {

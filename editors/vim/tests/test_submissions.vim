@@ -95,6 +95,8 @@ h.Run('I lists the piece''s submissions; accepting it updates its row, and Withd
   h.Choose('accepted')
   h.Wait(() => RowOf('. Morning.md') =~ 'out at 1 · 1 accepted', 'the row''s summary')
   h.Wait(() => h.Messages() =~ '“Morning.md” at “Granta”: accepted.', 'the report')
+  h.Wait(() => !empty(h.Popups()), 'the offer of Published')
+  h.Choose('Not Now')
   var status = h.CommandsSent('carrel.setSubmissionStatus')[0]
   assert_equal(['1', 'accepted'], [status.piece, status.status])
   h.Press('. Morning.md', 'I')
@@ -105,6 +107,22 @@ h.Run('I lists the piece''s submissions; accepting it updates its row, and Withd
   h.Wait(() => h.Messages() =~ 'Withdrew “Morning.md” from “Review”.', 'the report')
   h.Wait(() => RowOf('. Morning.md') !~ 'out at', 'the row''s summary')
   assert_equal([status.record], h.CommandsSent('carrel.withdrawOthers')->mapnew((_, a) => a.record))
+})
+
+h.Run('accepting a piece answers the server''s offer of Published: Move to Published moves it there', () => {
+  var root = Poems()
+  Submit(root, 'Granta', '2026-11-20')
+  h.Press('. Morning.md', 'I')
+  h.Wait(() => !empty(h.Popups()), 'the submissions')
+  h.Choose('pending · Granta · 2026-11-20 · Morning.md')
+  h.Wait(() => !empty(h.Popups()) && h.Popups()[0].title =~ '“Morning.md” at “Granta”:', 'the statuses')
+  h.Choose('accepted')
+  h.Wait(() => !empty(h.Popups()), 'the offer of Published')
+  assert_match('“Morning.md” was accepted at “Granta”. Move it to Published?', h.Popups()[0].title)
+  h.Choose('Move to Published')
+  h.Wait(() => filereadable(root .. '/My Poems/Published/Morning.md'), 'Morning.md in Published')
+  assert_false(filereadable(root .. '/My Poems/Draft/Morning.md'))
+  h.Wait(() => Records(root)[0].pieces['1'].path == 'Published/Morning.md', 'the record to follow')
 })
 
 h.Run('I on the Submissions folder lists the project''s submissions', () => {

@@ -26,6 +26,8 @@ const {
 const SEPARATOR = ' › ';
 const NEW_FOLDER_ENTRY = 'New folder…';
 const OPEN_BUTTON = 'Open';
+// After a compile of a submission packet, the one row of its offer.
+const PACKET_OFFER = 'Submit this packet…';
 // How long a command waits for its own carrel/didChange, which the server
 // sends right after the response, before revealing what it made.
 const CHANGE_PATIENCE_MS = 2000;
@@ -457,8 +459,9 @@ class Flows {
     const args = { projectUri: project.uri, recipe: recipe.recipe.name, format: format.format.id };
     this.heldReports = [];
     let ownReport;
+    let result;
     try {
-      const result = await this.ui.progress((report) => this.executeWithProgress('carrel.compile', args, report));
+      result = await this.ui.progress((report) => this.executeWithProgress('carrel.compile', args, report));
       await this.revealUri(result.uri);
       ownReport = await this.reportNaming(path.basename(result.path));
       if (ownReport !== undefined) {
@@ -469,12 +472,24 @@ class Flows {
           return format.format.pandoc ? this.ui.openExternal(result.uri) : this.ui.open(result.uri);
         });
       }
-      return result;
     } finally {
       const others = this.heldReports;
       this.heldReports = null;
       for (const message of others) this.ui.info(message);
     }
+    await this.offerPacket(result, project.title);
+    return result;
+  }
+
+  // After a compile of a submission packet: Submit this packet… runs
+  // Submit… on the pieces compiled, the document as their packet.
+  async offerPacket(result, projectTitle) {
+    const pieces = result && result.submission === true && Array.isArray(result.pieceUris) ? result.pieceUris : [];
+    if (!pieces.length) return undefined;
+    const offer = await this.ui.pick([{ label: PACKET_OFFER }],
+      { placeholder: `Compiled “${path.basename(result.path)}”:` });
+    if (!offer) return undefined;
+    return this.submitTo(pieces, projectTitle, result.uri);
   }
 
   // Sends a command with a work-done token and passes the server's
@@ -617,10 +632,16 @@ class Flows {
       this.ui.info('Select the files to submit in the Carrel binder first.');
       return undefined;
     }
+    const owner = this.binder.node(this.binder.ownerOf(fileKeys[0]));
+    return this.submitTo(items, owner ? owner.title : '');
+  }
+
+  // A market for `items` (URIs of one project's files), then the day;
+  // `packetUri` is the compiled document they went out in, if any.
+  async submitTo(items, projectTitle, packetUri) {
     const markets = await this.server.destinations(items[0], 'submit');
     if (!markets.length) {
-      const owner = this.binder.node(this.binder.ownerOf(fileKeys[0]));
-      this.ui.info(noMarketMessage(owner ? owner.title : ''));
+      this.ui.info(noMarketMessage(projectTitle));
       return undefined;
     }
     const names = items.map((uri) => path.basename(toPath(uri)));
@@ -631,6 +652,7 @@ class Flows {
     if (date === undefined) return undefined;
     const args = { items, marketUri: market.uri };
     if (date.trim() !== '') args.date = date.trim();
+    if (packetUri) args.packetUri = packetUri;
     return this.execute('carrel.submit', args);
   }
 

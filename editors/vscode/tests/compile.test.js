@@ -86,6 +86,12 @@ test('Compile… offers the server’s recipes and formats, shows its progress, 
     assert.deepEqual(items.map((item) => item.label).sort(), catalog.formats.map((format) => format.title).sort());
     return items.find((item) => item.label === 'Markdown');
   });
+  // A story's manuscript is a submission packet: its offer dismissed sends nothing.
+  ext.answers.pick.push(({ items, placeHolder }) => {
+    assert.equal(placeHolder, 'Compiled “My Story.md”:');
+    assert.deepEqual(items.map((item) => item.label), ['Submit this packet…']);
+    return undefined;
+  });
   ext.answers.message.push('Open');
   ext.record.revealed.length = 0;
   await ext.run('carrel.compile', project);
@@ -121,9 +127,38 @@ test('Compile… offers the project’s own recipes after its type’s, by their
     assert.equal(items[0].label, 'Markdown', 'the recipe’s own format first');
     return items[0];
   });
+  ext.answers.pick.push(undefined);
   await ext.run('carrel.compile', project);
   assert.deepEqual(commandsSent(ext, 'carrel.compile'), [{ projectUri: ext.api.binder.node(project).uri, recipe: 'beta', format: 'markdown' }]);
   assert.match(fs.readFileSync(story(ext.box, 'Compiled', 'My Story (beta).md'), 'utf8'), /# Opening/);
+  assert.deepEqual(commandsSent(ext, 'carrel.submit'), [], 'the offer dismissed sends nothing');
+  assert.deepEqual(ext.record.errors, []);
+});
+
+test('after compiling a packet, Submit this packet… submits the pieces compiled with the document', async (t) => {
+  const ext = await storyWithNotes(t);
+  ext.answers.input.push('Granta');
+  await ext.run('carrel.newFolder', await keyAt(ext.provider, [...STORY, 'PUBLICATIONS', 'Magazines']));
+  const project = await keyAt(ext.provider, STORY);
+  ext.answers.pick.push('Standard manuscript', 'Markdown');
+  ext.answers.pick.push(({ items, placeHolder }) => {
+    assert.equal(placeHolder, 'Compiled “My Story.md”:');
+    return items[0];
+  });
+  ext.answers.pick.push(({ items, placeHolder }) => {
+    assert.equal(placeHolder, 'Submit 2 pieces to: ');
+    return items.find((item) => item.label.endsWith(' › Granta'));
+  });
+  ext.answers.input.push('2026-11-20');
+  ext.answers.message.push(undefined);
+  await ext.run('carrel.compile', project);
+  const uri = (...parts) => require('url').pathToFileURL(story(ext.box, ...parts)).href;
+  assert.deepEqual(commandsSent(ext, 'carrel.submit'), [{
+    items: [uri('Draft', 'Notes.md'), uri('Draft', 'Opening.md')], marketUri: uri('Magazines', 'Granta'), date: '2026-11-20',
+    packetUri: uri('Compiled', 'My Story.md'),
+  }]);
+  await waitFor('the server’s report', () => ext.record.infos.some((info) => info.message
+    === 'Submitted “Notes.md”, “Opening.md” to “Granta” on 2026-11-20.'));
   assert.deepEqual(ext.record.errors, []);
 });
 

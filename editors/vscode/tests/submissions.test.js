@@ -5,6 +5,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('fs');
+const { fileURLToPath } = require('url');
 const { keyAt } = require('./tree');
 const { waitFor } = require('./helpers');
 const { activate, newFile, sent, story, DRAFT, STORY, STORY_SECTION } = require('./activate');
@@ -146,6 +147,30 @@ test('Submissions… lists each piece, sets a status from the server’s list, a
   const { submissions } = await ext.api.server.request('carrel/submissions', { uri: await uriOf(ext, REVIEW) });
   assert.deepEqual(submissions[0].pieces.map((piece) => [piece.path, piece.status]),
     [['Draft/Opening.md', 'withdrawn'], ['Draft/Storm.md', 'pending']]);
+  assert.deepEqual(ext.record.errors, []);
+});
+
+test('accepted: the server’s offer of Published is asked through the client, and Move to Published moves the piece', async (t) => {
+  const ext = await storyWithMarkets(t);
+  await submit(ext, [OPENING], 'Granta', '2026-11-20');
+  await waitFor('Opening to be out', async () => /out at 1/.test(await summaryOf(ext, OPENING)));
+  const opening = fileURLToPath(await uriOf(ext, OPENING));
+  const published = opening.replace(/\/Draft\/Opening\.md$/, '/Published/Opening.md');
+  ext.answers.pick.push(({ items }) => items.find((item) => item.label === 'pending · Granta · 2026-11-20 · Opening.md'));
+  ext.answers.pick.push(({ items }) => items.find((item) => item.label === 'accepted'));
+  ext.answers.message.push(({ items }) => {
+    assert.deepEqual(items.map((item) => item.title), ['Not Now', 'Move to Published'], 'the server’s actions, in its order');
+    return items[1];
+  });
+  await ext.run('carrel.submissions', await keyAt(ext.provider, OPENING));
+  await waitFor('Opening.md in Published', () => fs.existsSync(published));
+  assert.ok(ext.record.asked.some((asked) => asked.kind === 'message'
+    && asked.message === '“Opening.md” was accepted at “Granta”. Move it to Published?'), 'the server asked');
+  assert.ok(!fs.existsSync(opening));
+  await waitFor('the record to follow', async () => {
+    const { submissions } = await ext.api.server.request('carrel/submissions', { uri: await uriOf(ext, GRANTA) });
+    return submissions[0].pieces[0].path === 'Published/Opening.md';
+  });
   assert.deepEqual(ext.record.errors, []);
 });
 

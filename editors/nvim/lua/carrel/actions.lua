@@ -338,7 +338,10 @@ function M.compile(row)
           format_item = function(item) return item.title end,
         }, function(format)
           local arguments = { projectUri = project.node.uri, recipe = recipe.name, format = format.id }
-          client.execute('carrel.compile', arguments, open_compiled)
+          client.execute('carrel.compile', arguments, function(result)
+            open_compiled(result)
+            M._offer_packet(result, project.node.title or project.node.name)
+          end)
         end)
       end)
     end)
@@ -494,39 +497,63 @@ function M.snapshots(row)
   end)
 end
 
---- Submit: the file goes to one of its project's markets, on the day given
---- (today's, to edit). A market that refuses simultaneous submissions makes
---- the server ask first, through the showMessageRequest handler.
+--- Asks for one of the markets of `uris`' project and the day sent
+--- (today's, to edit), then submits them; `packet` is the compiled
+--- document they went out in, if any. A market that refuses simultaneous
+--- submissions makes the server ask first, through the showMessageRequest
+--- handler.
+local function submit_to_market(uris, name, project_title, packet)
+  client.request('carrel/destinations', { uri = uris[1], purpose = 'submit' }, function(err, result)
+    if err then return client.report(err) end
+    if type(result) ~= 'table' or #result == 0 then
+      return util.notify(('“%s” has no market yet: make a folder in Magazines, Competitions, Commissions or Other.')
+        :format(project_title), vim.log.levels.WARN)
+    end
+    local markets = vim.tbl_map(function(market)
+      return { uri = market.uri, label = table.concat(market.label or {}, ' › ') }
+    end, result)
+    local prompt = #uris == 1 and ('Submit “%s” to: '):format(name) or ('Submit %d pieces to: '):format(#uris)
+    prompts.select(markets, {
+      prompt = prompt,
+      format_item = function(item) return item.label end,
+      kind = 'carrel_folder',
+    }, function(market)
+      prompts.input_each({ { prompt = 'Date sent (YYYY-MM-DD): ', default = os.date('%Y-%m-%d') } }, function(answers)
+        local date = vim.trim(answers[1])
+        client.execute('carrel.submit', {
+          items = uris, marketUri = market.uri, date = date ~= '' and date or nil, packetUri = packet,
+        })
+      end)
+    end)
+  end)
+end
+
+--- Submit: the file goes to one of its project's markets.
 function M.submit(row)
   if not needs_uri(row) then return end
   if row.node.kind ~= 'file' then
     local said = ('“%s” is not a file: put the cursor on the piece to submit.'):format(row.node.title or row.node.name)
     return util.notify(said, vim.log.levels.WARN)
   end
-  local uri, name = row.node.uri, row.node.title or row.node.name
+  local name = row.node.title or row.node.name
   local project = project_of(row)
-  client.request('carrel/destinations', { uri = uri, purpose = 'submit' }, function(err, result)
-    if err then return client.report(err) end
-    if type(result) ~= 'table' or #result == 0 then
-      local title = project and project.node.title or name
-      return util.notify(('“%s” has no market yet: make a folder in Magazines, Competitions, Commissions or Other.')
-        :format(title), vim.log.levels.WARN)
-    end
-    local markets = vim.tbl_map(function(market)
-      return { uri = market.uri, label = table.concat(market.label or {}, ' › ') }
-    end, result)
-    prompts.select(markets, {
-      prompt = ('Submit “%s” to: '):format(name),
-      format_item = function(item) return item.label end,
-      kind = 'carrel_folder',
-    }, function(market)
-      prompts.input_each({ { prompt = 'Date sent (YYYY-MM-DD): ', default = os.date('%Y-%m-%d') } }, function(answers)
-        local date = vim.trim(answers[1])
-        client.execute('carrel.submit', { items = { uri }, marketUri = market.uri, date = date ~= '' and date or nil })
-      end)
-    end)
+  submit_to_market({ row.node.uri }, name, project and project.node.title or name)
+end
+
+--- After a compile of a submission packet: Submit this packet… runs
+--- Submit… on the pieces compiled, the document as their packet.
+local function offer_packet(result, project_title)
+  if type(result) ~= 'table' or not result.submission or type(result.pieceUris) ~= 'table'
+    or #result.pieceUris == 0 then
+    return
+  end
+  local document = vim.fs.basename(result.path or '')
+  prompts.select({ 'Submit this packet…' }, { prompt = ('Compiled “%s”:'):format(document) }, function()
+    local first = vim.fs.basename(vim.uri_to_fname(result.pieceUris[1]))
+    submit_to_market(result.pieceUris, first, project_title, result.uri)
   end)
 end
+M._offer_packet = offer_packet
 
 local MARKET_ROLES = { magazines = true, competitions = true, commissions = true, other = true }
 

@@ -458,15 +458,17 @@ def PickRecipe(project: dict<any>, options: dict<any>)
       var format = formats[chosen]
       rpc.Request('workspace/executeCommand', {command: 'carrel.compile', workDoneToken: 'carrel-vim-compile',
         arguments: [{projectUri: project.uri, recipe: recipe.name, format: format.id}]},
-        (result) => Compiled(result, !get(format, 'pandoc', false)))
+        (result) => Compiled(result, !get(format, 'pandoc', false), get(project, 'title', '')))
     })
   })
 enddef
 
 # Shows the document's row in the binder; a text document (one Carrel wrote
 # itself, without pandoc) opens in the main window, and for the others the
-# server's report says where it is.
-def Compiled(result: any, text: bool)
+# server's report says where it is. A submission packet then offers
+# Submit this packet…: Submit… on the pieces compiled, the document as
+# their packet.
+def Compiled(result: any, text: bool, project: string)
   if type(result) != v:t_dict || !has_key(result, 'path')
     return
   endif
@@ -474,6 +476,18 @@ def Compiled(result: any, text: bool)
   if text
     Edit(result.path)
   endif
+  var pieces: list<string> = get(result, 'pieceUris', [])
+  if !get(result, 'submission', false) || empty(pieces)
+    return
+  endif
+  ui.Pick(printf('Compiled “%s”:', fnamemodify(result.path, ':t')), ['Submit this packet…'], (_) => {
+    var name = fnamemodify(util.Path(pieces[0]), ':t')
+    var answer = rpc.Await('carrel/destinations', {uri: pieces[0], purpose: 'submit'},
+      (late) => PickMarket(pieces, name, project, result.uri, late))
+    if answer.answered
+      PickMarket(pieces, name, project, result.uri, answer.result)
+    endif
+  })
 enddef
 
 # Set byline…: the compiled title page's author, then its contact lines
@@ -650,26 +664,33 @@ def Submit(row: dict<any>)
   endif
   var project = UpTo(get(row, 'key', node.uri), (n) => get(n, 'kind', '') == 'project')
   var title = project == '' ? '' : tree.Node(project).title
+  var name = get(node, 'title', node.name)
   var answer = rpc.Await('carrel/destinations', {uri: node.uri, purpose: 'submit'},
-    (late) => PickMarket(node, title, late))
+    (late) => PickMarket([node.uri], name, title, '', late))
   if answer.answered
-    PickMarket(node, title, answer.result)
+    PickMarket([node.uri], name, title, '', answer.result)
   endif
 enddef
 
-def PickMarket(node: dict<any>, project: string, markets: list<dict<any>>)
+# The market for `pieces` (`name` the first's), then the day; `packet` is
+# the compiled document they went out in, or ''.
+def PickMarket(pieces: list<string>, name: string, project: string, packet: string, markets: list<dict<any>>)
   if empty(markets)
     util.Show(0, printf('%s has no market yet: make a folder in Magazines, Competitions, Commissions or Other.',
       project == '' ? 'This project' : '“' .. project .. '”'))
     return
   endif
   var labels = markets->mapnew((_, m) => join(m.label, ' › '))
-  ui.Pick(printf('Submit “%s” to:', get(node, 'title', node.name)), labels, (index) => {
+  var title = len(pieces) == 1 ? printf('Submit “%s” to:', name) : printf('Submit %d pieces to:', len(pieces))
+  ui.Pick(title, labels, (index) => {
     var day = inputdialog('Date sent (YYYY-MM-DD): ', strftime('%Y-%m-%d'), CANCELLED)
     if day == CANCELLED
       return
     endif
-    var argument = {items: [node.uri], marketUri: markets[index].uri}
+    var argument: dict<any> = {items: pieces, marketUri: markets[index].uri}
+    if packet != ''
+      argument.packetUri = packet
+    endif
     # Left empty, the day is the server's today.
     if trim(day) != ''
       argument.date = trim(day)
