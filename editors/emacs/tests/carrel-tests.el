@@ -1413,6 +1413,26 @@ patched in place, in the folder's order, with no `carrel/tree'."
       (let ((rows (carrel-test--rows)))
         (should (< (cl-position "Baker.md" rows :test #'equal) (cl-position "Spring.md" rows :test #'equal)))))))
 
+(ert-deftest carrel-test-file-made-while-its-folder-is-fetched-shows ()
+  "A file another program makes while its folder's listing is on its way shows.
+The listing's answer is held a second by a relay, as a long one is on
+a loaded machine: the change comes right after the stale listing."
+  (skip-unless (executable-find "python3"))
+  (let ((carrel-server-command
+         (list "python3" (expand-file-name "../../vim/tests/pausing_relay.py" carrel-test--here)
+               "Spring.md" "1.0" (or (getenv "CARREL") "carrel") "lsp")))
+    (carrel-test--with-library
+      (carrel-test--project "My Poems" "poetry")
+      (carrel-test--file "My Poems" "Draft" "Spring")
+      (carrel-test--goto "My Poems" "Draft")
+      (carrel-test--settled)
+      (carrel-toggle)
+      (write-region "" nil (carrel-test--path "My Poems" "Draft" "Autumn.md"))
+      (carrel-test--wait (lambda () (carrel-test--row "Autumn.md")) "Autumn.md shown")
+      (carrel-test--wait (lambda () (carrel-test--row "Spring.md")) "Spring.md shown")
+      (let ((rows (carrel-test--rows)))
+        (should (< (cl-position "Autumn.md" rows :test #'equal) (cl-position "Spring.md" rows :test #'equal)))))))
+
 (ert-deftest carrel-test-collapsed-section-shows-no-stale-rows ()
   "A change under a collapsed section is not fetched, and reopening
 the section shows the folder as it is now."

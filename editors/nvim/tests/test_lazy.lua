@@ -173,3 +173,23 @@ H.test('without placed rows, a notification fetches each open folder it names on
   H.eq(vim.tbl_map(function(request) return request.params end, after),
     { { uri = H.uri(project .. '/Draft'), depth = 1 } }, 'requests for the notification')
 end)
+
+--- Relays the server, holding back the second half of each message that holds a text (the Vim suite's).
+local here = vim.fs.dirname(debug.getinfo(1, 'S').source:sub(2))
+local relay = here .. '/../../vim/tests/pausing_relay.py'
+
+H.test('a file another program makes while its folder is being fetched shows', function()
+  if vim.fn.executable('python3') == 0 then return H.skip('python3 is not installed: the relay needs it') end
+  -- The listing's answer is held a second on its way, as a long one is on
+  -- a loaded machine: the file comes while it is in flight.
+  local project = H.setup({ cmd = { 'python3', relay, 'Spring.md', '1.0', H.carrel, 'lsp' } }) .. '/My Poems'
+  H.project('My Poems', 'poetry')
+  H.put(project .. '/Draft/Spring.md')
+  H.open()
+  H.go('Draft')
+  H.press('zo')
+  H.write(project .. '/Draft/Autumn.md', 'x')
+  H.wait(function() return H.row('Autumn.md', 'Draft') end, 'Autumn.md to show')
+  H.wait(function() return H.row('Spring.md', 'Draft') end, 'Spring.md to show')
+  H.eq(listed('Draft'), { 'Autumn.md', 'Spring.md' }, 'both files, in order')
+end)

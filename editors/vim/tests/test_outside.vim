@@ -4,6 +4,8 @@ vim9script
 import './harness.vim' as h
 import autoload 'carrel/tree.vim'
 
+const relay = expand('<sfile>:p:h') .. '/pausing_relay.py'
+
 def Letters(count: number): string
   var files = h.Poetry('My Poems')
   for i in range(count)
@@ -113,6 +115,26 @@ h.Run('rows placed in one notification go in as a chain, first included, in one 
   h.Wait(() => len(TreeRequests()) > before, 'the listing fetched')
   assert_equal([{uri: l, depth: 1}], TreeRequests()[before :])
   h.WaitNoLine('. A.md')
+})
+
+h.Run('a file another program makes while the folder is being fetched shows', () => {
+  if !executable('python3')
+    h.Skip('python3 is not installed: the relay that holds the listing back needs it')
+  endif
+  var files = h.Poetry('My Poems')
+  for i in range(3)
+    files[printf('My Poems/Draft/Letters/Letter %04d.md', i)] = ''
+  endfor
+  var root = h.Library(files)
+  # The listing's answer is held a second on its way, as a long one is on a
+  # loaded machine: the file comes while it is in flight.
+  h.Open(root, {cmd: ['python3', relay, 'Letter 0002.md', '1.0', $CARREL, 'lsp']})
+  h.Press('= Draft', 'zo')
+  h.Press('/ Letters', 'zo')
+  h.Write(root .. '/My Poems/Draft/Letters/Outside.md', 'words')
+  h.WaitLine('. Outside.md')
+  h.WaitLine('. Letter 0002.md')
+  h.WaitLine('/ Letters  4 files')
 })
 
 h.Done()

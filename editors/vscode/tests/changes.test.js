@@ -5,7 +5,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('fs');
 const path = require('path');
-const { waitFor } = require('./helpers');
+const { waitFor, CARREL } = require('./helpers');
 const { allRows, keyAt, childLabels } = require('./tree');
 const { activate, story, newFile, sent, treeRequests, settle, STORY, STORY_SECTION, DRAFT, READY, TRASH } = require('./activate');
 
@@ -176,4 +176,26 @@ test('a folder renamed while open stays open under its new name, its rows listed
   const ocean = await keyAt(ext.provider, [...DRAFT, 'Ocean']);
   assert.equal((await ext.provider.getTreeItem(ocean)).collapsibleState, 2, 'Expanded');
   assert.deepEqual(await childLabels(ext.provider, ocean), ['One.md']);
+});
+
+test('a file another program makes while its folder is being fetched shows', async (t) => {
+  if (require('child_process').spawnSync('python3', ['--version']).status !== 0) return t.skip('python3 is not installed: the relay needs it');
+  // The listing's answer is held a second on its way (the Vim suite's
+  // relay), as a long one is on a loaded machine: the file comes meanwhile.
+  const relay = path.resolve(__dirname, '../../vim/tests/pausing_relay.py');
+  const dir = fs.mkdtempSync(path.join(require('os').tmpdir(), 'carrel-relay-'));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const wrapper = path.join(dir, 'carrel');
+  fs.writeFileSync(wrapper, `#!/bin/sh\nexec python3 '${relay}' Spring.md 1.0 '${CARREL}' "$@"\n`, { mode: 0o755 });
+  const ext = await activate(t, { withStory: true, settings: { 'carrel.server.path': wrapper } });
+  await newFile(ext, DRAFT, 'Spring');
+  const draft = await keyAt(ext.provider, DRAFT);
+  await settle();
+  ext.api.binder.dropChildren(draft);
+  const listing = childLabels(ext.provider, draft);
+  dropIn(ext, story(ext.box, 'Draft', 'Autumn.md'));
+  await listing;
+  const labels = () => childLabels(ext.provider, draft);
+  await waitFor('Autumn.md', async () => (await labels()).includes('Autumn.md'), { log: ext.record.output });
+  assert.deepEqual(await labels(), ['Autumn.md', 'Spring.md']);
 });

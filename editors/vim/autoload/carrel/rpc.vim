@@ -1,6 +1,7 @@
 vim9script
-# The server: `carrel lsp` on Vim's own LSP channel. Requests wait for the
-# end of `initialize`; every message in and out is kept in a bounded log.
+# The server: `carrel lsp` on a raw channel, framed and matched here.
+# Requests wait for the end of `initialize`; every message in and out is
+# kept in a bounded log.
 
 import autoload 'carrel/config.vim'
 import autoload 'carrel/util.vim'
@@ -9,6 +10,7 @@ import autoload 'carrel/follow.vim'
 import autoload 'carrel/ui.vim'
 import autoload 'carrel/documents.vim'
 import autoload 'carrel/links.vim'
+import autoload 'carrel/framing.vim'
 
 var server: job
 var running = false
@@ -19,6 +21,9 @@ var traffic: list<string> = []
 var pending = 0
 var generation = 0
 var folders: list<string> = []
+var next_id = 0
+var replies: dict<func(dict<any>)> = {}  # request id → what handles its response
+var inbox: list<dict<any>> = []          # messages read and not handled yet, oldest first
 
 export def Traffic(): list<string>
   return traffic
@@ -91,8 +96,14 @@ export def Start(OnReady: func): bool
     return false
   endif
   var options = config.Get()
-  server = job_start(options.cmd, {in_mode: 'lsp', out_mode: 'lsp', err_mode: 'nl',
-    out_cb: OnMessage, err_cb: OnStderr, exit_cb: OnExit, noblock: true})
+  # Raw, not Vim's 'lsp' mode: that drops a message whose second part comes
+  # more than 100 ms after its first, as a long reply's does on a loaded
+  # machine, or any message's when the pipe filled while Vim was busy.
+  framing.Reset()
+  replies = {}
+  inbox = []
+  server = job_start(options.cmd, {in_mode: 'raw', out_mode: 'raw', err_mode: 'nl',
+    out_cb: OnOutput, err_cb: OnStderr, exit_cb: OnExit, noblock: true})
   if job_status(server) != 'run'
     util.Show(1, printf('Carrel could not start %s.', string(options.cmd)))
     return false
@@ -133,7 +144,13 @@ export def Stop()
   endif
   documents.Stop()
   if ready
-    ch_evalexpr(server, {method: 'shutdown'}, {timeout: 2000})
+    var answered = false
+    Request('shutdown', {}, (_) => {
+      answered = true
+    }, (_) => {
+      answered = true
+    })
+    WaitFor(() => answered, 2.0)
     Notify('exit', {})
   endif
   job_stop(server)
@@ -149,10 +166,12 @@ def Send(method: string, params: dict<any>, Callback: func, Failed: func(any))
   # is the text the writer sees.
   documents.Sync()
   var mine = generation
-  var sent = ch_sendexpr(server, {method: method, params: params},
-    {callback: (_, reply) => Replied(reply, Callback, Failed, mine)})
+  next_id += 1
+  var message = {id: next_id, method: method, params: params}
+  replies[string(next_id)] = (reply) => Replied(reply, Callback, Failed, mine)
+  Write(message)
   pending += 1
-  Record('→', {id: get(sent, 'id', 0), method: method, params: params})
+  Record('→', message)
 enddef
 
 def Replied(reply: dict<any>, Callback: func, Failed: func(any), sent_by: number)
@@ -229,7 +248,7 @@ export def Notify(method: string, params: dict<any>)
     return
   endif
   var message = {method: method, params: params}
-  ch_sendexpr(server, message)
+  Write(message)
   Record('→', message)
 enddef
 
@@ -239,25 +258,47 @@ export def Respond(id: any, result: any)
     return
   endif
   var message = {id: id, result: result}
-  ch_sendexpr(server, message)
+  Write(message)
   Record('→', message)
 enddef
 
-def OnMessage(channel: channel, message: dict<any>)
+def Write(message: dict<any>)
+  ch_sendraw(server, framing.Frame(extend({jsonrpc: '2.0'}, message)))
+enddef
+
+def OnOutput(channel: channel, text: string)
   if !running || channel != job_getchannel(server)
     return
   endif
-  Record('←', message)
+  # Shared, so that a handler that waits (and so reads on) still leaves
+  # the messages handled in the order they came.
+  inbox->extend(framing.Read(text))
+  while !empty(inbox)
+    OnMessage(remove(inbox, 0))
+  endwhile
+enddef
+
+def OnMessage(message: dict<any>)
   var method = get(message, 'method', '')
+  if method == '' && has_key(message, 'id')
+    # A response: its request's handler records it.
+    var key = string(message.id)
+    if has_key(replies, key)
+      var Reply = remove(replies, key)
+      Reply(message)
+    endif
+    return
+  endif
+  Record('←', message)
   var params = get(message, 'params', {})
-  if has_key(message, 'id') && method != ''
+  if has_key(message, 'id')
     if method == 'window/showMessageRequest'
       ui.Question(message.id, params)
     elseif method == 'workspace/applyEdit'
       Respond(message.id, links.ApplyEdit(params))
     else
       var refusal = {id: message.id, error: {code: -32601, message: 'Carrel for Vim does not handle ' .. method}}
-      ch_sendexpr(server, refusal)
+      Write(refusal)
       Record('→', refusal)
     endif
   elseif method == 'carrel/didChange'
