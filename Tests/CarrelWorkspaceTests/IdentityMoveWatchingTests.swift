@@ -15,7 +15,7 @@ import XCTest
 final class IdentityMoveWatchingTests: XCTestCase {
     var fx: Fixture!
     var ws: Workspace!
-    var inbox: WatchingTests.Inbox!
+    var inbox: WatchInbox!
 
     override func tearDown() {
         ws = nil
@@ -33,17 +33,15 @@ final class IdentityMoveWatchingTests: XCTestCase {
 
     func open(polled: Bool = false) throws {
         fx = try Fixture(Self.tree)
+        guard polled else {
+            (ws, inbox) = watchedWorkspace(fx)
+            return
+        }
         ws = Workspace()
         ws.addLibrary(fx.bytes())
-        if polled {
-            let state = WatchState(watcher: nil, log: { _ in })
-            ws.watching = state
-            for library in ws.libraries { state.watchTree(library.root, library: library, workspace: ws) }
-        } else {
-            let box = WatchingTests.Inbox()
-            inbox = box
-            ws.startWatching(log: { _ in }, deliver: { box.add($0) })
-        }
+        let state = WatchState(watcher: nil, log: { _ in })
+        ws.watching = state
+        for library in ws.libraries { state.watchTree(library.root, library: library, workspace: ws) }
         _ = ws.settle()
     }
 

@@ -12,7 +12,7 @@ import XCTest
 final class OrderWatchingTests: XCTestCase {
     var fx: Fixture!
     var ws: Workspace!
-    var inbox: WatchingTests.Inbox!
+    var inbox: WatchInbox!
 
     override func tearDown() {
         ws = nil
@@ -29,12 +29,7 @@ final class OrderWatchingTests: XCTestCase {
     func open(order: String) throws {
         fx = try Fixture(Self.tree)
         try Data(order.utf8).write(to: fx.url("P/Draft/.carrel-order"))
-        ws = Workspace()
-        ws.addLibrary(fx.bytes())
-        let box = WatchingTests.Inbox()
-        inbox = box
-        ws.startWatching(log: { _ in }, deliver: { box.add($0) })
-        _ = ws.settle()
+        (ws, inbox) = watchedWorkspace(fx)
     }
 
     func names() throws -> [String] {

@@ -15,7 +15,7 @@ import XCTest
 final class SyncRenameWatchingTests: XCTestCase {
     var fx: Fixture!
     var ws: Workspace!
-    var inbox: WatchingTests.Inbox!
+    var inbox: WatchInbox!
 
     override func tearDown() {
         ws = nil
@@ -33,12 +33,7 @@ final class SyncRenameWatchingTests: XCTestCase {
 
     func open() throws {
         fx = try Fixture(Self.tree)
-        ws = Workspace()
-        ws.addLibrary(fx.bytes())
-        let box = WatchingTests.Inbox()
-        inbox = box
-        ws.startWatching(log: { _ in }, deliver: { box.add($0) })
-        _ = ws.settle()
+        (ws, inbox) = watchedWorkspace(fx)
     }
 
     func sh(_ script: String) {
