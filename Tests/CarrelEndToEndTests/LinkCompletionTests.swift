@@ -23,7 +23,7 @@ final class LinkCompletionTests: XCTestCase {
             P/Novel/One.md = One.
             P/Trash/Adagio.md = gone
             """)
-        c = try ProcessClient(environment: ["XDG_STATE_HOME": home.path + "/state", "HOME": home.path])
+        c = try ProcessClient(home: home)
         _ = try c.initialize([fx.uri()])
     }
 

@@ -20,7 +20,7 @@ final class OutsideMoveLinksTests: XCTestCase {
             P/Novel/Characters/Bea.md = See [[Ada]] and [her](Ada.md).
             P/Novel/One.md = Meet [Ada](Characters/Ada.md#kid).
             """)
-        c = try ProcessClient(environment: ["XDG_STATE_HOME": home.path + "/state", "HOME": home.path])
+        c = try ProcessClient(home: home)
         _ = try c.initialize([fx.uri()])
     }
 
@@ -35,15 +35,7 @@ final class OutsideMoveLinksTests: XCTestCase {
         home = nil
     }
 
-    func sh(_ command: String) throws {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/sh")
-        p.arguments = ["-c", command]
-        p.currentDirectoryURL = URL(fileURLWithPath: fx.path + "/P/Novel/Characters")
-        try p.run()
-        p.waitUntilExit()
-        XCTAssertEqual(p.terminationStatus, 0, command)
-    }
+    func sh(_ command: String) { XCTAssertEqual(fx.sh(command, in: "P/Novel/Characters"), 0, command) }
 
     func read(_ relative: String) throws -> String { try String(contentsOf: fx.url(relative), encoding: .utf8) }
 
@@ -58,7 +50,7 @@ final class OutsideMoveLinksTests: XCTestCase {
     }
 
     func shellRenameIsOfferedAndUpdated() throws {
-        try sh("mv Ada.md 'Ada Lovelace.md'")
+        sh("mv Ada.md 'Ada Lovelace.md'")
         let question = try c.inbox.take("the question") { $0["method"] == "window/showMessageRequest" }
         XCTAssertEqual(
             question["params"]?["message"], "3 links in 2 files point to the old place of “Ada.md”: update them?")
@@ -72,7 +64,7 @@ final class OutsideMoveLinksTests: XCTestCase {
 
     func testARenameThatArrivedThroughSyncthingsTemporaryIsNotOffered() throws {
         try askForLinks()
-        try sh("mv Ada.md '.syncthing.Ada Lovelace.md.tmp' && mv '.syncthing.Ada Lovelace.md.tmp' 'Ada Lovelace.md'")
+        sh("mv Ada.md '.syncthing.Ada Lovelace.md.tmp' && mv '.syncthing.Ada Lovelace.md.tmp' 'Ada Lovelace.md'")
         _ = try c.waitForChange { changes in changes.contains { $0["type"] == "moved" } }
         // A question would have gone out with the batch, before this answer.
         _ = try c.result("carrel/tree", ["depth": 0])
@@ -83,7 +75,7 @@ final class OutsideMoveLinksTests: XCTestCase {
 
     func testNeverIsNotOffered() throws {
         XCTAssertEqual(try CLIRunner().run(["links", "P", "never"], in: fx.path).status, 0)
-        try sh("mv Ada.md 'Ada Lovelace.md'")
+        sh("mv Ada.md 'Ada Lovelace.md'")
         _ = try c.waitForChange { changes in changes.contains { $0["type"] == "moved" } }
         _ = try c.result("carrel/tree", ["depth": 0])
         XCTAssertFalse(c.inbox.pending.contains { $0["method"] == "window/showMessageRequest" })

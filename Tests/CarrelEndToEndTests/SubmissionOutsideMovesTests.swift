@@ -23,7 +23,7 @@ final class SubmissionOutsideMovesTests: XCTestCase {
             P/Ready/
             P/Magazines/Granta/
             """)
-        c = try ProcessClient(environment: ["XDG_STATE_HOME": home.path + "/state", "HOME": home.path])
+        c = try ProcessClient(home: home)
         _ = try c.initialize([fx.uri()])
         let sent = try c.result(
             "workspace/executeCommand",
@@ -46,15 +46,7 @@ final class SubmissionOutsideMovesTests: XCTestCase {
         home = nil
     }
 
-    func sh(_ command: String) throws {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/sh")
-        p.arguments = ["-c", command]
-        p.currentDirectoryURL = URL(fileURLWithPath: fx.path + "/P")
-        try p.run()
-        p.waitUntilExit()
-        XCTAssertEqual(p.terminationStatus, 0, command)
-    }
+    func sh(_ command: String) { XCTAssertEqual(fx.sh(command, in: "P"), 0, command) }
 
     func piece() throws -> JSONValue? {
         try c.result("carrel/submissions", [:])["submissions"]?[0]?["pieces"]?[0]
@@ -66,7 +58,7 @@ final class SubmissionOutsideMovesTests: XCTestCase {
     }
 
     func testAShellMvTakesTheRecordsAlong() throws {
-        try sh("mv Draft/Spring.md 'Ready/Tide.md'")
+        sh("mv Draft/Spring.md 'Ready/Tide.md'")
         _ = try c.waitForChange { changes in changes.contains { $0["type"] == "moved" } }
         XCTAssertEqual(try piece()?["path"], "Ready/Tide.md")
         let said = try summary("P/Ready/Tide.md")
@@ -77,7 +69,7 @@ final class SubmissionOutsideMovesTests: XCTestCase {
 
     func testARenameThatArrivedThroughSyncthingsTemporaryLeavesTheRecords() throws {
         let before = try Data(contentsOf: fx.url("P/.carrel/submissions/\(id).json"))
-        try sh("mv Draft/Spring.md 'Draft/.syncthing.Tide.md.tmp' && mv 'Draft/.syncthing.Tide.md.tmp' Draft/Tide.md")
+        sh("mv Draft/Spring.md 'Draft/.syncthing.Tide.md.tmp' && mv 'Draft/.syncthing.Tide.md.tmp' Draft/Tide.md")
         _ = try c.waitForChange { changes in changes.contains { $0["type"] == "moved" } }
         _ = try c.result("carrel/tree", ["depth": 0])
         XCTAssertEqual(try Data(contentsOf: fx.url("P/.carrel/submissions/\(id).json")), before)

@@ -45,9 +45,7 @@ final class IdentityMoveWatchingTests: XCTestCase {
         _ = ws.settle()
     }
 
-    func sh(_ script: String) {
-        XCTAssertEqual(Fixture.sh("cd '\(fx.path)/P' && \(script)"), 0, script)
-    }
+    func sh(_ script: String) { XCTAssertEqual(fx.sh(script, in: "P"), 0, script) }
 
     func events(until last: String) -> [WatchEvent] {
         inbox.take { $0.contains { String(decoding: $0.name, as: UTF8.self) == last } }

@@ -36,9 +36,7 @@ final class SyncRenameWatchingTests: XCTestCase {
         (ws, inbox) = watchedWorkspace(fx)
     }
 
-    func sh(_ script: String) {
-        XCTAssertEqual(Fixture.sh("cd '\(fx.path)/P' && \(script)"), 0, script)
-    }
+    func sh(_ script: String) { XCTAssertEqual(fx.sh(script, in: "P"), 0, script) }
 
     /// Applies what the watcher reports until an event named `last` came.
     func apply(until last: String) -> [Change] {
