@@ -12,16 +12,7 @@ import XCTest
 /// folder is watched leaves only an IN_MOVED_FROM nothing pairs and a name
 /// found when the new folder is read; its identity (device and inode) pairs
 /// the two into one move, keeping the model's entry.
-final class IdentityMoveWatchingTests: XCTestCase {
-    var fx: Fixture!
-    var ws: Workspace!
-    var inbox: WatchInbox!
-
-    override func tearDown() {
-        ws = nil
-        fx = nil
-    }
-
+final class IdentityMoveWatchingTests: WatchedWorkspaceTestCase {
     static let tree = """
         P/.carrel/project.json = {"type":"poetry"}
         P/Draft/a.md = alpha
@@ -32,11 +23,8 @@ final class IdentityMoveWatchingTests: XCTestCase {
         """
 
     func open(polled: Bool = false) throws {
+        guard polled else { return try watch(Self.tree) }
         fx = try Fixture(Self.tree)
-        guard polled else {
-            (ws, inbox) = watchedWorkspace(fx)
-            return
-        }
         ws = Workspace()
         ws.addLibrary(fx.bytes())
         let state = WatchState(watcher: nil, log: { _ in })

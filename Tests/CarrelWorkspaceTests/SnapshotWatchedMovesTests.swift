@@ -9,25 +9,15 @@ import XCTest
 /// Another program's rename, seen whole by the watcher, takes the item's
 /// snapshots along; a sync engine's rename through its temporary does not,
 /// since the machine that renamed moved them and sync brings that move.
-final class SnapshotWatchedMovesTests: XCTestCase {
-    var fx: Fixture!
-    var ws: Workspace!
-    var inbox: WatchInbox!
-
+final class SnapshotWatchedMovesTests: WatchedWorkspaceTestCase {
     override func setUpWithError() throws {
-        fx = try Fixture(
+        try watch(
             """
             P/.carrel/project.json = {"type":"poetry"}
             P/Draft/Spring.md = spring
             P/Draft/Autumn.md = autumn
             P/Ready/
             """)
-        (ws, inbox) = watchedWorkspace(fx)
-    }
-
-    override func tearDown() {
-        ws = nil
-        fx = nil
     }
 
     func names(_ relative: String) throws -> [String] {

@@ -1,5 +1,6 @@
 import CarrelTestSupport
 import Foundation
+import XCTest
 
 @testable import CarrelStore
 @testable import CarrelWorkspace
@@ -34,4 +35,25 @@ func watchedWorkspace(_ fx: Fixture) -> (Workspace, WatchInbox) {
     ws.startWatching(log: { _ in }, deliver: { inbox.add($0) })
     _ = ws.settle()
     return (ws, inbox)
+}
+
+/// A test of one library watched through real inotify (`watchedWorkspace`).
+class WatchedWorkspaceTestCase: XCTestCase {
+    var fx: Fixture!
+    var ws: Workspace!
+    var inbox: WatchInbox!
+
+    /// Makes the library from `tree` (and whatever `prepare` adds to it
+    /// that a literal cannot hold), then watches it.
+    func watch(_ tree: String, prepare: (Fixture) throws -> Void = { _ in }) throws {
+        fx = try Fixture(tree)
+        try prepare(fx)
+        (ws, inbox) = watchedWorkspace(fx)
+    }
+
+    override func tearDown() {
+        ws = nil
+        fx = nil
+        super.tearDown()
+    }
 }
