@@ -4,8 +4,9 @@ import Glibc
 import XCTest
 
 /// A test of one library served in process, with a state folder of its own
-/// (`XDG_STATE_HOME`, for link records, sessions, the undo journal), so no
-/// test reads another's device-local state.
+/// (`XDG_STATE_HOME`, for link records, sessions, the undo journal) and a
+/// data folder for the system Trash (`XDG_DATA_HOME`), so no test reads
+/// another's device-local state or touches the user's.
 open class ServedLibraryTestCase: XCTestCase {
     public var fx: Fixture!
     public var home: Fixture!
@@ -33,6 +34,7 @@ open class ServedLibraryTestCase: XCTestCase {
 
     private func makeLibrary(_ tree: String, prepare: (Fixture) throws -> Void) throws {
         home = try Fixture()
+        setenv("XDG_DATA_HOME", home.path + "/data", 1)
         setenv("XDG_STATE_HOME", home.path + "/state", 1)
         fx = try Fixture(tree)
         try prepare(fx)
@@ -44,7 +46,10 @@ open class ServedLibraryTestCase: XCTestCase {
         try client.result("carrel/tree", ["uri": .string(fx.uri(relative)), "depth": 0]).arrayValue![0]
     }
 
+    // XCTest keeps every test case object until the run ends, so a
+    // fixture held here is removed only when let go of.
     open override func tearDown() {
+        unsetenv("XDG_DATA_HOME")
         unsetenv("XDG_STATE_HOME")
         client = nil
         fx = nil
