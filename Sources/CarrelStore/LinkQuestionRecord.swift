@@ -36,17 +36,12 @@ public struct LinkQuestionRecord: Equatable, Sendable, LinkStateRecord {
         "question-" + String(LinkUpdateRecord.prefix(realPath).dropFirst("library-".count))
     }
 
-    /// A record written where the next server finds it.
-    public struct Written: Sendable {
-        let name: [UInt8]
-        /// Removes it: the question was answered, or needs no answer.
-        public func remove() { LinkStateFolder.remove(name) }
-    }
+    /// A record written where the next server finds it, removed once the
+    /// question is answered or needs no answer.
+    public typealias Written = LinkStateFile
 
     /// Writes the record whole and durably. Nil when it could not be.
-    public func write(for realPath: [UInt8]) -> Written? {
-        writeRecord(for: realPath).map { Written(name: $0) }
-    }
+    public func write(for realPath: [UInt8]) -> Written? { writeRecord(for: realPath) }
 
     public func encoded() -> [UInt8] {
         let value: JSONValue = [
@@ -72,7 +67,7 @@ public struct LinkQuestionRecord: Equatable, Sendable, LinkStateRecord {
     /// whose writer is gone is removed.
     public static func left(for realPath: [UInt8]) -> [Found] {
         entriesLeft(for: realPath, writerIsAlive: writerIsAlive).map {
-            Found(path: $0.path, record: $0.record, written: Written(name: $0.name))
+            Found(path: $0.path, record: $0.record, written: $0.file)
         }
     }
 

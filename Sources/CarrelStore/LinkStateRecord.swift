@@ -40,10 +40,17 @@ enum LinkStateFolder {
     }
 }
 
-/// A record found in the folder: its name, its path for what the writer is
+/// A record written in the folder, kept until what it stands for is done.
+public struct LinkStateFile: Sendable {
+    let name: [UInt8]
+    /// Removes it: its work is done, or needs doing no more.
+    public func remove() { LinkStateFolder.remove(name) }
+}
+
+/// A record found in the folder: the file, its path for what the writer is
 /// told, and what reading it gave.
 struct LinkStateEntry<Record: LinkStateRecord> {
-    let name: [UInt8]
+    let file: LinkStateFile
     let path: String
     let record: Result<Record, LinkRecordFlaw>
 }
@@ -51,9 +58,8 @@ struct LinkStateEntry<Record: LinkStateRecord> {
 extension LinkStateRecord {
     /// Writes the record whole and durably: a hidden temporary, fsynced,
     /// renamed no-replace to a name no other process makes, the folder
-    /// fsynced. The name, or nil when it could not be (no state folder, a
-    /// full disk).
-    func writeRecord(for realPath: [UInt8]) -> [UInt8]? {
+    /// fsynced. Nil when it could not be (no state folder, a full disk).
+    func writeRecord(for realPath: [UInt8]) -> LinkStateFile? {
         guard let dir = LinkStateFolder.open(create: true) else { return nil }
         var bytes = encoded()
         bytes.append(0x0A)
@@ -76,7 +82,7 @@ extension LinkStateRecord {
             return nil
         }
         dir.sync()
-        return name
+        return LinkStateFile(name: name)
     }
 
     /// The records left for the library at `realPath`, in name order (oldest
@@ -98,7 +104,9 @@ extension LinkStateRecord {
             }
             guard name.starts(with: prefix), !isAlive(name.dropFirst(prefix.count)) else { continue }
             let display = BytePath.display(BytePath.join(dir.path, name))
-            found.append(LinkStateEntry(name: name, path: display, record: read(name, in: dir, realPath: realPath)))
+            found.append(
+                LinkStateEntry(
+                    file: LinkStateFile(name: name), path: display, record: read(name, in: dir, realPath: realPath)))
         }
         return found
     }

@@ -11,10 +11,10 @@ extension LinkUpdateRecord {
         /// Its path, for what the writer is told.
         public let path: String
         public let record: Result<LinkUpdateRecord, LinkRecordFlaw>
-        let name: [UInt8]
+        let file: LinkStateFile
 
         /// Drops a record whose work is finished.
-        public func remove() { Written(name: name).remove() }
+        public func remove() { file.remove() }
     }
 
     /// The records a stopped Carrel left for the library at `realPath`, in
@@ -23,7 +23,7 @@ extension LinkUpdateRecord {
     /// temporary whose writer is gone was never a record and is removed.
     public static func left(for realPath: [UInt8]) -> [Found] {
         entriesLeft(for: realPath, writerIsAlive: writerIsRunning).map {
-            Found(path: $0.path, record: $0.record, name: $0.name)
+            Found(path: $0.path, record: $0.record, file: $0.file)
         }
     }
 

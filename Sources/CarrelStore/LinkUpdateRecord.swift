@@ -78,18 +78,13 @@ public struct LinkUpdateRecord: Equatable, Sendable, LinkStateRecord {
 
     // MARK: Writing
 
-    /// A record written where the next open of its library finds it.
-    public struct Written: Sendable {
-        let name: [UInt8]
-        /// Removes it: every file it names is done (or was refused).
-        public func remove() { LinkStateFolder.remove(name) }
-    }
+    /// A record written where the next open of its library finds it,
+    /// removed once every file it names is done (or was refused).
+    public typealias Written = LinkStateFile
 
     /// Writes the record whole and durably. Nil when it could not be (no
     /// state folder, a full disk): then no file may be changed.
-    public func write(for realPath: [UInt8]) -> Written? {
-        writeRecord(for: realPath).map { Written(name: $0) }
-    }
+    public func write(for realPath: [UInt8]) -> Written? { writeRecord(for: realPath) }
 
     /// The record's JSON, one line.
     public func encoded() -> [UInt8] {
