@@ -6,33 +6,20 @@ import XCTest
 /// A rename made by another program on this machine (a shell's `mv`) under
 /// the running server is offered the links' update a rename through Carrel
 /// gets; one that arrives by sync, through Syncthing's temporary, is not.
-final class OutsideMoveLinksTests: XCTestCase {
-    var fx: Fixture!
-    var home: Fixture!
-    var c: ProcessClient!
-
+final class OutsideMoveLinksTests: ProcessLibraryTestCase {
     override func setUpWithError() throws {
-        home = try Fixture()
-        fx = try Fixture(
+        try serve(
             """
             P/.carrel/project.json = {"type":"novel"}
             P/Novel/Characters/Ada.md = Ada was born.
             P/Novel/Characters/Bea.md = See [[Ada]] and [her](Ada.md).
             P/Novel/One.md = Meet [Ada](Characters/Ada.md#kid).
             """)
-        c = try ProcessClient(home: home)
-        _ = try c.initialize([fx.uri()])
     }
 
     /// Builds the index before the move, as an editor's first link request does.
     func askForLinks() throws {
         _ = try c.result("textDocument/documentLink", ["textDocument": ["uri": .string(fx.uri("P/Novel/One.md"))]])
-    }
-
-    override func tearDown() {
-        c = nil
-        fx = nil
-        home = nil
     }
 
     func sh(_ command: String) { XCTAssertEqual(fx.sh(command, in: "P/Novel/Characters"), 0, command) }

@@ -8,23 +8,17 @@ import XCTest
 /// renamed through Carrel does; a rename that arrives by sync, through
 /// Syncthing's temporary, leaves the records alone, since the machine that
 /// renamed rewrote them and sync brings that.
-final class SubmissionOutsideMovesTests: XCTestCase {
-    var fx: Fixture!
-    var home: Fixture!
-    var c: ProcessClient!
+final class SubmissionOutsideMovesTests: ProcessLibraryTestCase {
     var id = ""
 
     override func setUpWithError() throws {
-        home = try Fixture()
-        fx = try Fixture(
+        try serve(
             """
             P/.carrel/project.json = {"type":"poetry"}
             P/Draft/Spring.md = sea sea
             P/Ready/
             P/Magazines/Granta/
             """)
-        c = try ProcessClient(home: home)
-        _ = try c.initialize([fx.uri()])
         let sent = try c.result(
             "workspace/executeCommand",
             [
@@ -38,12 +32,6 @@ final class SubmissionOutsideMovesTests: XCTestCase {
                 ],
             ])
         id = try XCTUnwrap(sent["id"]?.stringValue)
-    }
-
-    override func tearDown() {
-        c = nil
-        fx = nil
-        home = nil
     }
 
     func sh(_ command: String) { XCTAssertEqual(fx.sh(command, in: "P"), 0, command) }
