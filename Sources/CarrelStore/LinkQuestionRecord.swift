@@ -1,4 +1,3 @@
-import CCarrelSys
 import CarrelJSON
 import CarrelModel
 import Glibc
@@ -16,7 +15,7 @@ import Glibc
 /// machine's answer would rewrite files sync is still bringing. It holds no
 /// edits, only the move: the edits are found again from the files as they
 /// are. Untrusted when read, as every record.
-public struct LinkQuestionRecord: Equatable, Sendable {
+public struct LinkQuestionRecord: Equatable, Sendable, LinkStateRecord {
     /// The library's real path, as the file name's hash was taken of.
     public var library: String
     /// Library paths (names from the library's folder) before and after the move.
@@ -37,40 +36,12 @@ public struct LinkQuestionRecord: Equatable, Sendable {
         "question-" + String(LinkUpdateRecord.prefix(realPath).dropFirst("library-".count))
     }
 
-    /// A record written where the next server finds it.
-    public struct Written: Sendable {
-        let name: [UInt8]
-        /// Removes it: the question was answered, or needs no answer.
-        public func remove() { LinkUpdateRecord.Written(name: name).remove() }
-    }
+    /// A record written where the next server finds it, removed once the
+    /// question is answered or needs no answer.
+    public typealias Written = LinkStateFile
 
-    /// Writes the record whole and durably (a hidden temporary, fsynced,
-    /// renamed no-replace, the folder fsynced). Nil when it could not be.
-    public func write(for realPath: [UInt8]) -> Written? {
-        guard let dir = LinkUpdateRecord.folder(create: true) else { return nil }
-        var bytes = encoded()
-        bytes.append(0x0A)
-        guard bytes.count <= Self.sizeLimit else { return nil }
-        let random = String(UInt64.random(in: 0...UInt64.max), radix: 16)
-        let name = Array((Self.prefix(realPath) + "\(getpid())-\(Clock.nowMs())-\(random).json").utf8)
-        let tmp = [UInt8(ascii: ".")] + name + Array(".tmp".utf8)
-        let flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC
-        let fd = BytePath.withCString(tmp) { openat(dir.fd, $0, flags, 0o600) }
-        guard fd >= 0 else { return nil }
-        let ok = FileDescriptor.writeAll(fd, bytes) == 0 && fsync(fd) == 0
-        close(fd)
-        let renamed =
-            ok
-            && BytePath.withCString(tmp) { t in
-                BytePath.withCString(name) { n in carrel_rename_noreplace(dir.fd, t, dir.fd, n) }
-            } == 0
-        guard renamed else {
-            _ = BytePath.withCString(tmp) { unlinkat(dir.fd, $0, 0) }
-            return nil
-        }
-        dir.sync()
-        return Written(name: name)
-    }
+    /// Writes the record whole and durably. Nil when it could not be.
+    public func write(for realPath: [UInt8]) -> Written? { writeRecord(for: realPath) }
 
     public func encoded() -> [UInt8] {
         let value: JSONValue = [
@@ -95,22 +66,9 @@ public struct LinkQuestionRecord: Equatable, Sendable {
     /// this device, or this one) is its own to ask; a hidden temporary
     /// whose writer is gone is removed.
     public static func left(for realPath: [UInt8]) -> [Found] {
-        guard let dir = LinkUpdateRecord.folder(create: false), let entries = try? dir.list() else { return [] }
-        let prefix = Array(prefix(realPath).utf8)
-        var found: [Found] = []
-        for (name, _) in entries.sorted(by: { $0.name.lexicographicallyPrecedes($1.name) }) {
-            if name.first == UInt8(ascii: "."), name.dropFirst().starts(with: prefix) {
-                if !writerIsAlive(name.dropFirst(1 + prefix.count)) {
-                    _ = BytePath.withCString(name) { unlinkat(dir.fd, $0, 0) }
-                }
-                continue
-            }
-            guard name.starts(with: prefix), !writerIsAlive(name.dropFirst(prefix.count)) else { continue }
-            let display = BytePath.display(BytePath.join(dir.path, name))
-            found.append(
-                Found(path: display, record: read(name, in: dir, realPath: realPath), written: Written(name: name)))
+        entriesLeft(for: realPath, writerIsAlive: writerIsAlive).map {
+            Found(path: $0.path, record: $0.record, written: $0.file)
         }
-        return found
     }
 
     /// Unlike an update, a question may be pending in this very process
@@ -123,52 +81,14 @@ public struct LinkQuestionRecord: Equatable, Sendable {
         return LinkUpdateRecord.writerIsRunning(rest)
     }
 
-    static func read(_ name: [UInt8], in dir: Directory, realPath: [UInt8]) -> Result<
-        LinkQuestionRecord, LinkRecordFlaw
-    > {
-        let bytes: [UInt8]
-        do throws(SysError) {
-            bytes = try dir.readPlainFile(name, limit: sizeLimit)
-        } catch {
-            switch error.refusal {
-            case .wrongKind(let found, _)?: return .failure(.found(found))
-            case .tooLarge(let limit)?: return .failure(.tooLarge(limit: limit))
-            default: return .failure(.failed(detail: error.message))
-            }
-        }
-        do throws(LinkRecordFlaw) {
-            let record = try decode(bytes)
-            guard record.library == BytePath.display(realPath) else { throw .otherLibrary }
-            return .success(record)
-        } catch {
-            return .failure(error)
-        }
-    }
-
     public static func decode(_ bytes: [UInt8]) throws(LinkRecordFlaw) -> LinkQuestionRecord {
         guard let value = try? JSONParser.parse(bytes) else { throw .malformed(detail: "not JSON") }
         guard value["carrelLinkQuestion"]?.intValue == 1 else { throw .malformed(detail: "carrelLinkQuestion") }
         guard let library = value["library"]?.stringValue else { throw .malformed(detail: "library") }
-        let from = try path(value["from"], "from")
-        let to = try path(value["to"], "to")
+        let from = try libraryPath(value["from"], field: "from", partLimit: partLimit)
+        let to = try libraryPath(value["to"], field: "to", partLimit: partLimit)
         var record = LinkQuestionRecord(library: [], from: from, to: to)
         record.library = library
         return record
-    }
-
-    private static func path(_ value: JSONValue?, _ field: String) throws(LinkRecordFlaw) -> [String] {
-        guard let parts = value?.arrayValue, !parts.isEmpty, parts.count <= partLimit else {
-            throw .malformed(detail: field)
-        }
-        var path: [String] = []
-        for part in parts {
-            guard let name = part.stringValue else { throw .malformed(detail: field) }
-            let bytes = Array(name.utf8)
-            guard !bytes.isEmpty, bytes.count <= LinkUpdateRecord.nameLimit, name != ".", name != "..",
-                !bytes.contains(UInt8(ascii: "/")), !bytes.contains(0)
-            else { throw .pathOutsideLibrary }
-            path.append(name)
-        }
-        return path
     }
 }

@@ -11,10 +11,10 @@ extension LinkUpdateRecord {
         /// Its path, for what the writer is told.
         public let path: String
         public let record: Result<LinkUpdateRecord, LinkRecordFlaw>
-        let name: [UInt8]
+        let file: LinkStateFile
 
         /// Drops a record whose work is finished.
-        public func remove() { Written(name: name).remove() }
+        public func remove() { file.remove() }
     }
 
     /// The records a stopped Carrel left for the library at `realPath`, in
@@ -22,21 +22,9 @@ extension LinkUpdateRecord {
     /// (another Carrel on this device, mid-update) is left to it; a hidden
     /// temporary whose writer is gone was never a record and is removed.
     public static func left(for realPath: [UInt8]) -> [Found] {
-        guard let dir = folder(create: false), let entries = try? dir.list() else { return [] }
-        let prefix = Array(prefix(realPath).utf8)
-        var found: [Found] = []
-        for (name, _) in entries.sorted(by: { $0.name.lexicographicallyPrecedes($1.name) }) {
-            if name.first == UInt8(ascii: "."), name.dropFirst().starts(with: prefix) {
-                if !writerIsRunning(name.dropFirst(1 + prefix.count)) {
-                    _ = BytePath.withCString(name) { unlinkat(dir.fd, $0, 0) }
-                }
-                continue
-            }
-            guard name.starts(with: prefix), !writerIsRunning(name.dropFirst(prefix.count)) else { continue }
-            let display = BytePath.display(BytePath.join(dir.path, name))
-            found.append(Found(path: display, record: read(name, in: dir, realPath: realPath), name: name))
+        entriesLeft(for: realPath, writerIsAlive: writerIsRunning).map {
+            Found(path: $0.path, record: $0.record, file: $0.file)
         }
-        return found
     }
 
     /// The pid at the start of `rest` (`<pid>-…`) is a running process
@@ -50,27 +38,6 @@ extension LinkUpdateRecord {
         return kill(pid, 0) == 0 || errno == EPERM
     }
 
-    static func read(_ name: [UInt8], in dir: Directory, realPath: [UInt8]) -> Result<LinkUpdateRecord, LinkRecordFlaw>
-    {
-        let bytes: [UInt8]
-        do throws(SysError) {
-            bytes = try dir.readPlainFile(name, limit: sizeLimit)
-        } catch {
-            switch error.refusal {
-            case .wrongKind(let found, _)?: return .failure(.found(found))
-            case .tooLarge(let limit)?: return .failure(.tooLarge(limit: limit))
-            default: return .failure(.failed(detail: error.message))
-            }
-        }
-        do throws(LinkRecordFlaw) {
-            let record = try decode(bytes)
-            guard record.library == BytePath.display(realPath) else { throw .otherLibrary }
-            return .success(record)
-        } catch {
-            return .failure(error)
-        }
-    }
-
     public static func decode(_ bytes: [UInt8]) throws(LinkRecordFlaw) -> LinkUpdateRecord {
         guard let value = try? JSONParser.parse(bytes) else { throw .malformed(detail: "not JSON") }
         guard value["carrelLinkUpdate"]?.intValue == 1 else { throw .malformed(detail: "carrelLinkUpdate") }
@@ -80,7 +47,7 @@ extension LinkUpdateRecord {
         }
         var files: [File] = []
         for item in items {
-            let path = try libraryPath(item["path"])
+            let path = try libraryPath(item["path"], field: "path", partLimit: .max)
             guard let b = item["before"], let device = number(b["device"]), let inode = number(b["inode"]),
                 let size = number(b["size"]), let ns = b["modifiedNs"]?.stringValue.flatMap({ Int64($0) }),
                 let beforeHash = hex(b["hash"])
@@ -107,24 +74,11 @@ extension LinkUpdateRecord {
         var record = LinkUpdateRecord(library: [], files: files)
         record.library = library
         if let move = value["move"] {
-            record.move = Move(from: try libraryPath(move["from"]), to: try libraryPath(move["to"]))
+            record.move = Move(
+                from: try libraryPath(move["from"], field: "move", partLimit: .max),
+                to: try libraryPath(move["to"], field: "move", partLimit: .max))
         }
         return record
-    }
-
-    /// Names from the library's folder, none of which can lead out of it.
-    static func libraryPath(_ value: JSONValue?) throws(LinkRecordFlaw) -> [String] {
-        guard let parts = value?.arrayValue, !parts.isEmpty else { throw .malformed(detail: "path") }
-        var path: [String] = []
-        for part in parts {
-            guard let name = part.stringValue else { throw .malformed(detail: "path") }
-            let bytes = Array(name.utf8)
-            guard !bytes.isEmpty, bytes.count <= nameLimit, name != ".", name != "..",
-                !bytes.contains(UInt8(ascii: "/")), !bytes.contains(0)
-            else { throw .pathOutsideLibrary }
-            path.append(name)
-        }
-        return path
     }
 
     private static func number(_ v: JSONValue?) -> UInt64? { v?.stringValue.flatMap { UInt64($0) } }

@@ -1,4 +1,3 @@
-import CCarrelSys
 import CarrelJSON
 import CarrelModel
 import Glibc
@@ -14,7 +13,7 @@ import Glibc
 /// already carries every file that was rewritten, and a record that
 /// travelled would let another machine replay edits on files sync is
 /// still bringing. It is untrusted when read all the same.
-public struct LinkUpdateRecord: Equatable, Sendable {
+public struct LinkUpdateRecord: Equatable, Sendable, LinkStateRecord {
     public struct File: Equatable, Sendable {
         /// Library path (names from the library's folder) where the file is now.
         public var path: [String]
@@ -73,12 +72,9 @@ public struct LinkUpdateRecord: Equatable, Sendable {
         self.files = files
     }
 
-    static let folderName = Array("links".utf8)
-    static let suffix = ".json"
     /// Far above what a move of 500 links in 300 files writes.
     public static let sizeLimit = 16 << 20
     static let fileLimit = 1_000_000
-    static let nameLimit = 255
 
     /// FNV-1a 64: a fingerprint of the text, to recognise it again, not a defence.
     public static func hash(_ bytes: [UInt8]) -> UInt64 {
@@ -95,56 +91,15 @@ public struct LinkUpdateRecord: Equatable, Sendable {
         return "library-" + String(repeating: "0", count: 16 - hex.count) + hex + "-"
     }
 
-    /// `links` in the state folder, made when `create`.
-    static func folder(create: Bool) -> Directory? {
-        guard let state = StateFiles.directory() else { return nil }
-        let path = BytePath.join(state, folderName)
-        if let d = try? Directory.open(path) { return d }
-        guard create, StateFiles.makeFolders(path) else { return nil }
-        return try? Directory.open(path)
-    }
-
     // MARK: Writing
 
-    /// A record written where the next open of its library finds it.
-    public struct Written: Sendable {
-        let name: [UInt8]
-        /// Removes it: every file it names is done (or was refused).
-        public func remove() {
-            guard let d = LinkUpdateRecord.folder(create: false) else { return }
-            _ = BytePath.withCString(name) { unlinkat(d.fd, $0, 0) }
-        }
-    }
+    /// A record written where the next open of its library finds it,
+    /// removed once every file it names is done (or was refused).
+    public typealias Written = LinkStateFile
 
-    /// Writes the record whole and durably: a hidden temporary, fsynced,
-    /// renamed no-replace to its name, the folder fsynced. Nil when it could
-    /// not be (no state folder, a full disk): then no file may be changed.
-    public func write(for realPath: [UInt8]) -> Written? {
-        guard let dir = Self.folder(create: true) else { return nil }
-        var bytes = encoded()
-        bytes.append(0x0A)
-        guard bytes.count <= Self.sizeLimit else { return nil }
-        let ms = Clock.nowMs()
-        let random = String(UInt64.random(in: 0...UInt64.max), radix: 16)
-        let name = Array((Self.prefix(realPath) + "\(getpid())-\(ms)-\(random)" + Self.suffix).utf8)
-        let tmp = [UInt8(ascii: ".")] + name + Array(".tmp".utf8)
-        let flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC
-        let fd = BytePath.withCString(tmp) { openat(dir.fd, $0, flags, 0o600) }
-        guard fd >= 0 else { return nil }
-        let ok = FileDescriptor.writeAll(fd, bytes) == 0 && fsync(fd) == 0
-        close(fd)
-        let renamed =
-            ok
-            && BytePath.withCString(tmp) { t in
-                BytePath.withCString(name) { n in carrel_rename_noreplace(dir.fd, t, dir.fd, n) }
-            } == 0
-        guard renamed else {
-            _ = BytePath.withCString(tmp) { unlinkat(dir.fd, $0, 0) }
-            return nil
-        }
-        dir.sync()
-        return Written(name: name)
-    }
+    /// Writes the record whole and durably. Nil when it could not be (no
+    /// state folder, a full disk): then no file may be changed.
+    public func write(for realPath: [UInt8]) -> Written? { writeRecord(for: realPath) }
 
     /// The record's JSON, one line.
     public func encoded() -> [UInt8] {

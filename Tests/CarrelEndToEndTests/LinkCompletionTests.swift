@@ -6,14 +6,9 @@ import XCTest
 /// The real server over pipes completes `[[` with the library's Markdown and
 /// Fountain files' names and `](` with their relative paths, encoded as a
 /// move's rewrite writes them, filtered by what is typed; elsewhere, nothing.
-final class LinkCompletionTests: XCTestCase {
-    var fx: Fixture!
-    var home: Fixture!
-    var c: ProcessClient!
-
+final class LinkCompletionTests: ProcessLibraryTestCase {
     override func setUpWithError() throws {
-        home = try Fixture()
-        fx = try Fixture(
+        try serve(
             """
             P/.carrel/project.json = {"type":"novel"}
             P/Novel/Characters/Ada.md = Ada.
@@ -23,14 +18,6 @@ final class LinkCompletionTests: XCTestCase {
             P/Novel/One.md = One.
             P/Trash/Adagio.md = gone
             """)
-        c = try ProcessClient(environment: ["XDG_STATE_HOME": home.path + "/state", "HOME": home.path])
-        _ = try c.initialize([fx.uri()])
-    }
-
-    override func tearDown() {
-        c = nil
-        fx = nil
-        home = nil
     }
 
     /// The items for a buffer of One.md holding `text`, the cursor at its end.

@@ -34,7 +34,7 @@ final class LinkQuestionRestartTests: XCTestCase {
     }
 
     func server() throws -> ProcessClient {
-        let c = try ProcessClient(environment: ["XDG_STATE_HOME": home.path + "/state", "HOME": home.path])
+        let c = try ProcessClient(home: home)
         _ = try c.initialize([fx.uri()])
         return c
     }

@@ -23,7 +23,7 @@ final class LinkUpdatesSettingTests: XCTestCase {
     }
 
     func server() throws -> ProcessClient {
-        let c = try ProcessClient(environment: ["XDG_STATE_HOME": home.path + "/state", "HOME": home.path])
+        let c = try ProcessClient(home: home)
         _ = try c.initialize([fx.uri()])
         c.answer = .title("Don't Update")
         return c

@@ -20,7 +20,7 @@ final class LinksOverStdioTests: XCTestCase {
         XCTAssertEqual(mkfifo(fx.path + "/Winter/Novel/Pipe.md", 0o644), 0)
         try FileManager.default.createSymbolicLink(
             atPath: fx.path + "/Winter/Novel/Linked.md", withDestinationPath: outside.path + "/Secret.md")
-        let c = try ProcessClient(environment: ["XDG_STATE_HOME": home.path + "/state", "HOME": home.path])
+        let c = try ProcessClient(home: home)
         _ = try c.result("initialize", ["processId": .null, "rootUri": .string(fx.uri()), "capabilities": [:]])
         c.notify("initialized")
         let one = JSONValue.string(fx.uri("Winter/Novel/One.md"))

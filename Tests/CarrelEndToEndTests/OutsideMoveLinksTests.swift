@@ -6,22 +6,15 @@ import XCTest
 /// A rename made by another program on this machine (a shell's `mv`) under
 /// the running server is offered the links' update a rename through Carrel
 /// gets; one that arrives by sync, through Syncthing's temporary, is not.
-final class OutsideMoveLinksTests: XCTestCase {
-    var fx: Fixture!
-    var home: Fixture!
-    var c: ProcessClient!
-
+final class OutsideMoveLinksTests: ProcessLibraryTestCase {
     override func setUpWithError() throws {
-        home = try Fixture()
-        fx = try Fixture(
+        try serve(
             """
             P/.carrel/project.json = {"type":"novel"}
             P/Novel/Characters/Ada.md = Ada was born.
             P/Novel/Characters/Bea.md = See [[Ada]] and [her](Ada.md).
             P/Novel/One.md = Meet [Ada](Characters/Ada.md#kid).
             """)
-        c = try ProcessClient(environment: ["XDG_STATE_HOME": home.path + "/state", "HOME": home.path])
-        _ = try c.initialize([fx.uri()])
     }
 
     /// Builds the index before the move, as an editor's first link request does.
@@ -29,21 +22,7 @@ final class OutsideMoveLinksTests: XCTestCase {
         _ = try c.result("textDocument/documentLink", ["textDocument": ["uri": .string(fx.uri("P/Novel/One.md"))]])
     }
 
-    override func tearDown() {
-        c = nil
-        fx = nil
-        home = nil
-    }
-
-    func sh(_ command: String) throws {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/sh")
-        p.arguments = ["-c", command]
-        p.currentDirectoryURL = URL(fileURLWithPath: fx.path + "/P/Novel/Characters")
-        try p.run()
-        p.waitUntilExit()
-        XCTAssertEqual(p.terminationStatus, 0, command)
-    }
+    func sh(_ command: String) { XCTAssertEqual(fx.sh(command, in: "P/Novel/Characters"), 0, command) }
 
     func read(_ relative: String) throws -> String { try String(contentsOf: fx.url(relative), encoding: .utf8) }
 
@@ -58,7 +37,7 @@ final class OutsideMoveLinksTests: XCTestCase {
     }
 
     func shellRenameIsOfferedAndUpdated() throws {
-        try sh("mv Ada.md 'Ada Lovelace.md'")
+        sh("mv Ada.md 'Ada Lovelace.md'")
         let question = try c.inbox.take("the question") { $0["method"] == "window/showMessageRequest" }
         XCTAssertEqual(
             question["params"]?["message"], "3 links in 2 files point to the old place of “Ada.md”: update them?")
@@ -72,7 +51,7 @@ final class OutsideMoveLinksTests: XCTestCase {
 
     func testARenameThatArrivedThroughSyncthingsTemporaryIsNotOffered() throws {
         try askForLinks()
-        try sh("mv Ada.md '.syncthing.Ada Lovelace.md.tmp' && mv '.syncthing.Ada Lovelace.md.tmp' 'Ada Lovelace.md'")
+        sh("mv Ada.md '.syncthing.Ada Lovelace.md.tmp' && mv '.syncthing.Ada Lovelace.md.tmp' 'Ada Lovelace.md'")
         _ = try c.waitForChange { changes in changes.contains { $0["type"] == "moved" } }
         // A question would have gone out with the batch, before this answer.
         _ = try c.result("carrel/tree", ["depth": 0])
@@ -83,7 +62,7 @@ final class OutsideMoveLinksTests: XCTestCase {
 
     func testNeverIsNotOffered() throws {
         XCTAssertEqual(try CLIRunner().run(["links", "P", "never"], in: fx.path).status, 0)
-        try sh("mv Ada.md 'Ada Lovelace.md'")
+        sh("mv Ada.md 'Ada Lovelace.md'")
         _ = try c.waitForChange { changes in changes.contains { $0["type"] == "moved" } }
         _ = try c.result("carrel/tree", ["depth": 0])
         XCTAssertFalse(c.inbox.pending.contains { $0["method"] == "window/showMessageRequest" })

@@ -14,7 +14,7 @@ final class StockOutlineTests: XCTestCase {
             Winter/.carrel/project.json = {"type":"novel"}
             Winter/Novel/One.md = # Arrival
             """)
-        let c = try ProcessClient(environment: ["XDG_STATE_HOME": home.path + "/state", "HOME": home.path])
+        let c = try ProcessClient(home: home)
         // What Neovim 0.10 says of itself, in part.
         _ = try c.result(
             "initialize",

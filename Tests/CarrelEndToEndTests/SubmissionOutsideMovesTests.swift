@@ -8,23 +8,17 @@ import XCTest
 /// renamed through Carrel does; a rename that arrives by sync, through
 /// Syncthing's temporary, leaves the records alone, since the machine that
 /// renamed rewrote them and sync brings that.
-final class SubmissionOutsideMovesTests: XCTestCase {
-    var fx: Fixture!
-    var home: Fixture!
-    var c: ProcessClient!
+final class SubmissionOutsideMovesTests: ProcessLibraryTestCase {
     var id = ""
 
     override func setUpWithError() throws {
-        home = try Fixture()
-        fx = try Fixture(
+        try serve(
             """
             P/.carrel/project.json = {"type":"poetry"}
             P/Draft/Spring.md = sea sea
             P/Ready/
             P/Magazines/Granta/
             """)
-        c = try ProcessClient(environment: ["XDG_STATE_HOME": home.path + "/state", "HOME": home.path])
-        _ = try c.initialize([fx.uri()])
         let sent = try c.result(
             "workspace/executeCommand",
             [
@@ -40,21 +34,7 @@ final class SubmissionOutsideMovesTests: XCTestCase {
         id = try XCTUnwrap(sent["id"]?.stringValue)
     }
 
-    override func tearDown() {
-        c = nil
-        fx = nil
-        home = nil
-    }
-
-    func sh(_ command: String) throws {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/sh")
-        p.arguments = ["-c", command]
-        p.currentDirectoryURL = URL(fileURLWithPath: fx.path + "/P")
-        try p.run()
-        p.waitUntilExit()
-        XCTAssertEqual(p.terminationStatus, 0, command)
-    }
+    func sh(_ command: String) { XCTAssertEqual(fx.sh(command, in: "P"), 0, command) }
 
     func piece() throws -> JSONValue? {
         try c.result("carrel/submissions", [:])["submissions"]?[0]?["pieces"]?[0]
@@ -66,7 +46,7 @@ final class SubmissionOutsideMovesTests: XCTestCase {
     }
 
     func testAShellMvTakesTheRecordsAlong() throws {
-        try sh("mv Draft/Spring.md 'Ready/Tide.md'")
+        sh("mv Draft/Spring.md 'Ready/Tide.md'")
         _ = try c.waitForChange { changes in changes.contains { $0["type"] == "moved" } }
         XCTAssertEqual(try piece()?["path"], "Ready/Tide.md")
         let said = try summary("P/Ready/Tide.md")
@@ -77,7 +57,7 @@ final class SubmissionOutsideMovesTests: XCTestCase {
 
     func testARenameThatArrivedThroughSyncthingsTemporaryLeavesTheRecords() throws {
         let before = try Data(contentsOf: fx.url("P/.carrel/submissions/\(id).json"))
-        try sh("mv Draft/Spring.md 'Draft/.syncthing.Tide.md.tmp' && mv 'Draft/.syncthing.Tide.md.tmp' Draft/Tide.md")
+        sh("mv Draft/Spring.md 'Draft/.syncthing.Tide.md.tmp' && mv 'Draft/.syncthing.Tide.md.tmp' Draft/Tide.md")
         _ = try c.waitForChange { changes in changes.contains { $0["type"] == "moved" } }
         _ = try c.result("carrel/tree", ["depth": 0])
         XCTAssertEqual(try Data(contentsOf: fx.url("P/.carrel/submissions/\(id).json")), before)

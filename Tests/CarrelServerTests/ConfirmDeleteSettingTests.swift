@@ -5,15 +5,9 @@ import XCTest
 /// "Delete and Don't Ask Again" can be undone: `carrel.setConfirmDelete`
 /// turns the question back on, per project or per library, and the project
 /// and library rows say whether deleting asks first.
-final class ConfirmDeleteSettingTests: XCTestCase {
-    var fx: Fixture!
-    var home: Fixture!
-    var client: InProcessClient!
-
+final class ConfirmDeleteSettingTests: ServedLibraryTestCase {
     override func setUpWithError() throws {
-        home = try Fixture()
-        setenv("XDG_STATE_HOME", home.path + "/state", 1)
-        fx = try Fixture(
+        try serve(
             """
             P/.carrel/project.json = {"type":"poetry"}
             P/Draft/a.md = a
@@ -22,23 +16,10 @@ final class ConfirmDeleteSettingTests: XCTestCase {
             loose/x.md = x
             loose/y.md = y
             """)
-        client = InProcessClient()
-        _ = try client.initialize([fx.uri()])
-    }
-
-    override func tearDown() {
-        unsetenv("XDG_STATE_HOME")
-        client = nil
-        fx = nil
-        home = nil
     }
 
     func delete(_ relative: String) throws -> JSONValue {
         try client.command("carrel.delete", ["uri": .string(fx.uri(relative))])
-    }
-
-    func row(_ relative: String) throws -> JSONValue {
-        try client.result("carrel/tree", ["uri": .string(fx.uri(relative)), "depth": 0]).arrayValue![0]
     }
 
     func testAProjectAsksAgainAfterSetConfirmDelete() throws {

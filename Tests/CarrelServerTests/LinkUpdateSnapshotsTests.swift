@@ -6,31 +6,15 @@ import XCTest
 /// Before Carrel rewrites a closed file's links after a rename, it keeps
 /// the text it replaces as a snapshot of that file, titled so; a file it
 /// leaves alone gets none.
-final class LinkUpdateSnapshotsTests: XCTestCase {
-    var fx: Fixture!
-    var client: InProcessClient!
-    var home: Fixture!
-
+final class LinkUpdateSnapshotsTests: ServedLibraryTestCase {
     override func setUpWithError() throws {
-        home = try Fixture()
-        setenv("XDG_STATE_HOME", home.path + "/state", 1)
-        fx = try Fixture(
+        try serve(
             """
             P/.carrel/project.json = {"type":"novel"}
             P/Novel/Characters/Ada.md = Ada was born.
             P/Novel/Characters/Bea.md = See [[Ada]] and [her](Ada.md).
             P/Novel/One.md = No links here.
             """)
-        client = InProcessClient()
-        _ = try client.initialize([fx.uri()])
-        client.notify("initialized")
-    }
-
-    override func tearDown() {
-        unsetenv("XDG_STATE_HOME")
-        client = nil
-        fx = nil
-        home = nil
     }
 
     func snapshots(_ relative: String) throws -> [JSONValue] {

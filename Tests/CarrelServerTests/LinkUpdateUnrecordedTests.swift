@@ -6,31 +6,14 @@ import XCTest
 /// A link update writes no file without its durable record, and when the
 /// record cannot be written the writer is told that, not that the file
 /// changed or the editor refused.
-final class LinkUpdateUnrecordedTests: XCTestCase {
-    var fx: Fixture!
-    var home: Fixture!
-    var client: InProcessClient!
-
+final class LinkUpdateUnrecordedTests: ServedLibraryTestCase {
     override func setUpWithError() throws {
-        home = try Fixture()
-        setenv("XDG_STATE_HOME", home.path + "/state", 1)
-        fx = try Fixture(
+        try serveStock(
             """
             P/.carrel/project.json = {"type":"novel"}
             P/Novel/Ada.md = Ada was born.
             P/Novel/One.md = Meet [Ada](Ada.md).
             """)
-        client = InProcessClient()
-        _ = try client.result(
-            "initialize", ["capabilities": [:], "workspaceFolders": [["uri": .string(fx.uri()), "name": "W"]]])
-        client.notify("initialized")
-    }
-
-    override func tearDown() {
-        unsetenv("XDG_STATE_HOME")
-        client = nil
-        fx = nil
-        home = nil
     }
 
     func testARecordThatCannotBeWrittenIsNamedAsTheReason() throws {

@@ -6,34 +6,15 @@ import XCTest
 /// writes the project's mode to project.json (the library's outside
 /// projects to this device), the rows say the mode in force, and the
 /// writer is told in words.
-final class LinkUpdatesCommandTests: XCTestCase {
-    var fx: Fixture!
-    var home: Fixture!
-    var client: InProcessClient!
-
+final class LinkUpdatesCommandTests: ServedLibraryTestCase {
     override func setUpWithError() throws {
-        home = try Fixture()
-        setenv("XDG_STATE_HOME", home.path + "/state", 1)
-        fx = try Fixture(
+        try serve(
             """
             My Novel/.carrel/project.json = {"type":"novel"}
             My Novel/Draft/One.md = See [Ada](Ada.md).
             My Novel/Draft/Ada.md = Ada.
             loose/x.md = x
             """)
-        client = InProcessClient()
-        _ = try client.initialize([fx.uri()])
-    }
-
-    override func tearDown() {
-        unsetenv("XDG_STATE_HOME")
-        client = nil
-        fx = nil
-        home = nil
-    }
-
-    func row(_ relative: String) throws -> JSONValue {
-        try client.result("carrel/tree", ["uri": .string(fx.uri(relative)), "depth": 0]).arrayValue![0]
     }
 
     func set(_ relative: String, _ mode: JSONValue) throws -> JSONValue {

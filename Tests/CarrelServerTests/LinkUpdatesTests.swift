@@ -6,34 +6,15 @@ import XCTest
 /// A rename or move made through Carrel asks, then keeps the links it broke
 /// true: closed files rewritten on disk only when unchanged since read, open
 /// buffers edited through the client, and the writer told what was not.
-final class LinkUpdatesTests: XCTestCase {
-    var fx: Fixture!
-    var client: InProcessClient!
-    var home: Fixture!
-
+final class LinkUpdatesTests: ServedLibraryTestCase {
     func start(applyEdit: Bool = false) throws {
-        home = try Fixture()
-        setenv("XDG_STATE_HOME", home.path + "/state", 1)
-        fx = try Fixture(
+        try serveStock(
             """
             P/.carrel/project.json = {"type":"novel"}
             P/Novel/Characters/Ada.md = Ada was born.
             P/Novel/Characters/Bea.md = See [[Ada]] and [her](Ada.md).
             P/Novel/One.md = Meet [Ada](Characters/Ada.md#kid).
-            """)
-        client = InProcessClient()
-        let capabilities: JSONValue = applyEdit ? ["workspace": ["applyEdit": true]] : [:]
-        _ = try client.result(
-            "initialize",
-            ["capabilities": capabilities, "workspaceFolders": [["uri": .string(fx.uri()), "name": "W"]]])
-        client.notify("initialized")
-    }
-
-    override func tearDown() {
-        unsetenv("XDG_STATE_HOME")
-        client = nil
-        fx = nil
-        home = nil
+            """, capabilities: applyEdit ? ["workspace": ["applyEdit": true]] : [:])
     }
 
     func read(_ relative: String) throws -> String { try String(contentsOf: fx.url(relative), encoding: .utf8) }

@@ -9,7 +9,7 @@ import XCTest
 /// A rename's `carrel/didChange` waits for no link work: the links as they
 /// were are rebuilt after the move, so the binder shows the change before
 /// the index is read and the question asked.
-final class LinkWorkAfterDidChangeTests: XCTestCase {
+final class LinkWorkAfterDidChangeTests: StateFolderTestCase {
     /// Keeps what the server sends, and how many files the link index had
     /// read when the move's `carrel/didChange` went out.
     final class Recorder: MessageSink, @unchecked Sendable {
@@ -34,18 +34,6 @@ final class LinkWorkAfterDidChangeTests: XCTestCase {
             defer { lock.unlock() }
             return messages.firstIndex(where: match)
         }
-    }
-
-    var state: Fixture!
-
-    override func setUpWithError() throws {
-        state = try Fixture()
-        setenv("XDG_STATE_HOME", state.path, 1)
-    }
-
-    override func tearDown() {
-        unsetenv("XDG_STATE_HOME")
-        state = nil
     }
 
     func testTheRenameIsToldBeforeTheIndexIsReadAndTheQuestionAsked() throws {

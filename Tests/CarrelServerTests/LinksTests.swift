@@ -5,35 +5,21 @@ import XCTest
 
 /// Links through standard LSP: definition, references (backlinks),
 /// documentLink, and the WorkspaceEdit that answers workspace/willRenameFiles.
-final class LinksServerTests: XCTestCase {
-    var fx: Fixture!
-    var client: InProcessClient!
-    var home: Fixture!
-
+final class LinksServerTests: ServedLibraryTestCase {
     override func setUpWithError() throws {
-        home = try Fixture()
-        setenv("XDG_STATE_HOME", home.path + "/state", 1)
-        fx = try Fixture(
+        try serveStock(
             """
             P/.carrel/project.json = {"type":"novel"}
             P/Novel/Characters/Ada.md = Ada was born.
             P/Novel/Characters/Bea.md = See [[Ada]] and `[[Ada]]` in code.
             P/Research/Notes.md = Nothing here.
-            """)
-        try FileManager.default.createDirectory(at: fx.url("P/Novel/Draft"), withIntermediateDirectories: true)
-        try "# One\nSee [Ada](../Characters/Ada.md#kid) and [[Ada|her]].\n[web](https://x.org/Ada.md) [gone](Gone.md)\n"
-            .write(to: fx.url("P/Novel/Draft/One.md"), atomically: false, encoding: .utf8)
-        client = InProcessClient()
-        _ = try client.result(
-            "initialize", ["capabilities": [:], "workspaceFolders": [["uri": .string(fx.uri()), "name": "W"]]])
-        client.notify("initialized")
-    }
-
-    override func tearDown() {
-        unsetenv("XDG_STATE_HOME")
-        client = nil
-        fx = nil
-        home = nil
+            P/Novel/Draft/
+            """
+        ) { fx in
+            try
+                "# One\nSee [Ada](../Characters/Ada.md#kid) and [[Ada|her]].\n[web](https://x.org/Ada.md) [gone](Gone.md)\n"
+                .write(to: fx.url("P/Novel/Draft/One.md"), atomically: false, encoding: .utf8)
+        }
     }
 
     func at(_ relative: String, _ line: Int, _ character: Int) -> JSONValue {

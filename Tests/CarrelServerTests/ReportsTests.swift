@@ -6,34 +6,16 @@ import XCTest
 /// After a command takes writing out of sight or brings it back, the server
 /// says so with `window/showMessage`, in the client's language, after the
 /// response and the didChange; other commands say nothing.
-final class ReportsTests: XCTestCase {
-    var fx: Fixture!
-    var home: Fixture!
-    var client: InProcessClient!
-
-    override func tearDown() {
-        unsetenv("XDG_DATA_HOME")
-        unsetenv("XDG_STATE_HOME")
-        client = nil
-        fx = nil
-        home = nil
-    }
-
+final class ReportsTests: ServedLibraryTestCase {
     func start(locale: String = "en", before: (Fixture) throws -> Void = { _ in }) throws {
-        home = try Fixture()
-        setenv("XDG_DATA_HOME", home.path + "/data", 1)
-        setenv("XDG_STATE_HOME", home.path + "/state", 1)
-        fx = try Fixture(
+        try serve(
             """
             P/.carrel/project.json = {"type":"poetry"}
             P/Draft/a.md = a
             P/Draft/b.md = b
             P/Ready/c.md = c
             loose.md = l
-            """)
-        try before(fx)
-        client = InProcessClient()
-        _ = try client.initialize([fx.uri()], locale: locale)
+            """, locale: locale, prepare: before)
     }
 
     /// Runs a command and returns what the server reported after it, if anything.

@@ -6,29 +6,13 @@ import XCTest
 /// A rollback over the wire is refused while the client holds the file
 /// open with unsaved changes (the server knows them from didChange), and
 /// goes ahead once they are saved or closed.
-final class RollBackOpenBufferTests: XCTestCase {
-    var fx: Fixture!
-    var client: InProcessClient!
-    var home: Fixture!
-
+final class RollBackOpenBufferTests: ServedLibraryTestCase {
     override func setUpWithError() throws {
-        home = try Fixture()
-        setenv("XDG_STATE_HOME", home.path + "/state", 1)
-        fx = try Fixture(
+        try serve(
             """
             P/.carrel/project.json = {"type":"poetry"}
             P/Draft/Spring.md = the first line
             """)
-        client = InProcessClient()
-        _ = try client.initialize([fx.uri()])
-        client.notify("initialized")
-    }
-
-    override func tearDown() {
-        unsetenv("XDG_STATE_HOME")
-        client = nil
-        fx = nil
-        home = nil
     }
 
     func testUnsavedChangesRefuseThenClosingAllows() throws {

@@ -4,29 +4,8 @@ import CarrelTestSupport
 import XCTest
 
 /// The server driven in process, through the same JSON an editor sends.
-final class ServerTests: XCTestCase {
-    var fx: Fixture!
-    var client: InProcessClient!
-    var home: Fixture!
-
-    func start(_ tree: String, locale: String = "en") throws {
-        home = try Fixture()
-        setenv("XDG_DATA_HOME", home.path + "/data", 1)
-        setenv("XDG_STATE_HOME", home.path + "/state", 1)
-        fx = try Fixture(tree)
-        client = InProcessClient()
-        _ = try client.initialize([fx.uri()], locale: locale)
-    }
-
-    // XCTest keeps every test case object until the run ends, so a
-    // fixture held here is removed only when let go of.
-    override func tearDown() {
-        unsetenv("XDG_DATA_HOME")
-        unsetenv("XDG_STATE_HOME")
-        client = nil
-        fx = nil
-        home = nil
-    }
+final class ServerTests: ServedLibraryTestCase {
+    func start(_ tree: String, locale: String = "en") throws { try serve(tree, locale: locale) }
 
     func tree(_ rel: String, depth: Int = 1) throws -> JSONValue {
         try client.result("carrel/tree", ["uri": .string(fx.uri(rel)), "depth": .int(depth)])[0]!

@@ -6,34 +6,15 @@ import XCTest
 /// `carrel.setTarget`: word targets kept in project.json as settings,
 /// carried by Carrel's renames and moves; a project's daily target kept
 /// on the device, with today's words.
-final class TargetsTests: XCTestCase {
-    var fx: Fixture!
-    var client: InProcessClient!
-    var home: Fixture!
-
+final class TargetsTests: ServedLibraryTestCase {
     func start() throws {
-        home = try Fixture()
-        setenv("XDG_STATE_HOME", home.path + "/state", 1)
-        fx = try Fixture(
+        try serve(
             """
             P/.carrel/project.json = {"type":"poetry"}
             P/Draft/Cycle/a.md = one two three
             P/Draft/b.md = four five
             plain/x.md = x
             """)
-        client = InProcessClient()
-        _ = try client.initialize([fx.uri()])
-    }
-
-    override func tearDown() {
-        unsetenv("XDG_STATE_HOME")
-        client = nil
-        fx = nil
-        home = nil
-    }
-
-    func row(_ relative: String) throws -> JSONValue {
-        try client.result("carrel/tree", ["uri": .string(fx.uri(relative)), "depth": 0]).arrayValue![0]
     }
 
     func set(_ relative: String, _ field: String, _ value: JSONValue) throws -> JSONValue {
@@ -124,22 +105,14 @@ final class TargetsTests: XCTestCase {
 }
 
 /// project.json travels with the library: targets in it are untrusted.
-final class HostileTargetsTests: XCTestCase {
+final class HostileTargetsTests: ServedLibraryTestCase {
     func testTargetsThatAreNotWholeNumbersInRangeAreIgnored() throws {
-        let home = try Fixture()
-        setenv("XDG_STATE_HOME", home.path + "/state", 1)
-        defer { unsetenv("XDG_STATE_HOME") }
-        let fx = try Fixture(
+        try serve(
             """
             P/.carrel/project.json = {"type":"poetry","targets":{".":500,"Draft":-5,"Draft/a.md":"lots","Ready":1e30,"../x":7}}
             P/Draft/a.md = a
             Q/.carrel/project.json = {"type":"poetry","targets":5}
             """)
-        let client = InProcessClient()
-        _ = try client.initialize([fx.uri()])
-        func row(_ relative: String) throws -> JSONValue {
-            try client.result("carrel/tree", ["uri": .string(fx.uri(relative)), "depth": 0]).arrayValue![0]
-        }
         XCTAssertEqual(try row("P")["target"], 500)
         XCTAssertNil(try row("P/Draft")["target"])
         XCTAssertNil(try row("P/Draft/a.md")["target"])

@@ -6,38 +6,17 @@ import XCTest
 /// Standard LSP for stock clients: an open buffer's words on its row,
 /// shown as unsaved and never written; a file's outline with each
 /// section's words; words after each heading as inlay hints.
-final class TextDocumentTests: XCTestCase {
-    var fx: Fixture!
-    var client: InProcessClient!
-    var home: Fixture!
-
+final class TextDocumentTests: ServedLibraryTestCase {
     func start(refresh: Bool = false) throws {
-        home = try Fixture()
-        setenv("XDG_STATE_HOME", home.path + "/state", 1)
-        fx = try Fixture(
+        try serveStock(
             """
             P/.carrel/project.json = {"type":"novel"}
             P/Novel/ch.md = one two three
-            """)
-        try "# Part\nintro words\n## Scene\nfour five six seven\n".write(
-            to: fx.url("P/Novel/outline.md"), atomically: false, encoding: .utf8)
-        client = InProcessClient()
-        let capabilities: JSONValue = refresh ? ["workspace": ["inlayHint": ["refreshSupport": true]]] : [:]
-        _ = try client.result(
-            "initialize",
-            ["capabilities": capabilities, "workspaceFolders": [["uri": .string(fx.uri()), "name": "W"]]])
-        client.notify("initialized")
-    }
-
-    override func tearDown() {
-        unsetenv("XDG_STATE_HOME")
-        client = nil
-        fx = nil
-        home = nil
-    }
-
-    func row(_ relative: String) throws -> JSONValue {
-        try client.result("carrel/tree", ["uri": .string(fx.uri(relative)), "depth": 0]).arrayValue![0]
+            """, capabilities: refresh ? ["workspace": ["inlayHint": ["refreshSupport": true]]] : [:]
+        ) { fx in
+            try "# Part\nintro words\n## Scene\nfour five six seven\n".write(
+                to: fx.url("P/Novel/outline.md"), atomically: false, encoding: .utf8)
+        }
     }
 
     func waitForWords(_ relative: String, _ words: Int) throws {

@@ -6,11 +6,7 @@ import XCTest
 /// Words in the binder: every row carries its words once counted, summed
 /// like `fileTotal` (Trash apart), counted in the background after the
 /// first tree answer, and again when a file changes on disk.
-final class WordsTests: XCTestCase {
-    var fx: Fixture!
-    var client: InProcessClient!
-    var home: Fixture!
-
+final class WordsTests: ServedLibraryTestCase {
     static let tree = """
         Poems/.carrel/project.json = {"type":"poetry"}
         Poems/Draft/a.md = one two three
@@ -23,22 +19,7 @@ final class WordsTests: XCTestCase {
         """
 
     func start(_ tree: String = WordsTests.tree, locale: String = "en") throws {
-        home = try Fixture()
-        setenv("XDG_STATE_HOME", home.path + "/state", 1)
-        fx = try Fixture(tree)
-        client = InProcessClient()
-        _ = try client.initialize([fx.uri()], locale: locale)
-    }
-
-    override func tearDown() {
-        unsetenv("XDG_STATE_HOME")
-        client = nil
-        fx = nil
-        home = nil
-    }
-
-    func row(_ relative: String) throws -> JSONValue {
-        try client.result("carrel/tree", ["uri": .string(fx.uri(relative)), "depth": 0]).arrayValue![0]
+        try serve(tree, locale: locale)
     }
 
     /// The first tree answer starts counting; the library's row says when it is done.
@@ -119,15 +100,10 @@ final class WordsTests: XCTestCase {
 }
 
 /// A library added while the server runs is counted like the first ones.
-final class WordsOfAddedLibrariesTests: XCTestCase {
+final class WordsOfAddedLibrariesTests: ServedLibraryTestCase {
     func testALibraryAddedLaterIsCounted() throws {
-        let home = try Fixture()
-        setenv("XDG_STATE_HOME", home.path + "/state", 1)
-        defer { unsetenv("XDG_STATE_HOME") }
-        let first = try Fixture("a.md = one")
+        try serve("a.md = one")
         let second = try Fixture("b.md = two words")
-        let client = InProcessClient()
-        _ = try client.initialize([first.uri()])
         _ = try client.result("carrel/tree", ["depth": 1])
         client.notify(
             "workspace/didChangeWorkspaceFolders",

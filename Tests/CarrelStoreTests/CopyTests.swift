@@ -105,15 +105,12 @@ final class CopyTests: XCTestCase {
     /// A copy's staging folder is removed once the process that made it is
     /// gone; one of a running process is a copy under way, and stays.
     func testLeftoversOfADeadProcessGoAndThoseOfALiveOneStay() throws {
-        let dead = Process()
-        dead.executableURL = URL(fileURLWithPath: "/bin/true")
-        try dead.run()
-        dead.waitUntilExit()
+        let dead = try deadPid()
         let live = getppid()
         let fx = try Fixture(
             """
-            .carrel-copy-\(dead.processIdentifier)-1-2/a.md = half
-            .carrel-copy-\(dead.processIdentifier)-1-3 = half a file
+            .carrel-copy-\(dead)-1-2/a.md = half
+            .carrel-copy-\(dead)-1-3 = half a file
             .carrel-copy-\(live)-1-2/a.md = under way
             .carrel-order.tmp-1 = not a copy
             Kept/a.md = mine

@@ -83,10 +83,18 @@ public final class Fixture {
 
     /// Runs a shell command (an "other program" changing the library).
     @discardableResult
-    public static func sh(_ command: String) -> Int32 {
+    public static func sh(_ command: String) -> Int32 { run(command, in: nil) }
+
+    /// Runs a shell command in the folder at `relative`, as another program
+    /// working in the library would (a shell's `mv`).
+    @discardableResult
+    public func sh(_ command: String, in relative: String) -> Int32 { Self.run(command, in: url(relative)) }
+
+    private static func run(_ command: String, in folder: URL?) -> Int32 {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/bin/sh")
         p.arguments = ["-c", command]
+        p.currentDirectoryURL = folder
         try? p.run()
         p.waitUntilExit()
         return p.terminationStatus

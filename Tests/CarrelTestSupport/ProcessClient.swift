@@ -25,6 +25,12 @@ public final class ProcessClient: LSPTestClient, @unchecked Sendable {
         return url.appendingPathComponent(".build/debug/carrel").path
     }
 
+    /// A server whose home is `home` and whose state folder is `state`
+    /// below it, so it reads and leaves no other test's device-local state.
+    public convenience init(home: Fixture) throws {
+        try self.init(environment: ["XDG_STATE_HOME": home.path + "/state", "HOME": home.path])
+    }
+
     /// `launcher` runs the binary through another program, e.g.
     /// `["/usr/bin/setpriv", "--reuid=65534", ...]` to drop root.
     public init(arguments: [String] = ["lsp"], environment: [String: String] = [:], launcher: [String] = []) throws {

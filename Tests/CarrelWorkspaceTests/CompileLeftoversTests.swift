@@ -15,15 +15,6 @@ final class CompileLeftoversTests: XCTestCase {
         fx = nil
     }
 
-    /// The pid of a process that has ended, as a crashed Carrel's is.
-    func deadPid() throws -> Int32 {
-        let dead = Process()
-        dead.executableURL = URL(fileURLWithPath: "/bin/true")
-        try dead.run()
-        dead.waitUntilExit()
-        return dead.processIdentifier
-    }
-
     func testTemporariesOfADeadCompileAreRemovedAtOpenAndWritersFilesKept() throws {
         let pid = try deadPid()
         let leftovers = [

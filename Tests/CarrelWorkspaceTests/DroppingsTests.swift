@@ -35,11 +35,7 @@ final class DroppingsTests: XCTestCase {
             P/.carrel/project.json = {"type":"poetry"}
             P/Draft/Nightfall.md = n
             """)
-        let ws = Workspace()
-        ws.addLibrary(fx.bytes())
-        let inbox = WatchingTests.Inbox()
-        ws.startWatching(log: { _ in }, deliver: { inbox.add($0) })
-        _ = ws.settle()
+        let (ws, inbox) = watchedWorkspace(fx)
         for name in droppings {
             XCTAssertTrue(FileManager.default.createFile(atPath: fx.path + "/P/Draft/" + name, contents: Data()))
         }

@@ -104,11 +104,8 @@ final class DuplicateTests: XCTestCase {
     /// A copy a crash cut short leaves its staging folder; the next open
     /// removes it, and nothing else.
     func testAStagingFolderLeftByACrashIsRemovedAtOpen() throws {
-        let dead = Process()
-        dead.executableURL = URL(fileURLWithPath: "/bin/true")
-        try dead.run()
-        dead.waitUntilExit()
-        let staging = ".carrel-copy-\(dead.processIdentifier)-1-2"
+        let dead = try deadPid()
+        let staging = ".carrel-copy-\(dead)-1-2"
         fx = try Fixture(
             """
             P/.carrel/project.json = {"type":"poetry"}

@@ -12,16 +12,7 @@ import XCTest
 /// folder is watched leaves only an IN_MOVED_FROM nothing pairs and a name
 /// found when the new folder is read; its identity (device and inode) pairs
 /// the two into one move, keeping the model's entry.
-final class IdentityMoveWatchingTests: XCTestCase {
-    var fx: Fixture!
-    var ws: Workspace!
-    var inbox: WatchingTests.Inbox!
-
-    override func tearDown() {
-        ws = nil
-        fx = nil
-    }
-
+final class IdentityMoveWatchingTests: WatchedWorkspaceTestCase {
     static let tree = """
         P/.carrel/project.json = {"type":"poetry"}
         P/Draft/a.md = alpha
@@ -32,24 +23,17 @@ final class IdentityMoveWatchingTests: XCTestCase {
         """
 
     func open(polled: Bool = false) throws {
+        guard polled else { return try watch(Self.tree) }
         fx = try Fixture(Self.tree)
         ws = Workspace()
         ws.addLibrary(fx.bytes())
-        if polled {
-            let state = WatchState(watcher: nil, log: { _ in })
-            ws.watching = state
-            for library in ws.libraries { state.watchTree(library.root, library: library, workspace: ws) }
-        } else {
-            let box = WatchingTests.Inbox()
-            inbox = box
-            ws.startWatching(log: { _ in }, deliver: { box.add($0) })
-        }
+        let state = WatchState(watcher: nil, log: { _ in })
+        ws.watching = state
+        for library in ws.libraries { state.watchTree(library.root, library: library, workspace: ws) }
         _ = ws.settle()
     }
 
-    func sh(_ script: String) {
-        XCTAssertEqual(Fixture.sh("cd '\(fx.path)/P' && \(script)"), 0, script)
-    }
+    func sh(_ script: String) { XCTAssertEqual(fx.sh(script, in: "P"), 0, script) }
 
     func events(until last: String) -> [WatchEvent] {
         inbox.take { $0.contains { String(decoding: $0.name, as: UTF8.self) == last } }

@@ -8,19 +8,7 @@ import XCTest
 /// The link index takes each file's links from the read that counts its
 /// words: after the first count, a link query reads no file again, and
 /// finds what an index built on demand finds.
-final class LinkIndexFromCountTests: XCTestCase {
-    var state: Fixture!
-
-    override func setUpWithError() throws {
-        state = try Fixture()
-        setenv("XDG_STATE_HOME", state.path, 1)
-    }
-
-    override func tearDown() {
-        unsetenv("XDG_STATE_HOME")
-        state = nil
-    }
-
+final class LinkIndexFromCountTests: StateFolderTestCase {
     static let tree = """
         P/.carrel/project.json = {"type":"novel"}
         P/Characters/Ada.md = # Ada

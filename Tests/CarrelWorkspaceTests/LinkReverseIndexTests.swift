@@ -9,19 +9,7 @@ import XCTest
 /// wikilink names to linking files) and its kept wikilink table, not from a
 /// walk of the library. Through renames, a folder's move, a delete and a
 /// buffer's edits, they answer as an index built afresh on the same files.
-final class LinkReverseIndexTests: XCTestCase {
-    var state: Fixture!
-
-    override func setUpWithError() throws {
-        state = try Fixture()
-        setenv("XDG_STATE_HOME", state.path, 1)
-    }
-
-    override func tearDown() {
-        unsetenv("XDG_STATE_HOME")
-        state = nil
-    }
-
+final class LinkReverseIndexTests: StateFolderTestCase {
     static let tree = """
         P/.carrel/project.json = {"type":"novel"}
         P/Characters/Ada.md = # Ada

@@ -11,8 +11,7 @@ import XCTest
 /// planted as the record and files a stopped Carrel leaves, then opened:
 /// each file ends with the old links or the new, and the record is gone.
 /// Forged records are refused and change nothing.
-final class LinkUpdateRecoveryTests: XCTestCase {
-    var state: Fixture!
+final class LinkUpdateRecoveryTests: StateFolderTestCase {
     var fx: Fixture!
 
     static let tree = """
@@ -25,16 +24,14 @@ final class LinkUpdateRecoveryTests: XCTestCase {
     static let twoAfter = "And [her](../Characters/Ada%20Lovelace.md) again."
 
     override func setUpWithError() throws {
-        state = try Fixture()
-        setenv("XDG_STATE_HOME", state.path, 1)
+        try super.setUpWithError()
         // Ada.md was renamed to "Ada Lovelace.md": the move is done, the links not yet.
         fx = try Fixture(Self.tree)
     }
 
     override func tearDown() {
-        unsetenv("XDG_STATE_HOME")
         fx = nil
-        state = nil
+        super.tearDown()
     }
 
     var realPath: [UInt8] {

@@ -9,16 +9,7 @@ import XCTest
 /// Binder order against other programs' changes, seen through real inotify:
 /// a shell `mv`, a burst that removes one name and adds another, a changed
 /// order file, a sync engine's conflict copy arriving.
-final class OrderWatchingTests: XCTestCase {
-    var fx: Fixture!
-    var ws: Workspace!
-    var inbox: WatchingTests.Inbox!
-
-    override func tearDown() {
-        ws = nil
-        fx = nil
-    }
-
+final class OrderWatchingTests: WatchedWorkspaceTestCase {
     static let tree = """
         P/.carrel/project.json = {"type":"poetry","sort":{"by":"manual"}}
         P/Draft/a.md
@@ -27,14 +18,7 @@ final class OrderWatchingTests: XCTestCase {
         """
 
     func open(order: String) throws {
-        fx = try Fixture(Self.tree)
-        try Data(order.utf8).write(to: fx.url("P/Draft/.carrel-order"))
-        ws = Workspace()
-        ws.addLibrary(fx.bytes())
-        let box = WatchingTests.Inbox()
-        inbox = box
-        ws.startWatching(log: { _ in }, deliver: { box.add($0) })
-        _ = ws.settle()
+        try watch(Self.tree) { fx in try Data(order.utf8).write(to: fx.url("P/Draft/.carrel-order")) }
     }
 
     func names() throws -> [String] {

@@ -9,13 +9,11 @@ import XCTest
 /// two editors) each keep `sessions.json`: every write merges with what
 /// the other wrote, so they agree. Two workspaces here are the two
 /// processes' views; `SessionsAcrossProcessesTests` runs the real ones.
-final class SessionsMergeTests: XCTestCase {
-    var state: Fixture!
+final class SessionsMergeTests: StateFolderTestCase {
     var fx: Fixture!
 
     override func setUpWithError() throws {
-        state = try Fixture()
-        setenv("XDG_STATE_HOME", state.path, 1)
+        try super.setUpWithError()
         fx = try Fixture(
             """
             P/.carrel/project.json = {"type":"poetry"}
@@ -26,9 +24,8 @@ final class SessionsMergeTests: XCTestCase {
     }
 
     override func tearDown() {
-        unsetenv("XDG_STATE_HOME")
         fx = nil
-        state = nil
+        super.tearDown()
     }
 
     func open() -> Workspace {

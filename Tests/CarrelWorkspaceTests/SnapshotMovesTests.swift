@@ -39,15 +39,6 @@ final class SnapshotMovesTests: XCTestCase {
 
     func t(_ relative: String) throws -> Workspace.Target { try ws.locate(fx.bytes(relative), uri: relative) }
 
-    /// The pid of a process that ran and is gone: a crashed Carrel's.
-    func deadPid() throws -> Int32 {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/true")
-        try p.run()
-        p.waitUntilExit()
-        return p.processIdentifier
-    }
-
     func snapshot(_ relative: String) throws -> String {
         try ws.takeSnapshot(try t(relative), title: nil)[0].name.fileName
     }

@@ -9,45 +9,15 @@ import XCTest
 /// Another program's rename, seen whole by the watcher, takes the item's
 /// snapshots along; a sync engine's rename through its temporary does not,
 /// since the machine that renamed moved them and sync brings that move.
-final class SnapshotWatchedMovesTests: XCTestCase {
-    final class Inbox: @unchecked Sendable {
-        private let lock = NSLock()
-        private var events: [WatchEvent] = []
-        func add(_ batch: [WatchEvent]) { lock.lock(); events += batch; lock.unlock() }
-        func take(until done: ([WatchEvent]) -> Bool, timeout: TimeInterval = 5) -> [WatchEvent] {
-            let end = Date().addingTimeInterval(timeout)
-            while Date() < end {
-                lock.lock()
-                if done(events) { defer { events = []; lock.unlock() }; return events }
-                lock.unlock()
-                usleep(5_000)
-            }
-            lock.lock(); defer { events = []; lock.unlock() }
-            return events
-        }
-    }
-
-    var fx: Fixture!
-    var ws: Workspace!
-    let inbox = Inbox()
-
+final class SnapshotWatchedMovesTests: WatchedWorkspaceTestCase {
     override func setUpWithError() throws {
-        fx = try Fixture(
+        try watch(
             """
             P/.carrel/project.json = {"type":"poetry"}
             P/Draft/Spring.md = spring
             P/Draft/Autumn.md = autumn
             P/Ready/
             """)
-        ws = Workspace()
-        ws.addLibrary(fx.bytes())
-        ws.startWatching(log: { _ in }, deliver: { [inbox] in inbox.add($0) })
-        _ = ws.settle()
-    }
-
-    override func tearDown() {
-        ws = nil
-        fx = nil
     }
 
     func names(_ relative: String) throws -> [String] {

@@ -25,15 +25,6 @@ final class StateLeftoversTests: XCTestCase {
         home = nil
     }
 
-    /// The pid of a process that has ended, as a crashed Carrel's is.
-    func deadPid() throws -> Int32 {
-        let dead = Process()
-        dead.executableURL = URL(fileURLWithPath: "/bin/true")
-        try dead.run()
-        dead.waitUntilExit()
-        return dead.processIdentifier
-    }
-
     func open() {
         ws = Workspace()
         ws.addLibrary(fx.bytes())

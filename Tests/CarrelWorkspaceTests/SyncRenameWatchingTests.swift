@@ -12,16 +12,7 @@ import XCTest
 /// the new name. Seen through real inotify, it is one move, as a shell `mv`
 /// is, so an open buffer follows it; a temporary never finished is a
 /// deletion once it has waited long enough.
-final class SyncRenameWatchingTests: XCTestCase {
-    var fx: Fixture!
-    var ws: Workspace!
-    var inbox: WatchingTests.Inbox!
-
-    override func tearDown() {
-        ws = nil
-        fx = nil
-    }
-
+final class SyncRenameWatchingTests: WatchedWorkspaceTestCase {
     static let tree = """
         P/.carrel/project.json = {"type":"poetry"}
         P/Draft/a.md = alpha
@@ -31,19 +22,9 @@ final class SyncRenameWatchingTests: XCTestCase {
         P/Trash/
         """
 
-    func open() throws {
-        fx = try Fixture(Self.tree)
-        ws = Workspace()
-        ws.addLibrary(fx.bytes())
-        let box = WatchingTests.Inbox()
-        inbox = box
-        ws.startWatching(log: { _ in }, deliver: { box.add($0) })
-        _ = ws.settle()
-    }
+    func open() throws { try watch(Self.tree) }
 
-    func sh(_ script: String) {
-        XCTAssertEqual(Fixture.sh("cd '\(fx.path)/P' && \(script)"), 0, script)
-    }
+    func sh(_ script: String) { XCTAssertEqual(fx.sh(script, in: "P"), 0, script) }
 
     /// Applies what the watcher reports until an event named `last` came.
     func apply(until last: String) -> [Change] {

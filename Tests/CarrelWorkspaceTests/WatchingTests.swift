@@ -9,31 +9,9 @@ import XCTest
 /// The watcher against real inotify, driven by hand: events are collected,
 /// then applied, as the server does on its work thread.
 final class WatchingTests: XCTestCase {
-    final class Inbox: @unchecked Sendable {
-        private let lock = NSLock()
-        private var events: [WatchEvent] = []
-        func add(_ batch: [WatchEvent]) { lock.lock(); events += batch; lock.unlock() }
-        /// Waits until `done` holds for what arrived, then takes it all.
-        func take(until done: ([WatchEvent]) -> Bool, timeout: TimeInterval = 5) -> [WatchEvent] {
-            let end = Date().addingTimeInterval(timeout)
-            while Date() < end {
-                lock.lock()
-                if done(events) { defer { events = []; lock.unlock() }; return events }
-                lock.unlock()
-                usleep(5_000)
-            }
-            lock.lock(); defer { events = []; lock.unlock() }
-            return events
-        }
-    }
-
-    func watched(_ tree: String) throws -> (Fixture, Workspace, Inbox) {
+    func watched(_ tree: String) throws -> (Fixture, Workspace, WatchInbox) {
         let fx = try Fixture(tree)
-        let ws = Workspace()
-        ws.addLibrary(fx.bytes())
-        let inbox = Inbox()
-        ws.startWatching(log: { _ in }, deliver: { inbox.add($0) })
-        _ = ws.settle()  // as the server does: repairs on open changed folders after their scan
+        let (ws, inbox) = watchedWorkspace(fx)
         return (fx, ws, inbox)
     }
 

@@ -3,6 +3,7 @@
 # the package installed as editors/emacs/README.md says (from a checkout,
 # with load-path), in an empty home, Emacs started in an empty library folder.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/steps.sh"
 name=emacs
 journey_needs 'Emacs 28 or later' 'apt-get install emacs-nox' \
   emacs --batch --eval '(kill-emacs (if (>= emacs-major-version 28) 0 1))'
@@ -107,30 +108,19 @@ new_folder() {
   wait_exists "$draft/Sea Cycle" && wait_screen 'Sea Cycle'
 }
 
-# The name, Enter, then the first words at once, as a writer types: not
-# one letter may go anywhere but into the new file.
+# Writes the buffer, as new_file_typed does after the first words.
+save() {
+  keys C-x C-s
+}
+
 new_file_and_first_words() {
   to_binder
-  to_row '= Draft'
-  keys a
-  wait_screen 'New file name:' || return
-  type_text 'Ebb'
-  keys Enter
-  type_text 'The tide comes in.'
-  keys C-x C-s
-  wait_content "$draft/Ebb.md" 'The tide comes in.'
+  new_file_typed 'Ebb' 'The tide comes in.'
 }
 
 second_file() {
   to_binder
-  to_row '= Draft'
-  keys a
-  wait_screen 'New file name:' || return
-  type_text 'Anchor'
-  keys Enter
-  type_text 'Hello world'
-  keys C-x C-s
-  wait_content "$draft/Anchor.md" 'Hello world'
+  new_file_typed 'Anchor' 'Hello world'
 }
 
 rename() {
@@ -161,9 +151,7 @@ move_with_new_folder() {
   type_text 'Writing › My Poems › Draft'
   keys Enter
   wait_exists "$draft/Revisions/Ebb Tide.md" || return
-  local stray
-  stray=$(find "$HOME" -name 'Revisions' -not -path "$draft/Revisions" -print -quit)
-  [ -z "$stray" ] || fail "${stray#"$HOME"/} exists"
+  expect_only_folder 'Revisions' "$draft/Revisions"
 }
 
 # Name, Z to A puts Ebb Tide above Anchor; Binder order starts in name order.
@@ -182,19 +170,6 @@ sort() {
   wait_for_order 'Anchor.md' 'Ebb Tide.md'
 }
 
-# Waits until the binder shows `first` above `second`.
-wait_for_order() {
-  local deadline=$((SECONDS + JOURNEY_TIMEOUT))
-  while [ "$SECONDS" -le "$deadline" ]; do
-    local a b
-    a=$(screen_line ". $1")
-    b=$(screen_line ". $2")
-    [ "$a" -gt 0 ] && [ "$b" -gt 0 ] && [ "$a" -lt "$b" ] && return 0
-    sleep 0.1
-  done
-  fail "the binder never showed “$1” above “$2”"
-}
-
 reorder() {
   to_binder
   to_row '. Ebb Tide.md'
@@ -204,32 +179,10 @@ reorder() {
   grep -q 'Ebb Tide' "$draft/.carrel-order" || fail '.carrel-order does not name Ebb Tide.md'
 }
 
-target() {
-  to_binder
-  to_row '@ My Poems'
-  keys T
-  wait_screen 'Word target for “My Poems”' || return
-  type_text '500'
-  keys Enter
-  local deadline=$((SECONDS + JOURNEY_TIMEOUT))
-  until grep -q '500' "$project/.carrel/project.json"; do
-    [ "$SECONDS" -le "$deadline" ] || fail 'project.json never held the target 500' || return
-    sleep 0.1
-  done
-}
-
-# Where Ebb Tide.md is now, outside the Trash.
-ebb_tide() {
-  find "$library" -name 'Ebb Tide.md' -not -path '*/Trash/*' -print -quit
-}
-
 delete_asking() {
-  to_binder
   origin=$(ebb_tide)
   [ -n "$origin" ] || fail 'Ebb Tide.md is nowhere' || return
-  to_row '. Ebb Tide.md'
-  keys d
-  wait_screen 'Move “Ebb Tide.md” to the Trash?' || return
+  ask_to_delete_ebb_tide '. Ebb Tide.md' || return
   keys d
   wait_exists "$project/Trash/Ebb Tide.md" && wait_gone "$origin"
 }
@@ -246,10 +199,7 @@ restore() {
 }
 
 delete_and_dont_ask_again() {
-  to_binder
-  to_row '. Ebb Tide.md'
-  keys d
-  wait_screen 'Move “Ebb Tide.md” to the Trash?' || return
+  ask_to_delete_ebb_tide '. Ebb Tide.md' || return
   wait_screen "a Delete and Don't Ask Again" || return
   keys a
   wait_exists "$project/Trash/Ebb Tide.md"
@@ -274,11 +224,6 @@ empty_trash() {
   wait_gone "$project/Trash/Anchor.md" && wait_gone "$project/Trash/Ebb Tide.md"
 }
 
-outside_change() {
-  to_binder
-  printf 'Written elsewhere\n' > "$draft/Outside.md"
-  wait_screen '. Outside.md'
-}
 
 step 'onboarding: M-x carrel in an empty library says how to begin' onboarding
 step 'first project: P, a name and Enter at once, Poetry' first_project

@@ -3,6 +3,7 @@
 # the plugin installed as editors/nvim/README.md says (without a plugin
 # manager), in an empty home, Neovim started in an empty library folder.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/steps.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/vimkeys.sh"
 name=nvim
 journey_needs 'Neovim 0.10 or later' 'see editors/nvim/README.md' \
@@ -74,22 +75,12 @@ first_project() {
 # Move, "New folder…", its name, where to make it: the folder is made
 # there and the file moved into it; nothing else is made.
 move_with_new_folder() {
-  to_binder
-  to_row 'Ebb Tide.md'
-  keys m
-  wait_screen 'Move “Ebb Tide.md” to' || return
-  keys Enter
-  wait_screen 'New folder name:' || return
-  type_text 'Revisions'
-  keys Enter
-  wait_screen 'Create “Revisions” in' || return
+  ask_where_to_make_revisions || return
   # The folder the file is in, found in the picker as a writer finds it.
   type_text '/\V Writing › My Poems › Draft\$'
   keys Enter Enter
   wait_exists "$draft/Revisions/Ebb Tide.md" || return
-  local stray
-  stray=$(find "$HOME" -name 'Revisions' -not -path "$draft/Revisions" -print -quit)
-  [ -z "$stray" ] || fail "${stray#"$HOME"/} exists"
+  expect_only_folder 'Revisions' "$draft/Revisions"
 }
 
 # Name, Z to A puts Ebb Tide above Anchor; Binder order starts in name order.
@@ -109,12 +100,9 @@ sort() {
 }
 
 delete_asking() {
-  to_binder
   origin=$(ebb_tide)
   [ -n "$origin" ] || fail 'Ebb Tide.md is nowhere' || return
-  to_row 'Ebb Tide.md'
-  keys d
-  wait_screen 'Move “Ebb Tide.md” to the Trash?' || return
+  ask_to_delete_ebb_tide 'Ebb Tide.md' || return
   # Neovim's own vim.ui.select: a numbered list.
   wait_screen 'Type number and <Enter>' || return
   type_text '2'
@@ -123,10 +111,7 @@ delete_asking() {
 }
 
 delete_and_dont_ask_again() {
-  to_binder
-  to_row 'Ebb Tide.md'
-  keys d
-  wait_screen 'Move “Ebb Tide.md” to the Trash?' || return
+  ask_to_delete_ebb_tide 'Ebb Tide.md' || return
   wait_screen 'Type number and <Enter>' || return
   type_text '3'
   keys Enter

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every journey (each *.sh here but lib.sh, vimkeys.sh and this file): a writer's
+# Runs every journey (each *.sh here but lib.sh, steps.sh, vimkeys.sh and this file): a writer's
 # keystrokes typed into each editor in a real terminal (tmux). Ends with
 # "N passed, N failed[, N skipped]" like the other runners.
 # Usage: editors/journeys/run.sh [vim ...]   (CARREL=/abs/path/to/carrel)
@@ -28,7 +28,7 @@ if [ $# -gt 0 ]; then
 else
   journeys=()
   for file in "$here"/*.sh; do
-    case "$(basename "$file")" in lib.sh | vimkeys.sh | run.sh) ;; *) journeys+=("$(basename "$file" .sh)") ;; esac
+    case "$(basename "$file")" in lib.sh | steps.sh | vimkeys.sh | run.sh) ;; *) journeys+=("$(basename "$file" .sh)") ;; esac
   done
 fi
 

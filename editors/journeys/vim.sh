@@ -3,6 +3,7 @@
 # the plugin installed as editors/vim/README.md says, in an empty home,
 # Vim started in an empty library folder.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/steps.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/vimkeys.sh"
 name=vim
 journey_needs 'Vim 9 with +job' 'apt-get install vim-nox' sh -c 'vim --version | grep -q +job'
@@ -70,15 +71,7 @@ first_project() {
 # Move, "New folder…", its name, where to make it: the folder is made
 # there and the file moved into it; nothing else is made.
 move_with_new_folder() {
-  to_binder
-  to_row 'Ebb Tide.md'
-  keys m
-  wait_screen 'Move “Ebb Tide.md” to' || return
-  keys Enter
-  wait_screen 'New folder name:' || return
-  type_text 'Revisions'
-  keys Enter
-  wait_screen 'Create “Revisions” in' || return
+  ask_where_to_make_revisions || return
   # The folders it may go in, as the popup lists them; Draft is the file's own.
   local draft_line
   draft_line=$(screen_line '║ Writing › My Poems › Draft ')
@@ -130,21 +123,15 @@ sort() {
 }
 
 delete_asking() {
-  to_binder
   origin=$(ebb_tide)
   [ -n "$origin" ] || fail 'Ebb Tide.md is nowhere' || return
-  to_row 'Ebb Tide.md'
-  keys d
-  wait_screen 'Move “Ebb Tide.md” to the Trash?' || return
+  ask_to_delete_ebb_tide 'Ebb Tide.md' || return
   keys j Enter
   wait_exists "$project/Trash/Ebb Tide.md" && wait_gone "$origin"
 }
 
 delete_and_dont_ask_again() {
-  to_binder
-  to_row 'Ebb Tide.md'
-  keys d
-  wait_screen 'Move “Ebb Tide.md” to the Trash?' || return
+  ask_to_delete_ebb_tide 'Ebb Tide.md' || return
   keys j j Enter
   wait_exists "$project/Trash/Ebb Tide.md"
 }

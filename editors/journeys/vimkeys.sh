@@ -18,6 +18,20 @@ new_folder() {
   wait_exists "$draft/Sea Cycle" && wait_screen 'Sea Cycle'
 }
 
+# m on Ebb Tide.md, "New folder…" (the picker's first item), the name
+# Revisions: the picker of where to make it is up.
+ask_where_to_make_revisions() {
+  to_binder
+  to_row 'Ebb Tide.md'
+  keys m
+  wait_screen 'Move “Ebb Tide.md” to' || return
+  keys Enter
+  wait_screen 'New folder name:' || return
+  type_text 'Revisions'
+  keys Enter
+  wait_screen 'Create “Revisions” in'
+}
+
 # Enter on an empty name is refused in the server's words; Esc says nothing.
 empty_name() {
   to_binder
@@ -40,33 +54,20 @@ empty_name() {
   fi
 }
 
-# The name, Enter, then the first words at once, as a writer types: not
-# one letter may go anywhere but into the new file.
-new_file_and_first_words() {
-  to_row '= Draft'
-  keys a
-  wait_screen 'New file name:' || return
-  type_text 'Ebb'
-  keys Enter
-  type_text 'The tide comes in.'
+# Writes the buffer, as new_file_typed does after the first words.
+save() {
   keys Escape
   type_text ':w'
   keys Enter
-  wait_content "$draft/Ebb.md" 'The tide comes in.'
+}
+
+new_file_and_first_words() {
+  new_file_typed 'Ebb' 'The tide comes in.'
 }
 
 second_file() {
   to_binder
-  to_row '= Draft'
-  keys a
-  wait_screen 'New file name:' || return
-  type_text 'Anchor'
-  keys Enter
-  type_text 'Hello world'
-  keys Escape
-  type_text ':w'
-  keys Enter
-  wait_content "$draft/Anchor.md" 'Hello world'
+  new_file_typed 'Anchor' 'Hello world'
 }
 
 rename() {
@@ -81,19 +82,6 @@ rename() {
   wait_gone "$draft/Ebb.md"
 }
 
-# Waits until the binder shows `first` above `second`.
-wait_for_order() {
-  local deadline=$((SECONDS + JOURNEY_TIMEOUT))
-  while [ "$SECONDS" -le "$deadline" ]; do
-    local a b
-    a=$(screen_line ". $1")
-    b=$(screen_line ". $2")
-    [ "$a" -gt 0 ] && [ "$b" -gt 0 ] && [ "$a" -lt "$b" ] && return 0
-    sleep 0.1
-  done
-  fail "the binder never showed “$1” above “$2”"
-}
-
 reorder() {
   to_binder
   to_row 'Ebb Tide.md'
@@ -101,25 +89,6 @@ reorder() {
   wait_for_order 'Ebb Tide.md' 'Anchor.md' || return
   wait_exists "$draft/.carrel-order" || return
   grep -q 'Ebb Tide' "$draft/.carrel-order" || fail '.carrel-order does not name Ebb Tide.md'
-}
-
-target() {
-  to_binder
-  to_row '@ My Poems'
-  keys T
-  wait_screen 'Word target for “My Poems”' || return
-  type_text '500'
-  keys Enter
-  local deadline=$((SECONDS + JOURNEY_TIMEOUT))
-  until grep -q '500' "$project/.carrel/project.json"; do
-    [ "$SECONDS" -le "$deadline" ] || fail 'project.json never held the target 500' || return
-    sleep 0.1
-  done
-}
-
-# Where Ebb Tide.md is now, outside the Trash.
-ebb_tide() {
-  find "$library" -name 'Ebb Tide.md' -not -path '*/Trash/*' -print -quit
 }
 
 restore() {
@@ -140,10 +109,4 @@ delete_without_asking() {
   if screen | grep -qF 'Move “Anchor.md” to the Trash?'; then
     fail 'it asked again'
   fi
-}
-
-outside_change() {
-  to_binder
-  printf 'Written elsewhere\n' > "$draft/Outside.md"
-  wait_screen '. Outside.md'
 }
