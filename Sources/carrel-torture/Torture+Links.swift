@@ -160,7 +160,7 @@ extension Torture {
     }
 
     func checkLinks(phase: String) {
-        guard opts.servers == 1 else { return }
+        guard opts.servers == 1 else { return checkLinksOfTwo(phase: phase) }
         noteUndoneMoves()
         let now = linkStates()
         noteLinksOutOfView(now.inView)
