@@ -323,6 +323,8 @@ final class Torture: @unchecked Sendable {
             if run.killDuringStartup && plants { syncCopyStartupKills += 1 }
             if let what = run.killer.inFlight { inFlightKills[what, default: 0] += 1 }
             if !moveFinished, let before = linksBeforeMove { interruptedLinks = before }
+            // With two servers the questions are answered without a wait: each is counted here.
+            if opts.servers == 2 { linkUpdates += run.answers.counts.asked - run.questionsSeen }
             if status & 0x7f != SIGKILL {
                 violation(
                     "the server ended on its own (wait status \(status)) before the SIGKILL: a crash? See \(errLog)")
@@ -466,7 +468,8 @@ final class Torture: @unchecked Sendable {
                 + "), \(startupKills) aimed at startup; \(String(format: "%.1f", seconds)) s")
         say(
             "torture: \(linkUpdates) renames and moves answered “Update Links”, \(linksLeftDangling.count) links left "
-                + "old by a kill before the update, \(linksOutOfView.count) contents ever out of view")
+                + "old by a kill before the update (with two servers, broken by a move), "
+                + "\(linksOutOfView.count) contents ever out of view")
         say(
             "torture: \(syncCopyRestarts) restarts merged planted conflict copies of project.json and Trash records, "
                 + "\(syncCopyStartupKills) of them killed during startup")
