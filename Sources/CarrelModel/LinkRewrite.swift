@@ -63,7 +63,9 @@ public enum LinkRewrite {
             } else {
                 guard let target = LinkPath.resolve(link.target, from: file) else { continue }
                 let expected = move.map(target) ?? target
-                guard LinkPath.resolve(link.target, from: newFile) != expected else { continue }
+                // A file that stays reads its links as before: only a moved target changes one.
+                let now = newFile == file ? target : LinkPath.resolve(link.target, from: newFile)
+                guard now != expected else { continue }
                 var path = LinkPath.relative(from: newFile, to: expected)
                 if link.target.hasPrefix("./"), !path.hasPrefix("../") { path = "./" + path }
                 if link.target.hasSuffix("/") { path += "/" }

@@ -11,6 +11,11 @@ struct LinkTable {
     private(set) var inbound: [[String]: Set<[String]>] = [:]
     /// `NameRules.key` of a wikilink's last part → the files holding one.
     private(set) var wikiRefs: [String: Set<[String]>] = [:]
+    /// How many Markdown targets lie strictly below each path, by the
+    /// path's hash: a move of a path with none below (a file, nearly
+    /// always) takes its linking files from `inbound` at once, without a
+    /// look at every target. Hashes that collide only cost that look.
+    private var targetsBelow: [Int: Int] = [:]
 
     init() {}
 
@@ -33,7 +38,10 @@ struct LinkTable {
             for l in old {
                 if let t = l.resolved {
                     inbound[t]?.remove(file)
-                    if inbound[t]?.isEmpty == true { inbound.removeValue(forKey: t) }
+                    if inbound[t]?.isEmpty == true {
+                        inbound.removeValue(forKey: t)
+                        countBelow(t, by: -1)
+                    }
                 } else if l.kind.isWiki {
                     let key = Self.wikiKey(l.name)
                     wikiRefs[key]?.remove(file)
@@ -44,6 +52,7 @@ struct LinkTable {
         files[file] = links
         for l in links ?? [] {
             if let t = l.resolved {
+                if inbound[t] == nil { countBelow(t, by: 1) }
                 inbound[t, default: []].insert(file)
             } else if l.kind.isWiki {
                 wikiRefs[Self.wikiKey(l.name), default: []].insert(file)
@@ -74,11 +83,31 @@ struct LinkTable {
     /// those with a wikilink under one of the names.
     func linkingFiles(into paths: [[String]], names keys: Set<String>) -> Set<[String]> {
         var out = Set<[String]>()
-        for (target, from) in inbound where paths.contains(where: { target.starts(with: $0) }) {
-            out.formUnion(from)
+        for path in paths { out.formUnion(inbound[path] ?? []) }
+        let holding = paths.filter { targetsBelow[Self.pathHash($0[...])] != nil }
+        if !holding.isEmpty {
+            for (target, from) in inbound
+            where holding.contains(where: { target.count > $0.count && target.starts(with: $0) }) {
+                out.formUnion(from)
+            }
         }
         for key in keys { out.formUnion(wikiRefs[key] ?? []) }
         return out
+    }
+
+    /// Counts `target` in (or, -1, out of) each path above it.
+    private mutating func countBelow(_ target: [String], by delta: Int) {
+        for end in target.indices.dropFirst() {
+            let key = Self.pathHash(target[..<end])
+            let n = (targetsBelow[key] ?? 0) + delta
+            targetsBelow[key] = n > 0 ? n : nil
+        }
+    }
+
+    static func pathHash(_ path: ArraySlice<String>) -> Int {
+        var h = Hasher()
+        for part in path { h.combine(part) }
+        return h.finalize()
     }
 
     static func wikiKey(_ name: String) -> String {

@@ -155,7 +155,7 @@ enum LinksBenchmark {
         figures.append(
             Figure(
                 name: "workspace/willRenameFiles, one file",
-                samples: measure(iterations(20)) { _ in
+                samples: measure(iterations(200)) { _ in
                     _ = server.requestUnparsed("workspace/willRenameFiles", willRename)
                 }))
         peakOut = max(peakOut, server.peakRSSKiB)

@@ -171,11 +171,34 @@ func selfTest(_ options: Options) -> Int32 {
             }
         ),
     ]
+    // With two servers only a link neither of whose ends moved is held to
+    // resolve (`Torture+LinksOfTwo.swift`): one rewritten wrongly must be caught.
+    let twoServerFaults: [(String, String, (Torture) -> Void)] = [
+        (
+            "with two servers, break a link neither of whose ends moved", "neither of its ends moved",
+            { t in
+                // The check's starting point is now, so nothing counts as moved since.
+                let now = t.linkStates()
+                t.linksAtCheck = now
+                t.movedSinceCheck = []
+                let key = now.links.first { key, state in
+                    state.resolves && !t.linksOutOfView.contains(key.source)
+                        && !t.linksOutOfView.contains(key.target) && !t.linksLeftDangling.contains(key)
+                }!.key
+                let path = t.lib + "/" + now.inView[key.source]![0]
+                let split = Torture.split(String(decoding: Disk.read(path)!, as: UTF8.self))!
+                let links = split.links.map { "[#\($0.target)](\($0.target == key.target ? "nowhere.md" : $0.path))\n" }
+                _ = Disk.write(path, Array((split.content + links.joined()).utf8))
+            }
+        )
+    ]
     var passed = 0
     var failed = 0
-    for (i, (what, expected, plant)) in faults.enumerated() {
+    let all = faults.map { ($0.0, $0.1, 1, $0.2) } + twoServerFaults.map { ($0.0, $0.1, 2, $0.2) }
+    for (i, (what, expected, servers, plant)) in all.enumerated() {
         var o = options
         o.seed = options.seed &+ UInt64(i)
+        o.servers = servers
         let t = Torture(o)
         t.protectSeedProjects = true
         do { try t.setUp() } catch { say("self-test: set-up failed: \(error)"); return 1 }

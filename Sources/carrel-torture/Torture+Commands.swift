@@ -96,10 +96,6 @@ extension Torture {
                 guard let item = pick(v.movable) else { continue }
                 var args: JSONValue = ["uri": .string(uri(item.rel))]
                 if chance(0.7) { args = ["uri": .string(uri(item.rel)), "confirmed": true] }
-                // A delete leaves the links to what it deletes dangling, and
-                // a later move out of the Trash, in the same cycle, does not
-                // take them back: the checks after a restart would not know.
-                noteOutOfView(item.rel)
                 return Op(
                     name: v.plainFolders.contains(where: { item.rel == $0 || item.rel.hasPrefix($0 + "/") })
                         || !item.rel.contains("/") ? "delete(system trash)" : "delete",

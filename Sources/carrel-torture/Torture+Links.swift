@@ -149,15 +149,6 @@ extension Torture {
     /// dangling. A move killed before its update was reported left all its
     /// links old or all new, never some of each: those it left old are the
     /// harness's (it never saw the update happen).
-    /// Every content at or under `rel`: links to and from them may dangle from now on.
-    func noteOutOfView(_ rel: String) {
-        let path = lib + "/" + rel
-        let files = Disk.isDirectory(path) ? Disk.walk(path, includeHidden: false).map { path + "/" + $0.rel } : [path]
-        for f in files {
-            if let bytes = Disk.read(f), let id = Self.contentID(content(of: bytes)) { linksOutOfView.insert(id) }
-        }
-    }
-
     /// Contents an undo or redo moved: links from and to them may dangle.
     func noteUndoneMoves() {
         guard let before = placesBeforeUndo else { return }
@@ -169,7 +160,7 @@ extension Torture {
     }
 
     func checkLinks(phase: String) {
-        guard opts.servers == 1 else { return }
+        guard opts.servers == 1 else { return checkLinksOfTwo(phase: phase) }
         noteUndoneMoves()
         let now = linkStates()
         noteLinksOutOfView(now.inView)

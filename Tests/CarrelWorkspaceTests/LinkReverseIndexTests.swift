@@ -110,4 +110,37 @@ final class LinkReverseIndexTests: StateFolderTestCase {
         ws.indexBuffer(two, text: nil)
         try assertAgreesWithAFreshIndex(ws, library, fx)
     }
+
+    /// A file's move takes its linking files from its own entry; a link
+    /// through a file's path (broken before and after) and a folder's files
+    /// are still found, as the look at every target found them.
+    func testTargetsBelowAMovedPathFollowIt() throws {
+        let fx = try Fixture(
+            """
+            P/.carrel/project.json = {"type":"novel"}
+            P/Characters/Ada.md = # Ada
+            P/Draft/One.md = [in](../Characters/Ada.md/inner) and [ada](../Characters/Ada.md)
+            P/Draft/Two.md = [bea](../Characters/Bea.md)
+            """)
+        let (ws, library) = opened(fx)
+        func edits(_ from: [String], _ to: [String]) -> [String] {
+            ws.linkEdits(for: LinkMove(from: from, to: to), in: library).flatMap { fix in
+                fix.edits.map { "\(fix.file.joined(separator: "/")): \($0.newText)" }
+            }
+        }
+        XCTAssertEqual(
+            edits(["P", "Characters", "Ada.md"], ["P", "Characters", "Eve.md"]),
+            ["P/Draft/One.md: ../Characters/Eve.md/inner", "P/Draft/One.md: ../Characters/Eve.md"])
+        XCTAssertEqual(
+            edits(["P", "Characters"], ["P", "People"]),
+            [
+                "P/Draft/One.md: ../People/Ada.md/inner", "P/Draft/One.md: ../People/Ada.md",
+                "P/Draft/Two.md: ../People/Bea.md",
+            ])
+        // Once no link leads below a path, its move finds none there.
+        let one = try XCTUnwrap(ws.entry(at: ["P", "Draft", "One.md"], in: library))
+        ws.indexBuffer(one, text: Array("no links".utf8))
+        XCTAssertEqual(edits(["P", "Characters", "Ada.md"], ["P", "Characters", "Eve.md"]), [])
+        XCTAssertEqual(edits(["P", "Characters"], ["P", "People"]), ["P/Draft/Two.md: ../People/Bea.md"])
+    }
 }
