@@ -93,6 +93,8 @@ public struct WordCache: Sendable {
     /// 100,000 files with long names stay far below it.
     static let maxFileSize = 64 << 20
     static let recordSize = 36
+    /// What the cache is written in at a time: a few thousand records.
+    static let pieceBytes = 256 << 10
 
     /// The cache of `library`, or an empty one.
     public static func load(for library: [UInt8]) -> WordCache {
@@ -127,10 +129,13 @@ public struct WordCache: Sendable {
         return cache
     }
 
-    /// `droppingUnfound`: leaves out the records no count found (`loaded`).
-    func encode(droppingUnfound: Bool = false) -> [UInt8] {
+    /// The encoding, handed to `write` in pieces of about `pieceBytes`
+    /// (each cut after the record that fills it), so the file is never
+    /// held whole; false as soon as a `write` fails. `droppingUnfound`
+    /// leaves out the records no count found (`loaded`).
+    func encode(droppingUnfound: Bool = false, pieceBytes: Int, _ write: ([UInt8]) -> Bool) -> Bool {
         var out = Self.magic
-        out.reserveCapacity(records.count * (Self.recordSize + 4) + out.count)
+        out.reserveCapacity(pieceBytes + 4_096)
         for r in records.values where !(droppingUnfound && r.mark == .loaded) {
             CacheReader.append(r.stamp.device, 8, to: &out)
             CacheReader.append(r.stamp.inode, 8, to: &out)
@@ -138,8 +143,22 @@ public struct WordCache: Sendable {
             CacheReader.append(UInt64(bitPattern: r.stamp.modifiedNs), 8, to: &out)
             CacheReader.append(UInt64(r.words), 4, to: &out)
             CachedLink.encode(r.links, to: &out)
+            if out.count >= pieceBytes {
+                guard write(out) else { return false }
+                out.removeAll(keepingCapacity: true)
+            }
         }
-        return out
+        return out.isEmpty || write(out)
+    }
+
+    /// The encoding whole, for the tests.
+    func encode(droppingUnfound: Bool = false) -> [UInt8] {
+        var whole: [UInt8] = []
+        _ = encode(droppingUnfound: droppingUnfound, pieceBytes: 1 << 20) {
+            whole += $0
+            return true
+        }
+        return whole
     }
 
     /// Best effort: a lost cache costs one recount, never writing.
@@ -154,7 +173,10 @@ public struct WordCache: Sendable {
             openat(dir.fd, $0, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
         }
         guard fd >= 0 else { return }
-        let written = FileDescriptor.writeAll(fd, encode(droppingUnfound: droppingUnfound)) == 0 && fsync(fd) == 0
+        let encoded = encode(droppingUnfound: droppingUnfound, pieceBytes: Self.pieceBytes) {
+            FileDescriptor.writeAll(fd, $0) == 0
+        }
+        let written = encoded && fsync(fd) == 0
         close(fd)
         guard written else {
             _ = BytePath.withCString(tmp) { unlinkat(dir.fd, $0, 0) }
