@@ -9,7 +9,7 @@ import Glibc
 /// a few megabytes, not one path each.
 ///
 /// The file is untrusted when read: a bad or truncated one is ignored and
-/// counting starts over. It is written whole to a temporary file, synced,
+/// counting starts over. It is written, a piece at a time, to a temporary file, synced,
 /// then renamed over the old one, so a crash leaves the old or the new.
 public struct WordCache: Sendable {
     public struct Record: Sendable, Equatable {
