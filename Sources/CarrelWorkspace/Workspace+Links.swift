@@ -1,5 +1,6 @@
 import CarrelModel
 import CarrelStore
+import Glibc
 
 /// One link of an indexed file: what it names, and where it is written.
 /// Markdown links are kept resolved (library paths); wikilinks as names,
@@ -83,7 +84,12 @@ extension Workspace {
         return out
     }
 
-    static func hasLinks(_ name: String) -> Bool { WordCount.Format(fileName: name) != .plain }
+    static func hasLinks(_ name: String) -> Bool { indexesLinks && WordCount.Format(fileName: name) != .plain }
+
+    /// False only under `CARREL_BENCH_NO_LINKS`, which the benchmark alone
+    /// sets, to weigh the index: no file then has links to parse, keep or
+    /// cache, and every link request finds none.
+    static let indexesLinks = getenv("CARREL_BENCH_NO_LINKS") == nil
 
     func linkIndex(_ library: Library) -> LinkIndex {
         let id = ObjectIdentifier(library.root)

@@ -153,6 +153,26 @@ final class BenchClient {
 
     var peakRSSKiB: Int { server.peakRSSKiB }
 
+    /// The server's resident set now, from /proc (0 when unreadable).
+    var rssKiB: Int {
+        let status = "/proc/\(server.processIdentifier)/status"
+        guard let text = try? String(contentsOfFile: status, encoding: .utf8) else { return 0 }
+        for line in text.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+            return Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]) ?? 0
+        }
+        return 0
+    }
+
+    /// Starts the server's peak resident set again from what it holds now
+    /// (`clear_refs` 5), so a later `peakRSSKiB` is the peak of what came
+    /// after: a compile's, not the scan's before it.
+    func resetPeakRSS() {
+        let fd = open("/proc/\(server.processIdentifier)/clear_refs", O_WRONLY)
+        guard fd >= 0 else { fatalError("carrel-bench: cannot reset the server's peak RSS") }
+        _ = write(fd, "5", 1)
+        close(fd)
+    }
+
     func stop() {
         server.kill()
         server.reap()

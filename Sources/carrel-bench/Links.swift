@@ -20,9 +20,8 @@ enum LinksBenchmark {
         "Novel/Part \(part)/Chapter \(chapter)/Scene \(scene).md"
     }
 
-    static func run(binary: String, base: String, scale: Double, peakOut: inout Int) -> [Figure] {
-        func iterations(_ n: Int) -> Int { max(3, Int(Double(n) * scale)) }
-        let root = base + "/Links"
+    /// The library at `root`.
+    static func make(_ root: String) {
         let project = root + "/Book"
         for dir in [
             root, project, project + "/.carrel", project + "/Novel", project + "/Characters", project + "/Trash",
@@ -32,7 +31,6 @@ enum LinksBenchmark {
         try! #"{"type":"novel","version":1}"#.write(
             toFile: project + "/.carrel/project.json", atomically: false, encoding: .utf8)
         try! "# Ada\n".write(toFile: project + "/Characters/Ada.md", atomically: false, encoding: .utf8)
-        FileHandle.standardError.write(Data("carrel-bench: generating the links library…\n".utf8))
         // File n (in order) links the character twice for n < 200, once for
         // n < 300, and one other scene for n < 19,500: 20,000 links in all.
         var n = 0
@@ -57,6 +55,14 @@ enum LinksBenchmark {
                 }
             }
         }
+    }
+
+    static func run(binary: String, base: String, scale: Double, peakOut: inout Int) -> [Figure] {
+        func iterations(_ n: Int) -> Int { max(3, Int(Double(n) * scale)) }
+        let root = base + "/Links"
+        let project = root + "/Book"
+        FileHandle.standardError.write(Data("carrel-bench: generating the links library…\n".utf8))
+        make(root)
         sync()
         let initialize = Initialize(folders: [uri(root)], name: "Links")
         let rootURI = uri(root)
@@ -72,33 +78,51 @@ enum LinksBenchmark {
             "context": ["includeDeclaration": false],
         ]
         var figures: [Figure] = []
-        /// Spawn to counts, then the first link query.
-        func start(_ state: String) -> (counting: Double, query: Double, found: Int, server: BenchClient) {
+        /// Spawn to counts, then the first link query. `indexing` false
+        /// starts the server with the links index switched off
+        /// (`CARREL_BENCH_NO_LINKS`, read only for this): no file's links
+        /// parsed, kept or cached, so the difference is what the index costs.
+        func start(_ state: String, indexing: Bool = true) -> (
+            counting: Double, query: Double, found: Int, rssKiB: Int, peakKiB: Int, server: BenchClient
+        ) {
             usleep(100_000)
             let spawned = nowNs()
-            let s = try! BenchClient(
-                binary: binary, environment: ["XDG_STATE_HOME": state, "XDG_DATA_HOME": state, "HOME": state])
+            var environment = ["XDG_STATE_HOME": state, "XDG_DATA_HOME": state, "HOME": state]
+            if !indexing { environment["CARREL_BENCH_NO_LINKS"] = "1" }
+            let s = try! BenchClient(binary: binary, environment: environment)
             s.send(initialize)
             s.send(["jsonrpc": "2.0", "method": "initialized", "params": [:]])
             s.send(Tree(depth: 1))
             _ = s.wait(countedNotice)
             let counted = nowNs()
-            let found = s.request("textDocument/references", references).arrayValue?.count ?? -1
-            return (Double(counted - spawned) / 1e6, Double(nowNs() - counted) / 1e6, found, s)
+            let rss = s.rssKiB
+            let peak = s.peakRSSKiB
+            let found = indexing ? s.request("textDocument/references", references).arrayValue?.count ?? -1 : 0
+            return (Double(counted - spawned) / 1e6, Double(nowNs() - counted) / 1e6, found, rss, peak, s)
         }
         var coldCount: [Double] = []
         var coldQuery: [Double] = []
         var warmCount: [Double] = []
         var warmQuery: [Double] = []
+        var unindexedCount: [Double] = []
+        var rss: (indexed: [Double], unindexed: [Double]) = ([], [])
+        var peaks: (indexed: [Double], unindexed: [Double]) = ([], [])
         var found = 0
         let cached = base + "/links-state-cold-0"
         for i in 0..<iterations(3) {
             let cold = start(base + "/links-state-cold-\(i)")
             coldCount.append(cold.counting)
             coldQuery.append(cold.query)
+            rss.indexed.append(Double(cold.rssKiB) / 1024)
+            peaks.indexed.append(Double(cold.peakKiB) / 1024)
             found = cold.found
             peakOut = max(peakOut, cold.server.peakRSSKiB)
             cold.server.stop()
+            let unindexed = start(base + "/links-state-unindexed-\(i)", indexing: false)
+            unindexedCount.append(unindexed.counting)
+            rss.unindexed.append(Double(unindexed.rssKiB) / 1024)
+            peaks.unindexed.append(Double(unindexed.peakKiB) / 1024)
+            unindexed.server.stop()
             let warm = start(cached)
             warmCount.append(warm.counting)
             warmQuery.append(warm.query)
@@ -107,6 +131,11 @@ enum LinksBenchmark {
         figures.append(Figure(name: "cold start, spawn to every count", samples: coldCount))
         figures.append(
             Figure(name: "first references after the cold count", samples: coldQuery, extra: ["found": .int(found)]))
+        figures.append(Figure(name: "cold start, links index off (reference)", samples: unindexedCount))
+        figures.append(Figure(name: "RSS at the count, index on", samples: rss.indexed, unit: "MiB"))
+        figures.append(Figure(name: "RSS at the count, index off", samples: rss.unindexed, unit: "MiB"))
+        figures.append(Figure(name: "peak RSS to the count, index on", samples: peaks.indexed, unit: "MiB"))
+        figures.append(Figure(name: "peak RSS to the count, index off", samples: peaks.unindexed, unit: "MiB"))
         figures.append(Figure(name: "restart, spawn to every count (cache)", samples: warmCount))
         figures.append(Figure(name: "first references after a restart", samples: warmQuery))
 
