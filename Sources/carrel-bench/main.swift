@@ -19,6 +19,7 @@ struct Options {
     var compile = false
     var snapshots = false
     var links = false
+    var undo = false
 
     init(_ args: [String]) {
         var i = 0
@@ -35,10 +36,11 @@ struct Options {
             case "--compile": compile = true
             case "--snapshots": snapshots = true
             case "--links": links = true
+            case "--undo": undo = true
             case "--iterations": scale = Double(value()) ?? 1
             case "--help", "-h":
                 print(
-                    "USAGE: carrel-bench [--files N] [--folders N] [--depth N] [--iterations SCALE] [--carrel PATH] [--json] [--keep] [--words] [--compile] [--snapshots] [--links]"
+                    "USAGE: carrel-bench [--files N] [--folders N] [--depth N] [--iterations SCALE] [--carrel PATH] [--json] [--keep] [--words] [--compile] [--snapshots] [--links] [--undo]"
                 )
                 exit(0)
             default:
@@ -85,6 +87,10 @@ if options.snapshots {
         let label = f.name.padding(toLength: 44, withPad: " ", startingAt: 0)
         print(label + String(format: " median %9.3f ms   p99 %9.3f ms", f.median, f.p99) + "   n \(f.samples.count)")
     }
+    print(
+        String(
+            format: "snapshot above its disk floor (server work): median %.3f ms, p99 %.3f ms",
+            figures[0].median - figures[1].median, figures[0].p99 - figures[1].p99))
     exit(0)
 }
 
@@ -158,6 +164,27 @@ FileHandle.standardError.write(
 try library.make()
 sync()
 defer { if !options.keep { try? FileManager.default.removeItem(atPath: base) } }
+
+// `--undo`: undo and redo of a move, and cold start with a full journal and
+// 2,000 snapshots against without, on this library (see Undo.swift).
+if options.undo {
+    let figures = UndoBenchmark.run(binary: binary, library: library, base: base, scale: options.scale)
+    if !options.keep { try? FileManager.default.removeItem(atPath: base) }
+    for f in figures {
+        let extra = f.extra.keys.sorted().map { " \($0) \(f.extra[$0]!.text())" }.joined()
+        let label = f.name.padding(toLength: 44, withPad: " ", startingAt: 0)
+        print(
+            label + String(format: " median %9.3f ms   p99 %9.3f ms", f.median, f.p99) + "   n \(f.samples.count)"
+                + extra)
+    }
+    let floor = figures[2].median + figures[3].median
+    print(
+        String(
+            format: "undo above its disk floor (the move, the journal): %.3f ms"
+                + "   cold start with / without: %.3f× wall, %.3f× CPU",
+            figures[0].median - floor, figures[4].median / figures[5].median, figures[6].median / figures[7].median))
+    exit(0)
+}
 
 var figures: [Figure] = []
 
