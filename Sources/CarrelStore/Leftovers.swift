@@ -47,10 +47,15 @@ public enum Leftovers {
             var dir: Directory? = top
             for part in path { dir = try? dir?.realSubdirectory(part) }
             guard let dir else { continue }
-            for (name, _) in (try? dir.list()) ?? [] {
+            for (name, type) in (try? dir.list()) ?? [] {
+                let pid = owner(name, prefix: SnapshotFolder.tempPrefix, groups: 2)
+                // Every snapshot is a file the listing names as one: only a
+                // temporary's name, or a name the listing could not type, is
+                // worth a look, so an open costs no look per snapshot.
+                if pid == nil, type == DiskType.file || type == DiskType.symlink { continue }
                 switch dir.kind(of: name) {
                 case .file?:
-                    if let pid = owner(name, prefix: SnapshotFolder.tempPrefix, groups: 2), isGone(pid),
+                    if let pid, isGone(pid),
                         (try? dir.unlinkFile(name)) != nil
                     {
                         removed += 1
