@@ -1,6 +1,6 @@
 import CCarrelSys
-import CarrelJSON
 import CarrelClient
+import CarrelJSON
 import Foundation
 import Glibc
 
@@ -161,7 +161,7 @@ func moveDiskFloor(in dir: String, iterations: Int) -> [Double] {
     }
 }
 
-/// The disk's share of writing a full journal (200 steps, some 50 KB), as
+/// The disk's share of writing a full journal (200 steps, some 40 KB), as
 /// `Journal.save` does: a temporary written and fsynced, renamed over the
 /// journal, the folder fsynced.
 func journalDiskFloor(in dir: String, iterations: Int) -> [Double] {
@@ -171,7 +171,8 @@ func journalDiskFloor(in dir: String, iterations: Int) -> [Double] {
     let step =
         #"{"device":"2049","folder":false,"inode":"1835041","modified":"1763815900000","op":"renamed","#
         + #""origin":"Poetry Project/Research/Bench/Note.md","path":"Poetry Project/Research/Bench/Note 2.md","size":"8"}"#
-    let journal = Array(#"{"redo":[],"undo":["#.utf8) + Array(Array(repeating: step, count: 200).joined(separator: ",").utf8)
+    let journal =
+        Array(#"{"redo":[],"undo":["#.utf8) + Array(Array(repeating: step, count: 200).joined(separator: ",").utf8)
         + Array("],\"version\":1}\n".utf8)
     return measure(iterations) { _ in
         let fd = openat(d, ".journal.tmp", O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)

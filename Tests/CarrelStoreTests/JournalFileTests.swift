@@ -44,7 +44,8 @@ final class JournalFileTests: XCTestCase {
             + #""origin":"P/old 1.md","path":"P/new 1.md","size":"12"},"#
             + #"{"after":{"sort":"modified"},"before":{"sort":"name"},"op":"sorted","path":""}],"version":1}"# + "\n"
         XCTAssertEqual(String(decoding: journal.encoded(), as: UTF8.self), expected)
-        XCTAssertEqual(String(decoding: Journal().encoded(), as: UTF8.self), #"{"redo":[],"undo":[],"version":1}"# + "\n")
+        XCTAssertEqual(
+            String(decoding: Journal().encoded(), as: UTF8.self), #"{"redo":[],"undo":[],"version":1}"# + "\n")
         XCTAssertEqual(try Journal.decode(journal.encoded()), journal)
     }
 
