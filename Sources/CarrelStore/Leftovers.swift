@@ -55,12 +55,14 @@ public enum Leftovers {
             // temporary's name, or a name the listing could not type, is
             // worth a look, so an open costs no look per snapshot.
             if pid == nil, type == DiskType.file || type == DiskType.symlink { continue }
-            switch dir.kind(of: name) {
+            // A folder the listing names is looked at once, by the opening,
+            // which follows no link and refuses anything but a folder.
+            switch type == DiskType.directory ? .folder : dir.kind(of: name) {
             case .file?:
                 if let pid, isGone(pid), (try? dir.unlinkFile(name)) != nil { removed += 1 }
             case .folder?:
                 guard level < snapshotDepthLimit, opened < snapshotFolderLimit,
-                    let sub = try? dir.realSubdirectory(name)
+                    let sub = try? dir.subdirectory(name)
                 else { continue }
                 opened += 1
                 open.append((sub, (try? sub.list()) ?? []))
