@@ -140,12 +140,7 @@ extension Server {
         inlayHintRefresh = params.inlayHintRefresh
         workDoneProgress = params.workDoneProgress
         applyEdit = params.applyEdit
-        // Leftovers of a crash in `.carrel` are hidden and harmless: the
-        // walk for them waits until initialize is answered. Queued before
-        // the answer, it runs before any request sent after it.
-        workspace.putOffLeftoverSweeps()
         for uri in params.folders { addWorkspaceFolder(uri) }
-        work.async { self.workspace.sweepPutOffLeftovers() }
         state = .running
         reply(id, InitializeRequest.result(version: Server.version, vocabulary: Server.vocabulary(language)))
         sendNotices()

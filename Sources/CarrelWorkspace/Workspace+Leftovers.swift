@@ -5,25 +5,7 @@ import CarrelStore
 /// snapshot's hidden temporary and a record's. Only names Carrel gives,
 /// only of processes that are gone; never followed.
 extension Workspace {
-    /// Projects opened from now on leave their sweep for
-    /// `sweepPutOffLeftovers`, so that opening a library waits for no walk
-    /// of `.carrel/snapshots`: the server answers `initialize` first.
-    public func putOffLeftoverSweeps() {
-        if putOffSweeps == nil { putOffSweeps = [] }
-    }
-
-    /// The sweeps put off, and projects sweep as they open again.
-    public func sweepPutOffLeftovers() {
-        let projects = putOffSweeps ?? []
-        putOffSweeps = nil
-        for project in projects { removeStateLeftovers(project) }
-    }
-
     func removeStateLeftovers(_ project: Project) {
-        if putOffSweeps != nil {
-            putOffSweeps?.append(project)
-            return
-        }
         let rootPath = project.root.path
         guard let carrelDir = try? ProjectFile.carrelFolder(rootPath) else { return }
         let snapshots = Leftovers.removeSnapshotTemporaries(carrelDir: carrelDir)

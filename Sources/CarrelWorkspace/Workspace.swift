@@ -41,9 +41,6 @@ public final class Workspace {
     public var sessions = Sessions()
     /// The library of the last operation journaled, which undo takes back in when none is named.
     var undoLibraryPath: [UInt8]?
-    /// Projects opened while the sweep of their `.carrel` leftovers is put
-    /// off (`putOffLeftoverSweeps`); nil when projects sweep as they open.
-    var putOffSweeps: [Project]?
     /// How much one duplicate may copy; tests lower it.
     public var copyLimits = Directory.CopyLimits()
 
