@@ -118,6 +118,9 @@ public struct Journal: Sendable, Equatable {
     public static func load(for library: [UInt8]) -> (Journal, setAside: (path: String, why: Unusable)?) {
         guard let dir = folder(create: false) else { return (Journal(), nil) }
         let name = fileName(library)
+        let stamp = JournalMemo.stamp(of: name, in: dir)
+        let key = BytePath.join(dir.path, name)
+        if let stamp, let known = JournalMemo.shared.journal(key, stamp) { return (known, nil) }
         let bytes: [UInt8]
         do {
             bytes = try dir.readPlainFile(name, limit: readLimit)
@@ -126,7 +129,10 @@ public struct Journal: Sendable, Equatable {
             return (Journal(), setAside(name, in: dir, .unreadable(error.message)))
         }
         do {
-            return (try decode(bytes), nil)
+            let journal = try decode(bytes)
+            // Stamped before the read: a file replaced meanwhile differs from the stamp and is read again.
+            if let stamp { JournalMemo.shared.keep(journal, key, stamp) }
+            return (journal, nil)
         } catch {
             return (Journal(), setAside(name, in: dir, error))
         }
@@ -135,6 +141,13 @@ public struct Journal: Sendable, Equatable {
     /// Replaces the library's journal whole: a temporary, synced, renamed
     /// over it. False when it could not be written: the operations stand,
     /// and only the ability to take them back is lost.
+    ///
+    /// The folder is not synced after the rename, which would be a second
+    /// wait for the disk after every command the journal follows. A crash
+    /// may then bring back an older journal, whole: the steps made since
+    /// cannot be undone, and a step it lists that was taken back since no
+    /// longer matches its item's fingerprint and is refused. Only the
+    /// ability to undo is lost, never a file.
     @discardableResult
     public static func save(_ journal: Journal, for library: [UInt8]) -> Bool {
         guard let dir = folder(create: true) else { return false }
@@ -145,9 +158,9 @@ public struct Journal: Sendable, Equatable {
             openat(dir.fd, $0, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         }
         guard fd >= 0 else { return false }
-        let written = FileDescriptor.writeAll(fd, journal.encoded()) == 0 && fsync(fd) == 0
-        close(fd)
-        guard written else {
+        defer { close(fd) }
+        let (bytes, kept) = journal.encodedKeeping()
+        guard FileDescriptor.writeAll(fd, bytes) == 0, fsync(fd) == 0 else {
             _ = BytePath.withCString(tmp) { unlinkat(dir.fd, $0, 0) }
             return false
         }
@@ -155,8 +168,13 @@ public struct Journal: Sendable, Equatable {
         let renamed = BytePath.withCString(tmp) { src in
             BytePath.withCString(name) { renameat(dir.fd, src, dir.fd, $0) }
         }
-        dir.sync()
-        return renamed == 0
+        guard renamed == 0 else { return false }
+        // Stamped from the file written, renamed: if another process replaced
+        // it since, the name's stamp is not this one and it is read again.
+        if let stamp = JournalMemo.stamp(of: fd) {
+            JournalMemo.shared.keep(kept, BytePath.join(dir.path, name), stamp)
+        }
+        return true
     }
 
     /// Runs `body` holding the library's journal lock (`library-<hash>.lock`
@@ -233,27 +251,46 @@ public struct Journal: Sendable, Equatable {
 
     // MARK: Encoding
 
-    /// The journal's JSON, the oldest entries dropped until it fits `maxBytes`.
-    public func encoded() -> [UInt8] {
-        var undo = Array(self.undo.suffix(Self.maxEntries))
-        var redo = Array(self.redo.suffix(Self.maxEntries))
-        // Each entry's size, measured once: a comma and the entry's own bytes.
-        var undoSizes = undo.map { $0.json.encoded(pretty: false).count + 1 }
-        var redoSizes = redo.map { $0.json.encoded(pretty: false).count + 1 }
-        let frame = Journal().json.encoded(pretty: false).count + 1
-        var total = frame + undoSizes.reduce(0, +) + redoSizes.reduce(0, +)
+    /// The journal's JSON, the oldest entries dropped until it fits
+    /// `maxBytes`. Each step is encoded once and the file put together from
+    /// those bytes (the keys in the writer's sorted order), so a full
+    /// journal costs one encoding, not one to measure and one to write.
+    public func encoded() -> [UInt8] { encodedKeeping().bytes }
+
+    /// The bytes `encoded` gives, and the journal they hold.
+    func encodedKeeping() -> (bytes: [UInt8], kept: Journal) {
+        var kept = Journal(undo: Array(undo.suffix(Self.maxEntries)), redo: Array(redo.suffix(Self.maxEntries)))
+        var undo = self.undo.suffix(Self.maxEntries).map { $0.json.encoded(pretty: false) }
+        var redo = self.redo.suffix(Self.maxEntries).map { $0.json.encoded(pretty: false) }
+        let head = Array(#"{"redo":["#.utf8)
+        let middle = Array(#"],"undo":["#.utf8)
+        let tail = Array("],\"version\":\(Self.version)}\n".utf8)
+        // Each step costs its bytes and a comma; the frame one comma fewer per list.
+        var total = head.count + middle.count + tail.count
+        for step in undo { total += step.count + 1 }
+        for step in redo { total += step.count + 1 }
         while total > Self.maxBytes, !(undo.isEmpty && redo.isEmpty) {
             if redo.count > undo.count {
-                total -= redoSizes.removeFirst()
-                redo.removeFirst()
+                total -= redo.removeFirst().count + 1
+                kept.redo.removeFirst()
             } else {
-                total -= undoSizes.removeFirst()
-                undo.removeFirst()
+                total -= undo.removeFirst().count + 1
+                kept.undo.removeFirst()
             }
         }
-        var bytes = Journal(undo: undo, redo: redo).json.encoded(pretty: false)
-        bytes.append(0x0A)
-        return bytes
+        var bytes = head
+        bytes.reserveCapacity(total)
+        for (i, step) in redo.enumerated() {
+            if i > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes += step
+        }
+        bytes += middle
+        for (i, step) in undo.enumerated() {
+            if i > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes += step
+        }
+        bytes += tail
+        return (bytes, kept)
     }
 
     var json: JSONValue {

@@ -40,27 +40,33 @@ public enum Leftovers {
         else { return 0 }
         var removed = 0
         var opened = 1
-        // Paths, not open folders, wait their turn, so however wide the tree
-        // only one folder per level is open at a time.
-        var pending: [[[UInt8]]] = [[]]
-        while let path = pending.popLast() {
-            var dir: Directory? = top
-            for part in path { dir = try? dir?.realSubdirectory(part) }
-            guard let dir else { continue }
-            for (name, _) in (try? dir.list()) ?? [] {
-                switch dir.kind(of: name) {
-                case .file?:
-                    if let pid = owner(name, prefix: SnapshotFolder.tempPrefix, groups: 2), isGone(pid),
-                        (try? dir.unlinkFile(name)) != nil
-                    {
-                        removed += 1
-                    }
-                case .folder?:
-                    guard path.count < snapshotDepthLimit, opened < snapshotFolderLimit else { continue }
-                    opened += 1
-                    pending.append(path + [name])
-                default: continue
-                }
+        // Depth first, each folder opened once and held only while its
+        // names are gone through: however wide the tree, one folder per
+        // level is open at a time.
+        var open: [(dir: Directory, names: [(name: [UInt8], type: Int32)])] = [(top, (try? top.list()) ?? [])]
+        while let level = open.indices.last {
+            guard let (name, type) = open[level].names.popLast() else {
+                open.removeLast()
+                continue
+            }
+            let dir = open[level].dir
+            let pid = owner(name, prefix: SnapshotFolder.tempPrefix, groups: 2)
+            // Every snapshot is a file the listing names as one: only a
+            // temporary's name, or a name the listing could not type, is
+            // worth a look, so an open costs no look per snapshot.
+            if pid == nil, type == DiskType.file || type == DiskType.symlink { continue }
+            // A folder the listing names is looked at once, by the opening,
+            // which follows no link and refuses anything but a folder.
+            switch type == DiskType.directory ? .folder : dir.kind(of: name) {
+            case .file?:
+                if let pid, isGone(pid), (try? dir.unlinkFile(name)) != nil { removed += 1 }
+            case .folder?:
+                guard level < snapshotDepthLimit, opened < snapshotFolderLimit,
+                    let sub = try? dir.subdirectory(name)
+                else { continue }
+                opened += 1
+                open.append((sub, (try? sub.list()) ?? []))
+            default: continue
             }
         }
         if removed > 0 { top.sync() }

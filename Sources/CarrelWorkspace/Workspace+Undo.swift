@@ -57,7 +57,6 @@ extension Workspace {
             origin = from
         }
         guard let print = fingerprint(of: entry, library) else { return }
-        var journal = loadJournal(library)
         addStep(JournalEntry(operation, path: path, origin: origin, fingerprint: print), in: library)
     }
 

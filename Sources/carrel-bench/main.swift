@@ -21,6 +21,7 @@ struct Options {
     var links = false
     /// `--files` or `--folders` given: `--compile` then places its novel in a library that size.
     var sized = false
+    var undo = false
 
     init(_ args: [String]) {
         var i = 0
@@ -37,10 +38,11 @@ struct Options {
             case "--compile": compile = true
             case "--snapshots": snapshots = true
             case "--links": links = true
+            case "--undo": undo = true
             case "--iterations": scale = Double(value()) ?? 1
             case "--help", "-h":
                 print(
-                    "USAGE: carrel-bench [--files N] [--folders N] [--depth N] [--iterations SCALE] [--carrel PATH] [--json] [--keep] [--words] [--compile] [--snapshots] [--links]"
+                    "USAGE: carrel-bench [--files N] [--folders N] [--depth N] [--iterations SCALE] [--carrel PATH] [--json] [--keep] [--words] [--compile] [--snapshots] [--links] [--undo]"
                 )
                 exit(0)
             default:
@@ -103,6 +105,10 @@ if options.snapshots {
     let figures = SnapshotsBenchmark.run(binary: binary, base: base, scale: options.scale)
     if !options.keep { try? FileManager.default.removeItem(atPath: base) }
     printFigures(figures)
+    print(
+        String(
+            format: "snapshot above its disk floor (server work): median %.3f ms, p99 %.3f ms",
+            figures[0].median - figures[1].median, figures[0].p99 - figures[1].p99))
     exit(0)
 }
 
@@ -174,6 +180,21 @@ FileHandle.standardError.write(
 try library.make()
 sync()
 defer { if !options.keep { try? FileManager.default.removeItem(atPath: base) } }
+
+// `--undo`: undo and redo of a move, and cold start with a full journal and
+// 2,000 snapshots against without, on this library (see Undo.swift).
+if options.undo {
+    let figures = UndoBenchmark.run(binary: binary, library: library, base: base, scale: options.scale)
+    if !options.keep { try? FileManager.default.removeItem(atPath: base) }
+    printFigures(figures)
+    let floor = figures[2].median + figures[3].median
+    print(
+        String(
+            format: "undo above its disk floor (the move, the journal): %.3f ms"
+                + "   cold start with / without: %.3f× wall, %.3f× CPU",
+            figures[0].median - floor, figures[4].median / figures[5].median, figures[6].median / figures[7].median))
+    exit(0)
+}
 
 var figures: [Figure] = []
 

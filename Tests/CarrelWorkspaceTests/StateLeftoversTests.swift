@@ -63,6 +63,26 @@ final class StateLeftoversTests: XCTestCase {
         XCTAssertEqual(fx.read("Out/kept.md"), "out")
     }
 
+    func testSnapshotTemporariesInEverySiblingFolderAtEveryDepthAreRemoved() throws {
+        let pid = try deadPid()
+        var tree = "P/.carrel/project.json = {\"type\":\"shortStory\"}\n"
+        var leftovers: [String] = []
+        var kept: [String] = []
+        for part in 0..<3 {
+            for file in 0..<10 {
+                let folder = "P/.carrel/snapshots/Draft/Part \(part)/Scene \(file).md"
+                leftovers.append("\(folder)/.carrel-snapshot-\(pid)-\(part * 10 + file)")
+                kept.append("\(folder)/2026-11-28T010203Z dev-\(file) 3w.md")
+            }
+        }
+        leftovers.append("P/.carrel/snapshots/.carrel-snapshot-\(pid)-99")
+        for path in leftovers + kept { tree += "\(path) = \(path)\n" }
+        fx = try Fixture(tree)
+        open()
+        for path in leftovers { XCTAssertFalse(fx.exists(path), path) }
+        for path in kept { XCTAssertEqual(fx.read(path), path, path) }
+    }
+
     func testRecordTemporariesOfADeadProcessAreRemoved() throws {
         let pid = try deadPid()
         let records = "P/.carrel/submissions"
