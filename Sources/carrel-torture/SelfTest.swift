@@ -113,6 +113,8 @@ func selfTest(_ options: Options) -> Int32 {
                 let target = t.someContentFile()
                 let id = Torture.contentID(t.content(of: Disk.read(target)!))!
                 let c = t.newContent()
+                // A run may have sent Notes to the system trash.
+                _ = Disk.makeFolders(t.lib + "/Notes")
                 _ = Disk.write(t.lib + "/Notes/" + rel, Array((c + "[#\(id)](nowhere/\(rel))\n").utf8))
             }
         ),
@@ -124,6 +126,7 @@ func selfTest(_ options: Options) -> Int32 {
                 let id = Torture.contentID(t.content(of: Disk.read(target)!))!
                 let a = t.newContent()
                 let b = t.newContent()
+                _ = Disk.makeFolders(t.lib + "/Notes")
                 _ = Disk.write(t.lib + "/Notes/ha.md", Array((a + "[#\(id)](../\(rel))\n").utf8))
                 _ = Disk.write(t.lib + "/Notes/hb.md", Array((b + "[#\(id)](../\(rel))\n").utf8))
                 t.interruptedLinks = t.linkStates()
