@@ -98,7 +98,9 @@ restore() {
   wait_screen '. Ebb Tide.md' || return
   to_row 'Ebb Tide.md'
   keys u
-  wait_exists "$origin" && wait_gone "$project/Trash/Ebb Tide.md"
+  wait_exists "$origin" && wait_gone "$project/Trash/Ebb Tide.md" || return
+  # Drawn back in its folder before the next step looks for its row there.
+  wait_screen "$(basename "$(dirname "$origin")")  1 file"
 }
 
 delete_without_asking() {
