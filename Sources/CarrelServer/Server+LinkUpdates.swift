@@ -22,6 +22,9 @@ extension Server {
         /// Carrel's own move, journaled: the edits join its step, so undo
         /// takes them back. Another program's move is not journaled.
         var journaled = false
+        /// A question a stopped Carrel left, asked again: its update may
+        /// have been made already (`Workspace.withoutEditsAlreadyMade`).
+        var reasked = false
     }
 
     /// What a move will need to find its edits, taken before it.
@@ -47,8 +50,9 @@ extension Server {
     func offerLinkUpdates(_ before: LinksBeforeMove, _ move: LinkMove, question: (Int, Int) -> Message) {
         guard before.mode != .never else { return before.settle() }
         let snapshot = before.snapshot ?? workspace.linkSnapshot(before.library, afterMaking: move)
-        let fixes = workspace.linkEdits(
+        let found = workspace.linkEdits(
             after: move, in: before.library, since: snapshot, text: { before.open[$0]?.text })
+        let fixes = before.reasked ? workspace.withoutEditsAlreadyMade(found, in: before.library) : found
         guard !fixes.isEmpty else { return before.settle() }
         if before.mode == .always {
             updateLinks(fixes, before, move)

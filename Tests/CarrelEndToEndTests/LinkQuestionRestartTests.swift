@@ -94,6 +94,22 @@ final class LinkQuestionRestartTests: XCTestCase {
         XCTAssertEqual(try read("P/Novel/One.md"), "Meet [Ada](Characters/Ada.md).")
     }
 
+    /// A stop after the update wrote its files and before its question was
+    /// dropped: the moved file's links already lead from its new place, and
+    /// asking again would rewrite them a second time, breaking them.
+    func testAQuestionWhoseUpdateWasMadeLeavesTheMovedFilesLinks() throws {
+        try FileManager.default.createDirectory(
+            atPath: fx.path + "/P/Novel/Scenes", withIntermediateDirectories: true)
+        try "Storm, with [Ada](../Characters/Ada.md).".write(
+            to: fx.url("P/Novel/Scenes/Storm.md"), atomically: false, encoding: .utf8)
+        let record = try plant(from: ["P", "Novel", "Storm.md"], to: ["P", "Novel", "Scenes", "Storm.md"])
+        let c = try server()
+        _ = try c.result("carrel/tree", ["depth": 0])
+        XCTAssertFalse(c.inbox.pending.contains { $0["method"] == "window/showMessageRequest" })
+        XCTAssertEqual(try read("P/Novel/Scenes/Storm.md"), "Storm, with [Ada](../Characters/Ada.md).")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: record))
+    }
+
     func testAQuestionWhoseMoveNeverHappenedIsDropped() throws {
         let record = try plant(
             from: ["P", "Novel", "Characters", "Ada.md"], to: ["P", "Novel", "Characters", "Ada Lovelace.md"])
