@@ -8,7 +8,7 @@
 // CLI runs, restarts, and changes made behind the server's back. After
 // every step it checks:
 //   - the server runs, unless it was told to stop; every request is
-//     answered within 1 s; every CLI run ends, in a known exit code;
+//     answered within 5 s; every CLI run ends, in a known exit code;
 //   - nothing outside the library changed (a sibling folder holds every
 //     link's target, and is hashed);
 //   - no writer's file was destroyed, unless the step emptied the catalog's
