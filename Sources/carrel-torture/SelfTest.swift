@@ -110,7 +110,7 @@ func selfTest(_ options: Options) -> Int32 {
             "leave a link pointing where its content is not", "does not resolve",
             { t in
                 let rel = t.newName("s") + ".md"
-                let target = t.someContentFile()
+                let target = t.someContentFile(linkable: true)
                 let id = Torture.contentID(t.content(of: Disk.read(target)!))!
                 let c = t.newContent()
                 // A run may have sent Notes to the system trash.
@@ -121,7 +121,7 @@ func selfTest(_ options: Options) -> Int32 {
         (
             "rewrite one file's links of a move and not another's", "half done",
             { t in
-                let target = t.someContentFile()
+                let target = t.someContentFile(linkable: true)
                 let rel = String(target.dropFirst(t.lib.count + 1))
                 let id = Torture.contentID(t.content(of: Disk.read(target)!))!
                 let a = t.newContent()

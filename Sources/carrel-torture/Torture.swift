@@ -112,11 +112,18 @@ final class Torture: @unchecked Sendable {
 
     /// A file holding a tracked content that was never copied, in the
     /// library (for the self-test).
-    func someContentFile(inProject: Bool = false) -> String {
+    /// `linkable`: one whose links the checks hold, in view and never out of it.
+    func someContentFile(inProject: Bool = false, linkable: Bool = false) -> String {
         let files = Disk.walk(lib, includeHidden: false).filter { !$0.isDir }.map { lib + "/" + $0.rel }
         return files.first {
             guard let bytes = Disk.read($0), bytes.count > 1 else { return false }
             let c = content(of: bytes)
+            if linkable {
+                let parts = $0.dropFirst(lib.count + 1).split(separator: "/")
+                guard let id = Self.contentID(c), !linksOutOfView.contains(id), contents[c] == .alive,
+                    !(parts.count > 1 && parts[1] == "Trash")
+                else { return false }
+            }
             guard inProject else { return (copyAllowance[c] ?? 0) == 0 }
             // One whose snapshots must follow it: alive, never out of its project.
             return (copyAllowance[c] ?? 0) == 0 && contents[c] == .alive && !snapshotsAdrift.contains(c)
