@@ -115,7 +115,7 @@ final class Torture: @unchecked Sendable {
     /// `linkable`: one whose links the checks hold, in view and never out of it.
     func someContentFile(inProject: Bool = false, linkable: Bool = false) -> String {
         let files = Disk.walk(lib, includeHidden: false).filter { !$0.isDir }.map { lib + "/" + $0.rel }
-        return files.first {
+        let found = files.first {
             guard let bytes = Disk.read($0), bytes.count > 1 else { return false }
             let c = content(of: bytes)
             if linkable {
@@ -128,7 +128,9 @@ final class Torture: @unchecked Sendable {
             // One whose snapshots must follow it: alive, never out of its project.
             return (copyAllowance[c] ?? 0) == 0 && contents[c] == .alive && !snapshotsAdrift.contains(c)
                 && splitProject(String($0.dropFirst(lib.count + 1))) != nil
-        }!
+        }
+        if found == nil && linkable { return someContentFile(inProject: inProject) }
+        return found!
     }
 
     func uri(_ rel: String) -> String { Disk.uri(rel.isEmpty ? lib : lib + "/" + rel) }
