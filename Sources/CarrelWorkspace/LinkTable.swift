@@ -6,6 +6,7 @@ import CarrelModel
 /// key of its last part, as `WikiNames` looks it up). Every change goes
 /// through `set`, so the three always agree.
 struct LinkTable {
+    /// Only files holding a link.
     private(set) var files: [[String]: [IndexedLink]] = [:]
     /// Markdown targets (library paths) → the files linking there.
     private(set) var inbound: [[String]: Set<[String]>] = [:]
@@ -25,15 +26,11 @@ struct LinkTable {
 
     subscript(file: [String]) -> [IndexedLink]? { files[file] }
 
-    /// `path`, sharing the storage of the equal key already held when there
-    /// is one: the wikilink table keeps every file's path too, and 100,000
-    /// paths held twice would cost some 11 MB.
-    func sharedKey(_ path: [String]) -> [String] {
-        files.index(forKey: path).map { files.keys[$0] } ?? path
-    }
-
-    /// Sets (or, nil, forgets) the links of `file`.
-    mutating func set(_ file: [String], _ links: [IndexedLink]?) {
+    /// Sets (or, nil, forgets) the links of `file`. A file without links
+    /// is not kept: most files hold none, and their paths would cost more
+    /// than every link.
+    mutating func set(_ file: [String], _ given: [IndexedLink]?) {
+        let links = given?.isEmpty == true ? nil : given
         if let old = files[file] {
             for l in old {
                 if let t = l.resolved {
