@@ -24,6 +24,12 @@ public final class Entry {
     /// where its row goes (`carrel/didChange`'s `placed`); a folder no
     /// client lists is not sorted for each change in it. In the same padding.
     public var listed = false
+    /// The links index read this file's text and found no link in it. The
+    /// index keeps only files with links, by path: this bit is how its
+    /// first need knows the others were read, and reads them no more. A
+    /// move keeps it (the text is the same); a change of the text clears
+    /// it. In the same padding.
+    public var readWithoutLinks = false
     /// On a root: bumped when a date of any entry below changes, so lists in
     /// date order are rebuilt. Sits in the same padding as the flags.
     public private(set) var datesGeneration: UInt32 = 0

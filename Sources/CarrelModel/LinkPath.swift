@@ -101,11 +101,35 @@ public enum LinkPath {
 /// folders, then the shortest path, then the first path in byte order, so
 /// every machine resolves a link the same way.
 public struct WikiNames: Sendable {
-    private var byKey: [String: [[String]]] = [:]
+    /// A file a name may mean: its folder's path, one copy shared by every
+    /// file of the folder when added by `add(_:in:)`, and its name. A
+    /// library's 100,000 paths each held whole would cost some 11 MB.
+    struct File: Hashable, Sendable {
+        var folder: [String]
+        var name: String
+
+        init(_ name: String, in folder: [String]) {
+            self.folder = folder
+            self.name = name
+        }
+
+        init?(_ path: [String]) {
+            guard let name = path.last else { return nil }
+            self.init(name, in: Array(path.dropLast()))
+        }
+
+        var path: [String] { folder + [name] }
+
+        func starts(with prefix: [String]) -> Bool {
+            prefix.count <= folder.count ? folder.starts(with: prefix) : prefix == path
+        }
+    }
+
+    private var byKey: [String: [File]] = [:]
     /// Files a move took out and put in (`moved`), seen through by look-ups
     /// while `byKey`, shared with the table before the move, stays as it was.
-    private var hidden: Set<[String]> = []
-    private var extra: [String: [[String]]] = [:]
+    private var hidden: Set<File> = []
+    private var extra: [String: [File]] = [:]
 
     /// `files`: every file a wikilink may name, as library paths.
     public init(files: [[String]]) {
@@ -113,10 +137,21 @@ public struct WikiNames: Sendable {
     }
 
     public mutating func add(_ file: [String]) {
-        guard let name = file.last else { return }
-        byKey[NameRules.key(LinkPath.stem(name)), default: []].append(file)
-        let full = NameRules.key(name)
-        if full != NameRules.key(LinkPath.stem(name)) { byKey[full, default: []].append(file) }
+        guard let f = File(file) else { return }
+        Self.insert(f, into: &byKey)
+    }
+
+    /// Adds the file `name` in the folder at `folder`; pass one array for
+    /// a folder's files, so they share it.
+    public mutating func add(_ name: String, in folder: [String]) {
+        Self.insert(File(name, in: folder), into: &byKey)
+    }
+
+    private static func insert(_ f: File, into table: inout [String: [File]]) {
+        let stem = NameRules.key(LinkPath.stem(f.name))
+        table[stem, default: []].append(f)
+        let full = NameRules.key(f.name)
+        if full != stem { table[full, default: []].append(f) }
     }
 
     /// The table after a move: `removed` gone and `added` there, for
@@ -124,18 +159,15 @@ public struct WikiNames: Sendable {
     /// follows the files it moves, not the library's size.
     public func moved(removing removed: [[String]], adding added: [[String]]) -> WikiNames {
         var out = self
-        out.hidden.formUnion(removed)
+        out.hidden.formUnion(removed.compactMap(File.init))
         for file in added {
-            guard let name = file.last else { continue }
-            let stem = NameRules.key(LinkPath.stem(name))
-            out.extra[stem, default: []].append(file)
-            let full = NameRules.key(name)
-            if full != stem { out.extra[full, default: []].append(file) }
+            guard let f = File(file) else { continue }
+            Self.insert(f, into: &out.extra)
         }
         return out
     }
 
-    private func candidates(_ key: String) -> [[String]] {
+    private func candidates(_ key: String) -> [File] {
         let base = byKey[key] ?? []
         if hidden.isEmpty, extra.isEmpty { return base }
         return base.filter { !hidden.contains($0) } + (extra[key] ?? [])
@@ -144,12 +176,12 @@ public struct WikiNames: Sendable {
     /// Forgets the file at `file`; false when it was not there.
     @discardableResult
     public mutating func remove(_ file: [String]) -> Bool {
-        guard let name = file.last else { return false }
+        guard let f = File(file) else { return false }
         var found = false
-        for key in Set([NameRules.key(LinkPath.stem(name)), NameRules.key(name)]) {
-            guard let list = byKey[key], list.contains(file) else { continue }
+        for key in Set([NameRules.key(LinkPath.stem(f.name)), NameRules.key(f.name)]) {
+            guard let list = byKey[key], list.contains(f) else { continue }
             found = true
-            let kept = list.filter { $0 != file }
+            let kept = list.filter { $0 != f }
             byKey[key] = kept.isEmpty ? nil : kept
         }
         return found
@@ -172,8 +204,8 @@ public struct WikiNames: Sendable {
         let candidates = candidates(NameRules.key(last))
         guard !candidates.isEmpty else { return nil }
         let folders = parts.dropLast().map(NameRules.key)
-        func fits(_ c: [String], exact: Bool) -> Bool {
-            let above = c.dropLast()
+        func fits(_ c: File, exact: Bool) -> Bool {
+            let above = c.folder
             if exact {
                 return above.count == folders.count && zip(above, folders).allSatisfy { NameRules.key($0) == $1 }
             }
@@ -181,27 +213,29 @@ public struct WikiNames: Sendable {
                 && zip(above.suffix(folders.count), folders).allSatisfy { NameRules.key($0) == $1 }
         }
         if !folders.isEmpty, let exact = candidates.filter({ fits($0, exact: true) }).min(by: Self.before) {
-            return exact
+            return exact.path
         }
         let folder = from.dropLast()
-        func distance(_ c: [String]) -> Int {
+        func distance(_ c: File) -> Int {
             var common = 0
-            while common < folder.count, common < c.count - 1, folder[folder.startIndex + common] == c[common] {
+            while common < folder.count, common < c.folder.count,
+                folder[folder.startIndex + common] == c.folder[common]
+            {
                 common += 1
             }
-            return (folder.count - common) + (c.count - 1 - common)
+            return (folder.count - common) + (c.folder.count - common)
         }
         return candidates.filter { fits($0, exact: false) }.min { a, b in
             let (da, db) = (distance(a), distance(b))
             return da != db ? da < db : Self.before(a, b)
-        }
+        }?.path
     }
 
-    private static func before(_ a: [String], _ b: [String]) -> Bool {
-        a.count != b.count
-            ? a.count < b.count
-            : Array(a.joined(separator: "/").utf8).lexicographicallyPrecedes(
-                b.joined(separator: "/").utf8)
+    private static func before(_ a: File, _ b: File) -> Bool {
+        a.folder.count != b.folder.count
+            ? a.folder.count < b.folder.count
+            : Array(a.path.joined(separator: "/").utf8).lexicographicallyPrecedes(
+                b.path.joined(separator: "/").utf8)
     }
 
     /// The shortest name that names `file` from `from`: its name without

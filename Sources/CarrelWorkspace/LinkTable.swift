@@ -6,9 +6,10 @@ import CarrelModel
 /// key of its last part, as `WikiNames` looks it up). Every change goes
 /// through `set`, so the three always agree.
 struct LinkTable {
+    /// Only files holding a link.
     private(set) var files: [[String]: [IndexedLink]] = [:]
     /// Markdown targets (library paths) → the files linking there.
-    private(set) var inbound: [[String]: Set<[String]>] = [:]
+    private(set) var inbound: [[String]: LinkingFiles] = [:]
     /// `NameRules.key` of a wikilink's last part → the files holding one.
     private(set) var wikiRefs: [String: Set<[String]>] = [:]
     /// How many Markdown targets lie strictly below each path, by the
@@ -25,20 +26,15 @@ struct LinkTable {
 
     subscript(file: [String]) -> [IndexedLink]? { files[file] }
 
-    /// `path`, sharing the storage of the equal key already held when there
-    /// is one: the wikilink table keeps every file's path too, and 100,000
-    /// paths held twice would cost some 11 MB.
-    func sharedKey(_ path: [String]) -> [String] {
-        files.index(forKey: path).map { files.keys[$0] } ?? path
-    }
-
-    /// Sets (or, nil, forgets) the links of `file`.
-    mutating func set(_ file: [String], _ links: [IndexedLink]?) {
+    /// Sets (or, nil, forgets) the links of `file`. A file without links
+    /// is not kept: most files hold none, and their paths would cost more
+    /// than every link.
+    mutating func set(_ file: [String], _ given: [IndexedLink]?) {
+        let links = given?.isEmpty == true ? nil : given
         if let old = files[file] {
             for l in old {
                 if let t = l.resolved {
-                    inbound[t]?.remove(file)
-                    if inbound[t]?.isEmpty == true {
+                    if inbound[t]?.remove(file) == true {
                         inbound.removeValue(forKey: t)
                         countBelow(t, by: -1)
                     }
@@ -52,8 +48,12 @@ struct LinkTable {
         files[file] = links
         for l in links ?? [] {
             if let t = l.resolved {
-                if inbound[t] == nil { countBelow(t, by: 1) }
-                inbound[t, default: []].insert(file)
+                if inbound[t] == nil {
+                    countBelow(t, by: 1)
+                    inbound[t] = .one(file)
+                } else {
+                    inbound[t]?.insert(file)
+                }
             } else if l.kind.isWiki {
                 wikiRefs[Self.wikiKey(l.name), default: []].insert(file)
             }
@@ -83,12 +83,12 @@ struct LinkTable {
     /// those with a wikilink under one of the names.
     func linkingFiles(into paths: [[String]], names keys: Set<String>) -> Set<[String]> {
         var out = Set<[String]>()
-        for path in paths { out.formUnion(inbound[path] ?? []) }
+        for path in paths { inbound[path]?.add(to: &out) }
         let holding = paths.filter { targetsBelow[Self.pathHash($0[...])] != nil }
         if !holding.isEmpty {
             for (target, from) in inbound
             where holding.contains(where: { target.count > $0.count && target.starts(with: $0) }) {
-                out.formUnion(from)
+                from.add(to: &out)
             }
         }
         for key in keys { out.formUnion(wikiRefs[key] ?? []) }
@@ -112,5 +112,47 @@ struct LinkTable {
 
     static func wikiKey(_ name: String) -> String {
         NameRules.key(name.split(separator: "/").last.map(String.init) ?? "")
+    }
+}
+
+/// The files linking to one target: nearly always one, held without the
+/// table a set allocates (some 100 bytes for each of 20,000 targets).
+/// One file is always `one`, so equal sets of files compare equal.
+enum LinkingFiles: Equatable {
+    case one([String])
+    case many(Set<[String]>)
+
+    mutating func insert(_ file: [String]) {
+        switch self {
+        case .one(let only): if only != file { self = .many([only, file]) }
+        case .many(var files):
+            // Let go of its own copy first, so the set is changed in place.
+            self = .one([])
+            files.insert(file)
+            self = .many(files)
+        }
+    }
+
+    /// Takes `file` out; true when none is left.
+    mutating func remove(_ file: [String]) -> Bool {
+        switch self {
+        case .one(let only): return only == file
+        case .many(var files):
+            self = .one([])
+            files.remove(file)
+            if files.count == 1, let last = files.first {
+                self = .one(last)
+            } else {
+                self = .many(files)
+            }
+            return files.isEmpty
+        }
+    }
+
+    func add(to out: inout Set<[String]>) {
+        switch self {
+        case .one(let only): out.insert(only)
+        case .many(let files): out.formUnion(files)
+        }
     }
 }

@@ -26,8 +26,9 @@ final class LinkIndex {
     /// Which file each name means: built on first need, then kept current
     /// by the changes noted (`noteWikiChange`).
     var wiki: WikiNames?
-    /// Every file is in `files`. Until the first need, it holds only what
-    /// counting read: the rest is read then, once.
+    /// Every file with links is in `files`. Until the first need, it holds
+    /// only what counting read: the rest (neither kept nor marked
+    /// `Entry.readWithoutLinks`) is read then, once.
     var complete = false
 }
 
@@ -105,7 +106,7 @@ extension Workspace {
                     folders.append(child)
                     continue
                 }
-                guard child.kind == .file, Self.hasLinks(child.name.string),
+                guard child.kind == .file, !child.readWithoutLinks, Self.hasLinks(child.name.string),
                     let path = libraryPath(of: child, in: library), index.table[path] == nil
                 else { continue }
                 if dir == nil {
@@ -136,6 +137,7 @@ extension Workspace {
         let index = linkIndexes[id] ?? LinkIndex()
         linkIndexes[id] = index
         index.table.set(path, Self.indexed(links, from: path))
+        entry.readWithoutLinks = links.isEmpty
     }
 
     /// The links of a text, where each is written (`text` nil: it holds no `[`).
@@ -179,6 +181,7 @@ extension Workspace {
         // Until the first need, the buffer (or, closed, the disk) is read then.
         guard index.complete else {
             index.table.set(path, nil)
+            entry.readWithoutLinks = false
             return
         }
         if let t = text ?? savedText(of: entry) { index.table.set(path, Self.indexed(t, from: path)) }
@@ -201,7 +204,10 @@ extension Workspace {
                 if change.kind == .deleted || change.kind == .moved { index.table.remove(under: to, isFile: isFile) }
                 // Until the first need, a changed file is dropped and read again then (or by counting).
                 guard change.kind != .deleted, index.complete, let top = entry(at: to, in: library) else {
-                    if change.kind == .changed { index.table.set(to, nil) }
+                    if change.kind == .changed {
+                        index.table.set(to, nil)
+                        entry(at: to, in: library)?.readWithoutLinks = false
+                    }
                     continue
                 }
                 // A folder "changed" is its order or settings: its files' text is as it was.
@@ -253,11 +259,31 @@ extension Workspace {
         guard let top else { return }
         forget(to)
         let trashes = Set(library.projects.values.compactMap { $0.trash.map(ObjectIdentifier.init) })
-        guard !Self.isInTrash(top, trashes) else { return }
-        top.walk { e in
-            if trashes.contains(ObjectIdentifier(e)) { return false }
-            if e.kind == .file, let p = libraryPath(of: e, in: library) { index.wiki?.add(index.table.sharedKey(p)) }
-            return e.kind == .directory
+        guard !Self.isInTrash(top, trashes), var names = index.wiki else { return }
+        // Not built again: dropped while filled, the table is not copied.
+        index.wiki = nil
+        Self.addWikiFiles(top, at: to, to: &names, skipping: trashes)
+        index.wiki = names
+    }
+
+    /// Adds `top` (at library path `path`) and every file below it outside
+    /// the Trash to `names`, the files of a folder sharing one copy of its path.
+    static func addWikiFiles(
+        _ top: Entry, at path: [String], to names: inout WikiNames, skipping trashes: Set<ObjectIdentifier>
+    ) {
+        if top.kind == .file {
+            if let name = path.last { names.add(name, in: Array(path.dropLast())) }
+            return
+        }
+        var folders: [(Entry, [String])] = [(top, path)]
+        while let (folder, folderPath) = folders.popLast() {
+            for child in folder.children.values where !trashes.contains(ObjectIdentifier(child)) {
+                if child.kind == .file {
+                    names.add(child.name.string, in: folderPath)
+                } else if child.kind == .directory {
+                    folders.append((child, folderPath + [child.name.string]))
+                }
+            }
         }
     }
 
@@ -282,11 +308,7 @@ extension Workspace {
         if let w = index.wiki { return w }
         var names = WikiNames(files: [])
         let trashes = Set(library.projects.values.compactMap { $0.trash.map(ObjectIdentifier.init) })
-        library.root.walk { e in
-            if trashes.contains(ObjectIdentifier(e)) { return false }
-            if e.kind == .file, let p = libraryPath(of: e, in: library) { names.add(index.table.sharedKey(p)) }
-            return e.kind == .directory
-        }
+        Self.addWikiFiles(library.root, at: [], to: &names, skipping: trashes)
         index.wiki = names
         return names
     }
