@@ -110,28 +110,31 @@ func selfTest(_ options: Options) -> Int32 {
             "leave a link pointing where its content is not", "does not resolve",
             { t in
                 let rel = t.newName("s") + ".md"
-                let target = t.someContentFile(linkable: true)
-                let id = Torture.contentID(t.content(of: Disk.read(target)!))!
-                let c = t.newContent()
                 // A run may have sent Notes to the system trash.
                 _ = Disk.makeFolders(t.lib + "/Notes")
+                // A target of its own, which no command ever took out of view.
+                let d = t.newContent()
+                _ = Disk.write(t.lib + "/Notes/lt.md", Array(d.utf8))
+                let id = Torture.contentID(d)!
+                let c = t.newContent()
                 _ = Disk.write(t.lib + "/Notes/" + rel, Array((c + "[#\(id)](nowhere/\(rel))\n").utf8))
             }
         ),
         (
             "rewrite one file's links of a move and not another's", "half done",
             { t in
-                let target = t.someContentFile(linkable: true)
-                let rel = String(target.dropFirst(t.lib.count + 1))
-                let id = Torture.contentID(t.content(of: Disk.read(target)!))!
+                // A content of its own, which no command ever took out of view.
+                _ = Disk.makeFolders(t.lib + "/Notes")
+                let d = t.newContent()
+                _ = Disk.write(t.lib + "/Notes/ht.md", Array(d.utf8))
+                let id = Torture.contentID(d)!
                 let a = t.newContent()
                 let b = t.newContent()
-                _ = Disk.makeFolders(t.lib + "/Notes")
-                _ = Disk.write(t.lib + "/Notes/ha.md", Array((a + "[#\(id)](../\(rel))\n").utf8))
-                _ = Disk.write(t.lib + "/Notes/hb.md", Array((b + "[#\(id)](../\(rel))\n").utf8))
+                _ = Disk.write(t.lib + "/Notes/ha.md", Array((a + "[#\(id)](ht.md)\n").utf8))
+                _ = Disk.write(t.lib + "/Notes/hb.md", Array((b + "[#\(id)](ht.md)\n").utf8))
                 t.interruptedLinks = t.linkStates()
                 // The target moves; one file follows it, the other keeps the old path.
-                _ = rename(target, t.lib + "/Notes/moved.md")
+                _ = rename(t.lib + "/Notes/ht.md", t.lib + "/Notes/moved.md")
                 _ = Disk.write(t.lib + "/Notes/ha.md", Array((a + "[#\(id)](moved.md)\n").utf8))
             }
         ),

@@ -112,25 +112,16 @@ final class Torture: @unchecked Sendable {
 
     /// A file holding a tracked content that was never copied, in the
     /// library (for the self-test).
-    /// `linkable`: one whose links the checks hold, in view and never out of it.
-    func someContentFile(inProject: Bool = false, linkable: Bool = false) -> String {
+    func someContentFile(inProject: Bool = false) -> String {
         let files = Disk.walk(lib, includeHidden: false).filter { !$0.isDir }.map { lib + "/" + $0.rel }
-        let found = files.first {
+        return files.first {
             guard let bytes = Disk.read($0), bytes.count > 1 else { return false }
             let c = content(of: bytes)
-            if linkable {
-                let parts = $0.dropFirst(lib.count + 1).split(separator: "/")
-                guard let id = Self.contentID(c), !linksOutOfView.contains(id), contents[c] == .alive,
-                    !(parts.count > 1 && parts[1] == "Trash")
-                else { return false }
-            }
             guard inProject else { return (copyAllowance[c] ?? 0) == 0 }
             // One whose snapshots must follow it: alive, never out of its project.
             return (copyAllowance[c] ?? 0) == 0 && contents[c] == .alive && !snapshotsAdrift.contains(c)
                 && splitProject(String($0.dropFirst(lib.count + 1))) != nil
-        }
-        if found == nil && linkable { return someContentFile(inProject: inProject) }
-        return found!
+        }!
     }
 
     func uri(_ rel: String) -> String { Disk.uri(rel.isEmpty ? lib : lib + "/" + rel) }
