@@ -91,11 +91,19 @@ extension Server {
     }
 
     /// Applies the batches the watcher handed on. On the work thread.
-    func applyWatchedEvents() {
+    /// `forCommand`: a command runs next, and its notification carries
+    /// these changes first; clients take the first `carrel/didChange` after
+    /// a command's answer for the command's own, so none may come between.
+    func applyWatchedEvents(forCommand: Bool = false) {
         for events in watchInbox.takeAll() {
             let changes = workspace.apply(events)
             let moves = outsideMovesOfLastBatch()
-            hold(changes)
+            if forCommand && !changes.isEmpty {
+                watched.add(changes, now: DispatchTime.now().uptimeNanoseconds)
+                scheduleFlush()
+            } else {
+                hold(changes)
+            }
             offerLinkUpdates(moves)
         }
     }
@@ -106,7 +114,7 @@ extension Server {
     /// true. On the work thread.
     func catchUpWithDisk() {
         workspace.catchUpWithWatcher()
-        applyWatchedEvents()
+        applyWatchedEvents(forCommand: true)
     }
 
     /// Keeps what the watcher saw for the next notification. On the work thread.
