@@ -128,7 +128,8 @@ public struct LinkUpdateRecord: Equatable, Sendable, LinkStateRecord {
         }
         var value: JSONValue = ["carrelLinkUpdate": .int(1), "library": .string(library), "files": .array(files)]
         if let answers {
-            value = .object((value.objectValue ?? [:]).merging(["answers": .string(answers)], uniquingKeysWith: { a, _ in a }))
+            value = .object(
+                (value.objectValue ?? [:]).merging(["answers": .string(answers)], uniquingKeysWith: { a, _ in a }))
         }
         if let move {
             value = .object(

@@ -39,7 +39,9 @@ final class WatcherFailureTests: XCTestCase {
         var ends: [Int32] = [-1, -1]
         XCTAssertEqual(pipe(&ends), 0)
         _ = fcntl(ends[0], F_SETFL, O_NONBLOCK)
-        if !bytes.isEmpty { XCTAssertEqual(bytes.withUnsafeBytes { write(ends[1], $0.baseAddress!, $0.count) }, bytes.count) }
+        if !bytes.isEmpty {
+            XCTAssertEqual(bytes.withUnsafeBytes { write(ends[1], $0.baseAddress!, $0.count) }, bytes.count)
+        }
         close(ends[1])
         return ends[0]
     }

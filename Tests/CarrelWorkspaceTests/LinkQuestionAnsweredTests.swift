@@ -61,7 +61,8 @@ final class LinkQuestionAnsweredTests: StateFolderTestCase {
         let dir = try Directory.open(fx.bytes("P/Draft"))
         let read = try XCTUnwrap(dir.readText(Array("One.md".utf8)))
         let edit = TextEdit(start: 10, end: 30, newText: "../Characters/Ada%20Lovelace.md")
-        let file = LinkUpdateRecord.File(path: ["P", "Draft", "One.md"], before: read.stamp, text: read.bytes, edits: [edit])
+        let file = LinkUpdateRecord.File(
+            path: ["P", "Draft", "One.md"], before: read.stamp, text: read.bytes, edits: [edit])
         let encoded = LinkUpdateRecord(library: realPath, files: [file]).encoded()
         var fields = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(encoded)) as? [String: Any])
         fields["answers"] = answers
