@@ -13,34 +13,11 @@ import XCTest
 /// question the next open knows is answered. Planted as the records a
 /// stopped Carrel leaves, then opened.
 final class LinkQuestionAnsweredTests: StateFolderTestCase {
-    var fx: Fixture!
-
-    static let tree = """
-        P/.carrel/project.json = {"type":"novel"}
-        P/Characters/Ada Lovelace.md = # Ada
-        P/Draft/One.md = See [Ada](../Characters/Ada.md).
-        """
     /// A pid no process has: the records' writer stopped.
     static let stoppedWriter = "999999999"
 
-    override func setUpWithError() throws {
-        try super.setUpWithError()
-        // Ada.md was renamed to "Ada Lovelace.md": the move is done, its link not yet.
-        fx = try Fixture(Self.tree)
-    }
-
-    override func tearDown() {
-        fx = nil
-        super.tearDown()
-    }
-
-    var realPath: [UInt8] {
-        BytePath.withCString(fx.bytes()) { p in
-            let r = realpath(p, nil)!
-            defer { free(r) }
-            return Array(UnsafeRawBufferPointer(start: r, count: strlen(r)))
-        }
-    }
+    /// Ada.md was renamed to "Ada Lovelace.md": the move is done, its links not yet.
+    lazy var fx: Fixture! = try? Fixture(LinkUpdateRecoveryTests.tree)
 
     var links: String { state.path + "/carrel/links" }
     var records: [String] { state.listing("carrel/links", includeHidden: true) }
@@ -48,10 +25,10 @@ final class LinkQuestionAnsweredTests: StateFolderTestCase {
     /// The question of the rename, as a stopped Carrel left it; its file name.
     func plantQuestion() throws -> String {
         let question = LinkQuestionRecord(
-            library: realPath, from: ["P", "Characters", "Ada.md"], to: ["P", "Characters", "Ada Lovelace.md"])
-        XCTAssertNotNil(question.write(for: realPath))
+            library: fx.realPath, from: ["P", "Characters", "Ada.md"], to: ["P", "Characters", "Ada Lovelace.md"])
+        XCTAssertNotNil(question.write(for: fx.realPath))
         let written = try XCTUnwrap(records.first { $0.hasPrefix("question-") })
-        let name = LinkQuestionRecord.prefix(realPath) + "\(Self.stoppedWriter)-1-1.json"
+        let name = LinkQuestionRecord.prefix(fx.realPath) + "\(Self.stoppedWriter)-1-1.json"
         try FileManager.default.moveItem(atPath: links + "/" + written, toPath: links + "/" + name)
         return name
     }
@@ -63,10 +40,10 @@ final class LinkQuestionAnsweredTests: StateFolderTestCase {
         let edit = TextEdit(start: 10, end: 30, newText: "../Characters/Ada%20Lovelace.md")
         let file = LinkUpdateRecord.File(
             path: ["P", "Draft", "One.md"], before: read.stamp, text: read.bytes, edits: [edit])
-        let encoded = LinkUpdateRecord(library: realPath, files: [file]).encoded()
+        let encoded = LinkUpdateRecord(library: fx.realPath, files: [file]).encoded()
         var fields = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(encoded)) as? [String: Any])
         fields["answers"] = answers
-        let name = LinkUpdateRecord.prefix(realPath) + "\(Self.stoppedWriter)-2-2.json"
+        let name = LinkUpdateRecord.prefix(fx.realPath) + "\(Self.stoppedWriter)-2-2.json"
         try JSONSerialization.data(withJSONObject: fields).write(to: URL(fileURLWithPath: links + "/" + name))
     }
 
