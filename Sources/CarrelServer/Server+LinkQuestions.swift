@@ -15,7 +15,7 @@ extension Server {
         guard before.mode != .never, let planned = try? plan(), planned.library === before.library,
             let record = workspace.recordLinkQuestion(planned)
         else { return before }
-        before.settle = record
+        before.question = record
         return before
     }
 
@@ -49,7 +49,7 @@ extension Server {
             let before = LinksBeforeMove(
                 library: q.library, snapshot: workspace.linkSnapshot(q.library, reverting: q.move),
                 open: openDocuments(in: q.library), mode: workspace.linkUpdates(of: entry, in: q.library),
-                settle: q.settle, journaled: true, reasked: true)
+                question: q.record, journaled: true, reasked: true)
             offerLinkUpdates(before, q.move) { links, files in
                 .confirmLinkUpdate(links: links, files: files, name: pair.from.last ?? "")
             }

@@ -16,9 +16,11 @@ extension Server {
         let open: [[String]: (uri: String, text: [UInt8])]
         /// The setting of the project (or library) the item left.
         let mode: LinkUpdates
-        /// Drops the question's record (`Server+LinkQuestions.swift`) once
-        /// it is answered or needs no answer.
-        var settle: () -> Void = {}
+        /// The question's record (`Server+LinkQuestions.swift`): the edits'
+        /// record names it, and it goes once that one is durable.
+        var question: LinkQuestionFile? = nil
+        /// Drops the question's record once it is answered or needs no answer.
+        func settle() { question?.remove() }
         /// Carrel's own move, journaled: the edits join its step, so undo
         /// takes them back. Another program's move is not journaled.
         var journaled = false
@@ -64,8 +66,8 @@ extension Server {
             message: question(links, fixes.count).text(language),
             actions: [Message.actionKeepLinks, update].map { $0.text(language) })
         request(ShowMessageRequest.method, params) { [self] result in
-            // Dropped only after the edits' own record is durable, so a stop
-            // in between leaves one or the other.
+            // Dropped as the edits' own record is written, which names it,
+            // so a stop leaves the question or that record, never neither.
             defer { before.settle() }
             let title = ShowMessageRequest.chosenTitle(result)
             guard title == update.text(language) || title == update.text(.english) else { return }
@@ -75,7 +77,8 @@ extension Server {
 
     private func updateLinks(_ fixes: [LinkFileEdit], _ before: LinksBeforeMove, _ move: LinkMove) {
         let closed = fixes.filter { before.open[$0.file] == nil }
-        let (_, refused, unrecorded) = workspace.writeLinkEdits(closed, in: before.library)
+        let (_, refused, unrecorded) = workspace.writeLinkEdits(
+            closed, in: before.library, answering: before.question)
         var notUpdated = refused.filter { !unrecorded.contains($0) }.compactMap(\.last)
         var updated = closed.filter { !refused.contains($0.newFile) }
         let onDisk = Set(updated.map(\.newFile))

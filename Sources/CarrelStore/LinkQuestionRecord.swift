@@ -43,6 +43,14 @@ public struct LinkQuestionRecord: Equatable, Sendable, LinkStateRecord {
     /// Writes the record whole and durably. Nil when it could not be.
     public func write(for realPath: [UInt8]) -> Written? { writeRecord(for: realPath) }
 
+    /// Removes the question named `name`, which an update record of the
+    /// library at `realPath` says it answered; nothing when the name is not
+    /// one of that library's questions.
+    public static func removeAnswered(_ name: String, for realPath: [UInt8]) {
+        guard name.hasPrefix(prefix(realPath)), !name.utf8.contains(UInt8(ascii: "/")) else { return }
+        LinkStateFolder.remove(Array(name.utf8))
+    }
+
     public func encoded() -> [UInt8] {
         let value: JSONValue = [
             "carrelLinkQuestion": .int(1), "library": .string(library),

@@ -73,6 +73,14 @@ extension LinkUpdateRecord {
         }
         var record = LinkUpdateRecord(library: [], files: files)
         record.library = library
+        if let answers = value["answers"] {
+            // Only ever a question's file name in the same folder: no path.
+            guard let name = answers.stringValue, name.hasPrefix("question-"),
+                name.utf8.count <= LinkStateFolder.nameLimit,
+                !name.utf8.contains(UInt8(ascii: "/")), !name.utf8.contains(0)
+            else { throw .malformed(detail: "answers") }
+            record.answers = name
+        }
         if let move = value["move"] {
             record.move = Move(
                 from: try libraryPath(move["from"], field: "move", partLimit: .max),

@@ -66,6 +66,11 @@ public struct LinkUpdateRecord: Equatable, Sendable, LinkStateRecord {
     public var library: String
     public var files: [File]
     public var move: Move?
+    /// The file name of the question (`LinkQuestionRecord`) these edits
+    /// answer. The question's record goes once this one is durable, and a
+    /// stop in between leaves this naming it: the next open drops it as
+    /// answered, so an update already made is never asked for again.
+    public var answers: String?
 
     public init(library: [UInt8], files: [File]) {
         self.library = BytePath.display(library)
@@ -101,6 +106,11 @@ public struct LinkUpdateRecord: Equatable, Sendable, LinkStateRecord {
     /// state folder, a full disk): then no file may be changed.
     public func write(for realPath: [UInt8]) -> Written? { writeRecord(for: realPath) }
 
+    /// Names `question` as the one these edits answer.
+    public mutating func answer(_ question: LinkStateFile) {
+        answers = String(decoding: question.name, as: UTF8.self)
+    }
+
     /// The record's JSON, one line.
     public func encoded() -> [UInt8] {
         let files: [JSONValue] = files.map { f in
@@ -117,6 +127,10 @@ public struct LinkUpdateRecord: Equatable, Sendable, LinkStateRecord {
             ]
         }
         var value: JSONValue = ["carrelLinkUpdate": .int(1), "library": .string(library), "files": .array(files)]
+        if let answers {
+            value = .object(
+                (value.objectValue ?? [:]).merging(["answers": .string(answers)], uniquingKeysWith: { a, _ in a }))
+        }
         if let move {
             value = .object(
                 (value.objectValue ?? [:]).merging(

@@ -42,6 +42,10 @@ public final class Watcher: @unchecked Sendable {
     private let stopRead: Int32
     private let stopWrite: Int32
     private let deliver: @Sendable ([WatchEvent]) -> Void
+    /// Told, on the reading thread, why watching ended when the kernel's
+    /// descriptor fails, so the owner can say so: nothing another program
+    /// changes is seen after that.
+    private let failed: @Sendable (String) -> Void
     private var thread: Thread?
     /// Read and written only on the reading thread.
     private var stopped = false
@@ -55,13 +59,27 @@ public final class Watcher: @unchecked Sendable {
     /// process may since have given to another file. Under `handoff`.
     private var closed = false
     private var buffer = [UInt8](repeating: 0, count: 256 * 1024)
+    /// Why the last read that ended watching failed. Under `handoff`.
+    private var readFailure = ""
 
     /// nil when inotify is unavailable; the owner then polls everything.
-    public init?(deliver: @escaping @Sendable ([WatchEvent]) -> Void) {
+    public convenience init?(
+        deliver: @escaping @Sendable ([WatchEvent]) -> Void, failed: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
         // Non-blocking: `catchUp` reads what is there without waiting, and the
         // reading thread waits in poll(2), never in read(2).
-        fd = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
+        let fd = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
         guard fd >= 0 else { return nil }
+        self.init(descriptor: fd, deliver: deliver, failed: failed)
+    }
+
+    /// Reads events from `descriptor`, which it owns from now on: the tests
+    /// give it one that fails as an inotify descriptor never does on demand.
+    init?(
+        descriptor: Int32, deliver: @escaping @Sendable ([WatchEvent]) -> Void,
+        failed: @escaping @Sendable (String) -> Void
+    ) {
+        fd = descriptor
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else {
             close(fd)
@@ -74,6 +92,7 @@ public final class Watcher: @unchecked Sendable {
         stopRead = ends[0]
         stopWrite = ends[1]
         self.deliver = deliver
+        self.failed = failed
     }
 
     public func start() {
@@ -126,7 +145,7 @@ public final class Watcher: @unchecked Sendable {
         _ = carrel_sched_batch_this_thread()
         while true {
             guard waitReadable(timeoutMs: -1), !stopped else { return }
-            guard readAvailable() else { return }
+            guard readAvailable() else { return endOnFailure() }
             // Gather the rest of a burst, but never hold events back longer
             // than ~50 ms. Sleeping, not polling: while this thread sleeps,
             // events queue without waking it, so a command's own writes and
@@ -137,19 +156,30 @@ public final class Watcher: @unchecked Sendable {
             while Clock.nowMs() < deadline, gatheredCount() <= 100_000 {
                 usleep(pause * 1000)
                 let before = gatheredCount()
-                guard readAvailable() else { return }
+                guard readAvailable() else { return endOnFailure() }
                 if gatheredCount() == before { break }
                 pause = Self.gatherMs
             }
             // A rename's two halves belong in one batch, or a move reads as delete + create.
             var tries = 0
             while tries < 5, gatheredHasUnpairedMove(), waitReadable(timeoutMs: 4) {
-                guard readAvailable() else { return }
+                guard readAvailable() else { return endOnFailure() }
                 tries += 1
             }
             if stopped { return }
             handOn()
         }
+    }
+
+    /// The descriptor can no longer be read: what was read from it still
+    /// reaches the owner, then the owner is told watching has ended.
+    private func endOnFailure() {
+        if stopped { return }
+        handOn()
+        handoff.lock()
+        let why = readFailure
+        handoff.unlock()
+        failed(why)
     }
 
     /// Hands on everything the kernel has reported until now, through
@@ -204,7 +234,10 @@ public final class Watcher: @unchecked Sendable {
     }
 
     /// Waits up to `timeoutMs` (-1: forever) for events or `stop`. False
-    /// on a timeout, on `stop` (which sets `stopped`) and when the fd is gone.
+    /// on a timeout and on `stop` (which sets `stopped`). Anything the
+    /// descriptor reports, an error or a hang-up too, is true: the read that
+    /// follows says whether events are still there or the descriptor is
+    /// gone, so watching never ends without the owner being told.
     private func waitReadable(timeoutMs: Int32) -> Bool {
         var p = [
             pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: stopRead, events: Int16(POLLIN), revents: 0),
@@ -216,7 +249,7 @@ public final class Watcher: @unchecked Sendable {
             stopped = true
             return false
         }
-        return p[0].revents & Int16(POLLIN) != 0
+        return p[0].revents != 0
     }
 
     /// Appends every event the kernel holds to `gathering`, without
@@ -225,8 +258,16 @@ public final class Watcher: @unchecked Sendable {
         guard !closed else { return false }
         while true {
             let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
-            if n < 0 { return errno == EAGAIN || errno == EINTR }
-            if n == 0 { return false }
+            if n < 0 {
+                let error = errno
+                if error == EAGAIN || error == EINTR { return true }
+                readFailure = "reading the kernel's change events failed: \(String(cString: strerror(error)))"
+                return false
+            }
+            if n == 0 {
+                readFailure = "the kernel's change events ended"
+                return false
+            }
             buffer.withUnsafeBytes { raw in
                 var off = 0
                 let header = MemoryLayout<inotify_event>.size

@@ -177,9 +177,15 @@ extension Workspace {
 
     /// Starts watching every library. `deliver` is called on the watcher's
     /// thread; the owner hands the events back to `apply` on its own queue.
-    public func startWatching(log: @escaping (String) -> Void, deliver: @escaping @Sendable ([WatchEvent]) -> Void) {
+    public func startWatching(
+        log: @escaping @Sendable (String) -> Void, deliver: @escaping @Sendable ([WatchEvent]) -> Void
+    ) {
         guard watching == nil, !watchingStopped else { return }
-        let watcher = Watcher(deliver: deliver)
+        let watcher = Watcher(
+            deliver: deliver,
+            failed: { why in
+                log("error: watching stopped, \(why); changes other programs make are not seen until Carrel restarts")
+            })
         if watcher == nil { log("warning: inotify unavailable; polling folders every 0.5 s") }
         let state = WatchState(watcher: watcher, log: log)
         watching = state

@@ -1,12 +1,15 @@
 import CarrelModel
 import CarrelStore
 
+/// A question's record, as the server holds it until it is answered.
+public typealias LinkQuestionFile = LinkQuestionRecord.Written
+
 /// A link question a stopped Carrel left unanswered (`LinkQuestionRecord`).
 public struct LeftLinkQuestion {
     public let library: Library
     public let move: LinkMove
     /// Removed once asked and answered, or found moot.
-    let record: LinkQuestionRecord.Written
+    public let record: LinkQuestionRecord.Written
 
     /// Drops the record: the question was answered, or needs no answer.
     public func settle() { record.remove() }
@@ -20,14 +23,14 @@ extension Workspace {
     /// Nil when it needs none (a move into the Trash, nowhere new) or the
     /// record could not be written: then the move goes on as before, and a
     /// stop before the answer leaves the links as "Don't Update" would.
-    public func recordLinkQuestion(_ plan: MovePlan) -> (() -> Void)? {
+    public func recordLinkQuestion(_ plan: MovePlan) -> LinkQuestionRecord.Written? {
         guard !plan.intoTrash, plan.from != plan.to else { return nil }
         let record = LinkQuestionRecord(library: plan.library.realPath, from: plan.from, to: plan.to)
         guard let written = record.write(for: plan.library.realPath) else {
             log("link question not recorded: the state folder could not be written")
             return nil
         }
-        return { written.remove() }
+        return written
     }
 
     /// Reads the questions left for `library` when it is opened; a refused

@@ -25,6 +25,8 @@ extension Workspace {
                 log("link update record \(found.path) refused: \(flaw)")
                 notices.append(.linkRecordRefused(path: found.path, because: flaw))
             case .success(let record):
+                // Its question was answered: gone before the record, so never asked again.
+                if let question = record.answers { LinkQuestionRecord.removeAnswered(question, for: realPath) }
                 if let move = record.move, !moveWasMade(move, in: libraryPath) {
                     // Stopped before its move: the links still fit where the item is.
                     found.remove()

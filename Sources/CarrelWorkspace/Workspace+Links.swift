@@ -460,7 +460,9 @@ extension Workspace {
     /// point leaves each file old or new and the next open finishes the
     /// rest; without a record no file is written, and those files are also
     /// returned as `unrecorded`.
-    public func writeLinkEdits(_ fixes: [LinkFileEdit], in library: Library)
+    public func writeLinkEdits(
+        _ fixes: [LinkFileEdit], in library: Library, answering question: LinkStateFile? = nil
+    )
         -> (written: Int, refused: [[String]], unrecorded: [[String]])
     {
         var written = 0
@@ -478,13 +480,16 @@ extension Workspace {
             ready.append((fix, e, dir, now.stamp))
         }
         guard !ready.isEmpty else { return (0, refused, []) }
-        let record = LinkUpdateRecord(
+        var record = LinkUpdateRecord(
             library: library.realPath,
             files: ready.map { .init(path: $0.fix.newFile, before: $0.stamp, text: $0.fix.text, edits: $0.fix.edits) })
+        if let question { record.answer(question) }
         guard let recorded = record.write(for: library.realPath) else {
             log("link updates not made: their record could not be written")
             return (0, refused + ready.map(\.fix.newFile), ready.map(\.fix.newFile))
         }
+        // Answered for good: the record names it, so a stop from here on finishes the edits and asks nothing.
+        question?.remove()
         for (fix, e, dir, stamp) in ready {
             let text = LinkRewrite.apply(fix.edits, to: fix.text)
             snapshotBeforeReplacing(e, in: library, text: fix.text, title: .titleBeforeLinkUpdate)

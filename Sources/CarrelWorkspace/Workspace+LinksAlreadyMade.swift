@@ -2,7 +2,9 @@ import CarrelModel
 
 extension Workspace {
     /// A question a stopped Carrel left may have been answered, its files
-    /// written, before the stop came: the moved files' own links then lead
+    /// written, before the stop came, where no edits' record names it (an
+    /// older Carrel's, or open buffers' edits, which no record holds): the
+    /// moved files' own links then lead
     /// from their new place already, and rewriting them again from the old
     /// one would break them. Drops each edit of a moved file whose link
     /// does not reach an item from the old place and does reach one from

@@ -45,7 +45,7 @@ extension CLI {
         // (a kill, the terminal closed at the prompt): the editor's next
         // server then asks the question this run could not.
         let question = mode == .never ? nil : ws.recordLinkQuestion(plan)
-        defer { question?() }
+        defer { question?.remove() }
         let outcome = try run()
         ws.noteForUndo(command, outcome)
         report(ws, outcome, language)
@@ -67,7 +67,7 @@ extension CLI {
             let answer = (readLine() ?? "").trimmingCharacters(in: .whitespaces).lowercased()
             guard ["y", "yes", "o", "oui"].contains(answer) else { return }
         }
-        let (_, refused, unrecorded) = ws.writeLinkEdits(fixes, in: plan.library)
+        let (_, refused, unrecorded) = ws.writeLinkEdits(fixes, in: plan.library, answering: question)
         let updated = fixes.filter { !refused.contains($0.newFile) }
         ws.journalLinkEdits(updated, after: move, in: plan.library, rewrittenOnDisk: Set(updated.map(\.newFile)))
         if !updated.isEmpty {

@@ -5,30 +5,7 @@ import XCTest
 /// What the CLI says around a submission's news: an acceptance offers the
 /// move to Published, made with --move-to-published; deleting a sent piece
 /// for good says its text as sent goes too.
-final class CLISubmissionOffersTests: XCTestCase {
-    var fx: Fixture!
-    var cli: CLIRunner!
-
-    override func setUpWithError() throws {
-        fx = try Fixture(
-            """
-            P/.carrel/project.json = {"type":"poetry"}
-            P/Draft/Spring.md = sea sea
-            P/Draft/Moon.md = moon
-            P/Magazines/Granta/
-            """)
-        cli = try CLIRunner()
-    }
-
-    override func tearDown() {
-        cli = nil
-        fx = nil
-    }
-
-    func run(_ args: [String], stdin: String? = nil) -> CLIRunner.Result {
-        cli.run(args, in: fx.path, stdin: stdin)
-    }
-
+final class CLISubmissionOffersTests: CLISubmissionsTestCase {
     func send(_ piece: String) -> String {
         let sent = run(["submit", piece, "--to", "P/Magazines/Granta", "--date", "2026-11-20"])
         XCTAssertEqual(sent.status, 0, sent.stderr)

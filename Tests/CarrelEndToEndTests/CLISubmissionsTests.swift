@@ -5,31 +5,7 @@ import XCTest
 
 /// `carrel market`, `submit`, `submission-status`, `withdraw-others` and
 /// `submissions`: submissions tracking from a shell, with the real binary.
-final class CLISubmissionsTests: XCTestCase {
-    var fx: Fixture!
-    var cli: CLIRunner!
-
-    override func setUpWithError() throws {
-        fx = try Fixture(
-            """
-            P/.carrel/project.json = {"type":"poetry"}
-            P/Draft/Spring.md = sea sea
-            P/Draft/Moon.md = moon
-            P/Magazines/Granta/
-            P/Magazines/Review/
-            """)
-        cli = try CLIRunner()
-    }
-
-    override func tearDown() {
-        cli = nil
-        fx = nil
-    }
-
-    func run(_ args: [String], stdin: String? = nil) -> CLIRunner.Result {
-        cli.run(args, in: fx.path, stdin: stdin)
-    }
-
+final class CLISubmissionsTests: CLISubmissionsTestCase {
     func testAMarketsDetailsAreSetPrintedAndChecked() {
         let set = run([
             "market", "P/Magazines/Review", "--deadline", "2026-12-31", "--simultaneous", "no", "--fee", "£3",

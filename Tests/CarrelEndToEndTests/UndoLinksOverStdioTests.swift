@@ -155,8 +155,9 @@ final class UndoLinksOverStdioTests: XCTestCase {
         XCTAssertEqual(try read("P/Novel/One.md"), self.one)
     }
 
-    /// An open buffer's links go back through the editor, never on disk.
-    func testAnOpenBufferGetsItsLinksBackThroughTheEditor() throws {
+    /// A rename of Ada.md updating links while One.md is open: the editor
+    /// applies its edits, so its buffer holds the new text, unsaved.
+    func renameAdaWithOneOpen() throws {
         let one = uri("P/Novel/One.md")
         c.notify(
             "textDocument/didOpen",
@@ -164,15 +165,15 @@ final class UndoLinksOverStdioTests: XCTestCase {
         try renameAdaUpdatingLinks()
         let apply = try c.inbox.take("applyEdit") { $0["method"] == "workspace/applyEdit" }
         c.send(["jsonrpc": "2.0", "id": apply["id"]!, "result": ["applied": true]])
-        // The editor applies it: its buffer holds the new text, unsaved.
         c.notify(
             "textDocument/didChange",
-            [
-                "textDocument": ["uri": one, "version": 2],
-                "contentChanges": [["text": .string(oneAfter)]],
-            ])
+            ["textDocument": ["uri": one, "version": 2], "contentChanges": [["text": .string(oneAfter)]]])
         XCTAssertEqual(try shown(), "Updated 3 links in 2 files.")
+    }
 
+    /// An open buffer's links go back through the editor, never on disk.
+    func testAnOpenBufferGetsItsLinksBackThroughTheEditor() throws {
+        try renameAdaWithOneOpen()
         let undone = try c.command("carrel.undo", [:])
         XCTAssertNil(undone["error"], undone.text())
         XCTAssertEqual(try read("P/Novel/Characters/Bea.md"), bea)
@@ -186,17 +187,7 @@ final class UndoLinksOverStdioTests: XCTestCase {
 
     /// An editor that does not apply the edits has its file named.
     func testABufferTheEditorDidNotChangeIsNamed() throws {
-        let one = uri("P/Novel/One.md")
-        c.notify(
-            "textDocument/didOpen",
-            ["textDocument": ["uri": one, "languageId": "markdown", "version": 1, "text": .string(self.one)]])
-        try renameAdaUpdatingLinks()
-        let apply = try c.inbox.take("applyEdit") { $0["method"] == "workspace/applyEdit" }
-        c.send(["jsonrpc": "2.0", "id": apply["id"]!, "result": ["applied": true]])
-        c.notify(
-            "textDocument/didChange",
-            ["textDocument": ["uri": one, "version": 2], "contentChanges": [["text": .string(oneAfter)]]])
-        XCTAssertEqual(try shown(), "Updated 3 links in 2 files.")
+        try renameAdaWithOneOpen()
         XCTAssertNil(try c.command("carrel.undo", [:])["error"])
         let back = try c.inbox.take("applyEdit") { $0["method"] == "workspace/applyEdit" }
         c.send(["jsonrpc": "2.0", "id": back["id"]!, "result": ["applied": false]])

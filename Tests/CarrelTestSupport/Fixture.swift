@@ -54,6 +54,14 @@ public final class Fixture {
     }
     public func uri(_ relative: String = "") -> String { FileURI.uri(bytes(relative)) }
 
+    /// The root with every link resolved: what Carrel names a library's
+    /// records in the state folder after.
+    public var realPath: [UInt8] {
+        guard let r = realpath(path, nil) else { return bytes() }
+        defer { free(r) }
+        return Array(UnsafeRawBufferPointer(start: r, count: strlen(r)))
+    }
+
     public func exists(_ relative: String) -> Bool {
         var st = stat()
         return lstat(path + "/" + relative, &st) == 0

@@ -10,30 +10,7 @@ import XCTest
 /// the links. A file without links is still read once only, whether
 /// counting read it or the first link query did, and the answers are
 /// those of every file kept.
-final class LinkIndexSizeTests: StateFolderTestCase {
-    static let tree = """
-        P/.carrel/project.json = {"type":"novel"}
-        P/Characters/Ada.md = # Ada
-        P/Draft/One.md = See [Ada](../Characters/Ada.md) and [[Ada]].
-        P/Draft/Two.md = No link here at all.
-        P/Draft/Three.fountain = INT. HOUSE\\n[her](../Characters/Ada.md)
-        P/Notes/plain.txt = [not](a link file)
-        """
-
-    func counted(_ fx: Fixture) -> (Workspace, Library) {
-        let ws = Workspace()
-        let library = ws.addLibrary(fx.bytes())
-        ws.queueUncountedWords()
-        while ws.hasWordsToCount { _ = ws.countQueuedWords() }
-        return (ws, library)
-    }
-
-    func backlinks(_ ws: Workspace, _ library: Library) -> [String] {
-        ws.backlinks(to: ["P", "Characters", "Ada.md"], in: library).map {
-            "\($0.file.joined(separator: "/"))@\($0.link.start)-\($0.link.end)"
-        }
-    }
-
+final class LinkIndexSizeTests: LinkIndexTestCase {
     func keptFiles(_ ws: Workspace, _ library: Library) -> [String] {
         (ws.linkIndexes[ObjectIdentifier(library.root)]?.table.files.keys.map { $0.joined(separator: "/") } ?? [])
             .sorted()
@@ -45,7 +22,7 @@ final class LinkIndexSizeTests: StateFolderTestCase {
 
     func testAfterTheCountOnlyFilesWithLinksAreKept() throws {
         let fx = try Fixture(Self.tree)
-        let (ws, library) = counted(fx)
+        let (ws, library) = Workspace.counted(fx)
         XCTAssertEqual(keptFiles(ws, library), ["P/Draft/One.md", "P/Draft/Three.fountain"])
         XCTAssertEqual(backlinks(ws, library).count, 3)
         XCTAssertEqual(keptFiles(ws, library), ["P/Draft/One.md", "P/Draft/Three.fountain"])
@@ -69,7 +46,7 @@ final class LinkIndexSizeTests: StateFolderTestCase {
     /// loses its last is forgotten.
     func testAFileIsKeptWhileItHoldsLinks() throws {
         let fx = try Fixture(Self.tree)
-        let (ws, library) = counted(fx)
+        let (ws, library) = Workspace.counted(fx)
         _ = backlinks(ws, library)
         try fx.add("P/Draft/Two.md = Now [Ada](../Characters/Ada.md).")
         try fx.add("P/Draft/One.md = No more links.")
@@ -84,7 +61,7 @@ final class LinkIndexSizeTests: StateFolderTestCase {
     /// links found where it now is.
     func testAFileMovedBeforeTheFirstQueryKeepsItsLinks() throws {
         let fx = try Fixture(Self.tree)
-        let (ws, library) = counted(fx)
+        let (ws, library) = Workspace.counted(fx)
         ws.noteLinkChanges(try ws.rename(try item(ws, fx, "P/Draft/One.md"), to: "Uno.md").changes)
         XCTAssertEqual(
             backlinks(ws, library).filter { $0.hasPrefix("P/Draft/Uno.md") }.count, 2,
@@ -95,7 +72,7 @@ final class LinkIndexSizeTests: StateFolderTestCase {
     /// and closed, before the first query: its disk text is what counts.
     func testABufferOpenedBeforeTheFirstQueryStandsForItsFile() throws {
         let fx = try Fixture(Self.tree)
-        let (ws, library) = counted(fx)
+        let (ws, library) = Workspace.counted(fx)
         let two = try XCTUnwrap(library.root.child("P")?.child("Draft")?.child("Two.md"))
         ws.indexBuffer(two, text: Array("[Ada](../Characters/Ada.md)".utf8))
         XCTAssertEqual(backlinks(ws, library).filter { $0.hasPrefix("P/Draft/Two.md") }.count, 1)

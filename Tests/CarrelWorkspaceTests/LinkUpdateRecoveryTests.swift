@@ -34,14 +34,6 @@ final class LinkUpdateRecoveryTests: StateFolderTestCase {
         super.tearDown()
     }
 
-    var realPath: [UInt8] {
-        BytePath.withCString(fx.bytes()) { p in
-            let r = realpath(p, nil)!
-            defer { free(r) }
-            return Array(UnsafeRawBufferPointer(start: r, count: strlen(r)))
-        }
-    }
-
     /// The record's entry for one file of Draft, as `writeLinkEdits` makes it.
     func recorded(_ name: String) throws -> LinkUpdateRecord.File {
         let dir = try Directory.open(fx.bytes("P/Draft"))
@@ -54,7 +46,7 @@ final class LinkUpdateRecoveryTests: StateFolderTestCase {
     }
 
     func plant(_ files: [LinkUpdateRecord.File]) throws {
-        XCTAssertNotNil(LinkUpdateRecord(library: realPath, files: files).write(for: realPath))
+        XCTAssertNotNil(LinkUpdateRecord(library: fx.realPath, files: files).write(for: fx.realPath))
     }
 
     /// The file rewritten as a live update does, through the exchange.
@@ -241,7 +233,7 @@ final class LinkUpdateRecoveryTests: StateFolderTestCase {
         var file = try recorded("One.md")
         file.path = ["..", "..", outside.path.split(separator: "/").last.map(String.init)!, "victim.md"]
         let path = try forge { p in
-            let bytes = LinkUpdateRecord(library: realPath, files: [file]).encoded()
+            let bytes = LinkUpdateRecord(library: fx.realPath, files: [file]).encoded()
             XCTAssertTrue(FileManager.default.createFile(atPath: p, contents: Data(bytes)))
         }
         assertRefused(.pathOutsideLibrary, openLibrary(), path)
@@ -257,7 +249,7 @@ final class LinkUpdateRecoveryTests: StateFolderTestCase {
         var file = try recorded("One.md")
         file.edits = [TextEdit(start: 0, end: 1 << 40, newText: "x")]
         let path = try forge { p in
-            let bytes = LinkUpdateRecord(library: realPath, files: [file]).encoded()
+            let bytes = LinkUpdateRecord(library: fx.realPath, files: [file]).encoded()
             XCTAssertTrue(FileManager.default.createFile(atPath: p, contents: Data(bytes)))
         }
         assertRefused(.malformed(detail: "edits"), openLibrary(), path)

@@ -37,14 +37,6 @@ final class UndoLinksRecoveryTests: XCTestCase {
         state = nil
     }
 
-    var realPath: [UInt8] {
-        BytePath.withCString(fx.bytes()) { p in
-            let r = realpath(p, nil)!
-            defer { free(r) }
-            return Array(UnsafeRawBufferPointer(start: r, count: strlen(r)))
-        }
-    }
-
     var records: [String] { state.listing("carrel/links", includeHidden: true) }
 
     /// The record undo writes before its move: One.md's link back to
@@ -56,7 +48,7 @@ final class UndoLinksRecoveryTests: XCTestCase {
         let file = LinkUpdateRecord.File(
             path: ["P", "Draft", "One.md"], before: read.stamp, text: read.bytes, edits: [edit])
         XCTAssertEqual(LinkRewrite.apply([edit], to: read.bytes), Array(Self.oneBefore.utf8))
-        XCTAssertNotNil(LinkUpdateRecord(library: realPath, files: [file]).write(for: realPath))
+        XCTAssertNotNil(LinkUpdateRecord(library: fx.realPath, files: [file]).write(for: fx.realPath))
         // The move it belongs to, as the record names it.
         let name = try XCTUnwrap(records.first)
         let path = state.path + "/carrel/links/" + name

@@ -11,19 +11,7 @@ import XCTest
 /// does: at 100,000 files, a second copy of the cache was the server's
 /// largest allocation. The cache it writes at the end holds the files
 /// there are, and nothing is written when nothing changed.
-final class WordCacheRestartTests: XCTestCase {
-    var state: Fixture!
-
-    override func setUpWithError() throws {
-        state = try Fixture()
-        setenv("XDG_STATE_HOME", state.path, 1)
-    }
-
-    override func tearDown() {
-        unsetenv("XDG_STATE_HOME")
-        state = nil
-    }
-
+final class WordCacheRestartTests: StateFolderTestCase {
     static let files = 40
 
     func library() throws -> Fixture {
@@ -31,17 +19,9 @@ final class WordCacheRestartTests: XCTestCase {
         return try Fixture((["P/.carrel/project.json = {\"type\":\"novel\"}"] + lines).joined(separator: "\n"))
     }
 
-    func counted(_ fx: Fixture) -> (Workspace, Library) {
-        let ws = Workspace()
-        let library = ws.addLibrary(fx.bytes())
-        ws.queueUncountedWords()
-        while ws.hasWordsToCount { _ = ws.countQueuedWords() }
-        return (ws, library)
-    }
-
     func testARestartHoldsEachCachedCountOnceWhileCounting() throws {
         let fx = try library()
-        _ = counted(fx)
+        _ = Workspace.counted(fx)
         let ws = Workspace()
         let library = ws.addLibrary(fx.bytes())
         ws.queueUncountedWords()
@@ -54,12 +34,12 @@ final class WordCacheRestartTests: XCTestCase {
 
     func testARestartWithNothingChangedWritesNoCache() throws {
         let fx = try library()
-        let (_, first) = counted(fx)
+        let (_, first) = Workspace.counted(fx)
         let before = WordCache.load(for: first.path).records
         let file = try XCTUnwrap(cacheFile())
         var written = stat()
         XCTAssertEqual(stat(file, &written), 0)
-        _ = counted(fx)
+        _ = Workspace.counted(fx)
         var after = stat()
         XCTAssertEqual(stat(file, &after), 0)
         XCTAssertEqual(after.st_ino, written.st_ino, "the cache was not written again")
@@ -68,15 +48,15 @@ final class WordCacheRestartTests: XCTestCase {
 
     func testTheCacheARestartWritesHoldsOnlyTheFilesThereAre() throws {
         let fx = try library()
-        _ = counted(fx)
+        _ = Workspace.counted(fx)
         XCTAssertEqual(unlink(fx.path + "/P/Draft/Scene 3.md"), 0)
         try fx.add("P/Draft/Scene 4.md = " + String(repeating: "changed ", count: 100))
-        let (ws, library) = counted(fx)
+        let (ws, library) = Workspace.counted(fx)
         XCTAssertEqual(ws.wordCacheRecordsHeld(library), 0, "the first pass ended and let its records go")
         let cache = WordCache.load(for: library.path)
         XCTAssertEqual(cache.records.count, Self.files - 1, "Scene 3 is gone, the rest are kept")
         XCTAssertEqual(cache.records.values.filter { $0.words == 100 }.count, 1, "Scene 4 as it reads now")
-        let (restarted, again) = counted(fx)
+        let (restarted, again) = Workspace.counted(fx)
         XCTAssertEqual(again.root.wordTotal, library.root.wordTotal)
         XCTAssertEqual(restarted.wordCacheRecordsHeld(again), 0)
     }

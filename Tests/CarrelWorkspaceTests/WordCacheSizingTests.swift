@@ -10,19 +10,7 @@ import XCTest
 /// are queued, so it never grows at the pass's end, when the model and the
 /// links index are whole: at 100,000 files its last growth held 25 MB at
 /// once, the cold start's peak.
-final class WordCacheSizingTests: XCTestCase {
-    var state: Fixture!
-
-    override func setUpWithError() throws {
-        state = try Fixture()
-        setenv("XDG_STATE_HOME", state.path, 1)
-    }
-
-    override func tearDown() {
-        unsetenv("XDG_STATE_HOME")
-        state = nil
-    }
-
+final class WordCacheSizingTests: StateFolderTestCase {
     func library(files: Int) throws -> Fixture {
         let lines = (0..<files).map { "P/Draft/Scene \($0).md = a few words \($0)" }
         return try Fixture((["P/.carrel/project.json = {\"type\":\"novel\"}"] + lines).joined(separator: "\n"))

@@ -252,7 +252,7 @@ Nil takes it from the LC_ALL, LC_MESSAGES or LANG environment variables."
    (capabilities :initform nil :accessor carrel--capabilities
                  :documentation "The server's `capabilities.experimental.carrel'.")
    (seen :initform (make-hash-table :test 'carrel-id) :accessor carrel--seen
-         :documentation "URIs named by changes since the last command began.")
+         :documentation "URIs named by changes since the last command was answered.")
    (closing :initform nil :accessor carrel--closing
             :documentation "Non-nil once `exit' was sent: write nothing more.")
    (starting :initform nil :accessor carrel--starting
@@ -511,12 +511,13 @@ A server error becomes a `user-error' with the server's message.
 TIMEOUT is in seconds."
   (car (carrel--request-all conn (list (list method params)) timeout)))
 
-(defun carrel--request-all (conn questions &optional timeout)
+(defun carrel--request-all (conn questions &optional timeout answered)
   "Ask CONN's server all QUESTIONS at once; return their results in order.
 Each question is (METHOD PARAMS).  Every question is sent before the
 first answer is awaited, so N of them cost one wait, not N.  Once
 every answer is in, a server error becomes a `user-error' with the
-server's message.  TIMEOUT is in seconds."
+server's message.  TIMEOUT is in seconds.  ANSWERED, when given, is
+called as each answer is read, before any message read after it."
   ;; Not `jsonrpc-request': it leaves its wait by throwing from inside
   ;; the process filter, which abandons every message that came in the
   ;; same chunk after the reply (the `carrel/didChange' a command sends
@@ -531,8 +532,12 @@ server's message.  TIMEOUT is in seconds."
       (let ((slot index))
         (jsonrpc-async-request
          conn (car question) (cadr question)
-         :success-fn (lambda (result) (aset outcomes slot (list :result result)))
-         :error-fn (lambda (err) (aset outcomes slot (list :error (plist-get err :message))))
+         :success-fn (lambda (result)
+                       (when answered (funcall answered))
+                       (aset outcomes slot (list :result result)))
+         :error-fn (lambda (err)
+                     (when answered (funcall answered))
+                     (aset outcomes slot (list :error (plist-get err :message))))
          :timeout-fn (lambda () (aset outcomes slot (list :error "Timed out")))
          :timeout (or timeout jsonrpc-default-request-timeout)))
       (setq index (1+ index)))
@@ -553,10 +558,18 @@ server's message.  TIMEOUT is in seconds."
     (mapcar #'cadr outcomes)))
 
 (defun carrel--execute (conn command &rest arguments)
-  "Run the server COMMAND with the plist ARGUMENTS through CONN."
-  (carrel--request conn 'workspace/executeCommand
-                   (list :command command :arguments (vector arguments))
-                   carrel--command-timeout))
+  "Run the server COMMAND with the plist ARGUMENTS through CONN.
+What CONN has seen is forgotten as the answer is read, so that
+`carrel--settle' waits for the command's own change, the first one
+after its answer, not one told while it ran."
+  (carrel--execute-params conn (list :command command :arguments (vector arguments))))
+
+(defun carrel--execute-params (conn params)
+  "Send CONN's server `workspace/executeCommand' with PARAMS; return the result.
+What CONN has seen is forgotten as the answer is read."
+  (car (carrel--request-all conn (list (list 'workspace/executeCommand params))
+                            carrel--command-timeout
+                            (lambda () (clrhash (carrel--seen conn))))))
 
 ;;;; Messages from the server
 
@@ -1825,7 +1838,6 @@ a function of the result giving it), then draw the tree and, when
 SHOW, put point on the row of the resulting node.  Return the result."
   (let* ((conn (carrel--tree-connection))
          (buffer (current-buffer)))
-    (clrhash (carrel--seen conn))
     (let ((result (apply #'carrel--execute conn command arguments)))
       (with-current-buffer buffer
         (carrel--settle conn (if (functionp expect) (funcall expect result) expect))
@@ -2165,14 +2177,12 @@ the pieces compiled to a market, the document as their packet."
          (format (carrel--by-title format (cdr choices)))
          (conn (carrel--tree-connection))
          (buffer (current-buffer))
-         (_ (clrhash (carrel--seen conn)))
          ;; The token lets the server's progress show in the echo area.
-         (result (carrel--request conn 'workspace/executeCommand
-                                  (list :command "carrel.compile" :workDoneToken "carrel-emacs-compile"
-                                        :arguments (vector (list :projectUri (plist-get project :uri)
-                                                                 :recipe (plist-get recipe :name)
-                                                                 :format (plist-get format :id))))
-                                  carrel--command-timeout))
+         (result (carrel--execute-params
+                  conn (list :command "carrel.compile" :workDoneToken "carrel-emacs-compile"
+                             :arguments (vector (list :projectUri (plist-get project :uri)
+                                                      :recipe (plist-get recipe :name)
+                                                      :format (plist-get format :id))))))
          (path (plist-get result :path)))
     (with-current-buffer buffer
       (carrel--settle conn t)

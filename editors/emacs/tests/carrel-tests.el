@@ -86,7 +86,6 @@ no `carrel/tree' without a depth or deeper than two levels."
 
 (defun carrel-test--run (command &rest arguments)
   "Run the server COMMAND with ARGUMENTS directly; let the tree follow."
-  (clrhash (carrel--seen carrel-test--conn))
   (prog1 (apply #'carrel--execute carrel-test--conn command arguments)
     (carrel--settle carrel-test--conn t)))
 
@@ -767,6 +766,26 @@ and Ask before deleting on the project turns the question back on."
                        "the server's report of the emptied Trash")
     (should-not (string-match-p "deleted)" (carrel-test--messages)))
     (should-not (carrel-test--row "Summer.md"))))
+
+(ert-deftest carrel-test-command-waits-for-its-own-change ()
+  "A command goes on once its own change is in, not one told before its answer.
+A relay tells a change before each command's answer and holds the
+command's own half a second, as on a loaded machine."
+  (skip-unless (executable-find "python3"))
+  (let ((carrel-server-command
+         (list "python3" (expand-file-name "../../vim/tests/change_first_relay.py" carrel-test--here)
+               "0.5" (or (getenv "CARREL") "carrel") "lsp")))
+    (carrel-test--with-library
+      (carrel-test--project "My Poems" "poetry")
+      (carrel-test--file "My Poems" "Draft" "Spring")
+      (carrel-test--run "carrel.delete" :uri (carrel--path-to-uri (carrel-test--path "My Poems" "Draft" "Spring.md"))
+                        :confirmed t)
+      (carrel-test--goto "My Poems" "Trash" "Spring.md")
+      (carrel-test--answering '("Delete")
+        (call-interactively #'carrel-empty-trash))
+      (should-not (file-exists-p (carrel-test--path "My Poems" "Trash" "Spring.md")))
+      ;; Drawn as the command returns: it waited for the Trash's change.
+      (should-not (carrel-test--row "Spring.md")))))
 
 (ert-deftest carrel-test-sort ()
   "s offers the server's sort orders; the tree shows the new order.

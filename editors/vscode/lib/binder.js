@@ -35,6 +35,7 @@ class Binder {
     this.server = server;
     this.queue = Promise.resolve();
     this.received = 0;
+    this.applied = 0;    // how many of those received are applied, in order
     this.waiters = [];   // { after: the notifications received before, resolve }
     this.reset();
   }
@@ -285,6 +286,7 @@ class Binder {
       try {
         draw(await this.applyChanges(changes, updated, placed));
       } finally {
+        this.applied = number;
         this.waiters = this.waiters.filter((waiter) => (waiter.after < number ? (waiter.resolve(), false) : true));
       }
     });
@@ -292,12 +294,14 @@ class Binder {
     return run;
   }
 
-  // Resolves once a notification received from now on is applied, or
-  // after `ms`: a command's own carrel/didChange follows its response, and
-  // one received earlier is not it.
-  nextApplied(ms) {
+  // Resolves once a notification received after the first `received` is
+  // applied, or after `ms`: a command's own carrel/didChange is the first
+  // read after its response, and one read earlier, even while the command
+  // ran, is not it.
+  appliedAfter(received, ms) {
     return new Promise((resolve) => {
-      this.waiters.push({ after: this.received, resolve });
+      if (this.applied > received) return resolve();
+      this.waiters.push({ after: received, resolve });
       const timer = setTimeout(resolve, ms);
       if (timer.unref) timer.unref();
     });

@@ -130,11 +130,12 @@ class Flows {
     return key;
   }
 
-  // Sends a command, then waits for the carrel/didChange that follows it.
+  // Sends a command, then waits for its own carrel/didChange: the first
+  // one read after its answer, which is counted as the answer is read.
   async execute(command, args) {
-    const applied = this.binder.nextApplied(CHANGE_PATIENCE_MS);
-    const result = await this.server.execute(command, args);
-    await applied;
+    let before = this.binder.received;
+    const result = await this.server.execute(command, args, { answered: () => { before = this.binder.received; } });
+    await this.binder.appliedAfter(before, CHANGE_PATIENCE_MS);
     return result;
   }
 
@@ -506,10 +507,11 @@ class Flows {
       done = Math.max(done, percentage);
     };
     this.server.on('progress', onProgress);
-    const applied = this.binder.nextApplied(CHANGE_PATIENCE_MS);
+    let before = this.binder.received;
     try {
-      const result = await this.server.execute(command, args, { workDoneToken: token });
-      await applied;
+      const result = await this.server.execute(command, args,
+        { workDoneToken: token, answered: () => { before = this.binder.received; } });
+      await this.binder.appliedAfter(before, CHANGE_PATIENCE_MS);
       return result;
     } finally {
       this.server.off('progress', onProgress);

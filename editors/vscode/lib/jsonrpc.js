@@ -70,11 +70,13 @@ class Connection {
   onNotification(method, handler) { this.notificationHandlers.set(method, handler); }
 
   // Returns the promise of the answer; `promise.id` lets a caller cancel it.
-  request(method, params) {
+  // `answered()` is called as the answer is read, before any message read
+  // after it is dispatched: a promise's callers run only later.
+  request(method, params, { answered } = {}) {
     const id = this.nextId++;
     const promise = new Promise((resolve, reject) => {
       if (this.closed) return reject(new Error('The Carrel server is not running.'));
-      this.pending.set(id, { resolve, reject, method });
+      this.pending.set(id, { resolve, reject, method, answered });
       this.send({ jsonrpc: '2.0', id, method, params });
     });
     promise.id = id;
@@ -113,6 +115,7 @@ class Connection {
     const waiter = this.pending.get(message.id);
     if (!waiter) return;
     this.pending.delete(message.id);
+    if (waiter.answered) waiter.answered();
     if (message.error) waiter.reject(new RpcError(message.error));
     else waiter.resolve(message.result === undefined ? null : message.result);
   }

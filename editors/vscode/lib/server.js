@@ -101,9 +101,9 @@ class CarrelServer extends EventEmitter {
     return result;
   }
 
-  request(method, params) {
+  request(method, params, options) {
     if (!this.connection || this.connection.closed) return Promise.reject(new Error('The Carrel server is not running.'));
-    return this.connection.request(method, params);
+    return this.connection.request(method, params, options);
   }
 
   notify(method, params) {
@@ -118,10 +118,11 @@ class CarrelServer extends EventEmitter {
   }
 
   // `workDoneToken`: the server sends its $/progress under it (a compile's).
-  execute(command, args, { workDoneToken } = {}) {
+  // `answered()`: called as the answer is read (see Connection.request).
+  execute(command, args, { workDoneToken, answered } = {}) {
     const params = { command, arguments: [args || {}] };
     if (workDoneToken !== undefined) params.workDoneToken = workDoneToken;
-    return this.request('workspace/executeCommand', params);
+    return this.request('workspace/executeCommand', params, { answered });
   }
 
   // `purpose`: 'move', or 'newFolder' for where Move's "New folder…" may
