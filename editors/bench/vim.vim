@@ -95,7 +95,7 @@ var rss_before = RssKb()
 g:carrel = {folders: [library], cmd: json_decode($BENCH_SERVER)}
 
 # Opening at once: the server started and the first view fetched in the
-# background first, as `autocmd VimEnter * Carrel preload` does; the open
+# background first, as the plugin does when Vim starts; the open
 # below is then timed as without it.
 if $BENCH_PRELOAD == '1' && $BENCH_MODE == 'open'
   StallWindow()
