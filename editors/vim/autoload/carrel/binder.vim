@@ -291,26 +291,28 @@ enddef
 
 # Patches the drawn lines for a change the tree applied, with no walk of the
 # rows shown: `gone` rows leave with the rows shown inside them, `placed`
-# rows (in their listings' order, each in its listing already) are inserted
-# after the row before them where their listing is shown, and `changed`
+# rows (in their listings' order, each in its listing already, with the row
+# before it there) are inserted where their listing is shown, and `changed`
 # rows are composed again. Every step keeps the drawn lines and the buffer
 # alike, so whatever it cannot patch is left to a whole drawing.
-export def PatchRows(gone: list<string>, placed: list<string>, changed: list<string>)
+export def PatchRows(gone: list<string>, placed: list<list<string>>, changed: list<string>)
   setbufvar(binder, '&modifiable', true)
   var whole = false
+  var column = icons.Column()
+  var width = Width()
   try
     for key in gone
       RemoveRow(key)
     endfor
-    for key in placed
-      if !PlaceRow(key)
+    for [key, before] in placed
+      if !PlaceRow(key, before, column, width)
         whole = true
         break
       endif
     endfor
     if !whole
       for key in changed
-        ComposeAgain(key)
+        ComposeAgain(key, column, width)
       endfor
     endif
   finally
@@ -356,10 +358,10 @@ def RemoveRow(key: string)
   endfor
 enddef
 
-# Inserts the row `key` just after the row before it in its listing, when
-# its listing is shown (moving it there if it was drawn elsewhere). False
-# when that cannot be said from the drawn rows alone.
-def PlaceRow(key: string): bool
+# Inserts the row `key` just after `before`, the row before it in its
+# listing ('' for none), when its listing is shown (moving it there if it was
+# drawn elsewhere). False when that cannot be said from the drawn rows alone.
+def PlaceRow(key: string, before: string, column: number, width: number): bool
   var at = index(drawn_keys, key)
   # A cursor on a row that moves in its listing goes with it.
   var following: list<number> = []
@@ -379,21 +381,16 @@ def PlaceRow(key: string): bool
   if tree.IsExpanded(key) && !empty(tree.Children(key))
     return false
   endif
-  var siblings = tree.Children(parent)
-  var position = index(siblings, key)
-  if position < 0
-    return false
-  endif
   var before_at = parent_at
-  if position > 0
-    before_at = index(drawn_keys, siblings[position - 1])
+  if before != ''
+    before_at = index(drawn_keys, before)
     if before_at < 0
       return false
     endif
     before_at = PastShownInside(before_at) - 1
   endif
   var row = {key: key, depth: rows[parent_at].depth + 1}
-  var [text, mark] = Composed(row)
+  var [text, mark] = Composed(row, column, width)
   appendbufline(binder, before_at + 1, text)
   Dim(before_at + 2, text, mark)
   rows->insert(row, before_at + 1)
@@ -407,10 +404,8 @@ def PlaceRow(key: string): bool
 enddef
 
 # The row's line, composed again only if what it shows changed since.
-def Composed(row: dict<any>): list<any>
+def Composed(row: dict<any>, column: number, width: number): list<any>
   var node = tree.Node(row.key)
-  var column = icons.Column()
-  var width = Width()
   var line = get(composed, row.key, [])
   if empty(line) || line[0] isnot node || line[1] != row.depth || line[2] != column || line[3] != width
     var [text, mark] = Line(row, column, width)
@@ -421,12 +416,12 @@ def Composed(row: dict<any>): list<any>
 enddef
 
 # Writes the drawn row `key` again if its text changed.
-def ComposeAgain(key: string)
+def ComposeAgain(key: string, column: number, width: number)
   var at = index(drawn_keys, key)
   if at < 0
     return
   endif
-  var [text, mark] = Composed(rows[at])
+  var [text, mark] = Composed(rows[at], column, width)
   if drawn[at] != text || dimmed[at] != mark
     setbufline(binder, at + 1, text)
     prop_clear(at + 1, at + 1, {bufnr: binder})

@@ -430,7 +430,7 @@ def ApplyChange(params: dict<any>)
   # row, unless a row the cursor is to go to is still being found.
   var patch = reveal_uri == '' && binder.CanPatch()
   var gone: list<string> = []
-  var placed_rows: list<string> = []
+  var placed_rows: list<list<string>> = []
   var changed: list<string> = []
   for node in get(params, 'updated', [])
     var key = Key(node)
@@ -515,7 +515,7 @@ enddef
 # thousand. A listing that lacks a row named is behind, and is fetched
 # instead; so is one where a project appears (it opens as in the first
 # view), and a folder open at its new place is fetched as when expanded.
-def Place(placed: list<any>, refetch: dict<bool>, placed_rows: list<string>)
+def Place(placed: list<any>, refetch: dict<bool>, placed_rows: list<list<string>>)
   var groups: dict<list<dict<any>>> = {}
   var order: list<string> = []
   for p in placed
@@ -555,6 +555,10 @@ def Place(placed: list<any>, refetch: dict<bool>, placed_rows: list<string>)
         refetch[key] = true
       endif
     endfor
+    if FewPlaced(groups[parent], moving, first)
+      PlaceFew(parent, groups[parent], moving, refetch, placed_rows)
+      continue
+    endif
     var listing: list<string> = []
     Chain(first, following, listing, moving, placed_rows)
     var kept = 0
@@ -577,17 +581,62 @@ def Place(placed: list<any>, refetch: dict<bool>, placed_rows: list<string>)
   endfor
 enddef
 
+# Whether a listing's placed rows are few, each after a row that stays or
+# first (one at most), so that each can be put in by a search of the listing
+# rather than a walk of its thousand rows in script.
+def FewPlaced(group: list<dict<any>>, moving: dict<bool>, first: list<string>): bool
+  if len(group) > 16 || len(moving) != len(group) || len(first) > 1
+    return false
+  endif
+  for p in group
+    if has_key(moving, get(p, 'after', ''))
+      return false
+    endif
+  endfor
+  return true
+enddef
+
+# Puts few rows in their listing: each leaves its old place, then goes just
+# after the row the server names (after the ones already put there). A row
+# named that the listing lacks means it is behind: it is fetched.
+def PlaceFew(parent: string, group: list<dict<any>>, moving: dict<bool>, refetch: dict<bool>,
+    placed_rows: list<list<string>>)
+  var listing = copy(kids[parent])
+  for key in keys(moving)
+    var at = index(listing, key)
+    if at >= 0
+      remove(listing, at)
+    endif
+  endfor
+  var put_after: dict<number> = {}
+  for p in group
+    var key = Key(p.node)
+    var after: string = get(p, 'after', '')
+    var at = after == '' ? 0 : index(listing, after) + 1
+    if after != '' && at == 0
+      refetch[Listing(parent)] = true
+      continue
+    endif
+    at += get(put_after, after, 0)
+    put_after[after] = get(put_after, after, 0) + 1
+    listing->insert(key, at)
+    placed_rows->add([key, at == 0 ? '' : listing[at - 1]])
+  endfor
+  kids[parent] = listing
+enddef
+
 # Adds `start` to `out`, each followed by the rows placed after it, and so
-# on; the `moving` rows among them also to `placed_rows`, in listing order.
+# on; the `moving` rows among them also to `placed_rows`, in listing order,
+# each with the row before it ('' for the first).
 def Chain(start: list<string>, following: dict<list<string>>, out: list<string>, moving: dict<bool>,
-    placed_rows: list<string>)
+    placed_rows: list<list<string>>)
   var stack = reverse(copy(start))
   while !empty(stack)
     var key = remove(stack, -1)
-    out->add(key)
     if has_key(moving, key)
-      placed_rows->add(key)
+      placed_rows->add([key, empty(out) ? '' : out[-1]])
     endif
+    out->add(key)
     stack->extend(reverse(copy(get(following, key, []))))
   endwhile
 enddef
