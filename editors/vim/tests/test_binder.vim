@@ -35,6 +35,8 @@ h.Run('the summary is dimmed', () => {
 h.Run('a library without a project says how to make one', () => {
   h.Open(h.Library({'notes.md': 'x'}))
   h.WaitLine('# Writing  1 file · 1 word')
+  # The library's count comes as a change of its own, its file's with its listing after.
+  h.WaitLine('. notes.md  1 word')
   assert_equal(['# Writing  1 file · 1 word', '  . notes.md  1 word', '  No project yet: press P to make one'],
     h.BinderLines())
   # The line belongs to its library, and the breadcrumb says which.
@@ -168,6 +170,7 @@ h.Run('a link says so with its icon', () => {
   h.Open(root)
   h.WaitLine('> alias.md')
   h.WaitLine('# Writing  1 file · 1 word')
+  h.WaitLine('. notes.md  1 word')
   assert_equal(['# Writing  1 file · 1 word', '  > alias.md', '  . notes.md  1 word',
     '  No project yet: press P to make one'], h.BinderLines())
 })

@@ -4,6 +4,7 @@ vim9script
 # as it was, highlights and all.
 import './harness.vim' as h
 import autoload 'carrel/binder.vim'
+import autoload 'carrel/tree.vim'
 
 def Letters(count: number): string
   var files = h.Poetry('My Poems')
@@ -54,6 +55,73 @@ h.Run('a file another program adds to an expanded folder of 1,000 leaves the oth
     assert_equal(1, len(prop_list(h.LineOf(text), {bufnr: buffer, types: ['TestMark']})), text .. ' kept its mark')
   endfor
   assert_equal(h.LineOf('. Letter 0500.md') + 1, h.LineOf('. Letter 0500a.md'))
+})
+
+def Gone(path: string, row: string)
+  delete(path)
+  h.WaitNoLine(row)
+  h.Idle()
+  h.Settle(300)
+enddef
+
+def Renamed(from: string, to: string, row: string)
+  rename(from, to)
+  h.WaitLine(row)
+  h.Idle()
+  h.Settle(300)
+enddef
+
+# What the binder shows, then what it shows once drawn again from the whole
+# tree: a patched binder must not tell the two apart.
+def AssertAsDrawnWhole()
+  var patched = h.BinderLines()
+  var keys = binder.Rows()->mapnew((_, row) => row.key)
+  binder.Draw()
+  h.Idle()
+  h.Settle(50)
+  assert_equal(patched, h.BinderLines())
+  assert_equal(tree.Shown()->mapnew((_, row) => row.key), keys)
+enddef
+
+h.Run('outside changes in an expanded folder of 1,000 are drawn without walking the rows shown', () => {
+  var root = Letters(1000)
+  var letters = root .. '/My Poems/Draft/Letters'
+  var before = tree.RowsWalked()
+  RenameIn(root, letters, 'Outside 1.md')
+  Gone(letters .. '/Letter 0200.md', '. Letter 0200.md')
+  Renamed(letters .. '/Letter 0300.md', letters .. '/Letter 0300b.md', '. Letter 0300b.md')
+  Renamed(letters .. '/Letter 0400.md', root .. '/My Poems/Draft/Letter 0400.md', '. Letter 0400.md')
+  # Each change is its rows written in place, not the 1,000 rows walked again.
+  assert_equal(0, tree.RowsWalked() - before, 'rows walked for four outside changes')
+  assert_equal(0, h.LineOf('. Letter 0300.md'))
+  assert_equal(h.LineOf('. Letter 0299.md') + 1, h.LineOf('. Letter 0300b.md'))
+  assert_equal(h.LineOf('. Letter 0199.md') + 1, h.LineOf('. Letter 0201.md'))
+  assert_equal(h.LineOf('/ Letters') + 998, h.LineOf('. Letter 0999.md'))
+  AssertAsDrawnWhole()
+})
+
+h.Run('patched rows keep the cursor on its row, and match the binder drawn whole', () => {
+  var root = Letters(1000)
+  var letters = root .. '/My Poems/Draft/Letters'
+  h.Write(letters .. '/Box/Inside.md', 'kept')
+  h.WaitLine('/ Box')
+  h.Press('/ Box', 'zo')
+  h.WaitLine('. Inside.md')
+  h.Idle()
+  h.Press('. Letter 0600.md', '')
+  Gone(letters .. '/Letter 0100.md', '. Letter 0100.md')
+  RenameIn(root, letters, 'Letter 0050a.md')
+  assert_equal(h.LineOf('. Letter 0600.md'), line('.', binder.Window()))
+  # The row under the cursor goes: the cursor takes the row that followed it.
+  Gone(letters .. '/Letter 0600.md', '. Letter 0600.md')
+  assert_equal(h.LineOf('. Letter 0601.md'), line('.', binder.Window()))
+  # An open folder that goes takes the rows shown inside it.
+  rename(letters .. '/Box', fnamemodify(root, ':h') .. '/Box')
+  h.WaitNoLine('/ Box')
+  h.Idle()
+  h.Settle(300)
+  assert_equal(0, h.LineOf('. Inside.md'))
+  AssertAsDrawnWhole()
 })
 
 h.Done()

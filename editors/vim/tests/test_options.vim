@@ -17,7 +17,7 @@ h.Run('each wrong option is named, with what it must be', () => {
   var root = h.Library({})
   assert_match('g:carrel must be a dictionary, such as {width: 40}, not string ''wide''', Refused('wide'))
   assert_match('g:carrel has no option "widht"; the options are cmd, folders, icons, locale, log_size, '
-    .. 'question_timeout, side, width.',
+    .. 'preload, question_timeout, side, width.',
     Refused({widht: 40}))
   assert_match('g:carrel.width must be a whole number of columns from 10 to 300, not string ''40''',
     Refused({width: '40'}))
@@ -32,6 +32,8 @@ h.Run('each wrong option is named, with what it must be', () => {
   assert_match('g:carrel.locale must be a string', Refused({locale: 1}))
   assert_match('g:carrel.question_timeout must be a number of seconds, or 0 for the server''s own (120), not string',
     Refused({question_timeout: 'soon'}))
+  assert_match('g:carrel.preload must be true (start the server as Vim starts in a library, the default) or false, '
+    .. 'not string ''yes''', Refused({preload: 'yes'}))
   var both = Refused({side: 'top', width: 5})
   assert_match('g:carrel.side', both)
   assert_match('g:carrel.width', both)

@@ -217,4 +217,51 @@ h.Run('a server that cannot start is reported once, as opening reports it', () =
   assert_equal([expected], split(h.Messages(), "\n")->filter((_, l) => l =~ 'Carrel'))
 })
 
+# A Vim started in `folder` with the default settings (g:carrel unset, the
+# server found on PATH as `carrel`) or the vimrc line `settings`, probed by
+# startup_probe.vim.
+def StartedIn(folder: string, settings: string = 'let g:loaded_nothing = 1'): dict<any>
+  var out = tempname()
+  var plugin = $CARREL_VIM_PLUGIN
+  # The server as a writer installs it: `carrel` on the PATH.
+  var bin = tempname()
+  mkdir(bin)
+  system('ln -s ' .. shellescape($CARREL) .. ' ' .. shellescape(bin .. '/carrel'))
+  var command = printf('cd %s && PATH=%s:"$PATH" CARREL_PROBE_OUT=%s timeout 60 vim -Nu NONE -i NONE -n -es'
+    .. ' --cmd %s --cmd %s --cmd "runtime plugin/carrel.vim" -S %s </dev/null',
+    shellescape(folder), shellescape(bin), shellescape(out), shellescape(settings),
+    shellescape('set runtimepath^=' .. plugin), shellescape(plugin .. '/tests/startup_probe.vim'))
+  system(command)
+  assert_true(filereadable(out), 'the started Vim reported: ' .. command)
+  return filereadable(out) ? json_decode(join(readfile(out), '')) : {}
+enddef
+
+h.Run('Vim started in a library preloads by default: the server runs and the first view is held', () => {
+  var root = Poems()
+  var report = StartedIn(root)
+  assert_equal(true, get(report, 'running_at_start', false), 'the server started as Vim started')
+  assert_equal(1, get(report, 'jobs_at_start', 0))
+  assert_equal(true, get(report, 'running', false))
+  # Held in the hidden binder before :Carrel, with no window of its own.
+  assert_equal(1, get(report, 'windows', 0))
+  var held = get(report, 'held', [])
+  assert_equal('# Writing  1 file · 1 word', get(held, 0, ''))
+  assert_true(index(held, '      = Draft  1 file · 1 word') >= 0, string(held))
+  # :Carrel shows what is held at once, before Vim reads another message.
+  assert_equal(held, get(report, 'shown', []))
+})
+
+h.Run('Vim started outside any library starts nothing; preload off starts nothing in one', () => {
+  var bare = h.Library({'notes.md': 'x', 'Folder/': ''})
+  var report = StartedIn(bare)
+  assert_equal(false, get(report, 'running_at_start', true))
+  assert_equal(0, get(report, 'jobs_at_start', -1), 'no process started')
+  assert_equal(0, get(report, 'jobs', -1))
+  assert_equal([], get(report, 'held', ['?']))
+  var root = Poems()
+  report = StartedIn(root, 'let g:carrel = {"preload": v:false}')
+  assert_equal(false, get(report, 'running_at_start', true))
+  assert_equal(0, get(report, 'jobs', -1))
+})
+
 h.Done()

@@ -282,6 +282,155 @@ def Patch(keys: list<string>, lines: list<string>, marks: list<number>)
   dimmed = marks
 enddef
 
+# Whether the drawn lines can be patched row by row: they are drawn, no
+# whole drawing is on its way, and no cursor waits for a row to show.
+export def CanPatch(): bool
+  return !draw_pending && binder >= 0 && bufexists(binder) && cursor_wanted == '' && !empty(rows)
+    && len(drawn_keys) == len(rows) && len(drawn) == len(rows)
+enddef
+
+# Patches the drawn lines for a change the tree applied, with no walk of the
+# rows shown: `gone` rows leave with the rows shown inside them, `placed`
+# rows (in their listings' order, each in its listing already, with the row
+# before it there) are inserted where their listing is shown, and `changed`
+# rows are composed again. Every step keeps the drawn lines and the buffer
+# alike, so whatever it cannot patch is left to a whole drawing.
+export def PatchRows(gone: list<string>, placed: list<list<string>>, changed: list<string>)
+  setbufvar(binder, '&modifiable', true)
+  var whole = false
+  var column = icons.Column()
+  var width = Width()
+  try
+    for key in gone
+      RemoveRow(key)
+    endfor
+    for [key, before] in placed
+      if !PlaceRow(key, before, column, width)
+        whole = true
+        break
+      endif
+    endfor
+    if !whole
+      for key in changed
+        ComposeAgain(key, column, width)
+      endfor
+    endif
+  finally
+    setbufvar(binder, '&modifiable', false)
+    setbufvar(binder, '&modified', false)
+  endtry
+  if whole
+    Draw()
+  endif
+enddef
+
+# The index of the drawn row just past `at` and every row shown inside it.
+def PastShownInside(at: number): number
+  var depth = rows[at].depth
+  var past = at + 1
+  while past < len(rows) && rows[past].depth > depth
+    past += 1
+  endwhile
+  return past
+enddef
+
+# Deletes the drawn row `key` with the rows shown inside it. A cursor on one
+# of them goes to the row that followed, else to the one before.
+def RemoveRow(key: string)
+  var at = index(drawn_keys, key)
+  if at < 0
+    return
+  endif
+  var past = PastShownInside(at)
+  var windows = win_findbuf(binder)->filter((_, w) => line('.', w) > at && line('.', w) <= past)
+  for removed in drawn_keys[at : past - 1]
+    if has_key(composed, removed)
+      remove(composed, removed)
+    endif
+  endfor
+  silent deletebufline(binder, at + 1, past)
+  for list in [rows, drawn, dimmed, drawn_keys]
+    remove(list, at, past - 1)
+  endfor
+  var line = min([at + 1, len(rows)])
+  for window in windows
+    win_execute(window, printf('call cursor(%d, 1)', line))
+  endfor
+enddef
+
+# Inserts the row `key` just after `before`, the row before it in its
+# listing ('' for none), when its listing is shown (moving it there if it was
+# drawn elsewhere). False when that cannot be said from the drawn rows alone.
+def PlaceRow(key: string, before: string, column: number, width: number): bool
+  var at = index(drawn_keys, key)
+  # A cursor on a row that moves in its listing goes with it.
+  var following: list<number> = []
+  if at >= 0
+    if PastShownInside(at) != at + 1
+      return false
+    endif
+    following = win_findbuf(binder)->filter((_, w) => line('.', w) == at + 1)
+    RemoveRow(key)
+  endif
+  var parent = tree.Parent(key)
+  var parent_at = index(drawn_keys, parent)
+  if parent_at < 0 || !tree.IsExpanded(parent)
+    return true
+  endif
+  # A folder that opens where it lands shows rows of its own.
+  if tree.IsExpanded(key) && !empty(tree.Children(key))
+    return false
+  endif
+  var before_at = parent_at
+  if before != ''
+    before_at = index(drawn_keys, before)
+    if before_at < 0
+      return false
+    endif
+    before_at = PastShownInside(before_at) - 1
+  endif
+  var row = {key: key, depth: rows[parent_at].depth + 1}
+  var [text, mark] = Composed(row, column, width)
+  appendbufline(binder, before_at + 1, text)
+  Dim(before_at + 2, text, mark)
+  rows->insert(row, before_at + 1)
+  drawn->insert(text, before_at + 1)
+  dimmed->insert(mark, before_at + 1)
+  drawn_keys->insert(key, before_at + 1)
+  for window in following
+    win_execute(window, printf('call cursor(%d, 1)', before_at + 2))
+  endfor
+  return true
+enddef
+
+# The row's line, composed again only if what it shows changed since.
+def Composed(row: dict<any>, column: number, width: number): list<any>
+  var node = tree.Node(row.key)
+  var line = get(composed, row.key, [])
+  if empty(line) || line[0] isnot node || line[1] != row.depth || line[2] != column || line[3] != width
+    var [text, mark] = Line(row, column, width)
+    line = [node, row.depth, column, width, text, mark]
+    composed[row.key] = line
+  endif
+  return [line[4], line[5]]
+enddef
+
+# Writes the drawn row `key` again if its text changed.
+def ComposeAgain(key: string, column: number, width: number)
+  var at = index(drawn_keys, key)
+  if at < 0
+    return
+  endif
+  var [text, mark] = Composed(rows[at], column, width)
+  if drawn[at] != text || dimmed[at] != mark
+    setbufline(binder, at + 1, text)
+    prop_clear(at + 1, at + 1, {bufnr: binder})
+    Dim(at + 1, text, mark)
+    drawn[at] = text
+    dimmed[at] = mark
+  endif
+enddef
+
 # Dims the summary that ends the line `lnum`, `length` bytes long.
 def Dim(lnum: number, text: string, length: number)
   if length > 0

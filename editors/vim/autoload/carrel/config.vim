@@ -11,6 +11,7 @@ const defaults: dict<any> = {
   locale: '',
   log_size: 0,
   question_timeout: 0,
+  preload: true,
 }
 
 def Describe(value: any): string
@@ -56,6 +57,10 @@ def Check(name: string, value: any): string
   elseif name == 'question_timeout'
     if (type(value) != v:t_number && type(value) != v:t_float) || value < 0
       return 'must be a number of seconds, or 0 for the server''s own (120)'
+    endif
+  elseif name == 'preload'
+    if type(value) != v:t_bool && (type(value) != v:t_number || (value != 0 && value != 1))
+      return 'must be true (start the server as Vim starts in a library, the default) or false'
     endif
   elseif name == 'log_size'
     if type(value) != v:t_number || value < 0

@@ -1,8 +1,9 @@
 vim9script
-# Opening at once: `:Carrel preload` starts the server and fetches the first
-# view in the background, into the binder's hidden buffer, so that a later
-# :Carrel only shows it. Meant for every startup, in any folder, it starts
-# nothing where no library holds a project (a home folder, say).
+# Opening at once: the preload starts the server and fetches the first view
+# in the background, into the binder's hidden buffer, so that a later
+# :Carrel only shows it. It runs as Vim starts (plugin/carrel.vim) and with
+# `:Carrel preload`, and starts nothing where no library holds a project (a
+# home folder, say).
 
 import autoload 'carrel/config.vim'
 import autoload 'carrel/rpc.vim'
@@ -39,14 +40,23 @@ export def HoldsProject(folder: string): bool
   return false
 enddef
 
+# As Vim starts: the preload, unless g:carrel.preload turns it off. Where no
+# folder holds a project it lists one folder and starts nothing.
+export def AtStartup()
+  if config.Get().preload
+    Preload()
+  endif
+enddef
+
 # Starts the server and fetches the first view, drawn into the binder's
 # buffer without showing it. Does nothing where no library holds a project,
 # or when the server is already running or the binder already loaded.
 export def Preload()
-  if rpc.IsRunning() || !empty(tree.Roots())
+  # The folders first: where none holds a project, nothing more is loaded.
+  if config.Folders()->filter((_, folder) => HoldsProject(folder))->empty()
     return
   endif
-  if config.Folders()->filter((_, folder) => HoldsProject(folder))->empty()
+  if rpc.IsRunning() || !empty(tree.Roots())
     return
   endif
   # A start that cannot be made says why, as opening says it.

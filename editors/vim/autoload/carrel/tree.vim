@@ -21,6 +21,8 @@ var queue: list<func> = []            # work the server's messages asked for, ol
 var loading = false                   # the roots are being fetched
 var queue_timer = 0
 var working = false                   # a piece of the queue is running
+var projects_held: dict<bool> = {}    # projects among the nodes, looked at on each change
+var rows_walked = 0                   # rows listed by Shown() since Vim started
 
 # Runs `Work` soon, after the work queued before it, one piece per timer:
 # Vim reads every message that has come before it runs a timer, so a burst
@@ -134,6 +136,9 @@ def Store(node: dict<any>, parent: string): string
     remove(fields, 'children')
   endif
   nodes[key] = fields
+  if get(fields, 'kind', '') == 'project'
+    projects_held[key] = true
+  endif
   if parent != ''
     parents[key] = parent
   endif
@@ -421,6 +426,12 @@ export def OnDidChange(params: dict<any>)
 enddef
 
 def ApplyChange(params: dict<any>)
+  # What the change does to the rows shown is told to the binder row by
+  # row, unless a row the cursor is to go to is still being found.
+  var patch = reveal_uri == '' && binder.CanPatch()
+  var gone: list<string> = []
+  var placed_rows: list<list<string>> = []
+  var changed: list<string> = []
   for node in get(params, 'updated', [])
     var key = Key(node)
     if has_key(nodes, key)
@@ -429,9 +440,12 @@ def ApplyChange(params: dict<any>)
         remove(fields, 'children')
       endif
       nodes[key] = fields
+      changed->add(key)
     endif
   endfor
-  var projects = keys(nodes)->filter((_, k) => nodes[k].kind == 'project' && has_key(nodes[k], 'uri'))
+  # The projects held, not every node held: a thousand rows are shown.
+  filter(projects_held, (k, _) => get(get(nodes, k, {}), 'kind', '') == 'project')
+  var projects = keys(projects_held)->filter((_, k) => has_key(nodes[k], 'uri'))
   var refetch: dict<bool> = {}
   # With placed rows, the listings are patched: only "All" and new orders are fetched.
   var placed = has_key(params, 'placed') && type(params.placed) == v:t_list
@@ -472,14 +486,16 @@ def ApplyChange(params: dict<any>)
     if change.type == 'moved' && get(change, 'oldUri', '') != ''
       KeepOpen(change.oldUri, change.uri)
     endif
-    if change.type == 'moved' && has_key(nodes, get(change, 'oldUri', ''))
-      Forget(change.oldUri, true, true)
-    elseif change.type == 'deleted' && has_key(nodes, change.uri)
-      Forget(change.uri, true, true)
+    var leaving = change.type == 'moved' ? get(change, 'oldUri', '') : change.type == 'deleted' ? change.uri : ''
+    if leaving != '' && has_key(nodes, leaving)
+      # A library's last project leaving brings back its note: drawn whole.
+      patch = patch && nodes[leaving].kind != 'project' && index(roots, leaving) < 0
+      gone->add(leaving)
+      Forget(leaving, true, true)
     endif
   endfor
   if placed
-    Place(params.placed, refetch)
+    Place(params.placed, refetch, placed_rows)
   endif
   for key in keys(refetch)
     if has_key(nodes, key)
@@ -487,7 +503,11 @@ def ApplyChange(params: dict<any>)
     endif
   endfor
   RetryReveal()
-  binder.Draw()
+  if patch
+    binder.PatchRows(gone, placed_rows, changed)
+  else
+    binder.Draw()
+  endif
 enddef
 
 # Puts each placed row in its listing, just after the row the server names,
@@ -495,7 +515,7 @@ enddef
 # thousand. A listing that lacks a row named is behind, and is fetched
 # instead; so is one where a project appears (it opens as in the first
 # view), and a folder open at its new place is fetched as when expanded.
-def Place(placed: list<any>, refetch: dict<bool>)
+def Place(placed: list<any>, refetch: dict<bool>, placed_rows: list<list<string>>)
   var groups: dict<list<dict<any>>> = {}
   var order: list<string> = []
   for p in placed
@@ -535,8 +555,12 @@ def Place(placed: list<any>, refetch: dict<bool>)
         refetch[key] = true
       endif
     endfor
+    if FewPlaced(groups[parent], moving, first)
+      PlaceFew(parent, groups[parent], moving, refetch, placed_rows)
+      continue
+    endif
     var listing: list<string> = []
-    Chain(first, following, listing)
+    Chain(first, following, listing, moving, placed_rows)
     var kept = 0
     for key in kids[parent]
       if has_key(moving, key)
@@ -545,7 +569,7 @@ def Place(placed: list<any>, refetch: dict<bool>)
       kept += 1
       # Most rows of a thousand have none placed after them.
       if has_key(following, key)
-        Chain([key], following, listing)
+        Chain([key], following, listing, moving, placed_rows)
       else
         listing->add(key)
       endif
@@ -557,11 +581,61 @@ def Place(placed: list<any>, refetch: dict<bool>)
   endfor
 enddef
 
-# Adds `start` to `out`, each followed by the rows placed after it, and so on.
-def Chain(start: list<string>, following: dict<list<string>>, out: list<string>)
+# Whether a listing's placed rows are few, each after a row that stays or
+# first (one at most), so that each can be put in by a search of the listing
+# rather than a walk of its thousand rows in script.
+def FewPlaced(group: list<dict<any>>, moving: dict<bool>, first: list<string>): bool
+  if len(group) > 16 || len(moving) != len(group) || len(first) > 1
+    return false
+  endif
+  for p in group
+    if has_key(moving, get(p, 'after', ''))
+      return false
+    endif
+  endfor
+  return true
+enddef
+
+# Puts few rows in their listing: each leaves its old place, then goes just
+# after the row the server names (after the ones already put there). A row
+# named that the listing lacks means it is behind: it is fetched.
+def PlaceFew(parent: string, group: list<dict<any>>, moving: dict<bool>, refetch: dict<bool>,
+    placed_rows: list<list<string>>)
+  var listing = copy(kids[parent])
+  for key in keys(moving)
+    var at = index(listing, key)
+    if at >= 0
+      remove(listing, at)
+    endif
+  endfor
+  var put_after: dict<number> = {}
+  for p in group
+    var key = Key(p.node)
+    var after: string = get(p, 'after', '')
+    var at = after == '' ? 0 : index(listing, after) + 1
+    if after != '' && at == 0
+      refetch[Listing(parent)] = true
+      continue
+    endif
+    at += get(put_after, after, 0)
+    put_after[after] = get(put_after, after, 0) + 1
+    listing->insert(key, at)
+    placed_rows->add([key, at == 0 ? '' : listing[at - 1]])
+  endfor
+  kids[parent] = listing
+enddef
+
+# Adds `start` to `out`, each followed by the rows placed after it, and so
+# on; the `moving` rows among them also to `placed_rows`, in listing order,
+# each with the row before it ('' for the first).
+def Chain(start: list<string>, following: dict<list<string>>, out: list<string>, moving: dict<bool>,
+    placed_rows: list<list<string>>)
   var stack = reverse(copy(start))
   while !empty(stack)
     var key = remove(stack, -1)
+    if has_key(moving, key)
+      placed_rows->add([key, empty(out) ? '' : out[-1]])
+    endif
     out->add(key)
     stack->extend(reverse(copy(get(following, key, []))))
   endwhile
@@ -605,7 +679,14 @@ export def Shown(): list<dict<any>>
   for root in roots
     ShownFrom(root, 0, out)
   endfor
+  rows_walked += len(out)
   return out
+enddef
+
+# How many rows Shown() has listed so far: a change the binder patches row
+# by row lists none.
+export def RowsWalked(): number
+  return rows_walked
 enddef
 
 def ShownFrom(key: string, depth: number, out: list<dict<any>>)
@@ -640,6 +721,7 @@ enddef
 export def Reset()
   binder.Reset()
   nodes = {}
+  projects_held = {}
   kids = {}
   parents = {}
   expanded = {}
