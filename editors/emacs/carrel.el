@@ -47,14 +47,12 @@
 ;; `carrel-delete-file' and `carrel-reveal' act on the visited file.
 ;; Buffers follow their files when anything renames or moves them.
 ;;
-;; To open the binder at once, start its server and fetch it in the
-;; background when Emacs starts, from your init file:
-;;
-;;   (add-hook 'emacs-startup-hook #'carrel-preload)
-;;
-;; `carrel-preload' does nothing unless the library `carrel' would open
-;; (or the current folder) holds a Carrel project, so it is harmless in
-;; any folder.
+;; The binder opens at once: when Emacs starts in a folder inside a
+;; library (or `carrel-library-directory' is set), the package's
+;; autoloads run `carrel-preload', which starts the server and fetches
+;; the binder in the background.  Elsewhere nothing starts and the
+;; package is not loaded.  Set `carrel-preload-at-startup' to nil to
+;; turn it off.
 ;;
 ;; See README.md for installation, keys and options.
 
@@ -2748,6 +2746,40 @@ argument, ask which folder holds your projects."
     (pop-to-buffer (carrel--tree-buffer conn t))))
 
 ;;;###autoload
+(defcustom carrel-preload-at-startup t
+  "Whether Emacs preloads the binder when it starts in a Carrel library.
+When non-nil, once Emacs has started, `carrel-preload' runs if
+`carrel-library-directory' is set or a folder around the one Emacs
+started in is, or holds, a Carrel project: \[carrel] then shows
+the binder at once.  Elsewhere nothing starts, and this package is
+not even loaded."
+  :type 'boolean)
+
+;; Defined in full in the autoloads, not as an autoload: loading this
+;; package takes half a second on a busy machine, and most of the
+;; folders Emacs starts in hold no library.  It only looks for a
+;; project, as `carrel-preload' will do in full once loaded.
+;;;###autoload
+(defalias 'carrel--preload-at-startup
+  (lambda ()
+    (when (and carrel-preload-at-startup
+               (not (file-remote-p default-directory))
+               (or (bound-and-true-p carrel-library-directory)
+                   (locate-dominating-file
+                    default-directory
+                    (lambda (dir)
+                      (or (file-exists-p (expand-file-name ".carrel/project.json" dir))
+                          (catch 'found
+                            (dolist (child (ignore-errors (directory-files dir t "\\`[^.]" t)))
+                              (when (file-exists-p (expand-file-name ".carrel/project.json" child))
+                                (throw 'found t)))))))))
+      (carrel-preload)))
+  "Run `carrel-preload' if `carrel-preload-at-startup' and a library say so.")
+
+;;;###autoload
+(add-hook 'emacs-startup-hook #'carrel--preload-at-startup)
+
+;;;###autoload
 (defun carrel-preload ()
   "Start the Carrel server and fetch the binder in the background.
 Then `carrel' shows the binder at once, without waiting for the
@@ -2757,9 +2789,8 @@ library around the current directory, else
 project you are in, else the current directory.  Nothing happens
 unless that folder, or a folder directly in it, is a Carrel
 project, nor when its server already runs, so this can run at
-every start of Emacs, in any folder:
-
-  (add-hook \='emacs-startup-hook #\='carrel-preload)
+every start of Emacs, in any folder; it does, by default, where a
+library is (see `carrel-preload-at-startup').
 
 The binder's buffer is filled and kept up to date, but not shown.
 Nothing waits for the server: the answers are read as they come."
