@@ -103,6 +103,17 @@ asking."
   :type '(choice (const :tag "Guess from the current directory" nil)
                  directory))
 
+(defcustom carrel-fetch-ahead 2000
+  "Most rows of a closed folder the binder fetches before it is opened, or nil.
+Once the tree has drawn all it waited for and nothing came for a
+moment, it fetches the listings of the closed folders it shows
+that hold at most this many rows, so that opening one draws at
+once instead of waiting for the server.  A listing held is kept
+up to date from the server's changes, as the rows shown are, and
+kept when its folder is closed.  With nil, a folder's rows are
+fetched when it is opened, and forgotten when it is closed."
+  :type '(choice (const :tag "Only when opened" nil) integer))
+
 (defcustom carrel-icon-style 'auto
   "How the tree shows each row's icon.
 `glyph' shows a Unicode glyph for the server's icon name, `text'
@@ -1523,15 +1534,55 @@ a burst of changes never holds it up for the whole burst."
                 (run-at-time carrel--collect-after nil #'carrel--collect-when-idle buffer)))))))
 
 (defun carrel--collect-when-idle (buffer)
-  "Collect garbage if the tree BUFFER is idle and half the allowance is used."
+  "Fetch ahead, else collect garbage, if the tree BUFFER is idle.
+Garbage is collected only if half the allowance is used.  What is
+fetched ahead is `carrel--fetch-ahead-specs'."
   ;; A collection takes 10 to 50 ms.  Made here, once the tree has drawn
   ;; all it waited for and nothing came since, it seldom falls in the
-  ;; middle of the next change, between the change and its row.
+  ;; middle of the next change, between the change and its row.  The
+  ;; listings fetched ahead come first: their answers put it off again,
+  ;; so it collects what they left too.
   (when (buffer-live-p buffer)
     (with-current-buffer buffer
       (setq carrel--collect-timer nil)
       (when (and (null carrel--queue) (zerop carrel--pending))
-        (garbage-collect-maybe 2)))))
+        (let ((ahead (carrel--fetch-ahead-specs)))
+          (if ahead
+              (carrel--fetch-async ahead)
+            (garbage-collect-maybe 2)))))))
+
+(defconst carrel--fetch-ahead-folders 32
+  "Most closed folders fetched ahead at once.")
+
+(defun carrel--fetch-ahead-specs ()
+  "Return the fetches of the closed folders shown whose rows are not held yet.
+Each holds at most `carrel-fetch-ahead' rows, and together at most
+twice that many, in the order shown: a round is a few listings.
+Virtual folders (\"All\" waits for the whole library to be read),
+links and folders Carrel may not read are left out."
+  (when (and carrel-fetch-ahead (eq carrel--first-view 'held)
+             carrel--conn (not (carrel--closing carrel--conn)))
+    (let ((specs nil) (folders 0) (rows 0))
+      (catch 'enough
+        (carrel--walk
+         (lambda (id _depth)
+           (let* ((node (carrel--node id))
+                  (size (+ (or (plist-get node :fileCount) 0) (or (plist-get node :folderCount) 0))))
+             (when (and (equal (plist-get node :kind) "folder")
+                        (eq (plist-get node :hasChildren) t)
+                        (not (eq (plist-get node :virtual) t))
+                        (not (eq (plist-get node :link) t))
+                        (not (eq (plist-get node :unreadable) t))
+                        (not (gethash id carrel--expanded))
+                        (not (carrel--loaded-p id))
+                        (not (gethash id carrel--in-flight))
+                        (<= size carrel-fetch-ahead))
+               (when (or (>= folders carrel--fetch-ahead-folders)
+                         (> (+ rows size) (* 2 carrel-fetch-ahead)))
+                 (throw 'enough nil))
+               (push (carrel--fetch-spec id) specs)
+               (setq folders (1+ folders) rows (+ rows size)))))))
+      (nreverse specs))))
 
 (defvar carrel--render-slice 0.008
   "Seconds a redraw that was queued may run before it lets Emacs go on.
@@ -1905,13 +1956,19 @@ On the line of a library that holds no project, make one there."
     (if (gethash id carrel--expanded)
         (progn
           (remhash id carrel--expanded)
-          ;; Fetched again when shown again, never kept stale meanwhile.
-          (unless (equal (plist-get node :kind) "section")
-            (carrel--forget-below id)))
+          ;; Fetched again when shown again, never kept stale meanwhile;
+          ;; unless listings are fetched ahead, and so kept up to date.
+          (unless (or carrel-fetch-ahead (equal (plist-get node :kind) "section"))
+            (carrel--forget-below id))
+          (carrel--with-collection-put-off (carrel--render)))
       (puthash id t carrel--expanded)
       (setq carrel--opened id)
-      (carrel--with-collection-put-off (carrel--load)))
-    (carrel--with-collection-put-off (carrel--render))
+      (carrel--with-collection-put-off
+        (carrel--load)
+        ;; A slice, the first rows opened, and the rest next: a folder of
+        ;; a thousand shows its first screenful without waiting for the
+        ;; thousandth row.
+        (carrel--render nil carrel--render-slice)))
     (carrel--goto-id id)))
 
 (defun carrel-new-file (name)
