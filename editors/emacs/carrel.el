@@ -1020,6 +1020,18 @@ answer is kept or its fetch failed."
 
 (defun carrel--unloaded ()
   "Return the shown rows that are expanded but whose children are not held."
+  ;; Asked after every answer and every expand: the expanded rows are a
+  ;; few dozen, the rows shown may be a folder of a thousand, so those
+  ;; are walked only when an expanded row is missing its listing.
+  (when (catch 'missing
+          (maphash (lambda (id _)
+                     (unless (carrel--loaded-p id) (throw 'missing t)))
+                   carrel--expanded)
+          nil)
+    (carrel--unloaded-in-order)))
+
+(defun carrel--unloaded-in-order ()
+  "Return what `carrel--unloaded' gives, in display order, walking every row shown."
   (let ((missing nil))
     (carrel--walk (lambda (id _depth)
                     (when (and (gethash id carrel--expanded)
@@ -1421,16 +1433,21 @@ of a library that holds no project."
         ;; first, each (DEPTH . LINE); every other editor draws the note
         ;; after the library's own folders and files.
         (notes nil))
-    (carrel--walk (lambda (id depth)
-                    (while (and notes (<= depth (caar notes)))
-                      (push (cdr (pop notes)) lines))
-                    (let ((node (carrel--node id)))
-                      (push (list id depth node) lines)
-                      ;; The kind first: most rows are files, and this
-                      ;; spares them a second lookup.
-                      (when (and (equal (plist-get node :kind) "library")
-                                 (carrel--onboarding-p id))
-                        (push (cons depth (list (cons 'note id) (1+ depth) node)) notes)))))
+    ;; Not `carrel--walk': a file is never expanded, and most rows are
+    ;; files, so each costs one lookup, not two.
+    (cl-labels ((walk (id depth)
+                  (while (and notes (<= depth (caar notes)))
+                    (push (cdr (pop notes)) lines))
+                  (let* ((node (carrel--node id))
+                         (kind (plist-get node :kind)))
+                    (push (list id depth node) lines)
+                    (unless (equal kind "file")
+                      (when (and (equal kind "library") (carrel--onboarding-p id))
+                        (push (cons depth (list (cons 'note id) (1+ depth) node)) notes))
+                      (when (gethash id carrel--expanded)
+                        (dolist (kid (gethash id carrel--kids))
+                          (walk kid (1+ depth))))))))
+      (dolist (id carrel--root-ids) (walk id 0)))
     (dolist (note notes)
       (push (cdr note) lines))
     (nreverse lines)))
@@ -1723,12 +1740,17 @@ the lines as drawn so far, where the next patch starts from."
           (new-keys (carrel--id-table (- new-end top)))
           (old-stretch (mapcar #'car (substring old-lines top old-end)))
           (new-stretch (mapcar #'car (substring new-lines top new-end))))
+      ;; Rows only added, as when a folder of a thousand is opened, need
+      ;; neither table: only a row of the old stretch can be deleted, and
+      ;; only if it is not among the new.
       (dolist (key old-stretch) (puthash key t old-keys))
-      (dolist (key new-stretch) (puthash key t new-keys))
+      (when old-stretch
+        (dolist (key new-stretch) (puthash key t new-keys)))
       ;; Same keys in the same order, whatever was added or removed?  Keys
       ;; are unique, so none of these is among the rows alike.
-      (when (equal (seq-filter (lambda (key) (gethash key new-keys)) old-stretch)
-                   (seq-filter (lambda (key) (gethash key old-keys)) new-stretch))
+      (when (or (null old-stretch) (null new-stretch)
+                (equal (seq-filter (lambda (key) (gethash key new-keys)) old-stretch)
+                       (seq-filter (lambda (key) (gethash key old-keys)) new-stretch)))
         ;; Every line is walked, the rows alike too, for their text.
         (let ((drawn nil)
               (steps 0))
@@ -1752,7 +1774,7 @@ the lines as drawn so far, where the next patch starts from."
                   (setq old (cdr old) new (cdr new)))
                  ;; A row of the stretch only: the rows alike at the
                  ;; bottom are in neither table.
-                 ((and was (gethash (car was) old-keys) (not (gethash (car was) new-keys)))
+                 ((and was old-stretch (gethash (car was) old-keys) (not (gethash (car was) new-keys)))
                   (carrel--delete-line)
                   (setq old (cdr old)))
                  ;; Before a line that stays: the lines alike at the bottom.

@@ -86,6 +86,28 @@ asked for when opened."
     (should (equal (carrel-test--rows)
                    (progn (carrel--render t) (carrel-test--rows))))))
 
+;; Not a timing: how many rows' identities are hashed, which is most of
+;; what opening a folder of a thousand held costs.
+(ert-deftest carrel-test-folder-opened-looks-up-each-row-once ()
+  "Opening a folder whose rows are held hashes each of its rows once:
+the rows shown are not walked for listings missing, nor weighed in
+tables, when the rows opened are only added."
+  (let ((carrel-fetch-ahead 100))
+    (carrel-test--with-library
+      (let ((box (carrel-test--folder-of "Box" 60))
+            (hashed 0))
+        (carrel-test--wait (lambda () (carrel--loaded-p box)) "the folder fetched ahead")
+        (carrel-test--settled)
+        (carrel-test--goto-row "Box")
+        (cl-flet ((count (&rest _) (cl-incf hashed)))
+          (advice-add 'carrel--id-hash :before #'count)
+          (unwind-protect
+              (let ((carrel--render-slice 10))
+                (carrel-toggle))
+            (advice-remove 'carrel--id-hash #'count)))
+        (should (= 60 (carrel-test--notes-shown)))
+        (should (< hashed 80))))))
+
 (ert-deftest carrel-test-closed-folder-kept-up-to-date ()
   "A folder closed keeps its rows, which follow changes on disk: opened
 again, it shows a file made meanwhile without asking the server."
