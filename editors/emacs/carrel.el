@@ -817,6 +817,11 @@ its library is fetched again.")
 A tree filled in the background by `carrel-preload' is `loading'
 until every row of its first view is in.")
 
+(defvar-local carrel--ahead-looked nil
+  "Non-nil when the rows shown were looked at and none was to fetch ahead.
+Cleared when a listing comes in or a folder is opened, so that the
+rows shown are walked again only then, not after every change.")
+
 (defun carrel--id (node)
   "Return NODE's identity: its `id', else its `uri'."
   (or (plist-get node :id) (plist-get node :uri)))
@@ -891,6 +896,10 @@ Return NODE's identity.  Rows no longer listed are forgotten."
 
 (defun carrel--forget-below (id)
   "Forget the rows below ID, so that it is fetched again when shown."
+  ;; A closed folder's listing forgotten, as when a change may have
+  ;; reordered it, is fetched ahead again.
+  (when (carrel--loaded-p id)
+    (setq carrel--ahead-looked nil))
   (dolist (kid (gethash id carrel--kids))
     (carrel--forget kid))
   (remhash id carrel--kids))
@@ -980,6 +989,7 @@ answer is kept or its fetch failed."
     (with-current-buffer buffer
       (let ((again (gethash id carrel--in-flight)))
         (remhash id carrel--in-flight)
+        (setq carrel--ahead-looked nil)
         (condition-case err
             (progn
               (funcall apply)
@@ -1311,6 +1321,8 @@ fetched again, each once, without waiting."
               ;; instead of showing what no longer is.
               ((and (carrel--loaded-p id) (not (equal (carrel--kind id) "section")))
                (carrel--forget-below id)))))
+    (when (seq-some (lambda (p) (carrel--container-p (plist-get p :node))) placed)
+      (setq carrel--ahead-looked nil))
     (dolist (id (carrel--place placed))
       ;; A folder open at its new place is fetched though it holds nothing yet.
       (cond ((and (gethash id carrel--rows) (gethash id carrel--expanded) (carrel--visible-p id))
@@ -1368,6 +1380,9 @@ With CREATE, make and fill it when there is none."
           (carrel--fetch-roots t)
           (carrel--render))
         (goto-char (point-min))
+        ;; Drawn without the queue: what it shows closed is fetched ahead
+        ;; once the queue has run.
+        (carrel--later #'ignore)
         (current-buffer))))))
 
 (defun carrel--new-tree-buffer (conn)
@@ -1545,7 +1560,11 @@ a burst of changes never holds it up for the whole burst."
         (when carrel--queue
           (setq carrel--queue-timer (run-at-time 0 nil #'carrel--run-queue buffer)))
         (when fn (funcall fn))
-        (when (and (null carrel--queue) (zerop carrel--pending))
+        ;; Fetched ahead as soon as all that was waited for is drawn, not
+        ;; once idle: while the server reads a large library, its counts
+        ;; come every 50 ms or so for seconds.
+        (when (and (null carrel--queue) (zerop carrel--pending)
+                   (not (carrel--fetch-ahead)))
           (when (timerp carrel--collect-timer) (cancel-timer carrel--collect-timer))
           (setq carrel--collect-timer
                 (run-at-time carrel--collect-after nil #'carrel--collect-when-idle buffer)))))))
@@ -1562,14 +1581,22 @@ fetched ahead is `carrel--fetch-ahead-specs'."
   (when (buffer-live-p buffer)
     (with-current-buffer buffer
       (setq carrel--collect-timer nil)
-      (when (and (null carrel--queue) (zerop carrel--pending))
-        (let ((ahead (carrel--fetch-ahead-specs)))
-          (if ahead
-              (carrel--fetch-async ahead)
-            (garbage-collect-maybe 2)))))))
+      (when (and (null carrel--queue) (zerop carrel--pending)
+                 (not (carrel--fetch-ahead)))
+        (garbage-collect-maybe 2)))))
 
 (defconst carrel--fetch-ahead-folders 32
   "Most closed folders fetched ahead at once.")
+
+(defun carrel--fetch-ahead ()
+  "Fetch the listings of `carrel--fetch-ahead-specs'; return non-nil if any."
+  ;; Not before the first view is held: its rows are not all in yet.
+  (when (and (not carrel--ahead-looked) (eq carrel--first-view 'held))
+    (let ((ahead (carrel--fetch-ahead-specs)))
+      (if ahead
+          (carrel--fetch-async ahead)
+        (setq carrel--ahead-looked t))
+      ahead)))
 
 (defun carrel--fetch-ahead-specs ()
   "Return the fetches of the closed folders shown whose rows are not held yet.
@@ -1984,7 +2011,8 @@ On the line of a library that holds no project, make one there."
             (carrel--forget-below id))
           (carrel--with-collection-put-off (carrel--render)))
       (puthash id t carrel--expanded)
-      (setq carrel--opened id)
+      (setq carrel--opened id
+            carrel--ahead-looked nil)
       (carrel--with-collection-put-off
         (carrel--load)
         ;; A slice, the first rows opened, and the rest next: a folder of

@@ -108,6 +108,33 @@ tables, when the rows opened are only added."
         (should (= 60 (carrel-test--notes-shown)))
         (should (< hashed 80))))))
 
+;; Not a timing: whether a change in an open folder walks the rows shown
+;; to look for closed folders to fetch, which costs a thousand lookups.
+(ert-deftest carrel-test-changes-look-for-nothing-to-fetch-ahead ()
+  "Files made in an open folder are drawn without looking again for
+closed folders to fetch: that is done when a listing comes in or a
+folder opens."
+  (let ((carrel-fetch-ahead 100))
+    (carrel-test--with-library
+      (let ((box (carrel-test--folder-of "Box" 20))
+            (looks 0))
+        (carrel-test--wait (lambda () (carrel--loaded-p box)) "the folder fetched ahead")
+        (carrel-test--goto-row "Box")
+        (carrel-toggle)
+        (carrel-test--settled)
+        (accept-process-output nil 0.2)
+        (cl-flet ((count (&rest _) (cl-incf looks)))
+          (advice-add 'carrel--fetch-ahead-specs :before #'count)
+          (unwind-protect
+              (dolist (name '("Note 30.md" "Note 31.md" "Note 32.md"))
+                (write-region "" nil (carrel-test--path "Box" name))
+                (carrel-test--wait (lambda () (carrel-test--row name)) "the new file shown")
+                (carrel-test--settled)
+                (accept-process-output nil 0.2))
+            (advice-remove 'carrel--fetch-ahead-specs #'count)))
+        (should (= 23 (carrel-test--notes-shown)))
+        (should (zerop looks))))))
+
 (ert-deftest carrel-test-closed-folder-kept-up-to-date ()
   "A folder closed keeps its rows, which follow changes on disk: opened
 again, it shows a file made meanwhile without asking the server."
