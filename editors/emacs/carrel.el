@@ -857,9 +857,11 @@ rows shown are walked again only then, not after every change.")
            while current
            thereis (equal current ancestor)))
 
-(defun carrel--store (node parent)
+(defun carrel--store (node parent &optional children-kept)
   "Keep NODE, a child of the row PARENT, and the children it came with.
-Return NODE's identity.  Rows no longer listed are forgotten."
+Return NODE's identity.  Rows no longer listed are forgotten.  With
+CHILDREN-KEPT, the children's rows were kept already, by
+`carrel--store-in-slices'."
   (let ((id (carrel--id node))
         (children (plist-get node :children)))
     (puthash id (carrel--bare node) carrel--rows)
@@ -871,14 +873,44 @@ Return NODE's identity.  Rows no longer listed are forgotten."
     (when (and carrel--expanding-all (carrel--expands-all-p id node))
       (puthash id t carrel--expanded))
     (when children
-      (let ((ids (mapcar (lambda (child) (carrel--store child id)) children))
-            (kept (carrel--id-table (length children))))
-        ;; A set, not `member': a folder of thousands would cost their square.
-        (dolist (kid ids) (puthash kid t kept))
-        (dolist (old (gethash id carrel--kids))
-          (unless (gethash old kept) (carrel--forget old)))
+      (let ((ids (if children-kept
+                     (mapcar #'carrel--id children)
+                   (mapcar (lambda (child) (carrel--store child id)) children)))
+            (old-ids (gethash id carrel--kids)))
+        ;; A set, not `member': a folder of thousands would cost their
+        ;; square.  None for a listing held for the first time.
+        (when old-ids
+          (let ((kept (carrel--id-table (length children))))
+            (dolist (kid ids) (puthash kid t kept))
+            (dolist (old old-ids)
+              (unless (gethash old kept) (carrel--forget old)))))
         (puthash id ids carrel--kids)))
     id))
+
+(defconst carrel--store-slice 250
+  "Most rows of a listing kept in one piece of the tree's queue.")
+
+(defun carrel--store-in-slices (buffer node fetch-id)
+  "Queue the keeping of NODE's children in the tree BUFFER, a slice at a time.
+NODE is the answer to the fetch of the row FETCH-ID.  Return non-nil
+if it had so many children that they were queued; `carrel--store'
+then keeps NODE itself with CHILDREN-KEPT."
+  ;; Parsed at once by jsonrpc.el, a listing of a thousand is kept in
+  ;; pieces, so Emacs answers keys and timers in between: a folder
+  ;; fetched ahead never holds it up for the whole listing.
+  (let ((children (plist-get node :children)))
+    (when (and (vectorp children) (> (length children) carrel--store-slice)
+               (buffer-live-p buffer))
+      (with-current-buffer buffer
+        (cl-loop for start from 0 below (length children) by carrel--store-slice
+                 do (let ((start start)
+                          (end (min (length children) (+ start carrel--store-slice))))
+                      (carrel--later
+                       (lambda ()
+                         (when (gethash fetch-id carrel--rows)
+                           (cl-loop for index from start below end
+                                    do (carrel--store (aref children index) fetch-id))))))))
+      t)))
 
 (defun carrel--expands-all-p (id node)
   "Return non-nil if expanding all opens the row ID, whose node is NODE."
@@ -966,13 +998,16 @@ answer is kept or its fetch failed."
            conn 'carrel/tree (list :uri uri :depth depth)
            :success-fn
            (lambda (nodes)
-             (carrel--fetched-later
-              buffer (lambda ()
-                       (when (and (> (length nodes) 0)
-                                  (gethash fetch-id carrel--rows))
-                         (carrel--store (aref nodes 0)
-                                        (gethash fetch-id carrel--parents))))
-              fetch-id))
+             (let ((sliced (and (> (length nodes) 0)
+                                (carrel--store-in-slices buffer (aref nodes 0) fetch-id))))
+               (carrel--fetched-later
+                buffer (lambda ()
+                         (when (and (> (length nodes) 0)
+                                    (gethash fetch-id carrel--rows))
+                           (carrel--store (aref nodes 0)
+                                          (gethash fetch-id carrel--parents)
+                                          sliced)))
+                fetch-id)))
            ;; A folder that vanished meanwhile leaves with its parent's listing.
            :error-fn (lambda (_err) (carrel--fetched-later buffer #'ignore fetch-id))
            :timeout-fn (lambda () (carrel--fetched-later buffer #'ignore fetch-id)))))))))

@@ -135,6 +135,38 @@ folder opens."
         (should (= 23 (carrel-test--notes-shown)))
         (should (zerop looks))))))
 
+;; Not a timing: how many rows one piece of the tree's queue keeps, which
+;; is how long Emacs is held up by a listing of a thousand fetched ahead.
+(ert-deftest carrel-test-listing-fetched-ahead-kept-in-slices ()
+  "A long listing that comes in is kept a slice of rows at a time, with
+the tree's queue, and so Emacs, going on in between."
+  (let ((carrel-fetch-ahead 100)
+        (carrel--store-slice 25)
+        (most 0))
+    (carrel-test--with-library
+      (let ((stored 0))
+        (cl-flet ((count (&rest _) (cl-incf stored))
+                  (piece (run buffer)
+                    (setq stored 0)
+                    (prog1 (funcall run buffer)
+                      (setq most (max most stored)))))
+          (advice-add 'carrel--store :before #'count)
+          (advice-add 'carrel--run-queue :around #'piece)
+          (unwind-protect
+              (let ((box (carrel-test--folder-of "Box" 60)))
+                (carrel-test--wait (lambda () (carrel--loaded-p box)) "the folder fetched ahead")
+                (carrel-test--settled)
+                (should (= 60 (length (gethash box carrel--kids))))
+                (should (= 60 (seq-count (lambda (id) (equal (gethash id carrel--parents) box))
+                                         (hash-table-keys carrel--parents)))))
+            (advice-remove 'carrel--store #'count)
+            (advice-remove 'carrel--run-queue #'piece)))
+        (should (< 0 most 30))
+        (carrel-test--goto-row "Box")
+        (carrel-toggle)
+        (carrel-test--settled)
+        (should (= 60 (carrel-test--notes-shown)))))))
+
 (ert-deftest carrel-test-closed-folder-kept-up-to-date ()
   "A folder closed keeps its rows, which follow changes on disk: opened
 again, it shows a file made meanwhile without asking the server."
