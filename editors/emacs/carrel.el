@@ -105,8 +105,9 @@ asking."
 
 (defcustom carrel-fetch-ahead 2000
   "Most rows of a closed folder the binder fetches before it is opened, or nil.
-Once the tree has drawn all it waited for and nothing came for a
-moment, it fetches the listings of the closed folders it shows
+Once the tree has drawn its first view, and again once it has
+drawn a listing that came in, it fetches the listings of the
+closed folders it shows
 that hold at most this many rows, so that opening one draws at
 once instead of waiting for the server.  A listing held is kept
 up to date from the server's changes, as the rows shown are, and
