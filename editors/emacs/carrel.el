@@ -47,14 +47,12 @@
 ;; `carrel-delete-file' and `carrel-reveal' act on the visited file.
 ;; Buffers follow their files when anything renames or moves them.
 ;;
-;; To open the binder at once, start its server and fetch it in the
-;; background when Emacs starts, from your init file:
-;;
-;;   (add-hook 'emacs-startup-hook #'carrel-preload)
-;;
-;; `carrel-preload' does nothing unless the library `carrel' would open
-;; (or the current folder) holds a Carrel project, so it is harmless in
-;; any folder.
+;; The binder opens at once: when Emacs starts in a folder inside a
+;; library (or `carrel-library-directory' is set), the package's
+;; autoloads run `carrel-preload', which starts the server and fetches
+;; the binder in the background.  Elsewhere nothing starts and the
+;; package is not loaded.  Set `carrel-preload-at-startup' to nil to
+;; turn it off.
 ;;
 ;; See README.md for installation, keys and options.
 
@@ -104,6 +102,18 @@ offering the version-control root, else the current directory.
 asking."
   :type '(choice (const :tag "Guess from the current directory" nil)
                  directory))
+
+(defcustom carrel-fetch-ahead 2000
+  "Most rows of a closed folder the binder fetches before it is opened, or nil.
+Once the tree has drawn its first view, and again once it has
+drawn a listing that came in, it fetches the listings of the
+closed folders it shows
+that hold at most this many rows, so that opening one draws at
+once instead of waiting for the server.  A listing held is kept
+up to date from the server's changes, as the rows shown are, and
+kept when its folder is closed.  With nil, a folder's rows are
+fetched when it is opened, and forgotten when it is closed."
+  :type '(choice (const :tag "Only when opened" nil) integer))
 
 (defcustom carrel-icon-style 'auto
   "How the tree shows each row's icon.
@@ -821,6 +831,11 @@ its library is fetched again.")
 A tree filled in the background by `carrel-preload' is `loading'
 until every row of its first view is in.")
 
+(defvar-local carrel--ahead-looked nil
+  "Non-nil when the rows shown were looked at and none was to fetch ahead.
+Cleared when a listing comes in or a folder is opened, so that the
+rows shown are walked again only then, not after every change.")
+
 (defun carrel--id (node)
   "Return NODE's identity: its `id', else its `uri'."
   (or (plist-get node :id) (plist-get node :uri)))
@@ -856,9 +871,11 @@ until every row of its first view is in.")
            while current
            thereis (equal current ancestor)))
 
-(defun carrel--store (node parent)
+(defun carrel--store (node parent &optional children-kept)
   "Keep NODE, a child of the row PARENT, and the children it came with.
-Return NODE's identity.  Rows no longer listed are forgotten."
+Return NODE's identity.  Rows no longer listed are forgotten.  With
+CHILDREN-KEPT, the children's rows were kept already, by
+`carrel--store-in-slices'."
   (let ((id (carrel--id node))
         (children (plist-get node :children)))
     (puthash id (carrel--bare node) carrel--rows)
@@ -870,14 +887,44 @@ Return NODE's identity.  Rows no longer listed are forgotten."
     (when (and carrel--expanding-all (carrel--expands-all-p id node))
       (puthash id t carrel--expanded))
     (when children
-      (let ((ids (mapcar (lambda (child) (carrel--store child id)) children))
-            (kept (carrel--id-table (length children))))
-        ;; A set, not `member': a folder of thousands would cost their square.
-        (dolist (kid ids) (puthash kid t kept))
-        (dolist (old (gethash id carrel--kids))
-          (unless (gethash old kept) (carrel--forget old)))
+      (let ((ids (if children-kept
+                     (mapcar #'carrel--id children)
+                   (mapcar (lambda (child) (carrel--store child id)) children)))
+            (old-ids (gethash id carrel--kids)))
+        ;; A set, not `member': a folder of thousands would cost their
+        ;; square.  None for a listing held for the first time.
+        (when old-ids
+          (let ((kept (carrel--id-table (length children))))
+            (dolist (kid ids) (puthash kid t kept))
+            (dolist (old old-ids)
+              (unless (gethash old kept) (carrel--forget old)))))
         (puthash id ids carrel--kids)))
     id))
+
+(defconst carrel--store-slice 250
+  "Most rows of a listing kept in one piece of the tree's queue.")
+
+(defun carrel--store-in-slices (buffer node fetch-id)
+  "Queue the keeping of NODE's children in the tree BUFFER, a slice at a time.
+NODE is the answer to the fetch of the row FETCH-ID.  Return non-nil
+if it had so many children that they were queued; `carrel--store'
+then keeps NODE itself with CHILDREN-KEPT."
+  ;; Parsed at once by jsonrpc.el, a listing of a thousand is kept in
+  ;; pieces, so Emacs answers keys and timers in between: a folder
+  ;; fetched ahead never holds it up for the whole listing.
+  (let ((children (plist-get node :children)))
+    (when (and (vectorp children) (> (length children) carrel--store-slice)
+               (buffer-live-p buffer))
+      (with-current-buffer buffer
+        (cl-loop for start from 0 below (length children) by carrel--store-slice
+                 do (let ((start start)
+                          (end (min (length children) (+ start carrel--store-slice))))
+                      (carrel--later
+                       (lambda ()
+                         (when (gethash fetch-id carrel--rows)
+                           (cl-loop for index from start below end
+                                    do (carrel--store (aref children index) fetch-id))))))))
+      t)))
 
 (defun carrel--expands-all-p (id node)
   "Return non-nil if expanding all opens the row ID, whose node is NODE."
@@ -895,6 +942,10 @@ Return NODE's identity.  Rows no longer listed are forgotten."
 
 (defun carrel--forget-below (id)
   "Forget the rows below ID, so that it is fetched again when shown."
+  ;; A closed folder's listing forgotten, as when a change may have
+  ;; reordered it, is fetched ahead again.
+  (when (carrel--loaded-p id)
+    (setq carrel--ahead-looked nil))
   (dolist (kid (gethash id carrel--kids))
     (carrel--forget kid))
   (remhash id carrel--kids))
@@ -961,13 +1012,16 @@ answer is kept or its fetch failed."
            conn 'carrel/tree (list :uri uri :depth depth)
            :success-fn
            (lambda (nodes)
-             (carrel--fetched-later
-              buffer (lambda ()
-                       (when (and (> (length nodes) 0)
-                                  (gethash fetch-id carrel--rows))
-                         (carrel--store (aref nodes 0)
-                                        (gethash fetch-id carrel--parents))))
-              fetch-id))
+             (let ((sliced (and (> (length nodes) 0)
+                                (carrel--store-in-slices buffer (aref nodes 0) fetch-id))))
+               (carrel--fetched-later
+                buffer (lambda ()
+                         (when (and (> (length nodes) 0)
+                                    (gethash fetch-id carrel--rows))
+                           (carrel--store (aref nodes 0)
+                                          (gethash fetch-id carrel--parents)
+                                          sliced)))
+                fetch-id)))
            ;; A folder that vanished meanwhile leaves with its parent's listing.
            :error-fn (lambda (_err) (carrel--fetched-later buffer #'ignore fetch-id))
            :timeout-fn (lambda () (carrel--fetched-later buffer #'ignore fetch-id)))))))))
@@ -984,6 +1038,7 @@ answer is kept or its fetch failed."
     (with-current-buffer buffer
       (let ((again (gethash id carrel--in-flight)))
         (remhash id carrel--in-flight)
+        (setq carrel--ahead-looked nil)
         (condition-case err
             (progn
               (funcall apply)
@@ -1024,6 +1079,18 @@ answer is kept or its fetch failed."
 
 (defun carrel--unloaded ()
   "Return the shown rows that are expanded but whose children are not held."
+  ;; Asked after every answer and every expand: the expanded rows are a
+  ;; few dozen, the rows shown may be a folder of a thousand, so those
+  ;; are walked only when an expanded row is missing its listing.
+  (when (catch 'missing
+          (maphash (lambda (id _)
+                     (unless (carrel--loaded-p id) (throw 'missing t)))
+                   carrel--expanded)
+          nil)
+    (carrel--unloaded-in-order)))
+
+(defun carrel--unloaded-in-order ()
+  "Return what `carrel--unloaded' gives, in display order, walking every row shown."
   (let ((missing nil))
     (carrel--walk (lambda (id _depth)
                     (when (and (gethash id carrel--expanded)
@@ -1303,6 +1370,8 @@ fetched again, each once, without waiting."
               ;; instead of showing what no longer is.
               ((and (carrel--loaded-p id) (not (equal (carrel--kind id) "section")))
                (carrel--forget-below id)))))
+    (when (seq-some (lambda (p) (carrel--container-p (plist-get p :node))) placed)
+      (setq carrel--ahead-looked nil))
     (dolist (id (carrel--place placed))
       ;; A folder open at its new place is fetched though it holds nothing yet.
       (cond ((and (gethash id carrel--rows) (gethash id carrel--expanded) (carrel--visible-p id))
@@ -1360,6 +1429,9 @@ With CREATE, make and fill it when there is none."
           (carrel--fetch-roots t)
           (carrel--render))
         (goto-char (point-min))
+        ;; Drawn without the queue: what it shows closed is fetched ahead
+        ;; once the queue has run.
+        (carrel--later #'ignore)
         (current-buffer))))))
 
 (defun carrel--new-tree-buffer (conn)
@@ -1425,16 +1497,21 @@ of a library that holds no project."
         ;; first, each (DEPTH . LINE); every other editor draws the note
         ;; after the library's own folders and files.
         (notes nil))
-    (carrel--walk (lambda (id depth)
-                    (while (and notes (<= depth (caar notes)))
-                      (push (cdr (pop notes)) lines))
-                    (let ((node (carrel--node id)))
-                      (push (list id depth node) lines)
-                      ;; The kind first: most rows are files, and this
-                      ;; spares them a second lookup.
-                      (when (and (equal (plist-get node :kind) "library")
-                                 (carrel--onboarding-p id))
-                        (push (cons depth (list (cons 'note id) (1+ depth) node)) notes)))))
+    ;; Not `carrel--walk': a file is never expanded, and most rows are
+    ;; files, so each costs one lookup, not two.
+    (cl-labels ((walk (id depth)
+                  (while (and notes (<= depth (caar notes)))
+                    (push (cdr (pop notes)) lines))
+                  (let* ((node (carrel--node id))
+                         (kind (plist-get node :kind)))
+                    (push (list id depth node) lines)
+                    (unless (equal kind "file")
+                      (when (and (equal kind "library") (carrel--onboarding-p id))
+                        (push (cons depth (list (cons 'note id) (1+ depth) node)) notes))
+                      (when (gethash id carrel--expanded)
+                        (dolist (kid (gethash id carrel--kids))
+                          (walk kid (1+ depth))))))))
+      (dolist (id carrel--root-ids) (walk id 0)))
     (dolist (note notes)
       (push (cdr note) lines))
     (nreverse lines)))
@@ -1532,21 +1609,73 @@ a burst of changes never holds it up for the whole burst."
         (when carrel--queue
           (setq carrel--queue-timer (run-at-time 0 nil #'carrel--run-queue buffer)))
         (when fn (funcall fn))
-        (when (and (null carrel--queue) (zerop carrel--pending))
+        ;; Fetched ahead as soon as all that was waited for is drawn, not
+        ;; once idle: while the server reads a large library, its counts
+        ;; come every 50 ms or so for seconds.
+        (when (and (null carrel--queue) (zerop carrel--pending)
+                   (not (carrel--fetch-ahead)))
           (when (timerp carrel--collect-timer) (cancel-timer carrel--collect-timer))
           (setq carrel--collect-timer
                 (run-at-time carrel--collect-after nil #'carrel--collect-when-idle buffer)))))))
 
 (defun carrel--collect-when-idle (buffer)
-  "Collect garbage if the tree BUFFER is idle and half the allowance is used."
+  "Fetch ahead, else collect garbage, if the tree BUFFER is idle.
+Garbage is collected only if half the allowance is used.  What is
+fetched ahead is `carrel--fetch-ahead-specs'."
   ;; A collection takes 10 to 50 ms.  Made here, once the tree has drawn
   ;; all it waited for and nothing came since, it seldom falls in the
-  ;; middle of the next change, between the change and its row.
+  ;; middle of the next change, between the change and its row.  The
+  ;; listings fetched ahead come first: their answers put it off again,
+  ;; so it collects what they left too.
   (when (buffer-live-p buffer)
     (with-current-buffer buffer
       (setq carrel--collect-timer nil)
-      (when (and (null carrel--queue) (zerop carrel--pending))
+      (when (and (null carrel--queue) (zerop carrel--pending)
+                 (not (carrel--fetch-ahead)))
         (garbage-collect-maybe 2)))))
+
+(defconst carrel--fetch-ahead-folders 32
+  "Most closed folders fetched ahead at once.")
+
+(defun carrel--fetch-ahead ()
+  "Fetch the listings of `carrel--fetch-ahead-specs'; return non-nil if any."
+  ;; Not before the first view is held: its rows are not all in yet.
+  (when (and (not carrel--ahead-looked) (eq carrel--first-view 'held))
+    (let ((ahead (carrel--fetch-ahead-specs)))
+      (if ahead
+          (carrel--fetch-async ahead)
+        (setq carrel--ahead-looked t))
+      ahead)))
+
+(defun carrel--fetch-ahead-specs ()
+  "Return the fetches of the closed folders shown whose rows are not held yet.
+Each holds at most `carrel-fetch-ahead' rows, and together at most
+twice that many, in the order shown: a round is a few listings.
+Virtual folders (\"All\" waits for the whole library to be read),
+links and folders Carrel may not read are left out."
+  (when (and carrel-fetch-ahead (eq carrel--first-view 'held)
+             carrel--conn (not (carrel--closing carrel--conn)))
+    (let ((specs nil) (folders 0) (rows 0))
+      (catch 'enough
+        (carrel--walk
+         (lambda (id _depth)
+           (let* ((node (carrel--node id))
+                  (size (+ (or (plist-get node :fileCount) 0) (or (plist-get node :folderCount) 0))))
+             (when (and (equal (plist-get node :kind) "folder")
+                        (eq (plist-get node :hasChildren) t)
+                        (not (eq (plist-get node :virtual) t))
+                        (not (eq (plist-get node :link) t))
+                        (not (eq (plist-get node :unreadable) t))
+                        (not (gethash id carrel--expanded))
+                        (not (carrel--loaded-p id))
+                        (not (gethash id carrel--in-flight))
+                        (<= size carrel-fetch-ahead))
+               (when (or (>= folders carrel--fetch-ahead-folders)
+                         (> (+ rows size) (* 2 carrel-fetch-ahead)))
+                 (throw 'enough nil))
+               (push (carrel--fetch-spec id) specs)
+               (setq folders (1+ folders) rows (+ rows size)))))))
+      (nreverse specs))))
 
 (defvar carrel--render-slice 0.008
   "Seconds a redraw that was queued may run before it lets Emacs go on.
@@ -1687,12 +1816,17 @@ the lines as drawn so far, where the next patch starts from."
           (new-keys (carrel--id-table (- new-end top)))
           (old-stretch (mapcar #'car (substring old-lines top old-end)))
           (new-stretch (mapcar #'car (substring new-lines top new-end))))
+      ;; Rows only added, as when a folder of a thousand is opened, need
+      ;; neither table: only a row of the old stretch can be deleted, and
+      ;; only if it is not among the new.
       (dolist (key old-stretch) (puthash key t old-keys))
-      (dolist (key new-stretch) (puthash key t new-keys))
+      (when old-stretch
+        (dolist (key new-stretch) (puthash key t new-keys)))
       ;; Same keys in the same order, whatever was added or removed?  Keys
       ;; are unique, so none of these is among the rows alike.
-      (when (equal (seq-filter (lambda (key) (gethash key new-keys)) old-stretch)
-                   (seq-filter (lambda (key) (gethash key old-keys)) new-stretch))
+      (when (or (null old-stretch) (null new-stretch)
+                (equal (seq-filter (lambda (key) (gethash key new-keys)) old-stretch)
+                       (seq-filter (lambda (key) (gethash key old-keys)) new-stretch)))
         ;; Every line is walked, the rows alike too, for their text.
         (let ((drawn nil)
               (steps 0))
@@ -1716,7 +1850,7 @@ the lines as drawn so far, where the next patch starts from."
                   (setq old (cdr old) new (cdr new)))
                  ;; A row of the stretch only: the rows alike at the
                  ;; bottom are in neither table.
-                 ((and was (gethash (car was) old-keys) (not (gethash (car was) new-keys)))
+                 ((and was old-stretch (gethash (car was) old-keys) (not (gethash (car was) new-keys)))
                   (carrel--delete-line)
                   (setq old (cdr old)))
                  ;; Before a line that stays: the lines alike at the bottom.
@@ -1919,13 +2053,20 @@ On the line of a library that holds no project, make one there."
     (if (gethash id carrel--expanded)
         (progn
           (remhash id carrel--expanded)
-          ;; Fetched again when shown again, never kept stale meanwhile.
-          (unless (equal (plist-get node :kind) "section")
-            (carrel--forget-below id)))
+          ;; Fetched again when shown again, never kept stale meanwhile;
+          ;; unless listings are fetched ahead, and so kept up to date.
+          (unless (or carrel-fetch-ahead (equal (plist-get node :kind) "section"))
+            (carrel--forget-below id))
+          (carrel--with-collection-put-off (carrel--render)))
       (puthash id t carrel--expanded)
-      (setq carrel--opened id)
-      (carrel--with-collection-put-off (carrel--load)))
-    (carrel--with-collection-put-off (carrel--render))
+      (setq carrel--opened id
+            carrel--ahead-looked nil)
+      (carrel--with-collection-put-off
+        (carrel--load)
+        ;; A slice, the first rows opened, and the rest next: a folder of
+        ;; a thousand shows its first screenful without waiting for the
+        ;; thousandth row.
+        (carrel--render nil carrel--render-slice)))
     (carrel--goto-id id)))
 
 (defun carrel-new-file (name)
@@ -2758,6 +2899,40 @@ argument, ask which folder holds your projects."
     (pop-to-buffer (carrel--tree-buffer conn t))))
 
 ;;;###autoload
+(defcustom carrel-preload-at-startup t
+  "Whether Emacs preloads the binder when it starts in a Carrel library.
+When non-nil, once Emacs has started, `carrel-preload' runs if
+`carrel-library-directory' is set or a folder around the one Emacs
+started in is, or holds, a Carrel project: \[carrel] then shows
+the binder at once.  Elsewhere nothing starts, and this package is
+not even loaded."
+  :type 'boolean)
+
+;; Defined in full in the autoloads, not as an autoload: loading this
+;; package takes half a second on a busy machine, and most of the
+;; folders Emacs starts in hold no library.  It only looks for a
+;; project, as `carrel-preload' will do in full once loaded.
+;;;###autoload
+(defalias 'carrel--preload-at-startup
+  (lambda ()
+    (when (and carrel-preload-at-startup
+               (not (file-remote-p default-directory))
+               (or (bound-and-true-p carrel-library-directory)
+                   (locate-dominating-file
+                    default-directory
+                    (lambda (dir)
+                      (or (file-exists-p (expand-file-name ".carrel/project.json" dir))
+                          (catch 'found
+                            (dolist (child (ignore-errors (directory-files dir t "\\`[^.]" t)))
+                              (when (file-exists-p (expand-file-name ".carrel/project.json" child))
+                                (throw 'found t)))))))))
+      (carrel-preload)))
+  "Run `carrel-preload' if `carrel-preload-at-startup' and a library say so.")
+
+;;;###autoload
+(add-hook 'emacs-startup-hook #'carrel--preload-at-startup)
+
+;;;###autoload
 (defun carrel-preload ()
   "Start the Carrel server and fetch the binder in the background.
 Then `carrel' shows the binder at once, without waiting for the
@@ -2767,9 +2942,8 @@ library around the current directory, else
 project you are in, else the current directory.  Nothing happens
 unless that folder, or a folder directly in it, is a Carrel
 project, nor when its server already runs, so this can run at
-every start of Emacs, in any folder:
-
-  (add-hook \='emacs-startup-hook #\='carrel-preload)
+every start of Emacs, in any folder; it does, by default, where a
+library is (see `carrel-preload-at-startup').
 
 The binder's buffer is filled and kept up to date, but not shown.
 Nothing waits for the server: the answers are read as they come."

@@ -307,5 +307,71 @@ and no error escapes to stop the startup hook."
         (should (equal (cadr (should-error (carrel carrel-test--lib) :type 'user-error))
                        (string-trim-right said)))))))
 
+;;;; At startup, with the defaults
+
+(defun carrel-test--start-emacs-in (folder)
+  "Start Emacs in FOLDER as package.el installs this package; return what it held.
+A batch Emacs never runs `emacs-startup-hook', so the check runs it
+as Emacs does once started, with the package's autoloads loaded and
+nothing else: no init file, no setting.  The answer is a plist:
+:loaded, whether the package was loaded; :held, whether the binder
+held its first view before `carrel' was called; :asked, the tree
+requests `carrel' then sent."
+  (let* ((package (make-temp-file "carrel-package" t))
+         (out (make-temp-file "carrel-startup")))
+    (unwind-protect
+        (progn
+          (copy-file carrel-test--source (expand-file-name "carrel.el" package))
+          (require 'package)
+          (package-generate-autoloads "carrel" package)
+          (let ((default-directory (file-name-as-directory folder))
+                (check
+                 `(progn
+                    (run-hooks 'emacs-startup-hook)
+                    (let ((answer (list :loaded (featurep 'carrel))))
+                      (when (featurep 'carrel)
+                        (let ((deadline (+ (float-time) 10)) tree)
+                          (while (and (not (setq tree (let ((conn (carrel--connection-for default-directory)))
+                                                        (and conn (carrel--tree-buffer conn)))))
+                                      (< (float-time) deadline))
+                            (accept-process-output nil 0.05))
+                          (while (and tree (not (eq (buffer-local-value 'carrel--first-view tree) 'held))
+                                      (< (float-time) deadline))
+                            (accept-process-output nil 0.05))
+                          (setq answer (plist-put answer :held (and tree (eq (buffer-local-value
+                                                                               'carrel--first-view tree)
+                                                                              'held))))
+                          (let ((asked nil))
+                            (advice-add 'jsonrpc-connection-send :before
+                                        (lambda (_conn &rest message)
+                                          (when (memq (plist-get message :method) '(carrel/tree :carrel/tree))
+                                            (push (plist-get message :params) asked))))
+                            (carrel)
+                            (setq answer (plist-put answer :asked asked)))))
+                      (with-temp-file ,out (prin1 answer (current-buffer)))
+                      (kill-emacs 0)))))
+            (should (zerop (call-process "emacs" nil nil nil "--batch" "-Q" "-L" package
+                                         "-l" (expand-file-name "carrel-autoloads.el" package)
+                                         "--eval" (prin1-to-string check))))
+            (with-temp-buffer
+              (insert-file-contents out)
+              (read (current-buffer)))))
+      (delete-directory package t)
+      (delete-file out))))
+
+(ert-deftest carrel-test-startup-preloads-in-a-library ()
+  "Emacs started in a library with the defaults holds the binder before
+\[carrel] is called, which then asks nothing; started elsewhere, it
+starts nothing and does not even load the package."
+  (carrel-test--with-preload-library
+    (let ((inside (carrel-test--start-emacs-in (carrel-test--path "Poems" "Draft"))))
+      (should (plist-get inside :loaded))
+      (should (plist-get inside :held))
+      (should (null (plist-get inside :asked))))
+    (let ((elsewhere (make-temp-file "carrel-elsewhere" t)))
+      (unwind-protect
+          (should (equal (carrel-test--start-emacs-in elsewhere) '(:loaded nil)))
+        (delete-directory elsewhere t)))))
+
 (provide 'carrel-preload-tests)
 ;;; carrel-preload-tests.el ends here

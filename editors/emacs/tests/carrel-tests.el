@@ -27,6 +27,9 @@
 (setq carrel-server-command (list (or (getenv "CARREL") "carrel") "lsp"))
 (setq carrel-icon-style 'glyph)
 (setq carrel-visit-function #'find-file)
+;; Listings fetched ahead at idle would come between what most tests
+;; count; the tests of fetching ahead turn it on.
+(setq carrel-fetch-ahead nil)
 
 ;;;; Helpers
 
