@@ -127,7 +127,7 @@ public final class BackgroundScan: @unchecked Sendable {
                 for job in arrived {
                     let root = Entry(name: EntryName(bytes: Array(BytePath.split(job.path).name)), kind: .directory)
                     jobs[folders.count] = (job.token, root, 1, false)
-                    pipe.work.append((folders.count, job.path))
+                    pipe.work.append(Scanner.Work(token: folders.count, path: job.path))
                     folders.append((root, job.path, folders.count))
                 }
                 pipe.condition.broadcast()
@@ -143,7 +143,7 @@ public final class BackgroundScan: @unchecked Sendable {
             let batch = pipe.results
             pipe.results.removeAll(keepingCapacity: true)
             pipe.condition.unlock()
-            var newWork: [(token: Int, path: [UInt8])] = []
+            var newWork: [Scanner.Work] = []
             var done: [Finished] = []
             for listing in batch {
                 let (dir, dirPath, job) = folders[listing.token]
@@ -152,7 +152,7 @@ public final class BackgroundScan: @unchecked Sendable {
                 var subfolders = 0
                 for e in Scanner.attach(listing, to: dir) where e.kind == .directory {
                     let childPath = BytePath.join(dirPath, e.name.bytes)
-                    newWork.append((folders.count, childPath))
+                    newWork.append(Scanner.Work(token: folders.count, path: childPath))
                     folders.append((e, childPath, job))
                     subfolders += 1
                 }
