@@ -33,8 +33,12 @@ extension Workspace {
     /// subtrees wait to be grafted: the owner then calls `applyFinishedScans`
     /// on its own queue. `hold` (for tests) reads only the top two levels at
     /// open, and keeps finished subtrees back until something needs
-    /// everything (`finishScan`).
-    public func scanDeepFoldersInBackground(hold: ScanHold = .none, announce: @escaping @Sendable () -> Void) {
+    /// everything (`finishScan`). `waitingToStart`: the background reads
+    /// nothing until `startReadingDeepFolders` (or `finishScan`), so that
+    /// its threads leave the cores to the owner's first answers.
+    public func scanDeepFoldersInBackground(
+        hold: ScanHold = .none, waitingToStart: Bool = false, announce: @escaping @Sendable () -> Void
+    ) {
         guard deepScan == nil else { return }
         let scanHold: BackgroundScan.Hold
         switch hold {
@@ -42,8 +46,15 @@ extension Workspace {
         case .results: scanHold = .results
         case .reads: scanHold = .reads
         }
-        deepScan = DeepScanState(BackgroundScan(hold: scanHold, announce: announce))
+        deepScan = DeepScanState(
+            BackgroundScan(hold: scanHold, waitingToStart: waitingToStart, announce: announce))
     }
+
+    /// Lets the background scan read, if it waited to start.
+    public func startReadingDeepFolders() { deepScan?.scan.start() }
+
+    /// Whether the background scan has begun reading (for the tests).
+    public var isReadingDeepFolders: Bool { deepScan?.scan.hasStarted ?? false }
 
     /// What tests keep back (`BackgroundScan.Hold`): nothing, the read
     /// subtrees, or the reading itself.
