@@ -122,9 +122,8 @@ function M.start(cmd, dispatchers, ahead)
 
   --- The early request's answer for `callback`, if it still holds.
   local function take_early(method, params, callback, notify_reply_callback)
-    if not early or early.taker or early.stale or method ~= ahead.method or not vim.deep_equal(params, ahead.params) then
-      return nil
-    end
+    if not early or early.taker or early.stale then return nil end
+    if method ~= ahead.method or not vim.deep_equal(params, ahead.params) then return nil end
     early.taker = { callback = callback, reply = notify_reply_callback }
     if early.answered then
       vim.schedule(function()
@@ -149,10 +148,10 @@ function M.start(cmd, dispatchers, ahead)
     if taken then return true, taken end
     local sent, id = request(method, params, callback, notify_reply_callback)
     if sent and method == 'initialize' and ahead and not early then
-      local asked, early_id = request(ahead.method, ahead.params, function(err, result)
-        early.answered, early.err, early.result = true, err, result
+      local asked, early_id = request(ahead.method, ahead.params, function(err, answer)
+        early.answered, early.err, early.result = true, err, answer
         local taker = early.taker
-        if taker then taker.callback(err, result) end
+        if taker then taker.callback(err, answer) end
       end, function(answered_id)
         local taker = early.taker
         if taker and taker.reply then taker.reply(answered_id) end
