@@ -143,6 +143,7 @@ extension Server {
         for uri in params.folders { addWorkspaceFolder(uri) }
         state = .running
         reply(id, InitializeRequest.result(version: Server.version, vocabulary: Server.vocabulary(language)))
+        startDeepReadingSoon()
         sendNotices()
     }
 

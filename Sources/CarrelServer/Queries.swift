@@ -21,6 +21,7 @@ extension Server {
             for item in items { r.write(item, depth: depth, to: &w) }
             w.endArray()
         }
+        workspace.startReadingDeepFolders()
         sendScanProgress(changes)
         startCounting()
     }

@@ -19,9 +19,26 @@ extension Server {
         case "reads": hold = .reads
         default: hold = .none
         }
-        workspace.scanDeepFoldersInBackground(hold: hold) { [weak self] in
+        workspace.scanDeepFoldersInBackground(hold: hold, waitingToStart: true) { [weak self] in
             guard let self else { return }
             self.work.async { self.applyFinishedScans() }
+        }
+    }
+
+    /// How long after `initialize` is answered the background scan starts
+    /// reading at the latest, when no `carrel/tree` came first (a stock
+    /// client asks for none).
+    static let deepReadingStartsWithin = 100
+
+    /// The background scan waits for the first `carrel/tree`: on two cores,
+    /// its three threads reading beside the work thread made that answer,
+    /// the first view's, wait 15 ms. It starts once that is answered, or
+    /// `deepReadingStartsWithin` ms after `initialize`'s answer.
+    func startDeepReadingSoon() {
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Self.deepReadingStartsWithin)) {
+            [weak self] in
+            guard let self else { return }
+            self.work.async { self.workspace.startReadingDeepFolders() }
         }
     }
 

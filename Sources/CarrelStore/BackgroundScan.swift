@@ -39,21 +39,44 @@ public final class BackgroundScan: @unchecked Sendable {
     private var finished: [Finished] = []
     private var running = false
     private var held: Hold
+    /// Nothing is read until `start`: the owner's first answers come first.
+    private var waiting: Bool
     private let workers: Int
     private let announce: @Sendable () -> Void
 
-    /// `announce` runs on the scan's thread when finished jobs wait to be taken.
-    public init(workers: Int = 2, hold: Hold = .none, announce: @escaping @Sendable () -> Void) {
+    /// `announce` runs on the scan's thread when finished jobs wait to be
+    /// taken. `waitingToStart`: jobs are queued but read only once `start`
+    /// (or `takeAll`) is called.
+    public init(
+        workers: Int = 2, hold: Hold = .none, waitingToStart: Bool = false,
+        announce: @escaping @Sendable () -> Void
+    ) {
         self.workers = workers
         self.held = hold
+        self.waiting = waitingToStart
         self.announce = announce
     }
 
     public func enqueue(token: Int, path: [UInt8]) {
         condition.lock()
         queued.append((token, path))
+        if held != .reads, !waiting { startIfIdle() }
+        condition.unlock()
+    }
+
+    /// Starts reading the jobs queued, and those to come, if it waited.
+    public func start() {
+        condition.lock()
+        waiting = false
         if held != .reads { startIfIdle() }
         condition.unlock()
+    }
+
+    /// Whether reading has started: false while it waits for `start` or a hold on reads.
+    public var hasStarted: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return !waiting && held != .reads
     }
 
     /// Called with `condition` locked.
@@ -88,6 +111,7 @@ public final class BackgroundScan: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         held = .none
+        waiting = false
         startIfIdle()
         while running { condition.wait() }
         let out = finished
@@ -127,7 +151,7 @@ public final class BackgroundScan: @unchecked Sendable {
                 for job in arrived {
                     let root = Entry(name: EntryName(bytes: Array(BytePath.split(job.path).name)), kind: .directory)
                     jobs[folders.count] = (job.token, root, 1, false)
-                    pipe.work.append((folders.count, job.path))
+                    pipe.work.append(Scanner.Work(token: folders.count, path: job.path))
                     folders.append((root, job.path, folders.count))
                 }
                 pipe.condition.broadcast()
@@ -143,7 +167,7 @@ public final class BackgroundScan: @unchecked Sendable {
             let batch = pipe.results
             pipe.results.removeAll(keepingCapacity: true)
             pipe.condition.unlock()
-            var newWork: [(token: Int, path: [UInt8])] = []
+            var newWork: [Scanner.Work] = []
             var done: [Finished] = []
             for listing in batch {
                 let (dir, dirPath, job) = folders[listing.token]
@@ -152,7 +176,7 @@ public final class BackgroundScan: @unchecked Sendable {
                 var subfolders = 0
                 for e in Scanner.attach(listing, to: dir) where e.kind == .directory {
                     let childPath = BytePath.join(dirPath, e.name.bytes)
-                    newWork.append((folders.count, childPath))
+                    newWork.append(Scanner.Work(token: folders.count, path: childPath))
                     folders.append((e, childPath, job))
                     subfolders += 1
                 }

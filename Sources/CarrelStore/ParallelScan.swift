@@ -25,6 +25,8 @@ extension Scanner {
         var hasOrderLeftovers = false
         /// A copy's hidden staging folder: a crash cut a copy short here.
         var hasCopyLeftovers = false
+        /// Not listed: the pipeline's entry budget was spent.
+        var skipped = false
         var found: FoundOrder? {
             hasOrderFile || hasOrderLeftovers || hasCopyLeftovers
                 ? FoundOrder(hasFile: hasOrderFile, hasLeftovers: hasOrderLeftovers, hasCopyLeftovers: hasCopyLeftovers)
@@ -32,28 +34,45 @@ extension Scanner {
         }
     }
 
+    /// A folder for a worker to list. A `budgeted` one is skipped, and
+    /// handed back `skipped`, once the pipeline's workers have listed
+    /// `entryBudget` entries.
+    struct Work {
+        let token: Int
+        let path: [UInt8]
+        var budgeted = false
+    }
+
     final class Pipeline: @unchecked Sendable {
         let condition = NSCondition()
-        var work: [(token: Int, path: [UInt8])] = []
+        var work: [Work] = []
         var results: [Listing] = []
         var finished = false
+        var entryBudget = Int.max
+        /// Entries listed so far, counted by the workers as they list: the
+        /// caller attaches listings more slowly than they arrive, so by its
+        /// count the workers would have listed every folder already.
+        var listed = 0
     }
 
     /// Same result as `scan`, using `workers` extra threads for the disk.
     /// The folders fewer than `levels` below `root` are always read; deeper
-    /// ones only until `deadlineMs` (`Clock.nowMs()`). Returns the folders
-    /// left unread (empty, for the caller to read later) and the folders
-    /// that hold an order file, for the caller to read.
+    /// ones only until `deadlineMs` (`Clock.nowMs()`), and until `entryBudget`
+    /// entries are read in all. Returns the folders left unread (empty, for
+    /// the caller to read later) and the folders that hold an order file,
+    /// for the caller to read.
     @discardableResult
     public static func scanInParallel(
-        _ root: Entry, path: [UInt8], workers: Int = 2, levels: Int = .max, until deadlineMs: Int64 = .max
+        _ root: Entry, path: [UInt8], workers: Int = 2, levels: Int = .max, until deadlineMs: Int64 = .max,
+        entryBudget: Int = .max
     ) -> (unread: [Entry], ordered: [(Entry, FoundOrder)]) {
         var ordered: [(Entry, FoundOrder)] = []
         let pipe = Pipeline()
         var entries: [(Entry, [UInt8], depth: Int)] = [(root, path, 0)]
         var unread: [Entry] = []
         var cut = levels == .max || deadlineMs == .max ? false : Clock.nowMs() >= deadlineMs
-        pipe.work.append((0, path))
+        if levels != .max { pipe.entryBudget = entryBudget }
+        pipe.work.append(Work(token: 0, path: path))
         var outstanding = 1
         for _ in 0..<workers {
             let t = Thread { Self.serve(pipe) }
@@ -76,15 +95,16 @@ extension Scanner {
                 }
             }
             pipe.condition.unlock()
-            var newWork: [(token: Int, path: [UInt8])] = []
+            var newWork: [Work] = []
             for listing in batch {
                 outstanding -= 1
                 let (dir, dirPath, depth) = entries[listing.token]
+                guard !listing.skipped else { unread.append(dir); continue }
                 if let found = listing.found { ordered.append((dir, found)) }
                 for e in attach(listing, to: dir) where e.kind == .directory {
                     guard depth + 1 < levels || !cut else { unread.append(e); continue }
                     let childPath = BytePath.join(dirPath, e.name.bytes)
-                    newWork.append((entries.count, childPath))
+                    newWork.append(Work(token: entries.count, path: childPath, budgeted: depth + 1 >= levels))
                     entries.append((e, childPath, depth + 1))
                 }
             }
@@ -109,9 +129,11 @@ extension Scanner {
             while pipe.work.isEmpty && !pipe.finished { pipe.condition.wait() }
             if pipe.finished { pipe.condition.unlock(); return }
             let item = pipe.work.removeLast()
+            let skip = item.budgeted && pipe.listed >= pipe.entryBudget
             pipe.condition.unlock()
-            let listing = list(item.path, token: item.token)
+            let listing = skip ? Listing(token: item.token, skipped: true) : list(item.path, token: item.token)
             pipe.condition.lock()
+            pipe.listed += listing.names.count
             pipe.results.append(listing)
             pipe.condition.broadcast()
             pipe.condition.unlock()

@@ -33,8 +33,12 @@ extension Workspace {
     /// subtrees wait to be grafted: the owner then calls `applyFinishedScans`
     /// on its own queue. `hold` (for tests) reads only the top two levels at
     /// open, and keeps finished subtrees back until something needs
-    /// everything (`finishScan`).
-    public func scanDeepFoldersInBackground(hold: ScanHold = .none, announce: @escaping @Sendable () -> Void) {
+    /// everything (`finishScan`). `waitingToStart`: the background reads
+    /// nothing until `startReadingDeepFolders` (or `finishScan`), so that
+    /// its threads leave the cores to the owner's first answers.
+    public func scanDeepFoldersInBackground(
+        hold: ScanHold = .none, waitingToStart: Bool = false, announce: @escaping @Sendable () -> Void
+    ) {
         guard deepScan == nil else { return }
         let scanHold: BackgroundScan.Hold
         switch hold {
@@ -42,8 +46,15 @@ extension Workspace {
         case .results: scanHold = .results
         case .reads: scanHold = .reads
         }
-        deepScan = DeepScanState(BackgroundScan(hold: scanHold, announce: announce))
+        deepScan = DeepScanState(
+            BackgroundScan(hold: scanHold, waitingToStart: waitingToStart, announce: announce))
     }
+
+    /// Lets the background scan read, if it waited to start.
+    public func startReadingDeepFolders() { deepScan?.scan.start() }
+
+    /// Whether the background scan has begun reading (for the tests).
+    public var isReadingDeepFolders: Bool { deepScan?.scan.hasStarted ?? false }
 
     /// What tests keep back (`BackgroundScan.Hold`): nothing, the read
     /// subtrees, or the reading itself.
@@ -54,8 +65,15 @@ extension Workspace {
 
     /// The levels always read at open: the library's listing and its folders'.
     static let levelsReadAtOpen = 2
-    /// How long opening goes on reading deeper folders: a library of a few
-    /// thousand entries opens whole, with nothing pending.
+    /// How many entries opening reads before it stops going deeper: a
+    /// library of up to this many opens whole, with nothing pending. A
+    /// larger one answers as soon as it has read them and its top levels,
+    /// rather than reading on for a time its first view does not need: at
+    /// 110,000 entries the top two levels are some 1,300 entries, and the
+    /// deeper reading was most of what `initialize` waited for.
+    public static let entriesReadAtOpen = 2_000
+    /// How long opening goes on reading deeper folders at most, from the
+    /// start of its scan: a slow disk stops it before `entriesReadAtOpen`.
     static let deeperReadingAtOpenMs: Int64 = 20
 
     /// Reads `library`'s top levels, and marks the folders below them
@@ -64,7 +82,8 @@ extension Workspace {
         guard let state = deepScan else { return Scanner.scanInParallel(library.root, path: path).ordered }
         let deadline = state.scan.isHeld ? 0 : Clock.nowMs() + Self.deeperReadingAtOpenMs
         let (unread, ordered) = Scanner.scanInParallel(
-            library.root, path: path, levels: Self.levelsReadAtOpen, until: deadline)
+            library.root, path: path, levels: Self.levelsReadAtOpen, until: deadline,
+            entryBudget: Self.entriesReadAtOpen)
         for folder in unread { library.markPending(folder) }
         return ordered
     }

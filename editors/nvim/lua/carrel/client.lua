@@ -64,8 +64,10 @@ local function fail_all(why)
 end
 
 --- Calls `ready(client)` once the server is running and initialized, or
---- `failed(message)` when it cannot start.
-function M.with_client(ready, failed)
+--- `failed(message)` when it cannot start. `ahead` ({ method, params }), a
+--- tree request that starts the server, goes out right behind `initialize`
+--- (see carrel.rpc): the first view costs no round trip of its own.
+function M.with_client(ready, failed, ahead)
   local client = live_client()
   if client and client.initialized then return ready(client) end
   table.insert(waiting, { ready = ready, failed = failed or function(why) util.notify(why, vim.log.levels.ERROR) end })
@@ -76,7 +78,7 @@ function M.with_client(ready, failed)
   running_libraries = M.libraries()
   local config = {
     name = 'carrel',
-    cmd = function(dispatchers) return require('carrel.rpc').start(cmd, dispatchers) end,
+    cmd = function(dispatchers) return require('carrel.rpc').start(cmd, dispatchers, ahead) end,
     root_dir = running_libraries[1],
     workspace_folders = folders,
     handlers = require('carrel.handlers'),
@@ -123,7 +125,9 @@ function M.request(method, params, callback)
     else
       client.request(method, params, handler)
     end
-  end, function(why) handler({ code = -32099, message = why }) end)
+  end, function(why) handler({ code = -32099, message = why }) end,
+  -- Only a tree is asked ahead: it changes nothing, so it can run before `initialized`.
+  method == 'carrel/tree' and { method = method, params = params } or nil)
 end
 
 --- Reports a server error the way the writer should see it: its own words.

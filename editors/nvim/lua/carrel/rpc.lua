@@ -31,11 +31,18 @@ function M.frame_reader(on_body)
 end
 
 --- Starts `cmd` and returns a client for vim.lsp (the `cmd` function form).
-function M.start(cmd, dispatchers)
+--- `ahead` ({ method, params }, optional): a read-only request sent right
+--- behind `initialize`, so its answer is on its way before vim.lsp has even
+--- read `initialize`'s. The same request made later takes that answer, unless
+--- a `carrel/didChange` came after it: the answer may then show rows the
+--- change altered, and the request goes to the server as any other.
+function M.start(cmd, dispatchers, ahead)
   local next_id = 0
   local callbacks, reply_callbacks = {}, {}
   local closing = false
   local process
+  -- The request asked ahead: { id, arrived, answered, err, result, stale, taker = { callback, reply } }.
+  local early
 
   local function send(message)
     if closing or not process then return false end
@@ -63,6 +70,15 @@ function M.start(cmd, dispatchers)
     log.add('←', body)
     local ok, message = pcall(vim.json.decode, body, { luanil = { object = true } })
     if not ok or type(message) ~= 'table' then return end
+    -- Noted as they arrive, in the order the server sent them (the callbacks
+    -- run later): a change after the early answer outdates it.
+    if early and not early.taker then
+      if message.method == nil and tonumber(message.id) == early.id then
+        early.arrived = true
+      elseif early.arrived and message.method == 'carrel/didChange' then
+        early.stale = true
+      end
+    end
     vim.schedule(function()
       if type(message.method) == 'string' and message.id ~= nil then
         answer_server_request(message)
@@ -104,13 +120,45 @@ function M.start(cmd, dispatchers)
 
   local client = {}
 
-  function client.request(method, params, callback, notify_reply_callback)
+  --- The early request's answer for `callback`, if it still holds.
+  local function take_early(method, params, callback, notify_reply_callback)
+    if not early or early.taker or early.stale then return nil end
+    if method ~= ahead.method or not vim.deep_equal(params, ahead.params) then return nil end
+    early.taker = { callback = callback, reply = notify_reply_callback }
+    if early.answered then
+      vim.schedule(function()
+        if notify_reply_callback then notify_reply_callback(early.id) end
+        callback(early.err, early.result)
+      end)
+    end
+    return early.id
+  end
+
+  local function request(method, params, callback, notify_reply_callback)
     next_id = next_id + 1
     local id = next_id
     if not send({ jsonrpc = '2.0', id = id, method = method, params = params }) then return false end
     callbacks[id] = callback
     reply_callbacks[id] = notify_reply_callback
     return true, id
+  end
+
+  function client.request(method, params, callback, notify_reply_callback)
+    local taken = take_early(method, params, callback, notify_reply_callback)
+    if taken then return true, taken end
+    local sent, id = request(method, params, callback, notify_reply_callback)
+    if sent and method == 'initialize' and ahead and not early then
+      local asked, early_id = request(ahead.method, ahead.params, function(err, answer)
+        early.answered, early.err, early.result = true, err, answer
+        local taker = early.taker
+        if taker then taker.callback(err, answer) end
+      end, function(answered_id)
+        local taker = early.taker
+        if taker and taker.reply then taker.reply(answered_id) end
+      end)
+      if asked then early = { id = early_id } end
+    end
+    return sent, id
   end
 
   function client.notify(method, params)
