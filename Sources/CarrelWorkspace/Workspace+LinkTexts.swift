@@ -30,7 +30,7 @@ struct LinkTexts {
     static let byteLimit = 4 << 20
 
     mutating func keep(_ file: [String], _ k: Kept) {
-        if let old = kept[file] { bytes -= old.text.count }
+        if let old = kept.removeValue(forKey: file) { bytes -= old.text.count }
         if bytes + k.text.count > Self.byteLimit {
             kept.removeAll()
             bytes = 0
