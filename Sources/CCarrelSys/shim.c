@@ -43,12 +43,13 @@ static void fill(const struct statx *sx, carrel_stat_t *out) {
     out->device = ((uint64_t)sx->stx_dev_major << 32) | sx->stx_dev_minor;
     out->inode = sx->stx_ino;
     out->size = sx->stx_size;
+    out->status_change_ns = (int64_t)sx->stx_ctime.tv_sec * 1000000000 + sx->stx_ctime.tv_nsec;
 }
 
 static int do_statx(int dirfd, const char *name, int flags, carrel_stat_t *out) {
     struct statx sx;
     int r = statx(dirfd, name, flags | AT_STATX_SYNC_AS_STAT,
-                  STATX_TYPE | STATX_MODE | STATX_MTIME | STATX_BTIME | STATX_INO | STATX_SIZE, &sx);
+                  STATX_TYPE | STATX_MODE | STATX_MTIME | STATX_CTIME | STATX_BTIME | STATX_INO | STATX_SIZE, &sx);
     if (r != 0) return -1;
     fill(&sx, out);
     return 0;

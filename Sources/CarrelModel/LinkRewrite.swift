@@ -43,13 +43,16 @@ public struct TextEdit: Equatable, Sendable {
 public enum LinkRewrite {
     /// The edits to the text of the file that was at `file`, whose `links`
     /// were parsed from it. `before` and `after` resolve wikilinks among the
-    /// library's files before and after the move.
+    /// library's files before and after the move. `resolved`, when given,
+    /// holds each link's `LinkPath.resolve(target, from: file)`, as
+    /// `resolvedTargets` gives it, kept from an earlier move.
     public static func edits(
-        _ links: [Link], file: [String], move: LinkMove, before: WikiNames, after: WikiNames
+        _ links: [Link], file: [String], move: LinkMove, before: WikiNames, after: WikiNames,
+        resolved: [[String]?]? = nil
     ) -> [TextEdit] {
         let newFile = move.map(file) ?? file
         var out: [TextEdit] = []
-        for link in links {
+        for (i, link) in links.enumerated() {
             if link.kind.isWiki {
                 guard let target = before.resolve(link.target, from: file) else { continue }
                 let expected = move.map(target) ?? target
@@ -61,7 +64,8 @@ public enum LinkRewrite {
                 let name = after.name(for: expected, from: newFile, withExtension: withExtension)
                 out.append(TextEdit(start: link.start, end: link.end, newText: name))
             } else {
-                guard let target = LinkPath.resolve(link.target, from: file) else { continue }
+                let known = resolved.flatMap { i < $0.count ? $0[i] : nil }
+                guard let target = known ?? LinkPath.resolve(link.target, from: file) else { continue }
                 let expected = move.map(target) ?? target
                 // A file that stays reads its links as before: only a moved target changes one.
                 let now = newFile == file ? target : LinkPath.resolve(link.target, from: newFile)
@@ -74,6 +78,12 @@ public enum LinkRewrite {
             }
         }
         return out
+    }
+
+    /// Each Markdown link's target as a library path from `file` (nil for
+    /// a wikilink or a target out of the library), for `edits`.
+    public static func resolvedTargets(_ links: [Link], file: [String]) -> [[String]?] {
+        links.map { $0.kind.isWiki ? nil : LinkPath.resolve($0.target, from: file) }
     }
 
     /// `text` with `edits` made (edits of distinct ranges, in any order).

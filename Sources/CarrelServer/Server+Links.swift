@@ -87,19 +87,23 @@ extension Server {
             guard let (library, move) = linkMove(from: oldUri, to: newUri) else { continue }
             moves[ObjectIdentifier(library), default: (library, [])].moves.append(move)
         }
-        var changes: [(uri: String, edits: [JSONValue])] = []
+        var changes: [(uri: String, edits: [WillRenameFilesRequest.TextEdit])] = []
+        var size = 64
         for (library, list) in moves.values {
             let open = openDocuments(in: library)
             for fix in workspace.linkEdits(for: LinkMove(list), in: library, text: { open[$0]?.text }) {
                 let edits = fix.ranges.map { r in
-                    WillRenameFilesRequest.textEdit(
+                    WillRenameFilesRequest.TextEdit(
                         startLine: r.startLine, startCharacter: r.startCharacter, endLine: r.endLine,
                         endCharacter: r.endCharacter, newText: r.newText)
                 }
-                changes.append((open[fix.file]?.uri ?? uri(fix.file, in: library), edits))
+                let fileURI = open[fix.file]?.uri ?? uri(fix.file, in: library)
+                size += fileURI.utf8.count + edits.reduce(0) { $0 + 96 + $1.newText.utf8.count }
+                changes.append((fileURI, edits))
             }
         }
-        reply(id, WillRenameFilesRequest.edit(changes))
+        // Written straight to bytes: a rename's answer holds an object of four for each link.
+        reply(id, capacity: size) { WillRenameFilesRequest.write(changes, to: &$0) }
     }
 
     /// A rename or move from one URI to another of the same library, as library paths.

@@ -17,6 +17,14 @@ struct LinkTable {
     /// always) takes its linking files from `inbound` at once, without a
     /// look at every target. Hashes that collide only cost that look.
     private var targetsBelow: [Int: Int] = [:]
+    /// How many files of `files` lie strictly below each path, by the
+    /// path's hash: a removed path the table does not hold (a file without
+    /// links, or a folder without linking files, nearly always) is let go
+    /// of without a look at every file. Hashes that collide only cost that look.
+    private var filesBelow: [Int: Int] = [:]
+    /// How many linking files `remove(under:)` has looked at past a path's
+    /// own entry, for tests: a folder's removal looks at each.
+    private(set) var removalLooks = 0
 
     init() {}
 
@@ -45,6 +53,7 @@ struct LinkTable {
                 }
             }
         }
+        if (files[file] == nil) != (links == nil) { countFilesBelow(file, by: links == nil ? -1 : 1) }
         files[file] = links
         for l in links ?? [] {
             if let t = l.resolved {
@@ -61,16 +70,18 @@ struct LinkTable {
     }
 
     /// Forgets `path` and every file below it, and gives back what they
-    /// held. A file's own path (`isFile`, or indexed) is found at once;
-    /// only a folder's costs a look at every file.
+    /// held. A file's own path (`isFile`, or indexed) is found at once, and
+    /// so is a path with no linking file below it; only a folder holding
+    /// some costs a look at every file.
     @discardableResult
     mutating func remove(under path: [String], isFile: Bool = false) -> [[String]: [IndexedLink]] {
         if let links = files[path] {
             set(path, nil)
             return [path: links]
         }
-        if isFile { return [:] }
+        if isFile || filesBelow[Self.pathHash(path[...])] == nil { return [:] }
         var removed: [[String]: [IndexedLink]] = [:]
+        removalLooks += files.count
         for (key, links) in files where key.starts(with: path) {
             removed[key] = links
             set(key, nil)
@@ -101,6 +112,19 @@ struct LinkTable {
             let key = Self.pathHash(target[..<end])
             let n = (targetsBelow[key] ?? 0) + delta
             targetsBelow[key] = n > 0 ? n : nil
+        }
+    }
+
+    /// Counts `file` in (or, -1, out of) each folder above it, hashing
+    /// each part once: the hash of a path is its parts' in turn, so each
+    /// folder's is a copy of the hasher taken on the way down.
+    private mutating func countFilesBelow(_ file: [String], by delta: Int) {
+        var hasher = Hasher()
+        for part in file.dropLast() {
+            hasher.combine(part)
+            let key = hasher.finalize()
+            let n = (filesBelow[key] ?? 0) + delta
+            filesBelow[key] = n > 0 ? n : nil
         }
     }
 

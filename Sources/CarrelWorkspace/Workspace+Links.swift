@@ -30,6 +30,8 @@ final class LinkIndex {
     /// only what counting read: the rest (neither kept nor marked
     /// `Entry.readWithoutLinks`) is read then, once.
     var complete = false
+    /// The linking files' texts the last moves' edits were made on.
+    var texts = LinkTexts()
 }
 
 /// A file's link edits for one move, made on `text` (the open buffer's or
@@ -404,6 +406,7 @@ extension Workspace {
         candidates.formUnion(
             snapshot.table.linkingFiles(into: move.pairs.map(\.from), names: namesMoved.union(movedKeys)))
         var out: [LinkFileEdit] = []
+        let index = linkIndexes[ObjectIdentifier(library.root)]
         // In path order, so files of one folder are read through one open of it.
         var folder: (entry: Entry, dir: Directory?)?
         for file in candidates.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
@@ -420,18 +423,22 @@ extension Workspace {
             let newFile = move.map(file) ?? file
             var stamp: FileStamp?
             var bytes = text(file)
+            var parsed: LinkTexts.Kept?
             if bytes == nil, let e = entry(at: made ? newFile : file, in: library), let parent = e.parent {
                 if folder?.entry !== parent {
                     let below = parent.components(below: library.root)?.map(\.bytes)
                     folder = (parent, below.flatMap { try? Directory.open(root: library.path, components: $0) })
                 }
-                let read = folder?.dir?.readText(e.name.bytes)
-                bytes = read?.bytes
-                stamp = read?.stamp
+                if let dir = folder?.dir, let read = linkText(e.name.bytes, in: dir, from: file, index) {
+                    parsed = read.kept
+                    bytes = read.kept.text
+                    stamp = read.stamp
+                }
             }
             guard let bytes else { continue }
             let edits = LinkRewrite.edits(
-                Links.parse(bytes), file: file, move: move, before: snapshot.wiki, after: after)
+                parsed?.links ?? Links.parse(bytes), file: file, move: move, before: snapshot.wiki, after: after,
+                resolved: parsed?.resolved)
             guard !edits.isEmpty else { continue }
             out.append(LinkFileEdit(file: file, newFile: newFile, edits: edits, text: bytes, stamp: stamp))
         }

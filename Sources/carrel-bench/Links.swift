@@ -184,7 +184,7 @@ enum LinksBenchmark {
         figures.append(
             Figure(
                 name: "workspace/willRenameFiles, one file",
-                samples: measure(iterations(200)) { _ in
+                samples: measure(iterations(1000)) { _ in
                     _ = server.requestUnparsed("workspace/willRenameFiles", willRename)
                 }))
         peakOut = max(peakOut, server.peakRSSKiB)

@@ -22,6 +22,10 @@ struct Options {
     /// `--files` or `--folders` given: `--compile` then places its novel in a library that size.
     var sized = false
     var undo = false
+    /// `--will-rename`: with `--links`, only `workspace/willRenameFiles`.
+    var willRename = false
+    /// `--versus PATH`: a second server, timed in turns with the first.
+    var versus: String?
 
     init(_ args: [String]) {
         var i = 0
@@ -39,10 +43,12 @@ struct Options {
             case "--snapshots": snapshots = true
             case "--links": links = true
             case "--undo": undo = true
+            case "--will-rename": willRename = true
+            case "--versus": versus = value()
             case "--iterations": scale = Double(value()) ?? 1
             case "--help", "-h":
                 print(
-                    "USAGE: carrel-bench [--files N] [--folders N] [--depth N] [--iterations SCALE] [--carrel PATH] [--json] [--keep] [--words] [--compile] [--snapshots] [--links] [--undo]"
+                    "USAGE: carrel-bench [--files N] [--folders N] [--depth N] [--iterations SCALE] [--carrel PATH] [--json] [--keep] [--words] [--compile] [--snapshots] [--links [--will-rename [--versus PATH]]] [--undo]"
                 )
                 exit(0)
             default:
@@ -158,6 +164,13 @@ if options.compile {
 if options.links {
     mkdir(base, 0o755)
     var peak = 0
+    if options.willRename {
+        let figures = LinksBenchmark.willRename(
+            binaries: [binary] + (options.versus.map { [$0] } ?? []), base: base, scale: options.scale)
+        if !options.keep { try? FileManager.default.removeItem(atPath: base) }
+        printFigures(figures, slowest: true)
+        exit(0)
+    }
     let figures = LinksBenchmark.run(binary: binary, base: base, scale: options.scale, peakOut: &peak)
     if !options.keep { try? FileManager.default.removeItem(atPath: base) }
     printFigures(figures)

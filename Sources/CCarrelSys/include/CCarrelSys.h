@@ -29,6 +29,7 @@ typedef struct {
     uint64_t device;
     uint64_t inode;
     uint64_t size;
+    int64_t status_change_ns; ///< ctime in ns: moves on every write, even one that puts mtime back
 } carrel_stat_t;
 
 /// statx(AT_SYMLINK_NOFOLLOW) relative to dirfd. Returns 0 or -1 with errno.
