@@ -134,12 +134,13 @@ failed_runs=0
 # The tmux server of each session is started by it, so it hands the editor
 # this script's environment; its socket is this run's alone, so neither a
 # writer's tmux nor another run's is touched.
-printf 'set -g remain-on-exit on\nset -g history-limit 0\n' > "$work/tmux.conf"
+printf 'set -g remain-on-exit on\nset -g alternate-screen off\n' > "$work/tmux.conf"
 
 # in_terminal LIMIT OUT COMMAND...: COMMAND in a fresh tmux session, its
 # stderr in OUT.log, until it exits or LIMIT seconds pass; the pane's last
-# screen goes to OUT.screen. The pane outlives the editor (remain-on-exit),
-# so the screen is there to read when the editor failed.
+# screen goes to OUT.screen. The pane outlives the editor (remain-on-exit)
+# and the editor draws on the main screen (no alternate screen to leave on
+# exit), so what it last showed is there to read when it failed.
 in_terminal() {
   local limit=$1 out=$2
   shift 2
@@ -150,7 +151,8 @@ in_terminal() {
     [ $SECONDS -lt $deadline ]; do
     sleep 0.2
   done
-  tmux -L "$socket" capture-pane -p -t bench > "$out.screen" 2>/dev/null
+  # From the history too: the pane's death notice scrolls the screen up.
+  tmux -L "$socket" capture-pane -p -S - -t bench > "$out.screen" 2>/dev/null
   tmux -L "$socket" kill-server 2>/dev/null
   return 0
 }
