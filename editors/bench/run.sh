@@ -102,8 +102,8 @@ echo "editors in ${terminal/tmux/tmux terminals of 120x40}" >&2
 
 # Nothing touches the real home: the editors and the server get their own.
 work=$(mktemp -d "${TMPDIR:-/tmp}/carrel-editor-bench.XXXXXX")
-socket=carrel-bench-$$
-trap '[ "$terminal" = tmux ] && tmux -L "$socket" kill-server 2>/dev/null; rm -rf "$work"' EXIT
+socket="$work/tmux.0" sessions=0
+trap '[ "$terminal" = tmux ] && tmux -S "$socket" kill-server 2>/dev/null; rm -rf "$work"' EXIT
 export HOME="$work/home" XDG_CONFIG_HOME="$work/config" XDG_DATA_HOME="$work/data" \
   XDG_STATE_HOME="$work/state" XDG_CACHE_HOME="$work/cache"
 mkdir -p "$HOME" "$XDG_CONFIG_HOME" "$XDG_DATA_HOME" "$XDG_STATE_HOME" "$XDG_CACHE_HOME" "$work/staging"
@@ -132,8 +132,10 @@ chmod +x "$relay"
 
 failed_runs=0
 # The tmux server of each session is started by it, so it hands the editor
-# this script's environment; its socket is this run's alone, so neither a
-# writer's tmux nor another run's is touched.
+# this script's environment. Its socket is in this run's folder, so neither
+# a writer's tmux nor another run's is touched and none is left behind, and
+# each session's is new: a server still going away after kill-server must
+# not be the one the next session asks.
 printf 'set -g remain-on-exit on\nset -g alternate-screen off\n' > "$work/tmux.conf"
 
 # in_terminal LIMIT OUT COMMAND...: COMMAND in a fresh tmux session, its
@@ -144,16 +146,21 @@ printf 'set -g remain-on-exit on\nset -g alternate-screen off\n' > "$work/tmux.c
 in_terminal() {
   local limit=$1 out=$2
   shift 2
-  tmux -L "$socket" -f "$work/tmux.conf" new-session -d -s bench -x 120 -y 40 -- \
+  sessions=$((sessions + 1)) socket="$work/tmux.$sessions"
+  tmux -S "$socket" -f "$work/tmux.conf" new-session -d -s bench -x 120 -y 40 -- \
     sh -c 'log=$1; shift; exec "$@" 2>"$log"' sh "$out.log" "$@" || return 1
   local deadline=$((SECONDS + limit))
-  while [ "$(tmux -L "$socket" display-message -p -t bench '#{pane_dead}' 2>/dev/null)" = 0 ] &&
-    [ $SECONDS -lt $deadline ]; do
+  local dead
+  while [ $SECONDS -lt $deadline ]; do
+    dead=$(tmux -S "$socket" display-message -p -t bench '#{pane_dead}' 2>/dev/null)
+    [ "$dead" = 1 ] && break
+    # No answer: gone only if the session is, not when the server was busy.
+    [ -z "$dead" ] && ! tmux -S "$socket" has-session -t bench 2>/dev/null && break
     sleep 0.2
   done
   # From the history too: the pane's death notice scrolls the screen up.
-  tmux -L "$socket" capture-pane -p -S - -t bench > "$out.screen" 2>/dev/null
-  tmux -L "$socket" kill-server 2>/dev/null
+  tmux -S "$socket" capture-pane -p -S - -t bench > "$out.screen" 2>/dev/null
+  tmux -S "$socket" kill-server 2>/dev/null
   return 0
 }
 
@@ -189,7 +196,8 @@ run() {
   fi
   if [ ! -s "$out" ]; then
     echo "  $editor $mode: no figures (see below)" >&2
-    tail -5 "$out.log" >&2
+    # cat -v: a terminal editor may write its terminal queries there too.
+    tail -5 "$out.log" | cat -v >&2
     if [ -s "$out.screen" ]; then
       echo "  its terminal's last screen:" >&2
       sed -e '/^[[:space:]]*$/d' "$out.screen" | tail -20 >&2
