@@ -1,16 +1,18 @@
-;;; emacs.el --- Drives a tree in emacs --batch  -*- lexical-binding: t -*-
+;;; emacs.el --- Drives a tree in emacs -nw or --batch  -*- lexical-binding: t -*-
 
 ;; See run.sh for the environment.  BENCH_TREE names the tree: carrel (the
 ;; plugin, the default), dired (built in, kept up to date by
 ;; `auto-revert-mode' on file notifications, as writers turn it on), or
 ;; treemacs from BENCH_PEERS (its sources and their dependencies, loaded as
 ;; they are, not byte-compiled, with its defaults).  Times come from
-;; `float-time'.  No tree announces a render, so a row counts as shown when a
-;; poll of the buffers that changed since the last poll finds it; the wait
-;; polls every millisecond, between which timers and process output run.  In
-;; batch Emacs, timers also run while a plugin waits inside a synchronous
-;; request, so the stall figure sees only the stretches where Emacs neither
-;; waits for the server nor lets timers run.  With BENCH_PRELOAD=1, an open
+;; `float-time'.  Emacs runs in a tmux terminal (emacs -nw) or in batch.  No
+;; tree announces a render, so a row counts as shown when a poll of the
+;; buffers that changed since the last poll finds it and the screen has
+;; been redrawn (`redisplay' draws nothing in batch); the wait polls every
+;; millisecond, between which timers and process output run.  Timers also
+;; run while a plugin waits inside a synchronous request, so the stall
+;; figure sees only the stretches where Emacs neither waits for the server
+;; nor lets timers run.  With BENCH_PRELOAD=1, an open
 ;; run first calls `carrel-preload', as a writer's init file does, and
 ;; times it until the plugin holds the first view (preload_ms) with the
 ;; longest stall until a second after (preload_stall_ms); the open is then
@@ -51,6 +53,14 @@
             (insert "  " child "\n")))))
     (bench-put 'baseline_ms (- (bench-now) t0))))
 
+;; File notifications reach Emacs as special input events, which only the
+;; reading of input handles: `accept-process-output' leaves them queued, so
+;; auto-revert and treemacs would never see an outside change.  `sit-for'
+;; reads input in a terminal and, in batch (which reads no input), sleeps
+;; running timers and process output; it is told not to redraw, so the
+;; drawn moment is the waits' own.
+(defun bench-pause (seconds) (sit-for seconds t))
+
 (defvar bench-ticks (make-hash-table :test #'eq) "Buffer → its change tick when last searched.")
 
 (defun bench-tree-buffers ()
@@ -76,14 +86,14 @@
   (clrhash bench-ticks)
   (let ((deadline (+ (float-time) seconds))
         (seen nil))
-    (while (and (not (setq seen (and (bench-shown-p text) (bench-now))))
+    (while (and (not (setq seen (and (bench-shown-p text) (progn (redisplay t) (bench-now)))))
                 (< (float-time) deadline))
-      (accept-process-output nil 0.001))
+      (bench-pause 0.001))
     seen))
 
 (defun bench-sleep (seconds)
   (let ((deadline (+ (float-time) seconds)))
-    (while (< (float-time) deadline) (accept-process-output nil 0.005))))
+    (while (< (float-time) deadline) (bench-pause 0.005))))
 
 (defun bench-count ()
   (ignore-errors
@@ -145,7 +155,7 @@
       (carrel-preload))
     (while (and (not (setq held (and (bench-preload-held-p) (bench-now))))
                 (< (float-time) deadline))
-      (accept-process-output nil 0.001))
+      (bench-pause 0.001))
     (bench-put 'preload_ms (and held (- held t0)))
     (when held (bench-sleep 1.0))
     (bench-put 'preload_stall_ms bench-worst)))

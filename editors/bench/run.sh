@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
-# Measures the four plugins in real headless editors against the release
-# server, on a generated library, and checks the figures against the
-# targets. A benchmark, not a test: Tests/all.sh does not run it.
+# Measures the four plugins in real editors against the release server, on
+# a generated library, and checks the figures against the targets. A
+# benchmark, not a test: Tests/all.sh does not run it.
 #
 # Usage: bash editors/bench/run.sh [--entries 110000|10000|10000,110000]
 #          [--editors nvim,vim,emacs,vscode] [--opens N] [--changes N] [--burst N]
 #          [--bursts N] [--peers DIR] [--peer-changes N] [--preload] [--changes-in FOLDER]
+#          [--headless]
+# Each Neovim, Vim and Emacs measurement runs in a real terminal: a fresh
+# detached tmux session of 120x40 on a socket of its own, killed afterwards,
+# so drawing is part of what is timed and file notifications reach the
+# editor as a writer's. --headless runs them instead as nvim --headless,
+# vim -es and emacs --batch, for machines without tmux.
 # --peers DIR also measures, in the same run, the tree plugins writers use
 # instead, found checked out in DIR (nvim-tree.lua, neo-tree.nvim with
 # plenary.nvim and nui.nvim, oil.nvim, treemacs with its dependencies), and
@@ -27,6 +33,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
 CARREL=${CARREL:-$top/.build/release/carrel}
 entries=110000 editors=nvim,vim,emacs,vscode opens=7 changes=100 burst=1000 bursts=3 peers= peer_changes=20
+terminal=tmux
 while [ $# -gt 0 ]; do
   case $1 in
     --entries) entries=$2; shift 2 ;;
@@ -39,7 +46,8 @@ while [ $# -gt 0 ]; do
     --peer-changes) peer_changes=$2; shift 2 ;;
     --preload) export BENCH_PRELOAD=1; shift ;;
     --changes-in) export BENCH_CHANGES_IN=$2; shift 2 ;;
-    -h|--help) sed -n 2,24p "$0"; exit 0 ;;
+    --headless) terminal=headless; shift ;;
+    -h|--help) sed -n 2,30p "$0"; exit 0 ;;
     *) echo "run.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -86,10 +94,16 @@ for editor in ${editors//,/ }; do
        exit 2 ;;
   esac
 done
+if [ "$terminal" = tmux ] && ! command -v tmux >/dev/null; then
+  echo "run.sh: tmux is not installed; install it, or pass --headless" >&2
+  exit 2
+fi
+echo "editors in ${terminal/tmux/tmux terminals of 120x40}" >&2
 
 # Nothing touches the real home: the editors and the server get their own.
 work=$(mktemp -d "${TMPDIR:-/tmp}/carrel-editor-bench.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+socket="$work/tmux.0" sessions=0
+trap '[ "$terminal" = tmux ] && tmux -S "$socket" kill-server 2>/dev/null; rm -rf "$work"' EXIT
 export HOME="$work/home" XDG_CONFIG_HOME="$work/config" XDG_DATA_HOME="$work/data" \
   XDG_STATE_HOME="$work/state" XDG_CACHE_HOME="$work/cache"
 mkdir -p "$HOME" "$XDG_CONFIG_HOME" "$XDG_DATA_HOME" "$XDG_STATE_HOME" "$XDG_CACHE_HOME" "$work/staging"
@@ -117,28 +131,77 @@ printf '#!/bin/sh\nexec python3 "%s" "%s" "%s" "$@"\n' "$here/count_bytes.py" "$
 chmod +x "$relay"
 
 failed_runs=0
+# The tmux server of each session is started by it, so it hands the editor
+# this script's environment. Its socket is in this run's folder, so neither
+# a writer's tmux nor another run's is touched and none is left behind, and
+# each session's is new: a server still going away after kill-server must
+# not be the one the next session asks.
+printf 'set -g remain-on-exit on\nset -g alternate-screen off\n' > "$work/tmux.conf"
+
+# in_terminal LIMIT OUT COMMAND...: COMMAND in a fresh tmux session, its
+# stderr in OUT.log, until it exits or LIMIT seconds pass; the pane's last
+# screen goes to OUT.screen. The pane outlives the editor (remain-on-exit)
+# and the editor draws on the main screen (no alternate screen to leave on
+# exit), so what it last showed is there to read when it failed.
+in_terminal() {
+  local limit=$1 out=$2
+  shift 2
+  sessions=$((sessions + 1)) socket="$work/tmux.$sessions"
+  tmux -S "$socket" -f "$work/tmux.conf" new-session -d -s bench -x 120 -y 40 -- \
+    sh -c 'log=$1; shift; exec "$@" 2>"$log"' sh "$out.log" "$@" || return 1
+  local deadline=$((SECONDS + limit))
+  local dead
+  while [ $SECONDS -lt $deadline ]; do
+    dead=$(tmux -S "$socket" display-message -p -t bench '#{pane_dead}' 2>/dev/null)
+    [ "$dead" = 1 ] && break
+    # No answer: gone only if the session is, not when the server was busy.
+    [ -z "$dead" ] && ! tmux -S "$socket" has-session -t bench 2>/dev/null && break
+    sleep 0.2
+  done
+  # From the history too: the pane's death notice scrolls the screen up.
+  tmux -S "$socket" capture-pane -p -S - -t bench > "$out.screen" 2>/dev/null
+  tmux -S "$socket" kill-server 2>/dev/null
+  return 0
+}
+
 # run EDITOR MODE OUT: one fresh editor process, bounded in time.
 run() {
   local editor=$1 mode=$2 out=$3 server=$CARREL limit=120
   [ "$mode" = changes ] && server=$relay limit=400
-  rm -f "$BENCH_COUNT" "$out"
+  rm -f "$BENCH_COUNT" "$out" "$out.screen"
   export BENCH_MODE=$mode BENCH_OUT=$out BENCH_SERVER="[\"$server\",\"lsp\"]" BENCH_SERVER_PATH=$server
   export BENCH_TREE=carrel BENCH_CHANGES=$changes BENCH_BURST=$burst
   case $editor in
     nvim|vim|emacs|vscode) ;;
     *) BENCH_TREE=$editor BENCH_CHANGES=$peer_changes BENCH_BURST=0 ;;
   esac
-  case $(host $editor) in
-    nvim) timeout $limit nvim --headless -u NONE -i NONE -n --cmd "set rtp^=$top/editors/nvim" \
-            --cmd 'runtime plugin/carrel.lua' -c "luafile $here/nvim.lua" </dev/null >"$out.log" 2>&1 ;;
-    vim) timeout $limit vim -Nu NONE -i NONE -n -es --cmd "set rtp^=$top/editors/vim" \
-            --cmd 'runtime plugin/carrel.vim' -S "$here/vim.vim" </dev/null >"$out.log" 2>&1 ;;
-    emacs) timeout $limit emacs --batch -Q -l "$here/emacs.el" </dev/null >"$out.log" 2>&1 ;;
-    vscode) timeout $limit node "$here/vscode.js" </dev/null >"$out.log" 2>&1 ;;
-  esac
+  if [ "$terminal" = tmux ]; then
+    case $(host $editor) in
+      nvim) in_terminal $limit "$out" nvim -u NONE -i NONE -n --cmd "set rtp^=$top/editors/nvim" \
+              --cmd 'runtime plugin/carrel.lua' -c "luafile $here/nvim.lua" ;;
+      vim) in_terminal $limit "$out" vim -Nu NONE -i NONE -n --cmd "set rtp^=$top/editors/vim" \
+              --cmd 'runtime plugin/carrel.vim' -S "$here/vim.vim" ;;
+      emacs) in_terminal $limit "$out" emacs -nw -Q -l "$here/emacs.el" ;;
+      vscode) timeout $limit node "$here/vscode.js" </dev/null >"$out.log" 2>&1 ;;
+    esac
+  else
+    case $(host $editor) in
+      nvim) timeout $limit nvim --headless -u NONE -i NONE -n --cmd "set rtp^=$top/editors/nvim" \
+              --cmd 'runtime plugin/carrel.lua' -c "luafile $here/nvim.lua" </dev/null >"$out.log" 2>&1 ;;
+      vim) timeout $limit vim -Nu NONE -i NONE -n -es --cmd "set rtp^=$top/editors/vim" \
+              --cmd 'runtime plugin/carrel.vim' -S "$here/vim.vim" </dev/null >"$out.log" 2>&1 ;;
+      emacs) timeout $limit emacs --batch -Q -l "$here/emacs.el" </dev/null >"$out.log" 2>&1 ;;
+      vscode) timeout $limit node "$here/vscode.js" </dev/null >"$out.log" 2>&1 ;;
+    esac
+  fi
   if [ ! -s "$out" ]; then
     echo "  $editor $mode: no figures (see below)" >&2
-    tail -5 "$out.log" >&2
+    # cat -v: a terminal editor may write its terminal queries there too.
+    tail -5 "$out.log" | cat -v >&2
+    if [ -s "$out.screen" ]; then
+      echo "  its terminal's last screen:" >&2
+      sed -e '/^[[:space:]]*$/d' "$out.screen" | tail -20 >&2
+    fi
     failed_runs=$((failed_runs + 1))
   fi
 }

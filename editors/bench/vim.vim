@@ -1,8 +1,10 @@
 vim9script
-# Drives the Vim plugin in headless Vim (vim -es); see run.sh for the
-# environment. Times come from reltime(). The plugin has no render event and
-# Vim -es draws no screen, so a row counts as shown when a 1 ms poll of the
-# binder buffer's text first finds it (up to about a millisecond late).
+# Drives the Vim plugin in Vim, in a tmux terminal or headless (vim -es); see
+# run.sh for the environment. Times come from reltime(). The plugin has no
+# render event, so a row counts as shown when a 1 ms poll of the binder
+# buffer's text first finds it (up to about a millisecond late) and the
+# screen has been redrawn: in a terminal the drawing is part of what a
+# writer waits for; vim -es draws nothing.
 
 import autoload 'carrel/binder.vim'
 import autoload 'carrel/tree.vim'
@@ -75,6 +77,7 @@ def WaitFor(text: string, seconds: float): float
     if tick != searched || tick < 0
       searched = tick
       if Shows(text)
+        redraw
         return Now()
       endif
     endif
