@@ -38,7 +38,7 @@ public final class Entry {
     public var modified: Int64 { didSet { if modified != oldValue { datesChanged() } } }
     /// Directory mtime in nanoseconds, for the polling watcher.
     public var changeStamp: Int64 = 0
-    public private(set) var children: [EntryName: Entry] = [:]
+    public private(set) var children = ChildTable()
     // The counts below are kept as 32-bit values: words made each entry
     // 16 bytes larger, 2 MB at 130,000 entries, and the server's memory is
     // held to a bound. No subtree holds 2^31 entries.
@@ -138,6 +138,10 @@ public final class Entry {
     public var folderCount: Int { Int(folderCount32) }
 
     public func child(_ name: EntryName) -> Entry? { children[name] }
+
+    /// The bytes this folder's table of children holds them in (not the
+    /// entries themselves), for the tests that hold it to a bound.
+    public var childTableBytes: Int { children.bytes }
     public func child(_ name: String) -> Entry? { children[EntryName(name)] }
 
     /// Ancestors from the root down to and including self.
@@ -244,7 +248,7 @@ public final class Entry {
         precondition(child.parent == nil, "entry already has a parent")
         if let old = children[child.name] { remove(old) }
         child.parent = self
-        children[child.name] = child
+        children.insert(child)
         if child.isFolderLike { folderCount32 += 1 }
         adjustTotals(
             files: child.fileTotal, conflicts: child.conflictTotal, entries: child.subtreeSize,
@@ -259,7 +263,7 @@ public final class Entry {
     @discardableResult
     public func remove(_ child: Entry) -> Entry {
         guard children[child.name] === child else { return child }
-        children[child.name] = nil
+        children.remove(child.name)
         child.parent = nil
         if child.isFolderLike { folderCount32 -= 1 }
         adjustTotals(
