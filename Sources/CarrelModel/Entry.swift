@@ -74,7 +74,8 @@ public final class Entry {
     /// The file's device and inode, hashed into one number (0: not known),
     /// so a file that left one place is known when it turns up at another
     /// (a folder renamed through a sync engine). It costs no memory: malloc
-    /// gave an entry 168 usable bytes without it too.
+    /// gives a file's entry 136 usable bytes with it or without it
+    /// (`EntrySizeTests`).
     public var identity: UInt64 = 0
 
     public init(name: EntryName, kind: EntryKind, created: Int64 = -1, modified: Int64 = 0) {
