@@ -36,9 +36,13 @@ public final class Entry {
     /// Milliseconds since the epoch; -1 when the filesystem does not know.
     public var created: Int64 { didSet { if created != oldValue { datesChanged() } } }
     public var modified: Int64 { didSet { if modified != oldValue { datesChanged() } } }
-    /// Directory mtime in nanoseconds, for the polling watcher.
-    public var changeStamp: Int64 = 0
-    public private(set) var children: [EntryName: Entry] = [:]
+    /// Directory mtime in nanoseconds, for the polling watcher. A file's
+    /// is never read, and not kept.
+    public var changeStamp: Int64 {
+        get { folderState?.changeStamp ?? 0 }
+        set { if kind != .file || folderState != nil { folder.changeStamp = newValue } }
+    }
+    public var children: ChildTable { folderState?.children ?? ChildTable() }
     // The counts below are kept as 32-bit values: words made each entry
     // 16 bytes larger, 2 MB at 130,000 entries, and the server's memory is
     // held to a bound. No subtree holds 2^31 entries.
@@ -59,18 +63,19 @@ public final class Entry {
     /// Words in this subtree's counted files (a file: its own), kept up to date like `fileTotal`.
     public private(set) var wordTotal = 0
     /// On a root: bumped by every change anywhere below, so indexes know when to rebuild.
-    public private(set) var generation = 0
-    private var sortedCache: (order: SortSetting, entries: [Entry])?
-    /// Clash key → child, kept up to date on add and remove: rebuilding it
-    /// costs a Unicode fold per sibling, too much for every command.
-    private var clashIndex: [String: Entry]?
+    public var generation: Int { folderState?.generation ?? 0 }
+    /// What only a folder keeps, made when it first has any: nine entries
+    /// in ten are files, and these fields made each of them 48 bytes
+    /// larger (4.8 MB at 110,000 entries).
+    private var folderState: FolderState?
     /// `folded` of a name that is not ASCII: Unicode lowercasing is slow
     /// enough to rebuild the symbol index at a third of the speed.
     private var unicodeFolded: [UInt8]?
     /// The file's device and inode, hashed into one number (0: not known),
     /// so a file that left one place is known when it turns up at another
     /// (a folder renamed through a sync engine). It costs no memory: malloc
-    /// gave an entry 168 usable bytes without it too.
+    /// gives a file's entry 136 usable bytes with it or without it
+    /// (`EntrySizeTests`).
     public var identity: UInt64 = 0
 
     public init(name: EntryName, kind: EntryKind, created: Int64 = -1, modified: Int64 = 0) {
@@ -137,8 +142,12 @@ public final class Entry {
     public var subtreeSize: Int { Int(subtreeSize32) }
     public var folderCount: Int { Int(folderCount32) }
 
-    public func child(_ name: EntryName) -> Entry? { children[name] }
-    public func child(_ name: String) -> Entry? { children[EntryName(name)] }
+    public func child(_ name: EntryName) -> Entry? { folderState?.children[name] }
+
+    /// The bytes this folder's table of children holds them in (not the
+    /// entries themselves), for the tests that hold it to a bound.
+    public var childTableBytes: Int { folderState?.children.bytes ?? 0 }
+    public func child(_ name: String) -> Entry? { folderState?.children[EntryName(name)] }
 
     /// Ancestors from the root down to and including self.
     public var lineage: [Entry] {
@@ -244,32 +253,32 @@ public final class Entry {
         precondition(child.parent == nil, "entry already has a parent")
         if let old = children[child.name] { remove(old) }
         child.parent = self
-        children[child.name] = child
+        folder.children.insert(child)
         if child.isFolderLike { folderCount32 += 1 }
         adjustTotals(
             files: child.fileTotal, conflicts: child.conflictTotal, entries: child.subtreeSize,
             words: child.wordTotal, uncounted: child.uncountedFiles)
-        sortedCache = nil
-        if clashIndex != nil {
+        folderState?.sortedCache = nil
+        if let f = folderState, f.clashIndex != nil {
             let key = child.clashKey
-            if clashIndex![key] == nil { clashIndex![key] = child } else { clashIndexHasDuplicates = true }
+            if f.clashIndex![key] == nil { f.clashIndex![key] = child } else { clashIndexHasDuplicates = true }
         }
     }
 
     @discardableResult
     public func remove(_ child: Entry) -> Entry {
         guard children[child.name] === child else { return child }
-        children[child.name] = nil
+        folder.children.remove(child.name)
         child.parent = nil
         if child.isFolderLike { folderCount32 -= 1 }
         adjustTotals(
             files: -child.fileTotal, conflicts: -child.conflictTotal, entries: -child.subtreeSize,
             words: -child.wordTotal, uncounted: -child.uncountedFiles)
-        sortedCache = nil
-        if clashIndex != nil {
+        folderState?.sortedCache = nil
+        if let f = folderState, f.clashIndex != nil {
             let key = child.clashKey
-            if clashIndex![key] === child {
-                if clashIndexHasDuplicates { clashIndex = nil } else { clashIndex![key] = nil }
+            if f.clashIndex![key] === child {
+                if clashIndexHasDuplicates { f.clashIndex = nil } else { f.clashIndex![key] = nil }
             }
         }
         return child
@@ -277,7 +286,7 @@ public final class Entry {
 
     /// Renames in place; the caller has made sure the new name is free.
     public func rename(to newName: EntryName) {
-        guard let p = parent else { nameChanged(to: newName); generation &+= 1; return }
+        guard let p = parent else { nameChanged(to: newName); folder.generation &+= 1; return }
         p.remove(self)
         nameChanged(to: newName)
         p.add(self)
@@ -309,7 +318,7 @@ public final class Entry {
             x.subtreeSize32 += Int32(truncatingIfNeeded: entries)
             x.wordTotal += words
             x.uncountedFiles += uncounted
-            if x.parent == nil { x.generation &+= 1 }
+            if x.parent == nil { x.folder.generation &+= 1 }
             e = x.parent
         }
     }
@@ -318,7 +327,7 @@ public final class Entry {
     /// against the root may too.
     private func datesChanged() {
         guard let p = parent else { datesGeneration &+= 1; return }
-        p.sortedCache = nil
+        p.folderState?.sortedCache = nil
         var top = p
         while let up = top.parent { top = up }
         top.datesGeneration &+= 1
@@ -326,8 +335,8 @@ public final class Entry {
 
     /// Drops this directory's caches: its children changed.
     public func invalidate() {
-        sortedCache = nil
-        clashIndex = nil
+        folderState?.sortedCache = nil
+        folderState?.clashIndex = nil
         clashIndexHasDuplicates = false
     }
 
@@ -336,13 +345,13 @@ public final class Entry {
     /// in binder order, as `binder` lists them. The cache does not know
     /// `binder`: whoever changes it calls `binderOrderChanged`.
     public func sortedChildren(_ order: SortSetting, binder: BinderOrder? = nil) -> [Entry] {
-        if let c = sortedCache, c.order == order { return c.entries }
+        if let c = folderState?.sortedCache, c.order == order { return c.entries }
         var sorted =
             order.by == .manual
             ? (binder ?? BinderOrder()).arrange(Array(children.values))
             : Ordering.sorted(Array(children.values), order)
         if conflictTotal > 0 { sorted = Self.copiesAfterOriginals(sorted) }
-        sortedCache = (order, sorted)
+        folder.sortedCache = (order, sorted)
         return sorted
     }
 
@@ -375,28 +384,28 @@ public final class Entry {
     }
 
     /// The folder's binder order changed: its cached order is stale.
-    public func binderOrderChanged() { sortedCache = nil }
+    public func binderOrderChanged() { folderState?.sortedCache = nil }
 
     /// The folder's binder order changed to `entries` (its children, as
     /// whoever changed it arranged them), sparing a sort.
     public func binderOrderChanged(to entries: [Entry]) {
-        guard entries.count == children.count else { sortedCache = nil; return }
-        sortedCache = (.manual, conflictTotal > 0 ? Self.copiesAfterOriginals(entries) : entries)
+        guard entries.count == children.count else { folderState?.sortedCache = nil; return }
+        folder.sortedCache = (.manual, conflictTotal > 0 ? Self.copiesAfterOriginals(entries) : entries)
     }
 
     /// The child whose name clashes with `name` (case and Unicode spelling ignored).
     public func clash(with name: String) -> Entry? {
-        if clashIndex == nil {
+        if folderState?.clashIndex == nil {
             var index: [String: Entry] = [:]
             var duplicates = false
             for c in children.values {
                 let key = c.clashKey
                 if index[key] == nil { index[key] = c } else { duplicates = true }
             }
-            clashIndex = index
+            folder.clashIndex = index
             clashIndexHasDuplicates = duplicates
         }
-        return clashIndex?[NameRules.key(name)]
+        return folderState?.clashIndex?[NameRules.key(name)]
     }
 
     /// Visits the subtree depth-first without recursion (folders can be 2,000 deep).
@@ -408,6 +417,14 @@ public final class Entry {
         }
     }
 
+    /// The folder's own state, made on first need.
+    private var folder: FolderState {
+        if let f = folderState { return f }
+        let f = FolderState()
+        folderState = f
+        return f
+    }
+
     /// Breaks parent links in a detached subtree iteratively, so freeing a
     /// very deep tree cannot overflow the stack through recursive deinit.
     public func dismantle() {
@@ -415,8 +432,20 @@ public final class Entry {
         while let e = stack.popLast() {
             stack.append(contentsOf: e.children.values)
             for c in e.children.values { c.parent = nil }
-            e.children.removeAll()
+            e.folderState?.children.removeAll()
             e.invalidate()
         }
     }
+}
+
+/// A folder's children and the caches kept over them (see `Entry`).
+private final class FolderState {
+    var children = ChildTable()
+    var changeStamp: Int64 = 0
+    /// On a root (see `Entry.generation`).
+    var generation = 0
+    var sortedCache: (order: SortSetting, entries: [Entry])?
+    /// Clash key → child, kept up to date on add and remove: rebuilding it
+    /// costs a Unicode fold per sibling, too much for every command.
+    var clashIndex: [String: Entry]?
 }
