@@ -13,17 +13,16 @@ public final class CountingPool: Sendable {
         public let format: WordCount.Format
         /// Return the text too (an open buffer's file, compared with it).
         public let keepText: Bool
-        /// Return the text when it may hold a link, so the links are
-        /// parsed from this read rather than from a second one.
-        public let keepLinkText: Bool
-        public init(
-            folder: Int32, name: [UInt8], format: WordCount.Format, keepText: Bool, keepLinkText: Bool = false
-        ) {
+        /// Parse the text's links too (a Markdown or Fountain file, the
+        /// index on): here, on the counting threads, from the read that
+        /// counts it, rather than on the caller's once both are done.
+        public let links: Bool
+        public init(folder: Int32, name: [UInt8], format: WordCount.Format, keepText: Bool, links: Bool = false) {
             self.folder = folder
             self.name = name
             self.format = format
             self.keepText = keepText
-            self.keepLinkText = keepLinkText
+            self.links = links
         }
     }
 
@@ -31,8 +30,8 @@ public final class CountingPool: Sendable {
         public var words = 0
         public var stamp: FileStamp?
         public var text: [UInt8]?
-        /// With `keepLinkText`: the text, or nil when it has no `[`, so no link.
-        public var linkText: [UInt8]?
+        /// With `links`: the text's links (none without a `[`); nil when not asked.
+        public var links: [CachedLink]?
         public var bytes = 0
     }
 
@@ -110,6 +109,6 @@ public final class CountingPool: Sendable {
         }
         return Result(
             words: WordCount.count(text, job.format), stamp: stamp, text: job.keepText ? text : nil,
-            linkText: job.keepLinkText && text.contains(UInt8(ascii: "[")) ? text : nil, bytes: text.count)
+            links: job.links ? CachedLink.parse(text) : nil, bytes: text.count)
     }
 }

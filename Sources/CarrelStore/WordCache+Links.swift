@@ -27,6 +27,24 @@ public struct CachedLink: Sendable, Equatable {
         self.endCharacter = endCharacter
     }
 
+    /// The links of a text, where each is written: parsed by the counting
+    /// threads from the read that counts the words. A text without `[`
+    /// holds none and is not parsed.
+    public static func parse(_ text: [UInt8]) -> [CachedLink] {
+        guard text.contains(UInt8(ascii: "[")) else { return [] }
+        let links = Links.parse(text)
+        guard !links.isEmpty else { return [] }
+        let lines = TextLines(text)
+        return links.map { l in
+            let a = lines.position(l.start)
+            let b = lines.position(l.end)
+            return CachedLink(
+                kind: l.kind, target: l.target, start: Int32(clamping: l.start), end: Int32(clamping: l.end),
+                line: Int32(clamping: a.line), startCharacter: Int32(clamping: a.character),
+                endCharacter: Int32(clamping: b.character))
+        }
+    }
+
     /// No links kept, as against none found.
     static let notKept: UInt64 = 0xFFFF_FFFF
     /// Kind (1 byte), five positions (4 each) and the target's length (4).

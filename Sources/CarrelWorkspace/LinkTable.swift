@@ -25,6 +25,10 @@ struct LinkTable {
     /// How many linking files `remove(under:)` has looked at past a path's
     /// own entry, for tests: a folder's removal looks at each.
     private(set) var removalLooks = 0
+    /// How many files each folder holds here, by the folder's path hash:
+    /// a count's file without links, in a folder holding none (most), is
+    /// not looked for. Hashes that collide only cost that look.
+    private var heldIn: [Int: Int] = [:]
 
     init() {}
 
@@ -39,7 +43,14 @@ struct LinkTable {
     /// than every link.
     mutating func set(_ file: [String], _ given: [IndexedLink]?) {
         let links = given?.isEmpty == true ? nil : given
-        if let old = files[file] {
+        // One look into the table: a counted file without links, which
+        // most are, is only looked for.
+        let old = if let links { files.updateValue(links, forKey: file) } else { files.removeValue(forKey: file) }
+        if (old == nil) != (links == nil) {
+            countHeld(in: file, by: links == nil ? -1 : 1)
+            countFilesBelow(file, by: links == nil ? -1 : 1)
+        }
+        if let old {
             for l in old {
                 if let t = l.resolved {
                     if inbound[t]?.remove(file) == true {
@@ -53,8 +64,6 @@ struct LinkTable {
                 }
             }
         }
-        if (files[file] == nil) != (links == nil) { countFilesBelow(file, by: links == nil ? -1 : 1) }
-        files[file] = links
         for l in links ?? [] {
             if let t = l.resolved {
                 if inbound[t] == nil {
@@ -104,6 +113,16 @@ struct LinkTable {
         }
         for key in keys { out.formUnion(wikiRefs[key] ?? []) }
         return out
+    }
+
+    /// Whether the folder whose path has hash `folder` (`pathHash`) may
+    /// hold a file here: false is certain.
+    func mayHold(inFolder folder: Int) -> Bool { heldIn[folder] != nil }
+
+    private mutating func countHeld(in file: [String], by delta: Int) {
+        let key = Self.pathHash(file.dropLast())
+        let n = (heldIn[key] ?? 0) + delta
+        heldIn[key] = n > 0 ? n : nil
     }
 
     /// Counts `target` in (or, -1, out of) each path above it.

@@ -34,6 +34,24 @@ final class LinkIndex {
     var texts = LinkTexts()
 }
 
+/// The library paths of the files a count hands the index, which come in
+/// folder order: each folder's path, and its hash, are built once, not once
+/// per file.
+struct CountedLinkPaths {
+    private var folder: (entry: Entry, path: [String], hash: Int)?
+
+    /// The folder of `file`: its library path, and that path's `LinkTable.pathHash`.
+    mutating func folder(of file: Entry, in library: Library) -> (path: [String], hash: Int)? {
+        guard let parent = file.parent else { return nil }
+        if folder?.entry !== parent {
+            guard let names = parent.components(below: library.root) else { return nil }
+            let path = names.map(\.string)
+            folder = (parent, path, LinkTable.pathHash(path[...]))
+        }
+        return folder.map { ($0.path, $0.hash) }
+    }
+}
+
 /// A file's link edits for one move, made on `text` (the open buffer's or
 /// the disk's, as read at `stamp`).
 public struct LinkFileEdit {
@@ -87,7 +105,9 @@ extension Workspace {
         return out
     }
 
-    static func hasLinks(_ name: String) -> Bool { indexesLinks && WordCount.Format(fileName: name) != .plain }
+    static func hasLinks(_ name: String) -> Bool { hasLinks(WordCount.Format(fileName: name)) }
+
+    static func hasLinks(_ format: WordCount.Format) -> Bool { indexesLinks && format != .plain }
 
     /// False only under `CARREL_BENCH_NO_LINKS`, which the benchmark alone
     /// sets, to weigh the index: no file then has links to parse, keep or
@@ -130,32 +150,33 @@ extension Workspace {
 
     /// Counting read `entry`, or found its words and `links` in the
     /// cache: the index takes them, so its first need reads only what
-    /// counting did not (files whose cached count kept no links).
-    func indexCountedLinks(_ entry: Entry, links: [CachedLink]) {
-        guard bufferText(entry) == nil, let library = library(of: entry),
-            let path = libraryPath(of: entry, in: library)
-        else { return }
+    /// counting did not (files whose cached count kept no links). Called
+    /// for every Markdown and Fountain file of a count, in folder order:
+    /// `paths` builds each folder's path once for its files.
+    func indexCountedLinks(
+        _ entry: Entry, links: [CachedLink], in library: Library, paths: inout CountedLinkPaths
+    ) {
+        guard bufferText(entry) == nil else { return }
         let id = ObjectIdentifier(library.root)
-        let index = linkIndexes[id] ?? LinkIndex()
-        linkIndexes[id] = index
+        let index: LinkIndex
+        if let built = linkIndexes[id] {
+            index = built
+        } else {
+            index = LinkIndex()
+            linkIndexes[id] = index
+        }
+        guard let folder = paths.folder(of: entry, in: library) else { return }
+        // Most files hold no link, and most folders no file the table
+        // holds: only a file the table may hold (its text changed) costs
+        // its path and a look.
+        if links.isEmpty, !index.table.mayHold(inFolder: folder.hash) {
+            entry.readWithoutLinks = true
+            return
+        }
+        let path = folder.path + [entry.name.string]
+        countedLinkPaths += 1
         index.table.set(path, Self.indexed(links, from: path))
         entry.readWithoutLinks = links.isEmpty
-    }
-
-    /// The links of a text, where each is written (`text` nil: it holds no `[`).
-    static func cachedLinks(_ text: [UInt8]?) -> [CachedLink] {
-        guard let text else { return [] }
-        let links = Links.parse(text)
-        guard !links.isEmpty else { return [] }
-        let lines = TextLines(text)
-        return links.map { l in
-            let a = lines.position(l.start)
-            let b = lines.position(l.end)
-            return CachedLink(
-                kind: l.kind, target: l.target, start: Int32(clamping: l.start), end: Int32(clamping: l.end),
-                line: Int32(clamping: a.line), startCharacter: Int32(clamping: a.character),
-                endCharacter: Int32(clamping: b.character))
-        }
     }
 
     static func indexed(_ links: [CachedLink], from file: [String]) -> [IndexedLink] {
@@ -168,7 +189,7 @@ extension Workspace {
     }
 
     static func indexed(_ text: [UInt8], from file: [String]) -> [IndexedLink] {
-        indexed(cachedLinks(text), from: file)
+        indexed(CachedLink.parse(text), from: file)
     }
 
     func bufferText(_ e: Entry) -> [UInt8]? { linkBuffers[ObjectIdentifier(e)] }

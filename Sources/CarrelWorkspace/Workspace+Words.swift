@@ -86,18 +86,19 @@ extension Workspace {
         var folder: (entry: Entry, dir: Directory?)?
         // Files to read, read together on two threads; each holds its folder
         // open until then (a job names the folder by its fd).
-        var pending: [(entry: Entry, cache: ObjectIdentifier, folder: Directory)] = []
+        var pending: [(entry: Entry, library: Library, folder: Directory)] = []
         var jobs: [CountingPool.Job] = []
+        var paths = CountedLinkPaths()
         func readPending() {
             guard !jobs.isEmpty else { return }
             let results = countingPool.run(jobs)
             for (p, r) in zip(pending, results) {
                 if let stamp = r.stamp {
                     // The links are kept with the count, so a restart's index reads no file.
-                    let links = Self.hasLinks(p.entry.name.string) ? Self.cachedLinks(r.linkText) : nil
-                    wordCaches[p.cache]?.cache.note(stamp, words: Int32(clamping: r.words), links: links)
-                    wordCaches[p.cache]?.readAny = true
-                    if let links { indexCountedLinks(p.entry, links: links) }
+                    let cache = ObjectIdentifier(p.library.root)
+                    wordCaches[cache]?.cache.note(stamp, words: Int32(clamping: r.words), links: r.links)
+                    wordCaches[cache]?.readAny = true
+                    if let links = r.links { indexCountedLinks(p.entry, links: links, in: p.library, paths: &paths) }
                 }
                 read += r.bytes
                 setDiskWords(p.entry, r.words, text: r.text)
@@ -128,22 +129,20 @@ extension Workspace {
                 counted.append(e)
                 continue
             }
+            let format = WordCount.Format(fileName: e.name.string)
+            let hasLinks = Self.hasLinks(format)
             // A count cached without links (an older cache) is read again, so the next cache keeps them.
-            if !open, let cached = wordCaches[id]?.cache.loaded(stamp),
-                cached.links != nil || !Self.hasLinks(e.name.string)
-            {
+            if !open, let cached = wordCaches[id]?.cache.loaded(stamp), cached.links != nil || !hasLinks {
                 wordCaches[id]?.cache.markFound(stamp)
-                if let links = cached.links { indexCountedLinks(e, links: links) }
+                if let links = cached.links { indexCountedLinks(e, links: links, in: library, paths: &paths) }
                 setDiskWords(e, Int(cached.words), text: nil)
                 counted.append(e)
                 continue
             }
             looked += 7
-            pending.append((e, id, dir))
+            pending.append((e, library, dir))
             jobs.append(
-                CountingPool.Job(
-                    folder: dir.fd, name: e.name.bytes, format: WordCount.Format(fileName: e.name.string),
-                    keepText: open, keepLinkText: Self.hasLinks(e.name.string)))
+                CountingPool.Job(folder: dir.fd, name: e.name.bytes, format: format, keepText: open, links: hasLinks))
             if jobs.count >= 32 { readPending() }
         }
         readPending()

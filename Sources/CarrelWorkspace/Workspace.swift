@@ -38,6 +38,8 @@ public final class Workspace {
     var linkBuffers: [ObjectIdentifier: [UInt8]] = [:]
     /// Files the link index read itself, not through counting (for the tests).
     var linkIndexReads = 0
+    /// Library paths built to file a count's links in the index, for the tests.
+    var countedLinkPaths = 0
     public var sessions = Sessions()
     /// The library of the last operation journaled, which undo takes back in when none is named.
     var undoLibraryPath: [UInt8]?
