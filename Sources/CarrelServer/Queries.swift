@@ -23,6 +23,7 @@ extension Server {
         }
         sendScanProgress(changes)
         startCounting()
+        sweepSnapshotTemporariesOnce()
     }
 
     func destinations(_ id: RequestID, _ params: DestinationsRequest.Params) throws(Failure) {
