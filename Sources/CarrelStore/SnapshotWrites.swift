@@ -35,7 +35,8 @@ public enum SnapshotWrites {
     /// to `done`, or nil when there is no state folder (the temporary is then
     /// found only by a sweep, `Leftovers.removeSnapshotTemporaries`).
     public static func begin(folder path: [UInt8], temporary: [UInt8]) -> [UInt8]? {
-        guard let dir = folder(create: true), let pid = Leftovers.owner(temporary, prefix: SnapshotFolder.tempPrefix, groups: 2)
+        guard let dir = folder(create: true),
+            let pid = Leftovers.owner(temporary, prefix: SnapshotFolder.tempPrefix, groups: 2)
         else { return nil }
         let name = Array("\(pid)-\(UInt32.random(in: 0...UInt32.max)).json".utf8)
         let fd = BytePath.withCString(name) {

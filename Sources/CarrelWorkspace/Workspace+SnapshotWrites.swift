@@ -48,8 +48,12 @@ extension Workspace {
         let rest = path.dropFirst(top.count)
         if rest.isEmpty { return [] }
         guard rest.first == UInt8(ascii: "/") else { return nil }
-        let parts = rest.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map(Array.init)
-        guard parts.allSatisfy({ !$0.isEmpty && $0 != [UInt8(ascii: ".")] && $0 != [UInt8(ascii: "."), UInt8(ascii: ".")] })
+        let parts = rest.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map(
+            Array.init)
+        guard
+            parts.allSatisfy({
+                !$0.isEmpty && $0 != [UInt8(ascii: ".")] && $0 != [UInt8(ascii: "."), UInt8(ascii: ".")]
+            })
         else { return nil }
         return parts
     }
@@ -61,7 +65,8 @@ extension Workspace {
     public func sweepSnapshotTemporaries() -> Int {
         var total = 0
         for library in libraries {
-            for project in library.projects.values.sorted(by: { $0.root.path.lexicographicallyPrecedes($1.root.path) }) {
+            for project in library.projects.values.sorted(by: { $0.root.path.lexicographicallyPrecedes($1.root.path) })
+            {
                 guard let carrelDir = try? ProjectFile.carrelFolder(project.root.path) else { continue }
                 let removed = Leftovers.removeSnapshotTemporaries(carrelDir: carrelDir)
                 if removed > 0 {

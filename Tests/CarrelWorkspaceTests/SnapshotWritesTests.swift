@@ -72,7 +72,9 @@ final class SnapshotWritesTests: XCTestCase {
         try library("\(draft)/2026-11-28T010203Z dev-1 1w.md = a\n")
         // Cut before the temporary was made, or after its rename.
         note("\(pid)-1.json", folder: fx.path + "/" + draft, temporary: ".carrel-snapshot-\(pid)-42")
-        note("\(pid)-2.json", folder: fx.path + "/P/.carrel/snapshots/Draft/never", temporary: ".carrel-snapshot-\(pid)-43")
+        note(
+            "\(pid)-2.json", folder: fx.path + "/P/.carrel/snapshots/Draft/never",
+            temporary: ".carrel-snapshot-\(pid)-43")
         open()
         XCTAssertEqual(notesLeft(), [])
         XCTAssertEqual(fx.read("\(draft)/2026-11-28T010203Z dev-1 1w.md"), "a")
@@ -101,7 +103,8 @@ final class SnapshotWritesTests: XCTestCase {
         let other = try Fixture("O/.carrel/snapshots/x.md/.carrel-snapshot-\(pid)-5 = other's\n")
         try library()
         note("\(pid)-1.json", folder: other.path + "/O/.carrel/snapshots/x.md", temporary: ".carrel-snapshot-\(pid)-5")
-        note("\(pid)-2.json", folder: home.path + "/gone/.carrel/snapshots/x.md", temporary: ".carrel-snapshot-\(pid)-6")
+        note(
+            "\(pid)-2.json", folder: home.path + "/gone/.carrel/snapshots/x.md", temporary: ".carrel-snapshot-\(pid)-6")
         open()
         XCTAssertEqual(notesLeft(), ["\(pid)-1.json"])
         XCTAssertEqual(other.read("O/.carrel/snapshots/x.md/.carrel-snapshot-\(pid)-5"), "other's")
@@ -114,9 +117,13 @@ final class SnapshotWritesTests: XCTestCase {
         )
         try library("\(draft)/.carrel-snapshot-\(pid)-3/inside = a folder, not a temporary\n")
         // A path out of the project through `..`, and one through a link.
-        note("\(pid)-1.json", folder: fx.path + "/P/.carrel/snapshots/../../../" + outside.path, temporary: ".carrel-snapshot-\(pid)-1")
+        note(
+            "\(pid)-1.json", folder: fx.path + "/P/.carrel/snapshots/../../../" + outside.path,
+            temporary: ".carrel-snapshot-\(pid)-1")
         XCTAssertEqual(Fixture.sh("ln -s '\(outside.path)/Out' '\(fx.path)/P/.carrel/snapshots/Draft/linked'"), 0)
-        note("\(pid)-2.json", folder: fx.path + "/P/.carrel/snapshots/Draft/linked", temporary: ".carrel-snapshot-\(pid)-1")
+        note(
+            "\(pid)-2.json", folder: fx.path + "/P/.carrel/snapshots/Draft/linked",
+            temporary: ".carrel-snapshot-\(pid)-1")
         // A temporary that is a folder; a name that is no temporary of this pid.
         note("\(pid)-3.json", folder: fx.path + "/" + draft, temporary: ".carrel-snapshot-\(pid)-3")
         note("\(pid)-4.json", folder: fx.path + "/" + draft, temporary: "a.md")
