@@ -67,6 +67,25 @@ final class SnapshotWritesTests: XCTestCase {
         XCTAssertEqual(notesLeft(), [])
     }
 
+    func testTheNoteAWriteMakesNamesItsTemporaryForTheNextOpen() throws {
+        try library()
+        open()
+        let target = try ws.locate(fx.bytes("P/Draft/a.md"), uri: "P/Draft/a.md")
+        _ = try ws.takeSnapshot(target, title: nil)
+        // As a write cut after its temporary was made: this process's pid,
+        // which a later open takes for an older process's that had it.
+        let project = try Directory.open(root: fx.bytes(), components: [Array("P".utf8)])
+        let folder = try XCTUnwrap(
+            try SnapshotFolder.open(project: project, [Array("Draft".utf8), Array("a.md".utf8)], create: false))
+        let temporary = ".carrel-snapshot-\(getpid())-77"
+        let name = try XCTUnwrap(SnapshotWrites.begin(folder: folder.path, temporary: Array(temporary.utf8)))
+        XCTAssertEqual(notesLeft(), [String(decoding: name, as: UTF8.self)])
+        FileManager.default.createFile(atPath: fx.path + "/\(draft)/\(temporary)", contents: Data("half".utf8))
+        open()
+        XCTAssertFalse(fx.exists("\(draft)/\(temporary)"))
+        XCTAssertEqual(notesLeft(), [])
+    }
+
     func testANoteWhoseTemporaryIsGoneIsDropped() throws {
         let pid = try deadPid()
         try library("\(draft)/2026-11-28T010203Z dev-1 1w.md = a\n")
