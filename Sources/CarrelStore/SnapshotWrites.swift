@@ -1,3 +1,4 @@
+import CCarrelSys
 import CarrelJSON
 import Glibc
 
@@ -43,13 +44,16 @@ public enum SnapshotWrites {
             openat(dir.fd, $0, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         }
         guard fd >= 0 else { return nil }
-        let ok = FileDescriptor.writeAll(fd, encode(folder: path, temporary: temporary)) == 0 && fsync(fd) == 0
+        // The note and its name made durable at once: one wait for the disk, not two.
+        let fds = [fd, dir.fd]
+        let ok =
+            FileDescriptor.writeAll(fd, encode(folder: path, temporary: temporary)) == 0
+            && withExtendedLifetime(dir) { fds.withUnsafeBufferPointer { carrel_fsync_all($0.baseAddress, 2) } } == 0
         close(fd)
         guard ok else {
             try? dir.unlinkFile(name)
             return nil
         }
-        dir.sync()
         return name
     }
 
