@@ -24,6 +24,7 @@ extension Server {
         workspace.startReadingDeepFolders()
         sendScanProgress(changes)
         startCounting()
+        sweepSnapshotTemporariesOnce()
     }
 
     func destinations(_ id: RequestID, _ params: DestinationsRequest.Params) throws(Failure) {

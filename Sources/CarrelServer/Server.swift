@@ -73,6 +73,7 @@ public final class Server: @unchecked Sendable {
     /// Words: counting begins after the first tree answer; one slice is queued at a time.
     var countingStarted = false
     var countingScheduled = false
+    var snapshotSweepQueued = false
     /// Open documents' text by URI (`textDocument/didOpen`…), never written anywhere.
     var documents: [String: OpenDocument] = [:]
     /// Whether the client can be asked to redraw inlay hints.

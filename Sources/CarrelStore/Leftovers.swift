@@ -30,11 +30,20 @@ public enum Leftovers {
     /// Deeper than any path in a project Carrel would make.
     static let snapshotDepthLimit = 128
 
-    /// Removes the `.carrel-snapshot-<pid>-<random>` temporaries of gone
-    /// processes anywhere under `.carrel/snapshots` (a snapshot cut short),
-    /// plain files only, unlinked and never followed. Returns how many.
+    /// How long a snapshot's temporary may stand before a sweep takes it
+    /// for abandoned. Its write lasts milliseconds; one untouched for an
+    /// hour is no write under way, on this machine or the one it came from
+    /// by sync, whose pids mean nothing here.
+    public static let snapshotTemporaryAgeMs: Int64 = 3_600_000
+
+    /// Removes the `.carrel-snapshot-<pid>-<random>` temporaries untouched
+    /// for `snapshotTemporaryAgeMs` anywhere under `.carrel/snapshots` (a
+    /// snapshot cut short on another machine, or by a Carrel that noted no
+    /// writes), plain files only, unlinked and never followed. A crash here
+    /// is repaired at open from its note (`SnapshotWrites`); this sweep
+    /// runs after the first view. Returns how many.
     @discardableResult
-    public static func removeSnapshotTemporaries(carrelDir: Directory) -> Int {
+    public static func removeSnapshotTemporaries(carrelDir: Directory, nowMs: Int64 = Clock.nowMs()) -> Int {
         guard carrelDir.kind(of: SnapshotFolder.name) == .folder,
             let top = try? carrelDir.realSubdirectory(SnapshotFolder.name)
         else { return 0 }
@@ -59,7 +68,11 @@ public enum Leftovers {
             // which follows no link and refuses anything but a folder.
             switch type == DiskType.directory ? .folder : dir.kind(of: name) {
             case .file?:
-                if let pid, isGone(pid), (try? dir.unlinkFile(name)) != nil { removed += 1 }
+                guard pid != nil, let st = dir.stat(name),
+                    st.modified_ms <= nowMs - snapshotTemporaryAgeMs || st.modified_ms > nowMs + snapshotTemporaryAgeMs,
+                    (try? dir.unlinkFile(name)) != nil
+                else { continue }
+                removed += 1
             case .folder?:
                 guard level < snapshotDepthLimit, opened < snapshotFolderLimit,
                     let sub = try? dir.subdirectory(name)

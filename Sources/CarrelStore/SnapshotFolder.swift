@@ -50,9 +50,13 @@ public enum SnapshotFolder {
 
     /// Writes `bytes` as the snapshot `name`: a hidden temporary, fsynced,
     /// renamed no-replace to its name, then the folder fsynced. A crash
-    /// leaves the snapshot whole or only a hidden temporary, never listed.
+    /// leaves the snapshot whole or only a hidden temporary, never listed,
+    /// and noted (`SnapshotWrites`) from before it exists until the rename
+    /// is durable, so the next open finds it without looking for it.
     public static func write(_ bytes: [UInt8], as snapshot: [UInt8], in dir: Directory) throws(SysError) {
         let tmp = tempPrefix + Array("\(getpid())-\(UInt32.random(in: 0...UInt32.max))".utf8)
+        let note = SnapshotWrites.begin(folder: dir.path, temporary: tmp)
+        defer { if let note { SnapshotWrites.done(note) } }
         let flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC
         let file = BytePath.withCString(tmp) { openat(dir.fd, $0, flags, 0o644) }
         guard file >= 0 else { throw SysError("create", BytePath.display(BytePath.join(dir.path, tmp))) }

@@ -2,16 +2,14 @@ import CarrelModel
 import CarrelStore
 
 /// Carrel's own leftovers in a project's `.carrel`, removed at open: a
-/// snapshot's hidden temporary and a record's. Only names Carrel gives,
-/// only of processes that are gone; never followed.
+/// snapshot's hidden temporary this device noted (`finishSnapshotWrites`)
+/// and a record's. Only names Carrel gives, only of processes that are
+/// gone; never followed.
 extension Workspace {
     func removeStateLeftovers(_ project: Project) {
         let rootPath = project.root.path
+        finishSnapshotWrites(project)
         guard let carrelDir = try? ProjectFile.carrelFolder(rootPath) else { return }
-        let snapshots = Leftovers.removeSnapshotTemporaries(carrelDir: carrelDir)
-        if snapshots > 0 {
-            log("repair: removed \(snapshots) snapshot temporary file(s) in \(BytePath.display(rootPath))/.carrel")
-        }
         guard let records = try? SubmissionRecords.folder(in: carrelDir, create: false) else { return }
         // The lock only when there is something to remove, so an open never waits for nothing.
         guard Leftovers.hasRecordTemporaries(in: records) else { return }

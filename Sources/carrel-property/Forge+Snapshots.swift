@@ -50,7 +50,9 @@ extension PropertyRun {
             Disk.write(box.path(folder + "/" + name), "forged\n")
             expected.append(name)
         }
-        // Hidden: never listed. A dead process's temporary goes at open; a link stays, never followed.
+        // Hidden: never listed. A temporary no note names waits for the sweep
+        // after the first view, which takes it only an hour old; a link stays,
+        // never followed.
         if chance(50) { Disk.write(box.path(folder + "/.carrel-snapshot-999999999-1"), "half a snapshot\n") }
         if chance(50) { symlink(box.outside + "/folder/kept.md", box.path(folder + "/.carrel-snapshot-999999999-2")) }
         forgedSnapshots[rel] = expected

@@ -157,7 +157,20 @@ func selfTest(_ options: Options) -> Int32 {
             { t in
                 let folder = t.lib + "/Poems/" + Torture.snapshotsFolder + "/Draft/x.md"
                 _ = Disk.makeFolders(folder)
-                _ = Disk.write(folder + "/" + Torture.snapshotTemporaryPrefix + "1-2", Array("torture:".utf8))
+                // As a kill leaves it, of a process that is gone, but with no note naming it.
+                _ = Disk.write(
+                    folder + "/" + Torture.snapshotTemporaryPrefix + Torture.deadPid + "-2", Array("torture:".utf8))
+            }
+        ),
+        (
+            "leave a snapshot write's note", "snapshot write's note",
+            { t in
+                _ = Disk.makeFolders(t.snapshotWriteNotes)
+                let note: JSONValue = [
+                    "folder": .string(t.lib + "/Poems/" + Torture.snapshotsFolder + "/Draft/x.md"),
+                    "temporary": .string(Torture.snapshotTemporaryPrefix + Torture.deadPid + "-2"),
+                ]
+                _ = Disk.write(t.snapshotWriteNotes + "/" + Torture.deadPid + "-1.json", note.encoded())
             }
         ),
         (

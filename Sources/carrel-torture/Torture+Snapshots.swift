@@ -9,6 +9,12 @@ import Glibc
 extension Torture {
     static let snapshotsFolder = ".carrel/snapshots"
     static let snapshotTemporaryPrefix = ".carrel-snapshot-"
+    /// Where the server notes each snapshot it writes until the write is
+    /// durable, in the device's state folder: how a restart finds what a
+    /// kill left without walking the snapshot folders.
+    var snapshotWriteNotes: String { root + "/home/state/carrel/snapshot-writes" }
+    /// A pid no process ever has (above Linux's largest `pid_max`).
+    static let deadPid = "2147483647"
 
     /// `carrel.snapshot` of a file or folder in view, or `carrel.rollBack`
     /// of a file to one of its snapshots.
@@ -86,6 +92,12 @@ extension Torture {
     /// in its project is kept under the path of the file that holds it.
     func checkSnapshots(_ found: [String: [String]], phase: String, afterRestart: Bool) {
         noteSnapshotsAdrift(found)
+        // A restart removes what each note names and the note: with one server, none is left.
+        if afterRestart, opts.servers == 1 {
+            for note in (try? FileManager.default.contentsOfDirectory(atPath: snapshotWriteNotes)) ?? [] {
+                violation("\(phase): a snapshot write's note \(note) is left after a restart")
+            }
+        }
         for s in snapshotFiles() {
             let shown = "\(s.project)/\(Self.snapshotsFolder)/\(s.path)/\(s.name)"
             if s.name.hasPrefix(".") {
