@@ -111,8 +111,9 @@ closed folders it shows
 that hold at most this many rows, so that opening one draws at
 once instead of waiting for the server.  A listing held is kept
 up to date from the server's changes, as the rows shown are, and
-kept when its folder is closed.  With nil, a folder's rows are
-fetched when it is opened, and forgotten when it is closed."
+kept when its folder is closed.  A big listing comes in pages of
+`carrel--fetch-page' rows.  With nil, a folder's rows are fetched
+when it is opened, and forgotten when it is closed."
   :type '(choice (const :tag "Only when opened" nil) integer))
 
 (defcustom carrel-icon-style 'auto
@@ -818,6 +819,9 @@ Kept by identity, so expansion survives every refetch.")
 (defvar-local carrel--waiters nil
   "Hash table from an identity to the functions to call when its fetch is in.")
 
+(defvar-local carrel--gathering nil
+  "Hash table from a folder fetched ahead in pages to its gathering.")
+
 (defvar-local carrel--projects-seen nil
   "Hash table of the identities of every project this tree has held.
 Never emptied: a project the writer collapsed stays collapsed when
@@ -985,14 +989,16 @@ A section's rows come with its project, so that is what is fetched."
                    (carrel--store (aref nodes 0) (gethash fetch-id carrel--parents)))))
              specs answers)))
 
-(defun carrel--fetch-async (specs &optional again then)
+(defun carrel--fetch-async (specs &optional again then paged)
   "Fetch each of SPECS, as `carrel--fetch-spec' gives, without waiting.
 A row already being fetched is not asked twice at once: with
 AGAIN, for a change may have come after that question, it is
 asked once more when the answer is in.  The tree is drawn again
 once the last answer is in.  THEN, if given, is called with no
 argument in the tree buffer once for each of SPECS, when its
-answer is kept or its fetch failed."
+answer is kept or its fetch failed.  With PAGED, a folder of more
+than `carrel--fetch-page' rows is asked for in pages, by
+`carrel--gather'."
   (let ((buffer (current-buffer))
         (conn carrel--conn))
     (dolist (spec specs)
@@ -1005,6 +1011,10 @@ answer is kept or its fetch failed."
          ;; two listings of a folder, not one per change.
          ((gethash fetch-id carrel--in-flight)
           (when again (puthash fetch-id spec carrel--in-flight)))
+         ((and paged (carrel--paged-p fetch-id depth))
+          (puthash fetch-id t carrel--in-flight)
+          (cl-incf carrel--pending)
+          (carrel--gather buffer conn fetch-id uri))
          (t
           (puthash fetch-id t carrel--in-flight)
           (cl-incf carrel--pending)
@@ -1025,6 +1035,141 @@ answer is kept or its fetch failed."
            ;; A folder that vanished meanwhile leaves with its parent's listing.
            :error-fn (lambda (_err) (carrel--fetched-later buffer #'ignore fetch-id))
            :timeout-fn (lambda () (carrel--fetched-later buffer #'ignore fetch-id)))))))))
+
+;;;; Listings fetched ahead in pages
+
+(defconst carrel--fetch-page 200
+  "Most rows of a listing fetched ahead that one message brings.
+A listing of a thousand rows is a third of a megabyte of JSON,
+which Emacs parses in one piece for 80 ms and more; a page of two
+hundred is parsed, and the next one asked for, in its own moment.")
+
+(cl-defstruct (carrel--gathering (:constructor carrel--gathering-make (uri)) (:copier nil))
+  "The pages of one folder's listing fetched ahead, while they come in."
+  uri
+  (pages nil) (held 0) (node nil)
+  (stale nil) (shown nil) (updates nil))
+
+(defun carrel--paged-p (id depth)
+  "Return non-nil if the listing of the row ID, fetched at DEPTH, comes in pages."
+  (let ((node (carrel--node id)))
+    (and (eql depth 1)
+         (> (+ (or (plist-get node :fileCount) 0) (or (plist-get node :folderCount) 0))
+            carrel--fetch-page))))
+
+(defun carrel--gather (buffer conn id uri)
+  "Fetch the listing of the row ID, at URI, page by page, in the tree BUFFER.
+CONN is the server.  Once every page is in, it is kept as one
+answer would be."
+  (puthash id (carrel--gathering-make uri) carrel--gathering)
+  (carrel--ask-page buffer conn id 0))
+
+(defun carrel--ask-page (buffer conn id from)
+  "Ask CONN for the page of the row ID's listing starting at FROM, for BUFFER."
+  (let ((gathering (gethash id carrel--gathering)))
+    (jsonrpc-async-request
+     conn 'carrel/tree
+     (list :uri (carrel--gathering-uri gathering) :depth 1 :from from :count carrel--fetch-page)
+     :success-fn
+     (lambda (nodes)
+       (when (buffer-live-p buffer)
+         (with-current-buffer buffer
+           (carrel--later (lambda () (carrel--gathered buffer conn id gathering nodes))))))
+     :error-fn (lambda (_err) (carrel--gathering-failed buffer id))
+     :timeout-fn (lambda () (carrel--gathering-failed buffer id)))))
+
+(defun carrel--gathering-failed (buffer id)
+  "End the gathering of the row ID in BUFFER, as a failed fetch ends."
+  (when (buffer-live-p buffer)
+    (with-current-buffer buffer
+      (remhash id carrel--gathering)))
+  (carrel--fetched-later buffer #'ignore id))
+
+(defun carrel--gathered (buffer conn id gathering nodes)
+  "Keep NODES, a page of the row ID's listing in GATHERING, and ask the next.
+BUFFER is the tree, CONN the server."
+  (let ((node (and (> (length nodes) 0) (aref nodes 0))))
+    (cond
+     ((or (not (eq (gethash id carrel--gathering) gathering))
+          (null node) (not (gethash id carrel--rows)) (carrel--closing conn))
+      (remhash id carrel--gathering)
+      (carrel--fetched buffer #'ignore id))
+     ((carrel--gathering-stale gathering)
+      ;; A change between two pages may have shifted the listing: the
+      ;; pages held could lack a row or hold one twice.  What is shown of
+      ;; them stays until the whole listing replaces it.
+      (setf (carrel--gathering-stale gathering) nil
+            (carrel--gathering-pages gathering) nil
+            (carrel--gathering-held gathering) 0
+            (carrel--gathering-updates gathering) nil
+            (carrel--gathering-shown gathering) (and (carrel--gathering-shown gathering) 'stale))
+      (carrel--ask-page buffer conn id 0))
+     (t
+      (let ((children (or (plist-get node :children) [])))
+        (push children (carrel--gathering-pages gathering))
+        (cl-incf (carrel--gathering-held gathering) (length children))
+        (setf (carrel--gathering-node gathering) node)
+        (when (eq (carrel--gathering-shown gathering) t)
+          (carrel--show-page id children))
+        (if (and (> (length children) 0)
+                 (< (carrel--gathering-held gathering) (or (plist-get node :childCount) 0)))
+            (carrel--ask-page buffer conn id (carrel--gathering-held gathering))
+          (carrel--gathering-done buffer id gathering)))))))
+
+(defun carrel--gathering-done (buffer id gathering)
+  "Keep in BUFFER the whole listing of the row ID that GATHERING has."
+  (remhash id carrel--gathering)
+  (let* ((node (plist-put (copy-sequence (carrel--gathering-node gathering)) :children
+                          (apply #'vconcat (reverse (carrel--gathering-pages gathering)))))
+         (updates (reverse (carrel--gathering-updates gathering)))
+         (keep-updates (lambda ()
+                         ;; Rows that changed while their page was held.
+                         (dolist (row updates)
+                           (let ((row-id (carrel--id row)))
+                             (when (gethash row-id carrel--rows)
+                               (puthash row-id (carrel--bare row) carrel--rows)))))))
+    (if (eq (carrel--gathering-shown gathering) t)
+        ;; Shown as its pages came: only the folder's own row is left.
+        (carrel--fetched buffer (lambda ()
+                                  (puthash id (carrel--bare node) carrel--rows)
+                                  (funcall keep-updates))
+                         id)
+      (let ((sliced (carrel--store-in-slices buffer node id)))
+        (carrel--fetched-later
+         buffer (lambda ()
+                  (when (gethash id carrel--rows)
+                    (carrel--store node (gethash id carrel--parents) sliced))
+                  (funcall keep-updates))
+         id)))))
+
+(defun carrel--show-page (id children)
+  "Keep CHILDREN, a page of the listing of the row ID, after the rows held."
+  (let ((ids (cl-loop for child across children collect (carrel--store child id))))
+    (puthash id (nconc (gethash id carrel--kids) ids) carrel--kids)
+    (carrel--render-soon)))
+
+(defun carrel--show-gathered (id)
+  "Show the rows of ID's listing held so far, if it is gathered in pages.
+The pages still to come are added as they arrive."
+  (let ((gathering (gethash id carrel--gathering)))
+    (when (and gathering (not (carrel--gathering-shown gathering)))
+      (setf (carrel--gathering-shown gathering) t)
+      (puthash id nil carrel--kids)
+      (dolist (page (reverse (carrel--gathering-pages gathering)))
+        (carrel--show-page id page)))))
+
+(defun carrel--note-for-gatherings (change-list updated)
+  "Note what CHANGE-LIST and UPDATED rows alter of the listings gathered in pages.
+A listing a change alters is gathered again from its first page;
+a row updated is kept for when its listing is."
+  (when (> (hash-table-count carrel--gathering) 0)
+    (dolist (change change-list)
+      (dolist (id (carrel--listings-changed change))
+        (let ((gathering (gethash id carrel--gathering)))
+          (when gathering (setf (carrel--gathering-stale gathering) t)))))
+    (dolist (row updated)
+      (let ((gathering (gethash (carrel--parent-uri (plist-get row :uri)) carrel--gathering)))
+        (when gathering (push row (carrel--gathering-updates gathering)))))))
 
 (defun carrel--fetched-later (buffer apply id)
   "Queue `carrel--fetched' with BUFFER, APPLY and ID in the tree BUFFER."
@@ -1346,6 +1491,7 @@ Rows in UPDATED are replaced as they are.  With PLACED (a vector of
 the rows the changes add and move, and where), the listings held are
 patched; without it, the shown folders whose listing changed are
 fetched again, each once, without waiting."
+  (carrel--note-for-gatherings change-list updated)
   (dolist (node updated)
     (let ((id (carrel--id node)))
       (when (gethash id carrel--rows)
@@ -1643,7 +1789,7 @@ fetched ahead is `carrel--fetch-ahead-specs'."
   (when (and (not carrel--ahead-looked) (eq carrel--first-view 'held))
     (let ((ahead (carrel--fetch-ahead-specs)))
       (if ahead
-          (carrel--fetch-async ahead)
+          (carrel--fetch-async ahead nil nil t)
         (setq carrel--ahead-looked t))
       ahead)))
 
@@ -2061,6 +2207,7 @@ On the line of a library that holds no project, make one there."
       (puthash id t carrel--expanded)
       (setq carrel--opened id
             carrel--ahead-looked nil)
+      (carrel--show-gathered id)
       (carrel--with-collection-put-off
         (carrel--load)
         ;; A slice, the first rows opened, and the rest next: a folder of
@@ -2869,6 +3016,7 @@ open folders a change touches.
   (setq carrel--expanded (carrel--id-table))
   (setq carrel--in-flight (carrel--id-table))
   (setq carrel--waiters (carrel--id-table))
+  (setq carrel--gathering (carrel--id-table))
   (setq carrel--projects-seen (carrel--id-table))
   (setq truncate-lines t)
   (setq buffer-undo-list t)
