@@ -1045,10 +1045,13 @@ which Emacs parses in one piece for 80 ms and more; a page of two
 hundred is parsed, and the next one asked for, in its own moment.")
 
 (cl-defstruct (carrel--gathering (:constructor carrel--gathering-make (uri)) (:copier nil))
-  "The pages of one folder's listing fetched ahead, while they come in."
+  "The pages of one folder's listing fetched ahead, while they come in.
+PAGES holds the identities of each page's rows, the last first;
+STORED every row kept since the first page, should a change make
+the pages be gathered again."
   uri
-  (pages nil) (held 0) (node nil)
-  (stale nil) (shown nil) (updates nil))
+  (pages nil) (held 0) (stored nil)
+  (stale nil) (shown nil))
 
 (defun carrel--paged-p (id depth)
   "Return non-nil if the listing of the row ID, fetched at DEPTH, comes in pages."
@@ -1059,8 +1062,8 @@ hundred is parsed, and the next one asked for, in its own moment.")
 
 (defun carrel--gather (buffer conn id uri)
   "Fetch the listing of the row ID, at URI, page by page, in the tree BUFFER.
-CONN is the server.  Once every page is in, it is kept as one
-answer would be."
+CONN is the server.  Each page's rows are kept as it comes, and the
+listing once every page is in."
   (puthash id (carrel--gathering-make uri) carrel--gathering)
   (carrel--ask-page buffer conn id 0))
 
@@ -1101,52 +1104,40 @@ BUFFER is the tree, CONN the server."
       (setf (carrel--gathering-stale gathering) nil
             (carrel--gathering-pages gathering) nil
             (carrel--gathering-held gathering) 0
-            (carrel--gathering-updates gathering) nil
             (carrel--gathering-shown gathering) (and (carrel--gathering-shown gathering) 'stale))
       (carrel--ask-page buffer conn id 0))
      (t
-      (let ((children (or (plist-get node :children) [])))
-        (push children (carrel--gathering-pages gathering))
-        (cl-incf (carrel--gathering-held gathering) (length children))
-        (setf (carrel--gathering-node gathering) node)
+      (let* ((children (or (plist-get node :children) []))
+             ;; Kept now, in this page's own slice: rows the server
+             ;; updates meanwhile are updated as any row held.
+             (ids (cl-loop for child across children collect (carrel--store child id))))
+        (push ids (carrel--gathering-pages gathering))
+        (setf (carrel--gathering-stored gathering) (append ids (carrel--gathering-stored gathering)))
+        (cl-incf (carrel--gathering-held gathering) (length ids))
         (when (eq (carrel--gathering-shown gathering) t)
-          (carrel--show-page id children))
-        (if (and (> (length children) 0)
-                 (< (carrel--gathering-held gathering) (or (plist-get node :childCount) 0)))
+          (puthash id (append (gethash id carrel--kids) ids) carrel--kids)
+          (carrel--render-soon))
+        (if (and ids (< (carrel--gathering-held gathering) (or (plist-get node :childCount) 0)))
             (carrel--ask-page buffer conn id (carrel--gathering-held gathering))
-          (carrel--gathering-done buffer id gathering)))))))
+          (carrel--gathering-done buffer id gathering node)))))))
 
-(defun carrel--gathering-done (buffer id gathering)
-  "Keep in BUFFER the whole listing of the row ID that GATHERING has."
+(defun carrel--gathering-done (buffer id gathering node)
+  "Keep in BUFFER the listing of the row ID that GATHERING has, NODE its row."
   (remhash id carrel--gathering)
-  (let* ((node (plist-put (copy-sequence (carrel--gathering-node gathering)) :children
-                          (apply #'vconcat (reverse (carrel--gathering-pages gathering)))))
-         (updates (reverse (carrel--gathering-updates gathering)))
-         (keep-updates (lambda ()
-                         ;; Rows that changed while their page was held.
-                         (dolist (row updates)
-                           (let ((row-id (carrel--id row)))
-                             (when (gethash row-id carrel--rows)
-                               (puthash row-id (carrel--bare row) carrel--rows)))))))
-    (if (eq (carrel--gathering-shown gathering) t)
-        ;; Shown as its pages came: only the folder's own row is left.
-        (carrel--fetched buffer (lambda ()
-                                  (puthash id (carrel--bare node) carrel--rows)
-                                  (funcall keep-updates))
-                         id)
-      (let ((sliced (carrel--store-in-slices buffer node id)))
-        (carrel--fetched-later
-         buffer (lambda ()
-                  (when (gethash id carrel--rows)
-                    (carrel--store node (gethash id carrel--parents) sliced))
-                  (funcall keep-updates))
-         id)))))
-
-(defun carrel--show-page (id children)
-  "Keep CHILDREN, a page of the listing of the row ID, after the rows held."
-  (let ((ids (cl-loop for child across children collect (carrel--store child id))))
-    (puthash id (nconc (gethash id carrel--kids) ids) carrel--kids)
-    (carrel--render-soon)))
+  (let* ((ids (apply #'append (reverse (carrel--gathering-pages gathering))))
+         (listed (carrel--id-table (length ids))))
+    (dolist (kid ids) (puthash kid t listed))
+    (carrel--fetched
+     buffer
+     (lambda ()
+       (puthash id (carrel--bare node) carrel--rows)
+       ;; Rows of pages gathered before a change, or shown then, that
+       ;; the listing no longer has.
+       (dolist (old (append (gethash id carrel--kids) (carrel--gathering-stored gathering)))
+         (unless (or (gethash old listed) (not (equal (gethash old carrel--parents) id)))
+           (carrel--forget old)))
+       (puthash id ids carrel--kids))
+     id)))
 
 (defun carrel--show-gathered (id)
   "Show the rows of ID's listing held so far, if it is gathered in pages.
@@ -1154,22 +1145,16 @@ The pages still to come are added as they arrive."
   (let ((gathering (gethash id carrel--gathering)))
     (when (and gathering (not (carrel--gathering-shown gathering)))
       (setf (carrel--gathering-shown gathering) t)
-      (puthash id nil carrel--kids)
-      (dolist (page (reverse (carrel--gathering-pages gathering)))
-        (carrel--show-page id page)))))
+      (puthash id (apply #'append (reverse (carrel--gathering-pages gathering))) carrel--kids))))
 
-(defun carrel--note-for-gatherings (change-list updated)
-  "Note what CHANGE-LIST and UPDATED rows alter of the listings gathered in pages.
-A listing a change alters is gathered again from its first page;
-a row updated is kept for when its listing is."
+(defun carrel--note-for-gatherings (change-list)
+  "Mark the listings gathered in pages that CHANGE-LIST alters.
+Each is gathered again from its first page."
   (when (> (hash-table-count carrel--gathering) 0)
     (dolist (change change-list)
       (dolist (id (carrel--listings-changed change))
         (let ((gathering (gethash id carrel--gathering)))
-          (when gathering (setf (carrel--gathering-stale gathering) t)))))
-    (dolist (row updated)
-      (let ((gathering (gethash (carrel--parent-uri (plist-get row :uri)) carrel--gathering)))
-        (when gathering (push row (carrel--gathering-updates gathering)))))))
+          (when gathering (setf (carrel--gathering-stale gathering) t)))))))
 
 (defun carrel--fetched-later (buffer apply id)
   "Queue `carrel--fetched' with BUFFER, APPLY and ID in the tree BUFFER."
@@ -1491,7 +1476,7 @@ Rows in UPDATED are replaced as they are.  With PLACED (a vector of
 the rows the changes add and move, and where), the listings held are
 patched; without it, the shown folders whose listing changed are
 fetched again, each once, without waiting."
-  (carrel--note-for-gatherings change-list updated)
+  (carrel--note-for-gatherings change-list)
   (dolist (node updated)
     (let ((id (carrel--id node)))
       (when (gethash id carrel--rows)
