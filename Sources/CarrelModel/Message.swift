@@ -160,6 +160,7 @@ public enum Message: Sendable, Equatable {
         "a string": "une chaîne", "a boolean": "un booléen", "an object": "un objet", "an array": "un tableau",
         "a non-negative integer": "un entier positif ou nul", "string": "une chaîne", "number": "un nombre",
         "boolean": "un booléen", "object": "un objet", "array": "un tableau", "null": "null", "valid": "valide",
+        "absent unless “uri” is given with “depth” 1": "absent sauf avec « uri » et « depth » 1",
     ]
 
     static func french(_ word: String) -> String { frenchTypeWords[word] ?? word }

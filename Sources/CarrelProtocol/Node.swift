@@ -22,6 +22,9 @@ public struct Node {
     public var modified: Int64?
     public var hasChildren: Bool
     public var children: [Node]?
+    /// On the row of a paged `carrel/tree`: how many children it has in
+    /// all, so the client knows when it holds every page.
+    public var childCount: Int?
     public var inTrash = false
     /// The writer left the row out of compiling (`carrel.setCompileIncluded`).
     public var leftOut = false
@@ -89,6 +92,7 @@ public struct Node {
     /// `children`, when given, writes the child objects; the array around them is written here.
     public func write(to w: inout JSONWriter, children writeChildren: ((inout JSONWriter) -> Void)?) {
         w.beginObject()
+        if let childCount { w.key(literal: "childCount"); w.int(childCount) }
         if let writeChildren {
             w.key(literal: "children")
             w.beginArray()

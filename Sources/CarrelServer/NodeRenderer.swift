@@ -59,28 +59,31 @@ public struct NodeRenderer {
         }
     }
 
-    /// Writes a node and `depth` levels below it.
-    public func write(_ item: Item, depth: Int, to w: inout JSONWriter) {
+    /// Writes a node and `depth` levels below it; with a `page`, only those
+    /// of its children, and how many it has in all.
+    public func write(_ item: Item, depth: Int, page: TreeRequest.Page? = nil, to w: inout JSONWriter) {
         switch item {
         case .entry(let e, let l):
             var uri = Array("file://".utf8)
             FileURI.appendEncoded(e.path, to: &uri)
-            writeEntry(e, uri: uri, scope: workspace.scope(of: e, in: l), depth: depth, to: &w)
+            writeEntry(e, uri: uri, scope: workspace.scope(of: e, in: l), depth: depth, page: page, to: &w)
         default:
-            writeVirtual(item, depth: depth, to: &w)
+            writeVirtual(item, depth: depth, page: page, to: &w)
         }
     }
 
-    private func writeVirtual(_ item: Item, depth: Int, to w: inout JSONWriter) {
+    private func writeVirtual(_ item: Item, depth: Int, page: TreeRequest.Page? = nil, to w: inout JSONWriter) {
         let info = workspace.describe(item, language)
         let uri = info.path.map(Self.uri)
         var allProject: Project?
         if case .all(let p, _) = item { allProject = p }
         // A section lists its project root's items.
         if depth > 0, case .section(let project, _, _) = item { project.root.listed = true }
-        let children = depth > 0 ? workspace.children(item) : []
+        let all = depth > 0 ? workspace.children(item) : []
+        let children = page.map { all[$0.range(in: all.count)] } ?? all[...]
         writeFields(
-            info, uri: uri, id: Self.sectionID(item), hasChildren: workspace.hasChildren(item), to: &w,
+            info, uri: uri, id: Self.sectionID(item), hasChildren: workspace.hasChildren(item),
+            childCount: page.map { _ in all.count }, to: &w,
             children: depth > 0
                 ? { w in
                     var folder: FolderOfRows?
@@ -153,7 +156,8 @@ public struct NodeRenderer {
     }
 
     private func writeEntry(
-        _ entry: Entry, uri: [UInt8], id: [UInt8]? = nil, scope: Scope, depth: Int, to w: inout JSONWriter
+        _ entry: Entry, uri: [UInt8], id: [UInt8]? = nil, scope: Scope, depth: Int, page: TreeRequest.Page? = nil,
+        to w: inout JSONWriter
     ) {
         // A streamed reply's second writing skips the rows its first already sent.
         guard let span = w.beginSpan() else { return }
@@ -166,12 +170,13 @@ public struct NodeRenderer {
         guard depth > 0, hasChildren else {
             // An empty folder says so with []; files have no children at all.
             writeFields(
-                info, uri: uri, id: id, hasChildren: hasChildren, to: &w,
+                info, uri: uri, id: id, hasChildren: hasChildren, childCount: page.map { _ in 0 }, to: &w,
                 children: depth > 0 && entry.kind == .directory ? { _ in } : nil)
             return
         }
-        let children = workspace.children(item)
-        writeFields(info, uri: uri, hasChildren: hasChildren, to: &w) { w in
+        let all = workspace.children(item)
+        let children = page.map { all[$0.range(in: all.count)] } ?? all[...]
+        writeFields(info, uri: uri, hasChildren: hasChildren, childCount: page.map { _ in all.count }, to: &w) { w in
             for child in children {
                 guard case .entry(let c, _) = child, c.parent === entry else {
                     writeVirtual(child, depth: depth - 1, to: &w)
@@ -188,11 +193,12 @@ public struct NodeRenderer {
 
     /// One writer for every node: `Node.write`, which the golden tests pin.
     private func writeFields(
-        _ info: NodeInfo, uri: [UInt8]?, id: [UInt8]? = nil, hasChildren: Bool, to w: inout JSONWriter,
-        children: ((inout JSONWriter) -> Void)?
+        _ info: NodeInfo, uri: [UInt8]?, id: [UInt8]? = nil, hasChildren: Bool, childCount: Int? = nil,
+        to w: inout JSONWriter, children: ((inout JSONWriter) -> Void)?
     ) {
         var n = makeNode(info, uri: uri, hasChildren: hasChildren)
         n.id = id
+        n.childCount = childCount
         n.write(to: &w, children: children)
     }
 

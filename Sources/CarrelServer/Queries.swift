@@ -18,7 +18,7 @@ extension Server {
         reply(id, capacity: renderer.capacity(for: items)) { w in
             w.beginArray()
             let r = renderer
-            for item in items { r.write(item, depth: depth, to: &w) }
+            for item in items { r.write(item, depth: depth, page: params.page, to: &w) }
             w.endArray()
         }
         workspace.startReadingDeepFolders()

@@ -46,6 +46,24 @@ final class GoldenTests: XCTestCase {
             XCTAssertEqual($0 as? ParamError, ParamError("uri", .wrongType(expected: "a string", found: "number")))
         }
         XCTAssertThrowsError(try TreeRequest.Params(json: "x"))
+        XCTAssertEqual(
+            try TreeRequest.Params(json: ["uri": "file:///a", "depth": 1, "from": 200, "count": 200]),
+            TreeRequest.Params(uri: "file:///a", depth: 1, page: TreeRequest.Page(from: 200, count: 200)))
+        XCTAssertEqual(
+            try TreeRequest.Params(json: ["uri": "file:///a", "depth": 1, "count": 5]),
+            TreeRequest.Params(uri: "file:///a", depth: 1, page: TreeRequest.Page(from: 0, count: 5)))
+        XCTAssertThrowsError(try TreeRequest.Params(json: ["uri": "file:///a", "depth": 2, "from": 0])) {
+            XCTAssertEqual(
+                $0 as? ParamError,
+                ParamError("from", .wrongType(expected: TreeRequest.Params.pageOnly, found: "number")))
+        }
+        XCTAssertThrowsError(try TreeRequest.Params(json: ["depth": 1, "count": -1])) {
+            XCTAssertEqual(
+                $0 as? ParamError, ParamError("count", .wrongType(expected: "a non-negative integer", found: "number")))
+        }
+        XCTAssertEqual(TreeRequest.Page(from: 5, count: 3).range(in: 7), 5..<7)
+        XCTAssertEqual(TreeRequest.Page(from: Int.max, count: Int.max).range(in: 7), 7..<7)
+        XCTAssertEqual(TreeRequest.Page(from: 2).range(in: 7), 2..<7)
     }
 
     func testNode() {
@@ -62,6 +80,13 @@ final class GoldenTests: XCTestCase {
             {"counting":true,"created":10,"fileCount":2,"fileTotal":3,"folderCount":1,"hasChildren":true,"icon":"doc.badge.ellipsis","kind":"folder","modified":20,"name":"Draft","permanent":true,"role":"draft","summary":"3 fichiers · comptage…","title":"Brouillons","uri":"file:///l/P/Draft","virtual":false}
             """#)
         n.counting = false
+        n.childCount = 1000
+        golden(
+            n.json,
+            #"""
+            {"childCount":1000,"created":10,"fileCount":2,"fileTotal":3,"folderCount":1,"hasChildren":true,"icon":"doc.badge.ellipsis","kind":"folder","modified":20,"name":"Draft","permanent":true,"role":"draft","summary":"3 fichiers · comptage…","title":"Brouillons","uri":"file:///l/P/Draft","virtual":false}
+            """#)
+        n.childCount = nil
         n.conflictTotal = 1
         n.summary = "3 fichiers · 1 conflit"
         golden(

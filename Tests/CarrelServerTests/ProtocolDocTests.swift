@@ -133,6 +133,7 @@ final class ProtocolDocTests: XCTestCase {
             .duplicateInTrash(name: "\u{1}"), .duplicatePermanent(name: "\u{1}"), .duplicateProject(name: "\u{1}"),
             .duplicateLibrary(name: "\u{1}"), .copyTooMany(name: "\u{1}", limit: 50_000),
             .invalidParam(field: "\u{1}", expected: "a positive integer up to 100000000, or null", found: "number"),
+            .invalidParam(field: "\u{1}", expected: TreeRequest.Params.pageOnly, found: "number"),
             .compile(.pieceUnusable(path: "\u{1}", why: .binary)), .compile(.pandocMissing(format: "\u{1}")),
             .compile(.noPDFEngine), .compile(.noRoom(folder: "\u{1}", why: "\u{1}")),
             .snapshot(.outsideProject(name: "\u{1}")), .snapshot(.tooLarge(name: "\u{1}", limit: 1 << 24)),

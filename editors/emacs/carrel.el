@@ -111,8 +111,9 @@ closed folders it shows
 that hold at most this many rows, so that opening one draws at
 once instead of waiting for the server.  A listing held is kept
 up to date from the server's changes, as the rows shown are, and
-kept when its folder is closed.  With nil, a folder's rows are
-fetched when it is opened, and forgotten when it is closed."
+kept when its folder is closed.  A big listing comes in pages of
+`carrel--fetch-page' rows.  With nil, a folder's rows are fetched
+when it is opened, and forgotten when it is closed."
   :type '(choice (const :tag "Only when opened" nil) integer))
 
 (defcustom carrel-icon-style 'auto
@@ -818,6 +819,9 @@ Kept by identity, so expansion survives every refetch.")
 (defvar-local carrel--waiters nil
   "Hash table from an identity to the functions to call when its fetch is in.")
 
+(defvar-local carrel--gathering nil
+  "Hash table from a folder fetched ahead in pages to its gathering.")
+
 (defvar-local carrel--projects-seen nil
   "Hash table of the identities of every project this tree has held.
 Never emptied: a project the writer collapsed stays collapsed when
@@ -985,14 +989,16 @@ A section's rows come with its project, so that is what is fetched."
                    (carrel--store (aref nodes 0) (gethash fetch-id carrel--parents)))))
              specs answers)))
 
-(defun carrel--fetch-async (specs &optional again then)
+(defun carrel--fetch-async (specs &optional again then paged)
   "Fetch each of SPECS, as `carrel--fetch-spec' gives, without waiting.
 A row already being fetched is not asked twice at once: with
 AGAIN, for a change may have come after that question, it is
 asked once more when the answer is in.  The tree is drawn again
 once the last answer is in.  THEN, if given, is called with no
 argument in the tree buffer once for each of SPECS, when its
-answer is kept or its fetch failed."
+answer is kept or its fetch failed.  With PAGED, a folder of more
+than `carrel--fetch-page' rows is asked for in pages, by
+`carrel--gather'."
   (let ((buffer (current-buffer))
         (conn carrel--conn))
     (dolist (spec specs)
@@ -1005,6 +1011,10 @@ answer is kept or its fetch failed."
          ;; two listings of a folder, not one per change.
          ((gethash fetch-id carrel--in-flight)
           (when again (puthash fetch-id spec carrel--in-flight)))
+         ((and paged (carrel--paged-p fetch-id depth))
+          (puthash fetch-id t carrel--in-flight)
+          (cl-incf carrel--pending)
+          (carrel--gather buffer conn fetch-id uri))
          (t
           (puthash fetch-id t carrel--in-flight)
           (cl-incf carrel--pending)
@@ -1025,6 +1035,126 @@ answer is kept or its fetch failed."
            ;; A folder that vanished meanwhile leaves with its parent's listing.
            :error-fn (lambda (_err) (carrel--fetched-later buffer #'ignore fetch-id))
            :timeout-fn (lambda () (carrel--fetched-later buffer #'ignore fetch-id)))))))))
+
+;;;; Listings fetched ahead in pages
+
+(defconst carrel--fetch-page 200
+  "Most rows of a listing fetched ahead that one message brings.
+A listing of a thousand rows is a third of a megabyte of JSON,
+which Emacs parses in one piece for 80 ms and more; a page of two
+hundred is parsed, and the next one asked for, in its own moment.")
+
+(cl-defstruct (carrel--gathering (:constructor carrel--gathering-make (uri)) (:copier nil))
+  "The pages of one folder's listing fetched ahead, while they come in.
+PAGES holds the identities of each page's rows, the last first;
+STORED every row kept since the first page, should a change make
+the pages be gathered again."
+  uri
+  (pages nil) (held 0) (stored nil)
+  (stale nil) (shown nil))
+
+(defun carrel--paged-p (id depth)
+  "Return non-nil if the listing of the row ID, fetched at DEPTH, comes in pages."
+  (let ((node (carrel--node id)))
+    (and (eql depth 1)
+         (> (+ (or (plist-get node :fileCount) 0) (or (plist-get node :folderCount) 0))
+            carrel--fetch-page))))
+
+(defun carrel--gather (buffer conn id uri)
+  "Fetch the listing of the row ID, at URI, page by page, in the tree BUFFER.
+CONN is the server.  Each page's rows are kept as it comes, and the
+listing once every page is in."
+  (puthash id (carrel--gathering-make uri) carrel--gathering)
+  (carrel--ask-page buffer conn id 0))
+
+(defun carrel--ask-page (buffer conn id from)
+  "Ask CONN for the page of the row ID's listing starting at FROM, for BUFFER."
+  (let ((gathering (gethash id carrel--gathering)))
+    (jsonrpc-async-request
+     conn 'carrel/tree
+     (list :uri (carrel--gathering-uri gathering) :depth 1 :from from :count carrel--fetch-page)
+     :success-fn
+     (lambda (nodes)
+       (when (buffer-live-p buffer)
+         (with-current-buffer buffer
+           (carrel--later (lambda () (carrel--gathered buffer conn id gathering nodes))))))
+     :error-fn (lambda (_err) (carrel--gathering-failed buffer id))
+     :timeout-fn (lambda () (carrel--gathering-failed buffer id)))))
+
+(defun carrel--gathering-failed (buffer id)
+  "End the gathering of the row ID in BUFFER, as a failed fetch ends."
+  (when (buffer-live-p buffer)
+    (with-current-buffer buffer
+      (remhash id carrel--gathering)))
+  (carrel--fetched-later buffer #'ignore id))
+
+(defun carrel--gathered (buffer conn id gathering nodes)
+  "Keep NODES, a page of the row ID's listing in GATHERING, and ask the next.
+BUFFER is the tree, CONN the server."
+  (let ((node (and (> (length nodes) 0) (aref nodes 0))))
+    (cond
+     ((or (not (eq (gethash id carrel--gathering) gathering))
+          (null node) (not (gethash id carrel--rows)) (carrel--closing conn))
+      (remhash id carrel--gathering)
+      (carrel--fetched buffer #'ignore id))
+     ((carrel--gathering-stale gathering)
+      ;; A change between two pages may have shifted the listing: the
+      ;; pages held could lack a row or hold one twice.  What is shown of
+      ;; them stays until the whole listing replaces it.
+      (setf (carrel--gathering-stale gathering) nil
+            (carrel--gathering-pages gathering) nil
+            (carrel--gathering-held gathering) 0
+            (carrel--gathering-shown gathering) (and (carrel--gathering-shown gathering) 'stale))
+      (carrel--ask-page buffer conn id 0))
+     (t
+      (let* ((children (or (plist-get node :children) []))
+             ;; Kept now, in this page's own slice: rows the server
+             ;; updates meanwhile are updated as any row held.
+             (ids (cl-loop for child across children collect (carrel--store child id))))
+        (push ids (carrel--gathering-pages gathering))
+        (setf (carrel--gathering-stored gathering) (append ids (carrel--gathering-stored gathering)))
+        (cl-incf (carrel--gathering-held gathering) (length ids))
+        (when (eq (carrel--gathering-shown gathering) t)
+          (puthash id (append (gethash id carrel--kids) ids) carrel--kids)
+          (carrel--render-soon))
+        (if (and ids (< (carrel--gathering-held gathering) (or (plist-get node :childCount) 0)))
+            (carrel--ask-page buffer conn id (carrel--gathering-held gathering))
+          (carrel--gathering-done buffer id gathering node)))))))
+
+(defun carrel--gathering-done (buffer id gathering node)
+  "Keep in BUFFER the listing of the row ID that GATHERING has, NODE its row."
+  (remhash id carrel--gathering)
+  (let* ((ids (apply #'append (reverse (carrel--gathering-pages gathering))))
+         (listed (carrel--id-table (length ids))))
+    (dolist (kid ids) (puthash kid t listed))
+    (carrel--fetched
+     buffer
+     (lambda ()
+       (puthash id (carrel--bare node) carrel--rows)
+       ;; Rows of pages gathered before a change, or shown then, that
+       ;; the listing no longer has.
+       (dolist (old (append (gethash id carrel--kids) (carrel--gathering-stored gathering)))
+         (unless (or (gethash old listed) (not (equal (gethash old carrel--parents) id)))
+           (carrel--forget old)))
+       (puthash id ids carrel--kids))
+     id)))
+
+(defun carrel--show-gathered (id)
+  "Show the rows of ID's listing held so far, if it is gathered in pages.
+The pages still to come are added as they arrive."
+  (let ((gathering (gethash id carrel--gathering)))
+    (when (and gathering (not (carrel--gathering-shown gathering)))
+      (setf (carrel--gathering-shown gathering) t)
+      (puthash id (apply #'append (reverse (carrel--gathering-pages gathering))) carrel--kids))))
+
+(defun carrel--note-for-gatherings (change-list)
+  "Mark the listings gathered in pages that CHANGE-LIST alters.
+Each is gathered again from its first page."
+  (when (> (hash-table-count carrel--gathering) 0)
+    (dolist (change change-list)
+      (dolist (id (carrel--listings-changed change))
+        (let ((gathering (gethash id carrel--gathering)))
+          (when gathering (setf (carrel--gathering-stale gathering) t)))))))
 
 (defun carrel--fetched-later (buffer apply id)
   "Queue `carrel--fetched' with BUFFER, APPLY and ID in the tree BUFFER."
@@ -1346,6 +1476,7 @@ Rows in UPDATED are replaced as they are.  With PLACED (a vector of
 the rows the changes add and move, and where), the listings held are
 patched; without it, the shown folders whose listing changed are
 fetched again, each once, without waiting."
+  (carrel--note-for-gatherings change-list)
   (dolist (node updated)
     (let ((id (carrel--id node)))
       (when (gethash id carrel--rows)
@@ -1643,7 +1774,7 @@ fetched ahead is `carrel--fetch-ahead-specs'."
   (when (and (not carrel--ahead-looked) (eq carrel--first-view 'held))
     (let ((ahead (carrel--fetch-ahead-specs)))
       (if ahead
-          (carrel--fetch-async ahead)
+          (carrel--fetch-async ahead nil nil t)
         (setq carrel--ahead-looked t))
       ahead)))
 
@@ -2061,6 +2192,7 @@ On the line of a library that holds no project, make one there."
       (puthash id t carrel--expanded)
       (setq carrel--opened id
             carrel--ahead-looked nil)
+      (carrel--show-gathered id)
       (carrel--with-collection-put-off
         (carrel--load)
         ;; A slice, the first rows opened, and the rest next: a folder of
@@ -2869,6 +3001,7 @@ open folders a change touches.
   (setq carrel--expanded (carrel--id-table))
   (setq carrel--in-flight (carrel--id-table))
   (setq carrel--waiters (carrel--id-table))
+  (setq carrel--gathering (carrel--id-table))
   (setq carrel--projects-seen (carrel--id-table))
   (setq truncate-lines t)
   (setq buffer-undo-list t)

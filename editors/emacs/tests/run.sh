@@ -69,6 +69,7 @@ fi
     -l "$here/carrel-preload-tests.el" -l "$here/carrel-stock-tests.el" \
     -l "$here/carrel-undo-tests.el" -l "$here/carrel-snapshot-tests.el" -l "$here/carrel-submission-tests.el" \
     -l "$here/carrel-ahead-tests.el" \
+    -l "$here/carrel-paged-tests.el" \
     --eval "(ert-run-tests-batch-and-exit (quote ${selector}))" ) >"$log" 2>&1
 status=$?
 

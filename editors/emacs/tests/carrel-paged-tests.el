@@ -1,0 +1,132 @@
+;;; carrel-paged-tests.el --- ERT tests of listings fetched ahead in pages  -*- lexical-binding: t; -*-
+
+;;; Commentary:
+
+;; Loaded by tests/run.sh after carrel-tests.el and carrel-ahead-tests.el,
+;; whose helpers these use.  A big folder fetched ahead comes in pages of
+;; `carrel--fetch-page' rows, each parsed in its own moment, and a change
+;; that comes between two pages is not lost.
+
+;;; Code:
+
+(require 'carrel-tests)
+(require 'carrel-ahead-tests)
+
+(defun carrel-test--fetch-ahead-now ()
+  "Let the tree fetch ahead the closed folders it shows, as when idle."
+  (setq carrel--ahead-looked nil)
+  (carrel--later #'ignore))
+
+(defun carrel-test--server-listing (uri)
+  "Return the names the server lists in the folder URI, in order."
+  (mapcar (lambda (node) (plist-get node :name))
+          (plist-get (aref (carrel--request carrel-test--conn 'carrel/tree (list :uri uri :depth 1)) 0)
+                     :children)))
+
+(defun carrel-test--held-names (uri)
+  "Return the names of the rows the tree holds in the folder URI, in order."
+  (mapcar (lambda (id) (plist-get (carrel--node id) :name)) (gethash uri carrel--kids)))
+
+;; Not a timing: the bytes of the biggest message Emacs parses at once,
+;; which is how long fetching ahead holds it up.
+(ert-deftest carrel-test-big-folder-fetched-ahead-in-pages ()
+  "A folder of more rows than a page is fetched ahead page by page:
+no message parsed meanwhile is bigger than a page, and the listing
+held is the server's, whole and in order."
+  (let ((carrel--fetch-page 20)
+        (carrel-fetch-ahead nil)
+        (biggest 0))
+    (carrel-test--with-library
+      (let ((crate (carrel-test--folder-of "Crate" 70))
+            (sent nil))
+        (should-not (carrel--loaded-p crate))
+        (cl-flet ((weigh (read)
+                    (setq biggest (max biggest (- (point-max) (point))))
+                    (funcall read)))
+          (advice-add 'jsonrpc--json-read :around #'weigh)
+          (unwind-protect
+              (let ((carrel-fetch-ahead 100))
+                (setq sent (carrel-test--recording
+                             (carrel-test--fetch-ahead-now)
+                             (carrel-test--wait (lambda () (carrel--loaded-p crate)) "the folder fetched ahead")
+                             (carrel-test--settled))))
+            (advice-remove 'jsonrpc--json-read #'weigh)))
+        ;; A page of twenty rows is some 7 KB; the whole listing, 23 KB.
+        (should (< 0 biggest 12000))
+        ;; Gathered again from the first page if the server told of a
+        ;; change in the folder meanwhile: each round asks page by page.
+        (let ((froms (mapcar (lambda (params) (plist-get params :from))
+                             (seq-filter (lambda (params) (equal (plist-get params :uri) crate))
+                                         (carrel-test--tree-requests sent)))))
+          (should (equal (last froms 4) '(0 20 40 60)))
+          (should (seq-every-p (lambda (from) (memq from '(0 20 40 60))) froms)))
+        (should (equal (carrel-test--held-names crate) (carrel-test--server-listing crate)))
+        (should (= 70 (length (gethash crate carrel--kids))))
+        (carrel-test--goto-row "Crate")
+        (let ((sent (carrel-test--recording (carrel-toggle) (carrel-test--settled))))
+          (should (null (carrel-test--tree-requests sent))))
+        (should (= 70 (carrel-test--notes-shown)))))))
+
+(ert-deftest carrel-test-change-between-pages-not-lost ()
+  "A file made in a folder while its pages come in is in the listing
+held at the end, once, with no row twice: the pages are gathered
+again from the first."
+  (let ((carrel--fetch-page 20)
+        (carrel-fetch-ahead nil)
+        (made nil))
+    (carrel-test--with-library
+      (let ((crate (carrel-test--folder-of "Crate" 70)))
+        (cl-flet ((make-one (_buffer conn _id from)
+                    ;; Between the first page and the second, a row lands
+                    ;; among those already held, shifting every later one.
+                    (when (and (eql from 20) (not made))
+                      (setq made t)
+                      (carrel--execute conn "carrel.newFile" :parentUri crate :name "Note 05a.md"))))
+          (advice-add 'carrel--ask-page :before #'make-one)
+          (unwind-protect
+              (let ((carrel-fetch-ahead 100))
+                (carrel-test--fetch-ahead-now)
+                (carrel-test--wait (lambda () (carrel--loaded-p crate)) "the folder fetched ahead")
+                (carrel-test--settled)
+                (accept-process-output nil 0.2)
+                (carrel-test--settled))
+            (advice-remove 'carrel--ask-page #'make-one)))
+        (should made)
+        (let ((held (carrel-test--held-names crate)))
+          (should (member "Note 05a.md" held))
+          (should (= 71 (length held)))
+          (should (equal held (carrel-test--server-listing crate))))
+        (carrel-test--goto-row "Crate")
+        (carrel-toggle)
+        (carrel-test--settled)
+        (should (= 70 (carrel-test--notes-shown)))
+        (should (carrel-test--row "Note 05a.md"))))))
+
+(ert-deftest carrel-test-folder-opened-while-pages-come-draws-what-is-held ()
+  "Opening a folder whose pages are not all in draws the rows held at
+once, asks for nothing again, and shows the rest as it comes."
+  (let ((carrel--fetch-page 20)
+        (carrel-fetch-ahead nil)
+        (opened nil))
+    (carrel-test--with-library
+      (let ((crate (carrel-test--folder-of "Crate" 70))
+            (sent nil))
+        (cl-flet ((open-now (_buffer _conn _id from)
+                    (when (and (eql from 40) (not opened))
+                      (setq opened t)
+                      (carrel-test--goto-row "Crate")
+                      (setq sent (carrel-test--recording (carrel-toggle)))
+                      (should (= 40 (carrel-test--notes-shown))))))
+          (advice-add 'carrel--ask-page :before #'open-now)
+          (unwind-protect
+              (let ((carrel-fetch-ahead 100))
+                (carrel-test--fetch-ahead-now)
+                (carrel-test--wait (lambda () opened) "the folder opened between pages")
+                (carrel-test--wait (lambda () (= 70 (carrel-test--notes-shown))) "the rest shown")
+                (carrel-test--settled))
+            (advice-remove 'carrel--ask-page #'open-now)))
+        (should (null (carrel-test--tree-requests sent)))
+        (should (equal (carrel-test--held-names crate) (carrel-test--server-listing crate)))))))
+
+(provide 'carrel-paged-tests)
+;;; carrel-paged-tests.el ends here
