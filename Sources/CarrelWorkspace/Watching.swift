@@ -286,7 +286,7 @@ extension Workspace {
             if ev.isDelete {
                 let name = EntryName(bytes: ev.name)
                 deletedNames[ObjectIdentifier(dir), default: []].insert(name)
-                // A file held since a read found it gone: this is where it went.
+                // A file held since a read found it gone was removed: told now, not when its hold ends.
                 if let gone = dir.child(name) { state.identityMoves.release(gone) }
             }
             if state.expected.consume(ev, in: dir.path, nowMs: nowMs) { continue }

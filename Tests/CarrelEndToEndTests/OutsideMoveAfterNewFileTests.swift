@@ -44,7 +44,7 @@ final class OutsideMoveAfterNewFileTests: ProcessLibraryTestCase {
     /// machine: the server's watcher and work threads then wait for a core,
     /// and its read of the folder lands after the rename.
     func underLoad(_ body: () throws -> Void) rethrows {
-        let stop = ManagedAtomicFlag()
+        let stop = StopFlag()
         let hogs = (0..<max(2, ProcessInfo.processInfo.activeProcessorCount)).map { _ in
             Thread {
                 var x: UInt64 = 1
@@ -74,7 +74,7 @@ final class OutsideMoveAfterNewFileTests: ProcessLibraryTestCase {
 }
 
 /// A flag one thread sets and others poll.
-final class ManagedAtomicFlag: @unchecked Sendable {
+private final class StopFlag: @unchecked Sendable {
     private let lock = NSLock()
     private var value = false
     var isSet: Bool {
