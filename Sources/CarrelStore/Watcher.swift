@@ -13,6 +13,7 @@ public struct WatchEvent: Sendable {
     public var isMovedFrom: Bool { mask & UInt32(IN_MOVED_FROM) != 0 }
     public var isMovedTo: Bool { mask & UInt32(IN_MOVED_TO) != 0 }
     public var isCreate: Bool { mask & UInt32(IN_CREATE) != 0 }
+    public var isDelete: Bool { mask & UInt32(IN_DELETE) != 0 }
     public var isContentChange: Bool { mask & UInt32(IN_CLOSE_WRITE | IN_MODIFY | IN_ATTRIB) != 0 }
     public var watchGone: Bool { mask & UInt32(IN_IGNORED) != 0 }
 }

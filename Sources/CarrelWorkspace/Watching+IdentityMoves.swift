@@ -65,6 +65,12 @@ struct IdentityMoves {
         return h
     }
 
+    /// Ends `entry`'s hold, if it is held: an event said where it went.
+    mutating func release(_ entry: Entry) {
+        guard !held.isEmpty, let h = held[entry.identity], h.entry === entry else { return }
+        _ = takeHeld(entry.identity)
+    }
+
     mutating func remember(_ entry: Entry, nowMs: Int64) {
         if Self.mayPair(entry) { found[entry.identity] = (entry, nowMs) }
     }

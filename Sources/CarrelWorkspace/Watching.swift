@@ -249,6 +249,7 @@ extension Workspace {
         var fromTemporary: [UInt32: SyncRenames.Held] = [:]
         var renamedInPlace: [(folder: Entry, old: EntryName, new: EntryName)] = []
         var pairedMoves: [(change: Change, from: Entry, to: Entry)] = []
+        var deletedNames: [ObjectIdentifier: Set<EntryName>] = [:]
         for ev in events {
             if ev.watchGone {
                 if let e = state.entryOf.removeValue(forKey: ev.watch) { state.watchOf[ObjectIdentifier(e)] = nil }
@@ -282,6 +283,12 @@ extension Workspace {
                 continue
             }
             if Scanner.isHidden(ev.name) || ev.name.isEmpty { continue }
+            if ev.isDelete {
+                let name = EntryName(bytes: ev.name)
+                deletedNames[ObjectIdentifier(dir), default: []].insert(name)
+                // A file held since a read found it gone was removed: told now, not when its hold ends.
+                if let gone = dir.child(name) { state.identityMoves.release(gone) }
+            }
             if state.expected.consume(ev, in: dir.path, nowMs: nowMs) { continue }
             dirty[ObjectIdentifier(dir)] = dir
             if ev.isMovedFrom { movedFrom[ev.cookie] = (dir, ev.name) }
@@ -326,7 +333,9 @@ extension Workspace {
         for (folder, old, new) in renamedInPlace where syncMade[ObjectIdentifier(folder)] == nil {
             orderAfterOutsideRename(folder, from: old, to: new)
         }
-        for (id, dir) in dirty where library(of: dir) != nil { changes += reconcile(dir, bySync: syncMade[id] != nil) }
+        for (id, dir) in dirty where library(of: dir) != nil {
+            changes += reconcile(dir, bySync: syncMade[id] != nil, deletedByEvents: deletedNames[id] ?? [])
+        }
         for (dir, name) in contentChanged {
             guard let e = dir.child(EntryName(bytes: name)), e.kind == .file, let st = Scanner.stat(e.path) else {
                 continue
@@ -370,13 +379,21 @@ extension Workspace {
         else { return nil }
         let old = e.path
         e.move(to: toDir, as: EntryName(bytes: toName))
+        watching?.identityMoves.release(e)
         return Change(.moved, e.path, from: old, inTrash: inTrashFlag(e))
     }
 
     /// Compares one directory's children with the disk and fixes the model.
     /// `bySync`: a sync engine made the change, and the order file that
     /// comes with it says where things go, so it is not written here.
-    func reconcile(_ dir: Entry, bySync: Bool = false) -> [Change] {
+    /// `deletedByEvents`: when the read answers a batch of events, the names
+    /// the batch said were deleted from `dir`. The read comes after the
+    /// watcher read the batch, so the disk may be ahead of it: a file gone
+    /// with no such event was renamed or removed since, and the kernel's
+    /// event for it is still to come. It waits for that event, held as a
+    /// move's first half, so a rename is told as one move, not a deletion
+    /// and a creation.
+    func reconcile(_ dir: Entry, bySync: Bool = false, deletedByEvents: Set<EntryName>? = nil) -> [Change] {
         guard let library = library(of: dir), dir.kind == .directory else { return [] }
         if library.isPending(dir) {
             load(dir, in: library)
@@ -441,7 +458,9 @@ extension Workspace {
                 continue
             }
             // A polled folder shows a rename only as a name gone and one found.
-            if let state = watching, state.watchOf[ObjectIdentifier(dir)] == nil, IdentityMoves.mayPair(child) {
+            let polled = watching?.watchOf[ObjectIdentifier(dir)] == nil
+            let eventToCome = deletedByEvents.map { !$0.contains(child.name) } ?? false
+            if let state = watching, polled || eventToCome, IdentityMoves.mayPair(child) {
                 state.identityMoves.hold(child, nowMs: nowMs)
                 continue
             }
