@@ -238,5 +238,42 @@ server's with no row twice, and the fetch ends once."
           (should (= 71 (carrel-test--rows-under crate)))
           (should (equal held (carrel-test--server-listing crate))))))))
 
+;; The notice of a change may come after the pages it shifted.
+(ert-deftest carrel-test-page-counting-otherwise-restarts-the-round ()
+  "A page whose `childCount' differs from the first's makes the pages be
+asked again from the first, even before the change is told, so the
+listing held is the server's with no row twice."
+  (let ((carrel--fetch-page 20)
+        (carrel-fetch-ahead nil)
+        (made nil))
+    (carrel-test--with-library
+      (let ((crate (carrel-test--folder-of "Crate" 70))
+            (sent nil))
+        (cl-flet ((make-one (_buffer conn _id from)
+                    (when (and (eql from 20) (not made))
+                      (setq made t)
+                      (carrel--execute conn "carrel.newFile" :parentUri crate :name "Note 05a.md"))))
+          (advice-add 'carrel--ask-page :before #'make-one)
+          ;; As if the change were told only once every page is in.
+          (advice-add 'carrel--note-for-gatherings :override #'ignore)
+          (unwind-protect
+              (let ((carrel-fetch-ahead 100))
+                (setq sent (carrel-test--recording
+                             (carrel-test--fetch-ahead-now)
+                             (carrel-test--wait (lambda () (carrel--loaded-p crate)) "the folder fetched ahead")
+                             (carrel-test--settled)
+                             (accept-process-output nil 0.2)
+                             (carrel-test--settled))))
+            (advice-remove 'carrel--ask-page #'make-one)
+            (advice-remove 'carrel--note-for-gatherings #'ignore)))
+        (should made)
+        (let ((froms (mapcar (lambda (params) (plist-get params :from))
+                             (seq-filter (lambda (params) (equal (plist-get params :uri) crate))
+                                         (carrel-test--tree-requests sent)))))
+          (should (equal froms '(0 20 40 60 0 20 40 60))))
+        (let ((held (carrel-test--held-names crate)))
+          (should (= 71 (length (delete-dups (copy-sequence held)))))
+          (should (equal held (carrel-test--server-listing crate))))))))
+
 (provide 'carrel-paged-tests)
 ;;; carrel-paged-tests.el ends here
