@@ -1042,16 +1042,31 @@ than `carrel--fetch-page' rows is asked for in pages, by
   "Most rows of a listing fetched ahead that one message brings.
 A listing of a thousand rows is a third of a megabyte of JSON,
 which Emacs parses in one piece for 80 ms and more; a page of two
-hundred is parsed, and the next one asked for, in its own moment.")
+hundred is parsed in its own moment.")
+
+(defconst carrel--most-pages 20
+  "Most pages of one listing asked for at once.
+A folder fetched ahead holds at most `carrel-fetch-ahead' rows when
+counted; one that grew past this many pages since comes with its
+last page holding all the rest, rather than as a flood of questions.")
 
 (cl-defstruct (carrel--gathering (:constructor carrel--gathering-make (uri)) (:copier nil))
   "The pages of one folder's listing fetched ahead, while they come in.
-PAGES holds the identities of each page's rows, the last first;
-STORED every row kept since the first page, should a change make
-the pages be gathered again."
+ROUND is the asking of every page under way; STORED every row kept
+since the first page, should a change make the pages be gathered
+again."
   uri
-  (pages nil) (held 0) (stored nil)
+  (round nil) (stored nil)
   (stale nil) (shown nil))
+
+(cl-defstruct (carrel--round (:constructor carrel--round-make (size)) (:copier nil))
+  "One asking of every page of a listing, SIZE rows a page.
+COUNT is how many rows the first page said the listing has, PAGES
+the identities of each page's rows by its place (t until it comes),
+ARRIVED how many pages came, and SHOWN how many from the first are
+in the listing drawn.  An answer is kept only by the round it was
+asked in: a round given up for a newer one is ignored."
+  size (count nil) (pages nil) (arrived 0) (shown 0))
 
 (defun carrel--paged-p (id depth)
   "Return non-nil if the listing of the row ID, fetched at DEPTH, comes in pages."
@@ -1061,70 +1076,126 @@ the pages be gathered again."
             carrel--fetch-page))))
 
 (defun carrel--gather (buffer conn id uri)
-  "Fetch the listing of the row ID, at URI, page by page, in the tree BUFFER.
+  "Fetch the listing of the row ID, at URI, in pages, in the tree BUFFER.
 CONN is the server.  Each page's rows are kept as it comes, and the
 listing once every page is in."
-  (puthash id (carrel--gathering-make uri) carrel--gathering)
+  (let ((gathering (carrel--gathering-make uri)))
+    (puthash id gathering carrel--gathering)
+    (carrel--gather-again buffer conn id gathering)))
+
+(defun carrel--gather-again (buffer conn id gathering)
+  "Start a new round of GATHERING, the row ID's, from its first page.
+BUFFER is the tree, CONN the server."
+  (setf (carrel--gathering-round gathering) (carrel--round-make carrel--fetch-page)
+        (carrel--gathering-stale gathering) nil)
   (carrel--ask-page buffer conn id 0))
 
 (defun carrel--ask-page (buffer conn id from)
-  "Ask CONN for the page of the row ID's listing starting at FROM, for BUFFER."
-  (let ((gathering (gethash id carrel--gathering)))
+  "Ask CONN for the page of the row ID's listing starting at FROM, for BUFFER.
+The page is of the round under way; the last one of a round that
+could not ask for every page holds all the rest."
+  (let* ((gathering (gethash id carrel--gathering))
+         (round (carrel--gathering-round gathering))
+         (size (carrel--round-size round))
+         (index (/ from size))
+         (count (carrel--round-count round))
+         (last (and (carrel--round-pages round)
+                    (= index (1- (length (carrel--round-pages round))))))
+         (whole (or (not last) (not (natnump count)) (<= (- count from) size))))
     (jsonrpc-async-request
      conn 'carrel/tree
-     (list :uri (carrel--gathering-uri gathering) :depth 1 :from from :count carrel--fetch-page)
+     (append (list :uri (carrel--gathering-uri gathering) :depth 1 :from from)
+             (and whole (list :count size)))
      :success-fn
      (lambda (nodes)
        (when (buffer-live-p buffer)
          (with-current-buffer buffer
-           (carrel--later (lambda () (carrel--gathered buffer conn id gathering nodes))))))
-     :error-fn (lambda (_err) (carrel--gathering-failed buffer id))
-     :timeout-fn (lambda () (carrel--gathering-failed buffer id)))))
+           (carrel--later
+            (lambda () (carrel--gathered buffer conn id gathering round index nodes))))))
+     :error-fn (lambda (_err) (carrel--gathering-failed buffer id gathering round))
+     :timeout-fn (lambda () (carrel--gathering-failed buffer id gathering round)))))
 
-(defun carrel--gathering-failed (buffer id)
-  "End the gathering of the row ID in BUFFER, as a failed fetch ends."
+(defun carrel--round-current-p (id gathering round)
+  "Return non-nil if ROUND is the one under way of GATHERING, the row ID's."
+  (and (eq (gethash id carrel--gathering) gathering)
+       (eq (carrel--gathering-round gathering) round)))
+
+(defun carrel--gathering-failed (buffer id gathering round)
+  "End GATHERING, the row ID's in BUFFER, as a failed fetch ends.
+Only a page of the ROUND under way ends it."
   (when (buffer-live-p buffer)
     (with-current-buffer buffer
-      (remhash id carrel--gathering)))
-  (carrel--fetched-later buffer #'ignore id))
+      (when (carrel--round-current-p id gathering round)
+        (remhash id carrel--gathering)
+        (carrel--fetched-later buffer #'ignore id)))))
 
-(defun carrel--gathered (buffer conn id gathering nodes)
-  "Keep NODES, a page of the row ID's listing in GATHERING, and ask the next.
-BUFFER is the tree, CONN the server."
+(defun carrel--gathered (buffer conn id gathering round index nodes)
+  "Keep NODES, the page at INDEX of the row ID's listing in GATHERING.
+ROUND is the round it was asked in; BUFFER is the tree, CONN the
+server.  The first page of a round asks for all the others."
   (let ((node (and (> (length nodes) 0) (aref nodes 0))))
     (cond
-     ((or (not (eq (gethash id carrel--gathering) gathering))
-          (null node) (not (gethash id carrel--rows)) (carrel--closing conn))
+     ;; Asked in a round given up, or for a gathering ended.
+     ((not (carrel--round-current-p id gathering round)))
+     ((or (null node) (not (gethash id carrel--rows)) (carrel--closing conn))
       (remhash id carrel--gathering)
       (carrel--fetched buffer #'ignore id))
-     ((carrel--gathering-stale gathering)
+     ((or (carrel--gathering-stale gathering)
+          ;; The listing changed under the round, told or not yet.
+          (and (carrel--round-count round)
+               (not (eql (plist-get node :childCount) (carrel--round-count round)))))
       ;; A change between two pages may have shifted the listing: the
       ;; pages held could lack a row or hold one twice.  What is shown of
       ;; them stays until the whole listing replaces it.
-      (setf (carrel--gathering-stale gathering) nil
-            (carrel--gathering-pages gathering) nil
-            (carrel--gathering-held gathering) 0
-            (carrel--gathering-shown gathering) (and (carrel--gathering-shown gathering) 'stale))
-      (carrel--ask-page buffer conn id 0))
+      (setf (carrel--gathering-shown gathering) (and (carrel--gathering-shown gathering) 'stale))
+      (carrel--gather-again buffer conn id gathering))
      (t
       (let* ((children (or (plist-get node :children) []))
              ;; Kept now, in this page's own slice: rows the server
              ;; updates meanwhile are updated as any row held.
              (ids (cl-loop for child across children collect (carrel--store child id))))
-        (push ids (carrel--gathering-pages gathering))
         (setf (carrel--gathering-stored gathering) (append ids (carrel--gathering-stored gathering)))
-        (cl-incf (carrel--gathering-held gathering) (length ids))
-        (when (eq (carrel--gathering-shown gathering) t)
-          (puthash id (append (gethash id carrel--kids) ids) carrel--kids)
-          (carrel--render-soon))
-        (if (and ids (< (carrel--gathering-held gathering) (or (plist-get node :childCount) 0)))
-            (carrel--ask-page buffer conn id (carrel--gathering-held gathering))
-          (carrel--gathering-done buffer id gathering node)))))))
+        (unless (carrel--round-pages round)
+          (carrel--ask-other-pages buffer conn id round (plist-get node :childCount) ids))
+        (let ((pages (carrel--round-pages round)))
+          (when (and (< index (length pages)) (eq (aref pages index) t))
+            (aset pages index ids)
+            (cl-incf (carrel--round-arrived round)))
+          (when (eq (carrel--gathering-shown gathering) t)
+            (carrel--show-more id round)
+            (carrel--render-soon))
+          (when (= (carrel--round-arrived round) (length pages))
+            (carrel--gathering-done buffer id gathering node))))))))
+
+(defun carrel--ask-other-pages (buffer conn id round child-count first)
+  "Ask at once for every page of ROUND after the first, FIRST its rows.
+CHILD-COUNT is how many rows the first page said the row ID's
+listing has.  BUFFER is the tree, CONN the server."
+  (let* ((size (carrel--round-size round))
+         (count (if (natnump child-count) child-count 0))
+         ;; A first page with no rows ends the listing, whatever it says.
+         (wanted (if first (max 1 (ceiling count size)) 1))
+         (pages (make-vector (min wanted carrel--most-pages) t)))
+    (setf (carrel--round-count round) child-count
+          (carrel--round-pages round) pages)
+    (cl-loop for index from 1 below (length pages)
+             do (carrel--ask-page buffer conn id (* index size)))))
+
+(defun carrel--show-more (id round)
+  "Add to the listing of the row ID drawn the pages of ROUND next in turn."
+  (let ((pages (carrel--round-pages round))
+        (more nil))
+    (while (and (< (carrel--round-shown round) (length pages))
+                (listp (aref pages (carrel--round-shown round))))
+      (setq more (append more (aref pages (carrel--round-shown round))))
+      (cl-incf (carrel--round-shown round)))
+    (when more
+      (puthash id (append (gethash id carrel--kids) more) carrel--kids))))
 
 (defun carrel--gathering-done (buffer id gathering node)
   "Keep in BUFFER the listing of the row ID that GATHERING has, NODE its row."
   (remhash id carrel--gathering)
-  (let* ((ids (apply #'append (reverse (carrel--gathering-pages gathering))))
+  (let* ((ids (apply #'append (append (carrel--round-pages (carrel--gathering-round gathering)) nil)))
          (listed (carrel--id-table (length ids))))
     (dolist (kid ids) (puthash kid t listed))
     (carrel--fetched
@@ -1145,11 +1216,12 @@ The pages still to come are added as they arrive."
   (let ((gathering (gethash id carrel--gathering)))
     (when (and gathering (not (carrel--gathering-shown gathering)))
       (setf (carrel--gathering-shown gathering) t)
-      (puthash id (apply #'append (reverse (carrel--gathering-pages gathering))) carrel--kids))))
+      (puthash id nil carrel--kids)
+      (carrel--show-more id (carrel--gathering-round gathering)))))
 
 (defun carrel--note-for-gatherings (change-list)
   "Mark the listings gathered in pages that CHANGE-LIST alters.
-Each is gathered again from its first page."
+Each is gathered again from its first page when its next page comes."
   (when (> (hash-table-count carrel--gathering) 0)
     (dolist (change change-list)
       (dolist (id (carrel--listings-changed change))
