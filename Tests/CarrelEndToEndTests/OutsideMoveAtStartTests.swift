@@ -20,6 +20,7 @@ final class OutsideMoveAtStartTests: XCTestCase {
             P/Novel/Characters/Ada.md = Ada was born.
             P/Novel/Characters/Bea.md = See [[Ada]] and [her](Ada.md).
             P/Novel/One.md = Meet [Ada](Characters/Ada.md#kid).
+            P/Notes.md = Start at [one](Novel/One.md).
             """)
         c = try ProcessClient(home: home)
     }
@@ -29,6 +30,18 @@ final class OutsideMoveAtStartTests: XCTestCase {
         fx = nil
         home = nil
         super.tearDown()
+    }
+
+    /// The scan held, as a large library's deep folders wait for it: a
+    /// rename in a folder not read yet is still seen as one move.
+    func testAShellMvInAFolderNotReadYetIsOfferedTheUpdate() throws {
+        c = try ProcessClient(
+            environment: ["XDG_STATE_HOME": home.path + "/state", "HOME": home.path, "CARREL_HOLD_SCAN": "reads"])
+        _ = try c.initialize([fx.uri()])
+        XCTAssertEqual(fx.sh("mv One.md 'Chapter One.md'", in: "P/Novel"), 0)
+        let question = try c.inbox.take("the question") { $0["method"] == "window/showMessageRequest" }
+        XCTAssertEqual(
+            question["params"]?["message"], "1 link in 1 file points to the old place of “One.md”: update it?")
     }
 
     func testAShellMvBeforeInitializedIsOfferedTheUpdate() throws {
