@@ -26,10 +26,7 @@ extension Server {
     func handleNotification(_ method: String, _ params: JSONValue) {
         switch method {
         case InitializedNotification.method:
-            if state == .running {
-                startWatching()
-                askLeftLinkQuestions()
-            }
+            if state == .running { askLeftLinkQuestions() }
         case ExitNotification.method:
             onExit(state == .shutDown ? 0 : 1)
         case DidChangeWorkspaceFoldersNotification.method:
@@ -142,7 +139,9 @@ extension Server {
         applyEdit = params.applyEdit
         for uri in params.folders { addWorkspaceFolder(uri) }
         state = .running
+        watchLibraries()
         reply(id, InitializeRequest.result(version: Server.version, vocabulary: Server.vocabulary(language)))
+        settleAndPoll()
         startDeepReadingSoon()
         sendNotices()
     }

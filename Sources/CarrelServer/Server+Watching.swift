@@ -56,7 +56,14 @@ struct WatchedChanges {
 }
 
 extension Server {
-    func startWatching() {
+    /// Watches every folder read so far. Called before `initialize` is
+    /// answered, not at `initialized`: a program may rename a file the moment
+    /// the answer goes out, and only a watch already there sees that as one
+    /// move (whose links the writer is offered to update) rather than a
+    /// folder changed while unwatched, which `settle` can only read again.
+    /// Batches are applied on the work thread, so none is told before the
+    /// answer.
+    func watchLibraries() {
         let inbox = watchInbox
         workspace.startWatching(
             log: { [log] in log.line($0) },
@@ -69,6 +76,11 @@ extension Server {
                 guard let self else { return }
                 self.work.async { self.applyWatchedEvents() }
             })
+    }
+
+    /// After `initialize` is answered: what changed between a folder's read
+    /// and its watch, then polling and warming.
+    func settleAndPoll() {
         notifyChanges(workspace.settle())
         let timer = DispatchSource.makeTimerSource(queue: DispatchQueue.global())
         timer.schedule(deadline: .now() + .milliseconds(500), repeating: .milliseconds(500))

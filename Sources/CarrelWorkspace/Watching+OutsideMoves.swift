@@ -33,12 +33,15 @@ extension Workspace {
     }
 
     /// The links as they were before `move`, which the model has already
-    /// made: the built index (kept as it was until the owner notes the
-    /// batch's changes), else each file read where it now is and indexed
-    /// where it was; and the wikilink names of the files before the move.
+    /// made: the index (kept as it was until the owner notes the batch's
+    /// changes), with each file it does not hold yet read where it now is
+    /// and indexed where it was; and the wikilink names of the files before
+    /// the move. Until its first need the index holds only what counting
+    /// read, and a move may come at any moment of the first count.
     public func linkSnapshot(_ library: Library, undoing move: LinkMove) -> LinkSnapshot {
         let back = LinkMove(move.pairs.map { LinkMove(from: $0.to, to: $0.from) })
         let built = linkIndexes[ObjectIdentifier(library.root)]
+        let complete = built?.complete == true
         var files = built?.table.files ?? [:]
         var before: [[String]] = []
         let trashes = Set(library.projects.values.compactMap { $0.trash.map(ObjectIdentifier.init) })
@@ -46,12 +49,15 @@ extension Workspace {
             guard e.kind == .file, let p = libraryPath(of: e, in: library) else { return e.kind == .directory }
             let old = back.map(p) ?? p
             if !e.isDescendant(ofAny: trashes) { before.append(old) }
-            if built == nil, Self.hasLinks(e.name.string), let text = readWithStamp(e, library)?.bytes {
+            if !complete, !e.readWithoutLinks, files[old] == nil, Self.hasLinks(e.name.string),
+                let text = bufferText(e) ?? readWithStamp(e, library)?.bytes
+            {
                 files[old] = Self.indexed(text, from: old)
             }
             return false
         }
-        return LinkSnapshot(table: built?.table ?? LinkTable(files: files), wiki: WikiNames(files: before))
+        let table = complete ? built?.table : nil
+        return LinkSnapshot(table: table ?? LinkTable(files: files), wiki: WikiNames(files: before))
     }
 }
 

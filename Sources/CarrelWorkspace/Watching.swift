@@ -35,9 +35,11 @@ final class WatchState {
 
     func watchTree(_ top: Entry, library: Library, workspace: Workspace) {
         top.walk { e in
-            // A folder not read yet is watched once it is read, then settled.
-            guard e.kind == .directory, !library.isPending(e) else { return false }
+            guard e.kind == .directory else { return false }
+            // A folder not read yet is watched too: a rename in it is then
+            // still seen as one move, read when its events come.
             watch(e)
+            guard !library.isPending(e) else { return false }
             if library.project(at: e) != nil || e === library.root || e.parent === library.root { watchMarker(of: e) }
             return true
         }
@@ -250,6 +252,8 @@ extension Workspace {
         var renamedInPlace: [(folder: Entry, old: EntryName, new: EntryName)] = []
         var pairedMoves: [(change: Change, from: Entry, to: Entry)] = []
         var deletedNames: [ObjectIdentifier: Set<EntryName>] = [:]
+        // Folders not read until this batch's events in them.
+        var readNow = Set<ObjectIdentifier>()
         for ev in events {
             if ev.watchGone {
                 if let e = state.entryOf.removeValue(forKey: ev.watch) { state.watchOf[ObjectIdentifier(e)] = nil }
@@ -260,7 +264,11 @@ extension Workspace {
                 markerTouched[ObjectIdentifier(projectRoot)] = projectRoot
                 continue
             }
-            guard let dir = state.entryOf[ev.watch], library(of: dir) != nil else { continue }
+            guard let dir = state.entryOf[ev.watch], let owner = library(of: dir) else { continue }
+            if owner.isPending(dir) {
+                load(dir, in: owner)
+                readNow.insert(ObjectIdentifier(dir))
+            }
             if ev.name == ProjectFile.directoryName {
                 markerTouched[ObjectIdentifier(dir)] = dir
                 continue
@@ -303,6 +311,8 @@ extension Workspace {
                     if fromDir === dir {
                         renamedInPlace.append((dir, EntryName(bytes: fromName), EntryName(bytes: ev.name)))
                     }
+                } else if let change = moveBeforeRead(fromDir, fromName, to: dir, ev.name, readNow) {
+                    pairedMoves.append((change, fromDir, dir))
                 }
             } else if ev.isMovedTo, let held = fromTemporary.removeValue(forKey: ev.cookie) {
                 if SyncTemporary.isTemporary(held.temporary, of: ev.name), library(of: held.folder) != nil,
@@ -371,6 +381,22 @@ extension Workspace {
     /// A rename seen whole (both halves in one batch, or a sync engine's
     /// two renames through its temporary): moves the model's entry, subtree
     /// and watches intact.
+    /// A move the kernel paired in a folder read only now: the model never
+    /// held the old name, so the folder's read shows the item at its new
+    /// place and nothing moves in the model, but the move is still one
+    /// another program made, whose links the writer may want kept true.
+    private func moveBeforeRead(
+        _ fromDir: Entry, _ fromName: [UInt8], to toDir: Entry, _ toName: [UInt8], _ readNow: Set<ObjectIdentifier>
+    ) -> Change? {
+        guard readNow.contains(ObjectIdentifier(fromDir)) || readNow.contains(ObjectIdentifier(toDir)) else {
+            return nil
+        }
+        let from = BytePath.join(fromDir.path, fromName)
+        let to = BytePath.join(toDir.path, toName)
+        guard Scanner.stat(from) == nil, Scanner.stat(to) != nil else { return nil }
+        return Change(.moved, to, from: from, inTrash: false)
+    }
+
     private func applyMove(_ fromDir: Entry, _ fromName: [UInt8], to toDir: Entry, _ toName: [UInt8]) -> Change? {
         guard let e = fromDir.child(EntryName(bytes: fromName)), toDir.child(EntryName(bytes: toName)) == nil,
             Scanner.stat(BytePath.join(fromDir.path, fromName)) == nil,
