@@ -1552,7 +1552,14 @@ fetched again, each once, without waiting."
   (dolist (node updated)
     (let ((id (carrel--id node)))
       (when (gethash id carrel--rows)
-        (puthash id (carrel--bare node) carrel--rows))))
+        (puthash id (carrel--bare node) carrel--rows)
+        ;; A folder another program made a project by writing its marker
+        ;; opens as a project made whole does.
+        (when (and (equal (plist-get node :kind) "project")
+                   (not (gethash id carrel--projects-seen)))
+          (puthash id t carrel--projects-seen)
+          (push id carrel--projects-new)))))
+  (when carrel--projects-new (carrel--open-new-projects))
   (let ((specs nil)
         (patch (and placed t)))
     (setq placed (append placed nil))

@@ -1165,6 +1165,22 @@ collapsed across changes, refreshes and its library's reopening."
     (should-not (carrel-test--shown-under "Draft" "First"))
     (should (carrel-test--shown-under "Draft" "Second"))))
 
+(ert-deftest carrel-test-folder-made-a-project-outside-opens ()
+  "A folder that becomes a project when another program writes its marker
+opens as a project made whole would: its first section's rows shown."
+  (carrel-test--with-library
+    (carrel-test--project "First" "poetry")
+    (carrel-test--settled)
+    (make-directory (carrel-test--path "Second" "Draft") t)
+    (write-region "x" nil (carrel-test--path "Second" "Draft" "Poem.md"))
+    (carrel-test--wait (lambda () (carrel-test--row "Second")) "the new folder's row")
+    (carrel-test--settled)
+    (make-directory (carrel-test--path "Second" ".carrel") t)
+    (write-region "{\"type\":\"poetry\",\"version\":1}" nil
+                  (carrel-test--path "Second" ".carrel" "project.json"))
+    (carrel-test--wait (lambda () (carrel-test--shown-under "Draft" "Second"))
+                       "the new project's first section")))
+
 ;;;; Drawing changes
 
 (ert-deftest carrel-test-notifications-together-draw-once ()
