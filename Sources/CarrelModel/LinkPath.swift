@@ -5,7 +5,12 @@ public enum LinkPath {
     /// when `..` climbs out of the library (such a link leaves the library
     /// and is never rewritten or reported).
     public static func resolve(_ target: String, from file: [String]) -> [String]? {
-        var out = Array(file.dropLast())
+        resolve(target, inFolder: Array(file.dropLast()))
+    }
+
+    /// As `resolve(_:from:)`, for a file in `folder` (its library path).
+    public static func resolve(_ target: String, inFolder folder: [String]) -> [String]? {
+        var out = folder
         for part in target.split(separator: "/", omittingEmptySubsequences: true) {
             switch part {
             case ".": continue

@@ -17,12 +17,19 @@ public final class CountingPool: Sendable {
         /// index on): here, on the counting threads, from the read that
         /// counts it, rather than on the caller's once both are done.
         public let links: Bool
-        public init(folder: Int32, name: [UInt8], format: WordCount.Format, keepText: Bool, links: Bool = false) {
+        /// With `links`, the library path of the file's folder: each
+        /// Markdown link's target is resolved here too, off the caller's thread.
+        public let linkFolder: [String]?
+        public init(
+            folder: Int32, name: [UInt8], format: WordCount.Format, keepText: Bool, links: Bool = false,
+            linkFolder: [String]? = nil
+        ) {
             self.folder = folder
             self.name = name
             self.format = format
             self.keepText = keepText
             self.links = links
+            self.linkFolder = linkFolder
         }
     }
 
@@ -32,6 +39,10 @@ public final class CountingPool: Sendable {
         public var text: [UInt8]?
         /// With `links`: the text's links (none without a `[`); nil when not asked.
         public var links: [CachedLink]?
+        /// With `linkFolder`: each link's library path, as
+        /// `LinkPath.resolve` finds it (nil for a wikilink, or one leading
+        /// out of the library); one for each of `links`.
+        public var targets: [[String]?]?
         public var bytes = 0
     }
 
@@ -107,8 +118,12 @@ public final class CountingPool: Sendable {
         guard let (text, stamp) = Directory.readText(in: job.folder, job.name, limit: Directory.countLimit) else {
             return Result()
         }
+        let links = job.links ? CachedLink.parse(text) : nil
+        let targets = job.linkFolder.flatMap { folder in
+            links?.map { $0.kind.isWiki ? nil : LinkPath.resolve($0.target, inFolder: folder) }
+        }
         return Result(
             words: WordCount.count(text, job.format), stamp: stamp, text: job.keepText ? text : nil,
-            links: job.links ? CachedLink.parse(text) : nil, bytes: text.count)
+            links: links, targets: targets, bytes: text.count)
     }
 }

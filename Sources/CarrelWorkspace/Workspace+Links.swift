@@ -37,18 +37,15 @@ final class LinkIndex {
 /// The library paths of the files a count hands the index, which come in
 /// folder order: each folder's path, and its hash, are built once, not once
 /// per file.
-struct CountedLinkPaths {
-    private var folder: (entry: Entry, path: [String], hash: Int)?
+/// The library path of a count's folder, and its `LinkTable.pathHash`:
+/// built once for the folder's files, from the names that open it.
+struct CountedLinkFolder {
+    let path: [String]
+    let hash: Int
 
-    /// The folder of `file`: its library path, and that path's `LinkTable.pathHash`.
-    mutating func folder(of file: Entry, in library: Library) -> (path: [String], hash: Int)? {
-        guard let parent = file.parent else { return nil }
-        if folder?.entry !== parent {
-            guard let names = parent.components(below: library.root) else { return nil }
-            let path = names.map(\.string)
-            folder = (parent, path, LinkTable.pathHash(path[...]))
-        }
-        return folder.map { ($0.path, $0.hash) }
+    init(_ names: [EntryName]) {
+        path = names.map(\.string)
+        hash = LinkTable.pathHash(path[...])
     }
 }
 
@@ -151,10 +148,12 @@ extension Workspace {
     /// Counting read `entry`, or found its words and `links` in the
     /// cache: the index takes them, so its first need reads only what
     /// counting did not (files whose cached count kept no links). Called
-    /// for every Markdown and Fountain file of a count, in folder order:
-    /// `paths` builds each folder's path once for its files.
+    /// for every Markdown and Fountain file of a count, with its folder's
+    /// path, built once for the folder's files. `targets`, when the
+    /// counting threads resolved the links, is each one's library path.
     func indexCountedLinks(
-        _ entry: Entry, links: [CachedLink], in library: Library, paths: inout CountedLinkPaths
+        _ entry: Entry, links: [CachedLink], targets: [[String]?]? = nil, in library: Library,
+        folder: CountedLinkFolder
     ) {
         guard bufferText(entry) == nil else { return }
         let id = ObjectIdentifier(library.root)
@@ -165,7 +164,6 @@ extension Workspace {
             index = LinkIndex()
             linkIndexes[id] = index
         }
-        guard let folder = paths.folder(of: entry, in: library) else { return }
         // Most files hold no link, and most folders no file the table
         // holds: only a file the table may hold (its text changed) costs
         // its path and a look.
@@ -175,7 +173,12 @@ extension Workspace {
         }
         let path = folder.path + [entry.name.string]
         countedLinkPaths += 1
-        index.table.set(path, Self.indexed(links, from: path))
+        if let targets, targets.count == links.count {
+            index.table.set(path, Self.indexed(links, targets: targets))
+        } else {
+            linksResolvedOnWorkThread += links.count { !$0.kind.isWiki }
+            index.table.set(path, Self.indexed(links, from: path))
+        }
         entry.readWithoutLinks = links.isEmpty
     }
 
@@ -185,6 +188,15 @@ extension Workspace {
                 kind: l.kind, resolved: l.kind.isWiki ? nil : LinkPath.resolve(l.target, from: file), name: l.target,
                 start: l.start, end: l.end, line: l.line, startCharacter: l.startCharacter,
                 endCharacter: l.endCharacter)
+        }
+    }
+
+    /// `links` with the library paths the counting threads resolved, one each.
+    static func indexed(_ links: [CachedLink], targets: [[String]?]) -> [IndexedLink] {
+        zip(links, targets).map { l, target in
+            IndexedLink(
+                kind: l.kind, resolved: target, name: l.target, start: l.start, end: l.end, line: l.line,
+                startCharacter: l.startCharacter, endCharacter: l.endCharacter)
         }
     }
 

@@ -83,12 +83,13 @@ extension Workspace {
         var looked = 0
         var read = 0
         var steps = 0
-        var folder: (entry: Entry, dir: Directory?)?
+        var folder: (entry: Entry, dir: Directory?, names: [EntryName]?)?
+        // The folder's library path for the index, built for its first file with links to file.
+        var linkFolder: CountedLinkFolder?
         // Files to read, read together on two threads; each holds its folder
         // open until then (a job names the folder by its fd).
-        var pending: [(entry: Entry, library: Library, folder: Directory)] = []
+        var pending: [(entry: Entry, library: Library, folder: Directory, linkFolder: CountedLinkFolder?)] = []
         var jobs: [CountingPool.Job] = []
-        var paths = CountedLinkPaths()
         func readPending() {
             guard !jobs.isEmpty else { return }
             let results = countingPool.run(jobs)
@@ -98,7 +99,9 @@ extension Workspace {
                     let cache = ObjectIdentifier(p.library.root)
                     wordCaches[cache]?.cache.note(stamp, words: Int32(clamping: r.words), links: r.links)
                     wordCaches[cache]?.readAny = true
-                    if let links = r.links { indexCountedLinks(p.entry, links: links, in: p.library, paths: &paths) }
+                    if let links = r.links, let f = p.linkFolder {
+                        indexCountedLinks(p.entry, links: links, targets: r.targets, in: p.library, folder: f)
+                    }
                 }
                 read += r.bytes
                 setDiskWords(p.entry, r.words, text: r.text)
@@ -119,8 +122,9 @@ extension Workspace {
             steps += 1
             looked += 1
             if folder?.entry !== parent {
-                let below = parent.components(below: library.root)?.map(\.bytes) ?? []
-                folder = (parent, try? Directory.open(root: library.path, components: below))
+                let names = parent.components(below: library.root)
+                folder = (parent, try? Directory.open(root: library.path, components: names?.map(\.bytes) ?? []), names)
+                linkFolder = nil
             }
             let id = ObjectIdentifier(library.root)
             let open = unsavedWords[ObjectIdentifier(e)] != nil
@@ -131,18 +135,23 @@ extension Workspace {
             }
             let format = WordCount.Format(fileName: e.name.string)
             let hasLinks = Self.hasLinks(format)
+            if hasLinks, linkFolder == nil, let names = folder?.names { linkFolder = CountedLinkFolder(names) }
             // A count cached without links (an older cache) is read again, so the next cache keeps them.
             if !open, let cached = wordCaches[id]?.cache.loaded(stamp), cached.links != nil || !hasLinks {
                 wordCaches[id]?.cache.markFound(stamp)
-                if let links = cached.links { indexCountedLinks(e, links: links, in: library, paths: &paths) }
+                if let links = cached.links, let linkFolder {
+                    indexCountedLinks(e, links: links, in: library, folder: linkFolder)
+                }
                 setDiskWords(e, Int(cached.words), text: nil)
                 counted.append(e)
                 continue
             }
             looked += 7
-            pending.append((e, library, dir))
+            pending.append((e, library, dir, hasLinks ? linkFolder : nil))
             jobs.append(
-                CountingPool.Job(folder: dir.fd, name: e.name.bytes, format: format, keepText: open, links: hasLinks))
+                CountingPool.Job(
+                    folder: dir.fd, name: e.name.bytes, format: format, keepText: open, links: hasLinks,
+                    linkFolder: hasLinks && bufferText(e) == nil ? linkFolder?.path : nil))
             if jobs.count >= 32 { readPending() }
         }
         readPending()

@@ -40,6 +40,8 @@ public final class Workspace {
     var linkIndexReads = 0
     /// Library paths built to file a count's links in the index, for the tests.
     var countedLinkPaths = 0
+    /// Markdown links a count's files handed the index unresolved, resolved on the work thread, for the tests.
+    var linksResolvedOnWorkThread = 0
     public var sessions = Sessions()
     /// The library of the last operation journaled, which undo takes back in when none is named.
     var undoLibraryPath: [UInt8]?
