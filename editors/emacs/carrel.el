@@ -428,7 +428,7 @@ ROOTS-AHEAD, ask for the binder's roots right behind `initialize'."
     conn))
 
 (defun carrel--wait-for (conn done)
-  "Read CONN's messages until DONE returns non-nil or its server stops."
+  "Read CONN's messages until DONE gives non-nil, or until its server's end."
   ;; Read in large pieces: the roots of a big library are a long message.
   (let ((read-process-output-max (max read-process-output-max (* 1024 1024))))
     (while (and (not (funcall done)) (jsonrpc-running-p conn))
@@ -465,7 +465,7 @@ ROOTS-AHEAD, ask for the binder's roots right behind `initialize'."
        :timeout-fn (lambda () (settle (list :error "Timed out")))))))
 
 (defun carrel--early-roots-outdated (conn)
-  "Note that a change came: roots CONN holds answered ahead may be outdated."
+  "Mark the roots CONN's server answered ahead as outdated by a change."
   (let ((early (carrel--early-roots conn)))
     (when (and early (carrel--early-outcome early))
       (setf (carrel--early-stale early) t))))
