@@ -270,7 +270,10 @@ Nil takes it from the LC_ALL, LC_MESSAGES or LANG environment variables."
              :documentation "Non-nil while the server started in the background
 has not answered `initialize' yet.")
    (tree :initform nil :accessor carrel--tree
-         :documentation "The buffer showing this library's tree."))
+         :documentation "The buffer showing this library's tree.")
+   (early-roots :initform nil :accessor carrel--early-roots
+                :documentation "The roots asked for right behind `initialize',
+until the binder asks for them: a `carrel--early'."))
   :documentation "A connection to one `carrel lsp' server.")
 
 (defvar carrel--connections nil
@@ -352,16 +355,26 @@ REASON is what went wrong."
   (format "Carrel could not start “%s” in %s (%s); check `carrel-server-command'"
           (string-join carrel-server-command " ") root reason))
 
-(defun carrel--start (root)
-  "Start a Carrel server for the library ROOT and return its connection."
+(defun carrel--start (root &optional roots-ahead)
+  "Start a Carrel server for the library ROOT and return its connection.
+With ROOTS-AHEAD, ask for the binder's roots right behind `initialize'."
   (let* ((root (directory-file-name (expand-file-name root)))
-         (conn (carrel--make-connection root)))
+         (conn (carrel--make-connection root))
+         (initialized nil))
     (condition-case err
         (progn
+          (jsonrpc-async-request
+           conn 'initialize (carrel--initialize-params root)
+           :success-fn (lambda (result) (setq initialized (list :result result)))
+           :error-fn (lambda (err) (setq initialized (list :error (plist-get err :message))))
+           :timeout-fn (lambda () (setq initialized (list :error "Timed out"))))
+          (when roots-ahead
+            (carrel--ask-roots-early conn))
+          (carrel--wait-for conn (lambda () initialized))
+          (unless (eq (car initialized) :result)
+            (user-error "%s" (or (cadr initialized) "The Carrel server stopped")))
           (setf (carrel--capabilities conn)
-                (map-nested-elt
-                 (carrel--request conn 'initialize (carrel--initialize-params root))
-                 '(:capabilities :experimental :carrel)))
+                (map-nested-elt (cadr initialized) '(:capabilities :experimental :carrel)))
           (jsonrpc-notify conn 'initialized (make-hash-table)))
       (error
        (ignore-errors (jsonrpc-shutdown conn t))
@@ -373,11 +386,12 @@ REASON is what went wrong."
     (carrel--attach-all conn)
     conn))
 
-(defun carrel--start-async (root then)
+(defun carrel--start-async (root then &optional roots-ahead)
   "Start a Carrel server for the library ROOT without waiting for it.
 Return its connection at once; `carrel--ready' waits for it.  Once
 the server has answered `initialize', call THEN with the connection.
-When it cannot start, say why as opening would, once."
+When it cannot start, say why as opening would, once.  With
+ROOTS-AHEAD, ask for the binder's roots right behind `initialize'."
   (let* ((root (directory-file-name (expand-file-name root)))
          (conn (carrel--make-connection root))
          (failed (lambda (reason)
@@ -409,7 +423,76 @@ When it cannot start, say why as opening would, once."
          (error (message "Carrel: %s" (error-message-string err)))))
      :error-fn (lambda (err) (funcall failed (or (plist-get err :message) "The Carrel server stopped")))
      :timeout-fn (lambda () (funcall failed "Timed out")))
+    (when roots-ahead
+      (carrel--ask-roots-early conn))
     conn))
+
+(defun carrel--wait-for (conn done)
+  "Read CONN's messages until DONE gives non-nil, or until its server's end."
+  ;; Read in large pieces: the roots of a big library are a long message.
+  (let ((read-process-output-max (max read-process-output-max (* 1024 1024))))
+    (while (and (not (funcall done)) (jsonrpc-running-p conn))
+      ;; The server's process, not any: waiting on any process returns
+      ;; about 10 ms after the answer is read.
+      (accept-process-output (jsonrpc--process conn) 0.05))))
+
+;;;; The roots, asked for early
+
+;; The server handles messages in the order they come, so a cold open can
+;; ask for the roots right behind `initialize', before reading its answer:
+;; the roots are then on their way while Emacs reads initialize's, and the
+;; first view waits for no round trip of its own.  Only a request that
+;; changes nothing may go so early.
+
+(cl-defstruct (carrel--early (:constructor carrel--early-make) (:copier nil))
+  "The roots asked for ahead, until the binder takes them."
+  (outcome nil :documentation "(:result ROOTS) or (:error MESSAGE), once answered.")
+  (stale nil :documentation "Non-nil once a change came after the answer.")
+  (taker nil :documentation "What takes the outcome when it comes, once asked for."))
+
+(defun carrel--ask-roots-early (conn)
+  "Ask CONN's server for the binder's roots, to be taken later."
+  (let ((early (carrel--early-make)))
+    (setf (carrel--early-roots conn) early)
+    (cl-flet ((settle (outcome)
+                (setf (carrel--early-outcome early) outcome)
+                (when (carrel--early-taker early)
+                  (funcall (carrel--early-taker early) outcome))))
+      (jsonrpc-async-request
+       conn 'carrel/tree (list :depth 1)
+       :success-fn (lambda (roots) (settle (list :result roots)))
+       :error-fn (lambda (err) (settle (list :error (plist-get err :message))))
+       :timeout-fn (lambda () (settle (list :error "Timed out")))))))
+
+(defun carrel--early-roots-outdated (conn)
+  "Mark the roots CONN's server answered ahead as outdated by a change."
+  (let ((early (carrel--early-roots conn)))
+    (when (and early (carrel--early-outcome early))
+      (setf (carrel--early-stale early) t))))
+
+(defun carrel--take-early-roots (conn taker)
+  "Give TAKER the roots CONN's server was asked for ahead, if they still hold.
+TAKER is called with (:result ROOTS) or (:error MESSAGE), at once if
+they are in, else when they come.  Return nil when there are none to
+take: nothing asked ahead, already taken, or outdated by a change."
+  (let ((early (carrel--early-roots conn)))
+    (setf (carrel--early-roots conn) nil)
+    (when (and early (not (carrel--early-stale early)))
+      (if (carrel--early-outcome early)
+          (funcall taker (carrel--early-outcome early))
+        (setf (carrel--early-taker early) taker))
+      t)))
+
+(defun carrel--request-roots (conn)
+  "Return the roots of CONN's binder: those asked for ahead, else asked now."
+  (let ((outcome nil))
+    (if (not (carrel--take-early-roots conn (lambda (answer) (setq outcome answer))))
+        (carrel--request conn 'carrel/tree (list :depth 1))
+      (carrel--wait-for conn (lambda () outcome))
+      (pcase outcome
+        (`(:result ,roots) roots)
+        (`(:error ,message) (user-error "%s" (or message "The Carrel server refused")))
+        (_ (user-error "The Carrel server stopped"))))))
 
 (defun carrel--ready (conn)
   "Wait until CONN's server has started; return CONN, or nil if it stopped."
@@ -461,9 +544,10 @@ the current directory."
     (read-directory-name "Carrel library: "
                          (if vc (project-root vc) default-directory))))
 
-(defun carrel--ensure-connection (root)
+(defun carrel--ensure-connection (root &optional roots-ahead)
   "Return a live connection for the library around ROOT; start one if needed.
-Offer to create ROOT when it does not exist yet."
+Offer to create ROOT when it does not exist yet.  With ROOTS-AHEAD, a
+server started asks for the binder's roots right behind `initialize'."
   (or (let ((conn (carrel--connection-for root)))
         (and conn (carrel--ready conn)))
       (progn
@@ -471,7 +555,7 @@ Offer to create ROOT when it does not exist yet."
           (if (y-or-n-p (format "Create the library %s? " (abbreviate-file-name root)))
               (make-directory root t)
             (user-error "No library opened")))
-        (carrel--start root))))
+        (carrel--start root roots-ahead))))
 
 (defun carrel--file-connection ()
   "Return the connection for the current buffer's file, or signal a user error."
@@ -696,6 +780,9 @@ what stays in *Messages*."
   (condition-case err
       (pcase method
         ('carrel/didChange
+         ;; The change may alter the rows of roots answered ahead: the
+         ;; binder asks for them itself.
+         (carrel--early-roots-outdated conn)
          (let ((changes (append (plist-get params :changes) nil)))
            (dolist (change changes)
              (puthash (plist-get change :uri) t (carrel--seen conn))
@@ -1384,7 +1471,7 @@ otherwise without waiting, and draw them once they are in."
 
 (defun carrel--fetch-roots (&optional first-view)
   "Fetch the top rows; with FIRST-VIEW, expand as a first view does."
-  (let ((roots (carrel--request carrel--conn 'carrel/tree (list :depth 1))))
+  (let ((roots (carrel--request-roots carrel--conn)))
     (setq carrel--root-ids (mapcar (lambda (node) (carrel--store node nil)) roots))
     (if first-view
         (progn
@@ -1403,22 +1490,27 @@ answers to changes, so Emacs goes on meanwhile; the first view is
                    (carrel--fetched-later buffer (lambda () (setq carrel--first-view nil)) :roots))))
     (setq carrel--first-view 'loading)
     (cl-incf carrel--pending)
-    (jsonrpc-async-request
-     carrel--conn 'carrel/tree (list :depth 1)
-     :success-fn
-     (lambda (roots)
-       (carrel--fetched-later
-        buffer
-        (lambda ()
-          (setq carrel--root-ids (mapcar (lambda (node) (carrel--store node nil)) roots))
-          (carrel--expand-first-view-async
-           carrel--root-ids
-           (lambda ()
-             (setq carrel--first-view 'held)
-             (carrel--render-soon))))
-        :roots))
-     :error-fn failed
-     :timeout-fn failed)))
+    (cl-flet ((loaded (roots)
+                (carrel--fetched-later
+                 buffer
+                 (lambda ()
+                   (setq carrel--root-ids (mapcar (lambda (node) (carrel--store node nil)) roots))
+                   (carrel--expand-first-view-async
+                    carrel--root-ids
+                    (lambda ()
+                      (setq carrel--first-view 'held)
+                      (carrel--render-soon))))
+                 :roots)))
+      (unless (carrel--take-early-roots
+               carrel--conn (lambda (outcome)
+                              (if (eq (car outcome) :result)
+                                  (loaded (cadr outcome))
+                                (funcall failed))))
+        (jsonrpc-async-request
+         carrel--conn 'carrel/tree (list :depth 1)
+         :success-fn #'loaded
+         :error-fn failed
+         :timeout-fn failed)))))
 
 (defun carrel--await-first-view ()
   "Wait while this tree's first view is still coming in the background."
@@ -3107,7 +3199,8 @@ argument, ask which folder holds your projects."
    (list (and (or current-prefix-arg (not (carrel--guess-root)))
               (carrel--read-root))))
   (let ((conn (carrel--ensure-connection
-               (or directory (carrel--guess-root) (carrel--read-root)))))
+               (or directory (carrel--guess-root) (carrel--read-root))
+               t)))
     (pop-to-buffer (carrel--tree-buffer conn t))))
 
 ;;;###autoload
@@ -3168,7 +3261,8 @@ Nothing waits for the server: the answers are read as they come."
           (carrel--start-async
            root (lambda (conn)
                   (with-current-buffer (carrel--new-tree-buffer conn)
-                    (carrel--fetch-first-view-async))))
+                    (carrel--fetch-first-view-async)))
+           t)
         ;; Said as a failed `carrel' says it, without stopping the
         ;; startup hook that may be running this.
         (user-error (message "%s" (error-message-string err)))))))

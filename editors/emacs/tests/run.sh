@@ -66,7 +66,7 @@ fi
 ( cd "$tmp" && timeout 170 emacs -Q --batch -L "$here/.." -L "$here" -l "$here/carrel-tests.el" \
     -l "$here/carrel-order-tests.el" -l "$here/carrel-target-tests.el" -l "$here/carrel-compile-tests.el" \
     -l "$here/carrel-eglot-tests.el" -l "$here/carrel-links-tests.el" \
-    -l "$here/carrel-preload-tests.el" -l "$here/carrel-stock-tests.el" \
+    -l "$here/carrel-preload-tests.el" -l "$here/carrel-early-tests.el" -l "$here/carrel-stock-tests.el" \
     -l "$here/carrel-undo-tests.el" -l "$here/carrel-snapshot-tests.el" -l "$here/carrel-submission-tests.el" \
     -l "$here/carrel-ahead-tests.el" \
     -l "$here/carrel-paged-tests.el" \

@@ -487,7 +487,7 @@ export def Open(): bool
   if window != 0
     win_gotoid(window)
     if !rpc.IsRunning()
-      return rpc.Start(() => tree.Load())
+      return rpc.Start(() => tree.Load(), true)
     endif
     return true
   endif
@@ -501,7 +501,7 @@ export def Open(): bool
   endfor
   setlocal statusline=%!carrel#binder#Statusline()
   if !rpc.IsRunning()
-    return rpc.Start(() => tree.Load())
+    return rpc.Start(() => tree.Load(), true)
   endif
   # Preloaded: the rows are drawn already, or on their way.
   if !empty(tree.Roots())

@@ -64,9 +64,9 @@ export def Preload()
     return
   endif
   binder.Prepare()
-  # The roots are asked for now and sent once the server is ready: an open
-  # meanwhile sees them on their way and does not ask again.
-  if rpc.Start(() => 0)
+  # The roots are asked for right behind initialize: an open meanwhile sees
+  # them on their way and does not ask again.
+  if rpc.Start(() => 0, true)
     tree.Load()
   endif
 enddef

@@ -24,6 +24,10 @@ var folders: list<string> = []
 var next_id = 0
 var replies: dict<func(dict<any>)> = {}  # request id → what handles its response
 var inbox: list<dict<any>> = []          # messages read and not handled yet, oldest first
+# The roots asked for right behind initialize, until the binder asks for
+# them: {answered, result, stale}, and who takes the answer once it asks.
+var early: dict<any> = {}
+const ROOTS = {depth: 1}
 
 export def Traffic(): list<string>
   return traffic
@@ -83,7 +87,10 @@ export def CanStart(): bool
 enddef
 
 # Starts the server once; `OnReady` runs when it has answered `initialize`.
-export def Start(OnReady: func): bool
+# With `roots_ahead`, the binder's roots are asked for right behind
+# `initialize`: their answer is on its way while Vim reads initialize's, so
+# the first view waits for no round trip of its own.
+export def Start(OnReady: func, roots_ahead: bool = false): bool
   if running
     if ready
       OnReady()
@@ -122,7 +129,53 @@ export def Start(OnReady: func): bool
   if options.question_timeout > 0
     params.initializationOptions = {confirmationTimeout: options.question_timeout}
   endif
+  early = {}
   Send('initialize', params, Initialized, Ignore)
+  if roots_ahead
+    AskEarly()
+  endif
+  return true
+enddef
+
+# The server handles messages in the order they come, so the roots may be
+# asked for before `initialized`; only a request that changes nothing may.
+def AskEarly()
+  early = {answered: false, stale: false}
+  var held = early
+  Send('carrel/tree', ROOTS, (result) => EarlyAnswered(held, result), (error) => EarlyRefused(held, error))
+enddef
+
+def EarlyAnswered(held: dict<any>, result: any)
+  if has_key(held, 'Taker')
+    held.Taker(result)
+    return
+  endif
+  held.answered = true
+  held.result = result
+enddef
+
+def EarlyRefused(held: dict<any>, error: any)
+  # Already shown: a binder that asks later asks for itself.
+  held.stale = true
+  if has_key(held, 'Failed')
+    held.Failed(error)
+  endif
+enddef
+
+# Whether the roots asked for ahead go to this request instead of a new one.
+def TakeEarly(method: string, params: dict<any>, Callback: func, Failed: func(any)): bool
+  if empty(early) || early.stale || method != 'carrel/tree' || params != ROOTS
+    return false
+  endif
+  var held = early
+  early = {}
+  if held.answered
+    # Later, as an answer read from the server would be handled.
+    timer_start(0, (_) => Callback(held.result))
+  else
+    held.Taker = Callback
+    held.Failed = Failed
+  endif
   return true
 enddef
 
@@ -197,6 +250,8 @@ enddef
 export def Request(method: string, params: dict<any>, Callback: func, Failed: func(any) = Ignore)
   if !running
     # Stopped: only :Carrel starts the server again, never a late callback.
+    return
+  elseif TakeEarly(method, params, Callback, Failed)
     return
   elseif !ready
     waiting->add(() => Send(method, params, Callback, Failed))
@@ -302,6 +357,11 @@ def OnMessage(message: dict<any>)
       Record('→', refusal)
     endif
   elseif method == 'carrel/didChange'
+    # A change after the roots answered ahead may alter their rows: the
+    # binder asks for them itself.
+    if !empty(early) && early.answered
+      early.stale = true
+    endif
     follow.Apply(get(params, 'changes', []))
     tree.OnDidChange(params)
   elseif method == 'textDocument/publishDiagnostics'
