@@ -107,7 +107,23 @@ Return its connection once their answer is held."
         (with-current-buffer (carrel--tree-buffer conn t)
           (carrel-test--settled)
           (should (save-excursion (goto-char (point-min)) (search-forward "Poems" nil t))))))
-    (should (= 1 (carrel-test--root-requests)))))
+    ;; The server's own first count may tell a change after the roots'
+    ;; answer; then, and only then, they are asked for once more.
+    (should (or (= 1 (carrel-test--root-requests))
+                (and (= 2 (carrel-test--root-requests))
+                     (carrel-test--change-before-second-roots))))))
+
+(defun carrel-test--change-before-second-roots ()
+  "Return non-nil if a change came between the roots' first answer and their second request."
+  (let* ((second-roots (cl-position '(sent carrel/tree (:depth 1)) carrel-test--exchanges
+                                    :test #'equal :from-end t))
+         (answers (cl-loop for e in carrel-test--exchanges for i from 0
+                           when (eq (car e) 'answer) collect i))
+         ;; The first answer is initialize's, the second the roots'.
+         (roots-answered (nth 1 answers)))
+    (and second-roots roots-answered
+         (cl-loop for e in (cl-subseq carrel-test--exchanges roots-answered second-roots)
+                  thereis (equal e '(came carrel/didChange))))))
 
 (ert-deftest carrel-early-change-after-answer-asks-again ()
   "A change after the roots were answered ahead makes the binder ask again."
