@@ -10,6 +10,9 @@ public final class SymbolIndex {
 
     public init() {}
 
+    /// How many entries the index holds (none until first refreshed).
+    public var count: Int { entries.count }
+
     /// Makes the index current for `root` (cheap when nothing changed).
     public func refresh(_ root: Entry) {
         guard builtFor !== root || builtGeneration != root.generation else { return }

@@ -44,19 +44,15 @@ extension Server {
 
     /// Runs on `work` when the scan announces finished subtrees.
     func applyFinishedScans() {
-        let wasScanning = workspace.isScanning
         let changes = workspace.applyFinishedScans()
         sendScanProgress(changes)
-        if wasScanning, !workspace.isScanning { warmSymbolIndexes() }
     }
 
-    /// Waits for the whole scan: for requests that need every folder. The
-    /// symbol index is warmed after the request, not ahead of its answer.
+    /// Waits for the whole scan: for requests that need every folder.
     func finishScan() {
         guard workspace.isScanning else { return }
         let changes = workspace.finishScan()
         sendScanProgress(changes)
-        work.async { self.warmSymbolIndexes() }
     }
 
     /// The rows whose counts moved as folders were read, then whatever
@@ -70,9 +66,5 @@ extension Server {
         notifyChanges(changes + workspace.settle())
         // The files just read are counted like the others.
         scheduleCounting()
-    }
-
-    func warmSymbolIndexes() {
-        for l in workspace.libraries { _ = symbolIndex(l) }
     }
 }

@@ -93,13 +93,6 @@ extension Server {
         }
         timer.resume()
         pollTimer = timer
-        // Warm the symbol index once the first requests had their turn, so the
-        // first search does not pay for folding every name. While the scan
-        // runs, its end warms it instead.
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(300)) { [weak self] in
-            guard let self else { return }
-            self.work.async { if !self.workspace.isScanning { self.warmSymbolIndexes() } }
-        }
     }
 
     /// Applies the batches the watcher handed on. On the work thread.

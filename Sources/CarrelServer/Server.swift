@@ -90,7 +90,8 @@ public final class Server: @unchecked Sendable {
     /// A streamed reply goes out in pieces of this size (smaller only when
     /// the tests set a threshold below it, so their small trees stream too).
     var streamPiece: Int { max(64, min(1 << 20, streamAbove)) }
-    /// Per library, rebuilt lazily after changes.
+    /// Per library, built by the first search and rebuilt by the next one
+    /// after a change: never ahead, so a writer who never searches holds none.
     var symbolIndexes: [ObjectIdentifier: SymbolIndex] = [:]
 
     public init(sink: MessageSink, log: Log, onExit: @escaping @Sendable (Int32) -> Void) {
