@@ -11,18 +11,30 @@ import XCTest
 /// nothing until the first `carrel/tree` is answered, or, for a client
 /// that asks for none, until shortly after `initialize` is answered.
 final class FirstViewBeforeDeepReadingTests: XCTestCase {
-    /// Notes, as each answer is sent, whether the background scan was reading.
+    /// Notes, as each answer is sent, whether the background scan was
+    /// reading and whether folders were left for it to read. Answers are
+    /// sent on the thread that owns the model, so its pending folders are
+    /// read there, not from the test's thread.
     final class Recorder: MessageSink, @unchecked Sendable {
         let lock = NSLock()
         weak var server: Server?
         var readingAtAnswer: [Int: Bool] = [:]
+        var pendingAtAnswer: [Int: Bool] = [:]
 
         func send(_ body: [UInt8]) {
             guard let m = try? JSONParser.parse(body), let id = m["id"]?.intValue, m["method"] == nil else { return }
             let reading = server?.workspace.isReadingDeepFolders ?? false
+            let pending = server?.workspace.libraries.first.map { !$0.pending.isEmpty } ?? false
             lock.lock()
             readingAtAnswer[id] = reading
+            pendingAtAnswer[id] = pending
             lock.unlock()
+        }
+
+        func pending(at id: Int) -> Bool? {
+            lock.lock()
+            defer { lock.unlock() }
+            return pendingAtAnswer[id]
         }
 
         func reading(at id: Int) -> Bool? {
@@ -82,8 +94,8 @@ final class FirstViewBeforeDeepReadingTests: XCTestCase {
         waitFor("the first tree answered") { recorder.reading(at: 2) != nil }
         XCTAssertEqual(recorder.reading(at: 1), false, "reading when initialize was answered")
         XCTAssertEqual(recorder.reading(at: 2), false, "reading when the first tree was answered")
+        XCTAssertEqual(recorder.pending(at: 2), true, "deep folders left to the background when the first tree was answered")
         waitFor("the background scan reading after the first tree") { server.workspace.isReadingDeepFolders }
-        XCTAssertFalse(server.workspace.libraries[0].pending.isEmpty, "deep folders were left to the background")
     }
 
     func testWithoutATreeTheBackgroundScanStartsSoonAfterInitialize() throws {
