@@ -94,7 +94,7 @@ final class FirstViewBeforeDeepReadingTests: XCTestCase {
         waitFor("the first tree answered") { recorder.reading(at: 2) != nil }
         XCTAssertEqual(recorder.reading(at: 1), false, "reading when initialize was answered")
         XCTAssertEqual(recorder.reading(at: 2), false, "reading when the first tree was answered")
-        XCTAssertEqual(recorder.pending(at: 2), true, "deep folders left to the background when the first tree was answered")
+        XCTAssertEqual(recorder.pending(at: 2), true, "deep folders left to the background at the first tree")
         waitFor("the background scan reading after the first tree") { server.workspace.isReadingDeepFolders }
     }
 
